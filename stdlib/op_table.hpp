@@ -1,0 +1,144 @@
+// The one op table (STYLE.md, "JAX's primitive tables"): every tensor builtin
+// of SPEC §4 is defined once here — name, parameters with keywords and
+// defaults, a shape-and-dtype rule that needs no data, and an eager kernel.
+// The tracer and codegen attach their own rules per op, keyed by OpDef*, in
+// their own tables.
+//
+// Host-side builtins that are not tensor ops (print, len, range, str, repr,
+// int, float, time, type, list methods) live in interp/.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "stdlib/dtype.hpp"
+#include "stdlib/random.hpp"
+#include "stdlib/shape.hpp"
+#include "stdlib/tensor.hpp"
+
+namespace tg::stdlib {
+
+// How the caller must supply each parameter.
+enum class ParamKind : uint8_t {
+    Tensor,      // a tensor operand; numbers and nested lists are converted with tensor()
+    TensorList,  // a list/tuple of tensor operands (concat, stack): all go to `inputs`
+    Int,         // a static int (one_hot's n, linspace's num)
+    Scalar,      // a static number, int or float kept apart (arange's start/stop/step)
+    Axis,        // None, an int, or a tuple of ints
+    Shape,       // an int or a tuple of ints
+    DType,       // a dtype, or None
+    Bool,        // a static bool (keepdims)
+    Value,       // tensor() / constant()'s data: a tensor or nested list/tuple of numbers;
+                 // interp converts it to a tensor first (see tensor_from_nested)
+};
+
+// A static (non-tensor) argument. monostate is None / "not given".
+using Attr = std::variant<std::monostate, int64_t, double, bool, DType, std::vector<int64_t>>;
+
+struct ParamDef {
+    std::string_view name;
+    ParamKind kind;
+    bool required = true;      // false: `default_value` applies when not given
+    Attr default_value = {};
+};
+
+// The static description of a tensor: what shape rules compute.
+struct TensorType {
+    DType dtype = DType::F32;
+    Shape shape;
+    bool weak = false;
+};
+
+// What kernels may use besides their arguments: the interpreter's generator.
+struct OpContext {
+    Rng* rng = nullptr;
+};
+
+// Arguments bound to parameters, in parameter order:
+//   inputs — every Tensor parameter, then the elements of the TensorList (if any);
+//   attrs  — one entry per parameter (monostate for Tensor / TensorList parameters,
+//            and for optional ones not given that have no default).
+struct OpArgs {
+    std::span<const Tensor> inputs;
+    std::span<const Attr> attrs;
+};
+struct TypeArgs {
+    std::span<const TensorType> inputs;
+    std::span<const Attr> attrs;
+};
+
+using ShapeRule = TensorType (*)(const TypeArgs&);               // throws OpError
+using Kernel = Tensor (*)(OpContext&, const OpArgs&);            // throws OpError
+
+enum OpFlags : uint32_t {
+    kElementwise = 1u << 0,  // result[i] depends on the broadcast inputs at i only
+    kReduction = 1u << 1,
+    kRandom = 1u << 2,       // reads and advances the generator: a side effect
+    kCreation = 1u << 3,     // no tensor inputs; shape from attrs
+};
+
+struct OpDef {
+    std::string_view name;
+    std::vector<ParamDef> params;
+    ShapeRule infer;
+    Kernel eager;
+    uint32_t flags = 0;
+    std::string_view doc;  // one line, for :help and the docs
+};
+
+// Lookup by builtin name ("add", "matmul", "sum", "exp", ...). Aliases
+// (constant -> tensor) resolve to the same OpDef. Null if unknown.
+const OpDef* find_op(std::string_view name);
+// Every op, in registration order (for docs, completion and tests).
+std::span<const OpDef* const> all_ops();
+
+// Operators of SPEC §2.1 map onto ops with these names:
+//   + add, - sub, * mul, / div, // floordiv, % mod, ** pow, @ matmul,
+//   unary - neg, ~ invert, & bitand, | bitor, ^ bitxor,
+//   == eq, != ne, < lt, <= le, > gt, >= ge, `not` logical_not.
+
+// Direct entry points for the hot path (the interpreter's operators on 0-d
+// tensors): same semantics as the table's kernels, no argument vectors.
+enum class BinaryKind : uint8_t {
+    Add, Sub, Mul, Div, FloorDiv, Mod, Pow, Maximum, Minimum,
+    Eq, Ne, Lt, Le, Gt, Ge, BitAnd, BitOr, BitXor,
+};
+Tensor binary(BinaryKind kind, const Tensor& a, const Tensor& b);
+const OpDef& binary_op(BinaryKind kind);
+
+// Convert nested data to a tensor: the interpreter flattens a nested
+// list/tuple of scalars into `values` (as f64 or i64 or bool) with `shape`.
+struct NestedData {
+    Shape shape;
+    std::vector<double> values;  // used when any leaf is a float
+    std::vector<int64_t> ints;   // used when all leaves are ints/bools
+    bool any_float = false;
+    bool all_bool = false;
+};
+Tensor tensor_from_nested(const NestedData& data, std::optional<DType> dtype);
+
+// Indexing (SPEC §2.1): ints, slices (Python clamping), `...`, negative
+// indices. Results are views. Out of range: OpError
+// "index 5 is out of range for axis 0 with size 3".
+struct IndexItem {
+    enum Kind : uint8_t { Int, Slice, Ellipsis } kind = Int;
+    int64_t index = 0;                     // Int
+    std::optional<int64_t> lo, hi, step;   // Slice (step 0 is an error)
+};
+Tensor index(const Tensor& x, std::span<const IndexItem> items);
+// x[items] = v: broadcasts v to the indexed region and casts it to x.dtype;
+// copy-on-write (x is made unique first).
+void index_assign(Tensor& x, std::span<const IndexItem> items, const Tensor& v);
+// Shape rule of index (for symbolic tensors).
+Shape index_shape(const Shape& x, std::span<const IndexItem> items);
+
+// Truth value of a tensor (SPEC §2.1): exactly one element, nonzero is true;
+// otherwise OpError "the truth value of a tensor with 6 elements is ambiguous; use any() or all()".
+bool truth(const Tensor& x);
+
+}  // namespace tg::stdlib

@@ -1,0 +1,2 @@
+// Placeholder until the tensor runtime lands (stdlib issue).
+#include "stdlib/tensor.hpp"

@@ -1,0 +1,123 @@
+// Tensor: dtype + shape + strides over a reference-counted, 64-byte-aligned
+// buffer with copy-on-write (SPEC §2: value semantics). Transposes, slices
+// and broadcasts are views that share the buffer. A 0-d tensor keeps its one
+// element inline (no buffer, no heap allocation), which is what makes scalar
+// arithmetic in the interpreter cheap.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "stdlib/dtype.hpp"
+#include "stdlib/errors.hpp"
+#include "stdlib/shape.hpp"
+
+namespace tg::stdlib {
+
+// The storage of a non-0-d tensor. Either owned (64-byte aligned, large ones
+// get madvise(MADV_HUGEPAGE)) or wrapped host memory released by `release`.
+class Buffer {
+public:
+    // Allocates `bytes` (uninitialized). Throws OpError("cannot allocate N bytes ...")
+    // past the allocation limit instead of aborting.
+    static Buffer* allocate(size_t bytes);
+    // Wraps memory the host owns; `release` (may be empty) runs when the last
+    // tensor using it goes away.
+    static Buffer* wrap(void* data, size_t bytes, std::function<void()> release);
+
+    void* data() const { return data_; }
+    size_t bytes() const { return bytes_; }
+    bool unique() const { return refs_.load(std::memory_order_acquire) == 1; }
+    bool wrapped() const { return static_cast<bool>(release_) || !owned_; }
+    void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+    void release();  // deletes at zero
+
+private:
+    Buffer() = default;
+    ~Buffer();
+    void* data_ = nullptr;
+    size_t bytes_ = 0;
+    bool owned_ = true;
+    std::function<void()> release_;
+    std::atomic<int32_t> refs_{1};
+};
+
+class Tensor {
+public:
+    // The default tensor is the f32 scalar 0.0.
+    Tensor();
+    Tensor(const Tensor&);
+    Tensor(Tensor&&) noexcept;
+    Tensor& operator=(const Tensor&);
+    Tensor& operator=(Tensor&&) noexcept;
+    ~Tensor();
+
+    // ---- creation
+    static Tensor scalar(bool v);
+    static Tensor scalar(int32_t v);
+    static Tensor scalar(int64_t v, DType dtype = DType::I64);  // cast to dtype
+    static Tensor scalar(double v, DType dtype = DType::F32);   // cast to dtype
+    // Weak scalars (literals, SPEC §2.1): the exact value is kept (as i64 or
+    // f64); dtype() reports the default dtype (i64 or f32).
+    static Tensor weak_int(int64_t v);
+    static Tensor weak_float(double v);
+    // Uninitialized / zero-filled storage of the given shape. Throw OpError
+    // for huge sizes or shapes whose product overflows.
+    static Tensor empty(DType dtype, const Shape& shape);
+    static Tensor zeros(DType dtype, const Shape& shape);
+    // Wraps host memory without copying (strides in elements; empty strides
+    // mean C-contiguous). `release` runs when the last view is gone.
+    static Tensor wrap(void* data, DType dtype, const Shape& shape, const Strides& strides,
+                       std::function<void()> release);
+
+    // ---- description
+    DType dtype() const { return dtype_; }
+    bool weak() const { return weak_; }
+    const Shape& shape() const { return shape_; }
+    const Strides& strides() const { return strides_; }
+    int rank() const { return shape_.rank(); }
+    int64_t numel() const;
+    bool is_contiguous() const;
+
+    // Pointer to element 0 (honouring the view's offset). For weak scalars the
+    // storage dtype is i64/f64: use the item_* accessors or `weak_value_*`.
+    void* raw_data();
+    const void* raw_data() const;
+    template <class T> T* data() { return static_cast<T*>(raw_data()); }
+    template <class T> const T* data() const { return static_cast<const T*>(raw_data()); }
+
+    // The single element (numel() must be 1), converted.
+    double item_f64() const;
+    int64_t item_i64() const;
+    bool item_bool() const;
+
+    // ---- views and copies
+    Tensor view(const Shape& shape, const Strides& strides, int64_t offset_elems) const;  // shares the buffer
+    Tensor contiguous() const;  // itself if already C-contiguous, else a copy
+    Tensor copy() const;        // always a fresh contiguous buffer
+    // Copy-on-write: before an in-place write, make the storage unique to this
+    // tensor (copying if the buffer is shared or wrapped read-only).
+    void make_unique();
+
+    // Strong version of a weak scalar (itself otherwise).
+    Tensor strong() const;
+
+private:
+    DType dtype_ = DType::F32;
+    bool weak_ = false;
+    Shape shape_;
+    Strides strides_;
+    int64_t offset_ = 0;        // in elements, into buffer_
+    Buffer* buffer_ = nullptr;  // null for 0-d tensors with inline storage
+    union {
+        bool b;
+        int32_t i32;
+        int64_t i64;
+        float f32;
+        double f64;
+    } inline_{};
+};
+
+}  // namespace tg::stdlib
