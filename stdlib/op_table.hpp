@@ -110,6 +110,8 @@ enum class BinaryKind : uint8_t {
 };
 Tensor binary(BinaryKind kind, const Tensor& a, const Tensor& b);
 const OpDef& binary_op(BinaryKind kind);
+// Unary operators and element-wise functions have the same kind of entry
+// point: `unary(UnaryKind::Neg, x)`, declared in stdlib/elementwise.hpp.
 
 // Convert nested data to a tensor: the interpreter flattens a nested
 // list/tuple of scalars into `values` (as f64 or i64 or bool) with `shape`.

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 #include "stdlib/dtype.hpp"
@@ -33,16 +34,30 @@ public:
     bool wrapped() const { return static_cast<bool>(release_) || !owned_; }
     void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
     void release();  // deletes at zero
+    // True when the memory is known to be all zero bytes (a fresh mapping):
+    // zeros() then skips the memset.
+    bool zero_filled() const { return zero_filled_; }
+
+    // The largest allocation allowed: the machine's physical memory.
+    static size_t allocation_limit();
 
 private:
+    enum class Kind : uint8_t { Inline, Mapped, Host };
     Buffer() = default;
     ~Buffer();
     void* data_ = nullptr;
     size_t bytes_ = 0;
     bool owned_ = true;
+    bool zero_filled_ = false;
+    Kind kind_ = Kind::Inline;  // Inline: header and data in one aligned block
+    void* map_base_ = nullptr;  // Mapped: the mapping to give back
+    size_t map_len_ = 0;
     std::function<void()> release_;
     std::atomic<int32_t> refs_{1};
 };
+
+// C-contiguous strides (in elements) of a shape.
+Strides contiguous_strides(const Shape& shape);
 
 class Tensor {
 public:
@@ -94,7 +109,10 @@ public:
     bool item_bool() const;
 
     // ---- views and copies
-    Tensor view(const Shape& shape, const Strides& strides, int64_t offset_elems) const;  // shares the buffer
+    // A view sharing the buffer; `offset_elems` is relative to this tensor's
+    // element 0. A 0-d view copies its element inline; a view of an inline
+    // 0-d tensor with a larger shape (strides 0) first moves it to a buffer.
+    Tensor view(const Shape& shape, const Strides& strides, int64_t offset_elems) const;
     Tensor contiguous() const;  // itself if already C-contiguous, else a copy
     Tensor copy() const;        // always a fresh contiguous buffer
     // Copy-on-write: before an in-place write, make the storage unique to this
@@ -103,6 +121,13 @@ public:
 
     // Strong version of a weak scalar (itself otherwise).
     Tensor strong() const;
+
+    // The dtype of the stored elements: i64 / f64 for weak scalars, dtype() otherwise.
+    DType storage_dtype() const { return weak_ ? (is_float(dtype_) ? DType::F64 : DType::I64) : dtype_; }
+    // True for 0-d tensors holding their element inline (no buffer).
+    bool is_inline() const { return buffer_ == nullptr; }
+    // True when both tensors use the same buffer (for tests of copy-on-write).
+    bool shares_buffer_with(const Tensor& o) const { return buffer_ && buffer_ == o.buffer_; }
 
 private:
     DType dtype_ = DType::F32;
@@ -119,5 +144,17 @@ private:
         double f64;
     } inline_{};
 };
+
+// A contiguous tensor with the given values (mostly for tests and kernels):
+//   make_tensor<float>({2, 2}, {1, 2, 3, 4})
+template <class T>
+Tensor make_tensor(const Shape& shape, std::initializer_list<T> values) {
+    Tensor t = Tensor::empty(DTypeOf<T>::value, shape);
+    if (static_cast<int64_t>(values.size()) != t.numel())
+        throw OpError("make_tensor: " + std::to_string(values.size()) + " values for shape " + shape.to_string());
+    T* p = t.data<T>();
+    for (T v : values) *p++ = v;
+    return t;
+}
 
 }  // namespace tg::stdlib

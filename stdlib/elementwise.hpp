@@ -1,0 +1,42 @@
+// Element-wise ops (SPEC §2.1, §4): dtype signatures shared by the shape
+// rules and the kernels, and entry points beside op_table.hpp's binary().
+#pragma once
+
+#include <cstdint>
+
+#include "stdlib/op_table.hpp"
+
+namespace tg::stdlib {
+
+bool is_comparison(BinaryKind k);
+const char* binary_name(BinaryKind k);  // "add", "floordiv", ...
+
+// The dtypes of one binary op application:
+//   compute — the dtype both operands are converted to before the op;
+//   result  — the dtype of the result (bool for comparisons);
+//   weak    — the result is weak (both operands weak, not a comparison).
+// Throws OpError for unsupported dtypes ("bitand: not supported for f32 tensors").
+struct OpSignature {
+    DType compute;
+    DType result;
+    bool weak;
+};
+OpSignature binary_signature(BinaryKind k, DType a, bool a_weak, DType b, bool b_weak);
+
+enum class UnaryKind : uint8_t {
+    Neg, Invert, LogicalNot, Abs, Exp, Log, Log1p, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid,
+    Relu, Floor, Ceil, Round, Sign, Square, IsNan, IsFinite,
+};
+inline constexpr int kNumUnaryKinds = 22;
+const char* unary_name(UnaryKind k);
+OpSignature unary_signature(UnaryKind k, DType x, bool x_weak);
+
+// x op: same semantics as the table's kernels.
+Tensor unary(UnaryKind kind, const Tensor& x);
+
+// where(c, a, b): c is tested for nonzero; a and b promote like a binary op.
+Tensor where(const Tensor& c, const Tensor& a, const Tensor& b);
+// clip(x, lo, hi) = minimum(maximum(x, lo), hi).
+Tensor clip(const Tensor& x, const Tensor& lo, const Tensor& hi);
+
+}  // namespace tg::stdlib

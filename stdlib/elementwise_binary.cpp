@@ -1,0 +1,228 @@
+// Binary element-wise ops: signatures, the 0-d fast path, contiguous fast
+// paths the compiler vectorizes, and the strided broadcasting path.
+#include <cstring>
+#include <string>
+
+#include "stdlib/broadcast.hpp"
+#include "stdlib/cast.hpp"
+#include "stdlib/elementwise.hpp"
+#include "stdlib/elementwise_scalar.hpp"
+
+namespace tg::stdlib {
+
+namespace {
+
+constexpr const char* kBinaryNames[] = {
+    "add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum", "minimum",
+    "eq", "ne", "lt", "le", "gt", "ge", "bitand", "bitor", "bitxor",
+};
+constexpr int kNumBinaryKinds = 18;
+
+[[noreturn]] void unsupported(const char* op, DType d) {
+    throw OpError(std::string(op) + ": not supported for " + dtype_name(d) + " tensors");
+}
+
+}  // namespace
+
+const char* binary_name(BinaryKind k) { return kBinaryNames[static_cast<int>(k)]; }
+
+bool is_comparison(BinaryKind k) { return k >= BinaryKind::Eq && k <= BinaryKind::Ge; }
+
+OpSignature binary_signature(BinaryKind k, DType a, bool a_weak, DType b, bool b_weak) {
+    const Promoted p = promote(a, a_weak, b, b_weak);
+    OpSignature s{p.weak ? weak_compute_dtype(p.dtype) : p.dtype, p.dtype, p.weak};
+    switch (k) {
+        case BinaryKind::Div:
+            if (!is_float(s.compute)) s.compute = s.result = DType::F32;
+            break;
+        case BinaryKind::Sub:
+        case BinaryKind::FloorDiv:
+        case BinaryKind::Mod:
+        case BinaryKind::Pow:
+            if (s.result == DType::Bool) unsupported(binary_name(k), DType::Bool);
+            break;
+        case BinaryKind::BitAnd:
+        case BinaryKind::BitOr:
+        case BinaryKind::BitXor:
+            if (is_float(s.result)) unsupported(binary_name(k), s.result);
+            break;
+        default:
+            break;
+    }
+    if (is_comparison(k)) {
+        s.result = DType::Bool;
+        s.weak = false;
+    }
+    return s;
+}
+
+namespace {
+
+// The single element of a tensor converted to T (any storage dtype).
+template <class T>
+T load_as(const Tensor& t) {
+    const void* p = t.raw_data();
+    switch (t.storage_dtype()) {
+        case DType::Bool: return convert<T>(*static_cast<const bool*>(p));
+        case DType::I32: return convert<T>(*static_cast<const int32_t*>(p));
+        case DType::I64: return convert<T>(*static_cast<const int64_t*>(p));
+        case DType::F32: return convert<T>(*static_cast<const float*>(p));
+        case DType::F64: break;
+    }
+    return convert<T>(*static_cast<const double*>(p));
+}
+
+template <class T>
+Tensor make_scalar(T v, DType result, bool weak) {
+    if (weak) {
+        if constexpr (std::is_floating_point_v<T>) return Tensor::weak_float(static_cast<double>(v));
+        else return Tensor::weak_int(static_cast<int64_t>(v));
+    }
+    Tensor t = Tensor::empty(result, Shape{});  // inline: no allocation
+    *t.data<T>() = v;
+    return t;
+}
+
+template <BinaryKind K> struct OpOf;
+template <> struct OpOf<BinaryKind::Add> { using type = elem::Add; };
+template <> struct OpOf<BinaryKind::Sub> { using type = elem::Sub; };
+template <> struct OpOf<BinaryKind::Mul> { using type = elem::Mul; };
+template <> struct OpOf<BinaryKind::Div> { using type = elem::Div; };
+template <> struct OpOf<BinaryKind::FloorDiv> { using type = elem::FloorDiv; };
+template <> struct OpOf<BinaryKind::Mod> { using type = elem::Mod; };
+template <> struct OpOf<BinaryKind::Pow> { using type = elem::Pow; };
+template <> struct OpOf<BinaryKind::Maximum> { using type = elem::Maximum; };
+template <> struct OpOf<BinaryKind::Minimum> { using type = elem::Minimum; };
+template <> struct OpOf<BinaryKind::Eq> { using type = elem::Eq; };
+template <> struct OpOf<BinaryKind::Ne> { using type = elem::Ne; };
+template <> struct OpOf<BinaryKind::Lt> { using type = elem::Lt; };
+template <> struct OpOf<BinaryKind::Le> { using type = elem::Le; };
+template <> struct OpOf<BinaryKind::Gt> { using type = elem::Gt; };
+template <> struct OpOf<BinaryKind::Ge> { using type = elem::Ge; };
+template <> struct OpOf<BinaryKind::BitAnd> { using type = elem::BitAnd; };
+template <> struct OpOf<BinaryKind::BitOr> { using type = elem::BitOr; };
+template <> struct OpOf<BinaryKind::BitXor> { using type = elem::BitXor; };
+
+// Value checks that must happen before computing (integers only).
+template <BinaryKind K, class T>
+inline void check_rhs(T b) {
+    if constexpr (elem::kIsInt<T>) {
+        if constexpr (K == BinaryKind::FloorDiv) {
+            if (b == 0) throw OpError("integer division by zero");
+        } else if constexpr (K == BinaryKind::Mod) {
+            if (b == 0) throw OpError("integer modulo by zero");
+        } else if constexpr (K == BinaryKind::Pow) {
+            if (b < 0) throw OpError("integers to negative integer powers are not allowed");
+        }
+    }
+    (void)b;
+}
+
+template <BinaryKind K, class T>
+constexpr bool kChecksRhs = elem::kIsInt<T> && (K == BinaryKind::FloorDiv || K == BinaryKind::Mod || K == BinaryKind::Pow);
+
+template <BinaryKind K, class T>
+void check_all_rhs(const Tensor& b) {
+    if constexpr (kChecksRhs<K, T>) {
+        auto loop = make_loop<1>(b.shape(), {b.strides()});
+        for_each_row(loop, {const_cast<char*>(static_cast<const char*>(b.raw_data()))}, {int64_t(sizeof(T))},
+                     [](std::array<char*, 1> p, int64_t n, const int64_t* s) {
+                         const T* x = reinterpret_cast<const T*>(p[0]);
+                         for (int64_t i = 0; i < n; ++i) check_rhs<K>(x[i * s[0]]);
+                     });
+    }
+    (void)b;
+}
+
+// Rows: the inner loops. Separate contiguous cases so they vectorize.
+template <class Op, class T, class R>
+void row_vv(R* __restrict o, const T* __restrict a, const T* __restrict b, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::f(a[i], b[i]);
+}
+template <class Op, class T, class R>
+void row_vs(R* __restrict o, const T* __restrict a, T b, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::f(a[i], b);
+}
+template <class Op, class T, class R>
+void row_sv(R* __restrict o, T a, const T* __restrict b, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::f(a, b[i]);
+}
+
+template <BinaryKind K, class T>
+Tensor binary_typed(const Tensor& a0, const Tensor& b0, const OpSignature& sig) {
+    using Op = typename OpOf<K>::type;
+    using R = std::conditional_t<(K >= BinaryKind::Eq && K <= BinaryKind::Ge), bool, T>;
+    const DType ct = DTypeOf<T>::value;
+
+    // 0-d: no allocation at all.
+    if (a0.rank() == 0 && b0.rank() == 0) {
+        const T x = load_as<T>(a0), y = load_as<T>(b0);
+        if constexpr (kChecksRhs<K, T>) check_rhs<K>(y);
+        return make_scalar<R>(Op::f(x, y), sig.result, sig.weak);
+    }
+
+    const Shape out_shape = broadcast_shapes(binary_name(K), a0.shape(), b0.shape());
+    Tensor out = Tensor::empty(sig.result, out_shape);
+    R* o = out.data<R>();
+    const int64_t n = out.numel();
+
+    // Scalars (numel 1) are read as values; other operands are converted to T.
+    const bool a_one = a0.numel() == 1, b_one = b0.numel() == 1;
+    if (b_one && !a_one && a0.shape() == out_shape && a0.is_contiguous() && a0.dtype() == ct && !a0.weak()) {
+        const T y = load_as<T>(b0);
+        if constexpr (kChecksRhs<K, T>) check_rhs<K>(y);
+        row_vs<Op>(o, a0.data<T>(), y, n);
+        return out;
+    }
+    if (a_one && !b_one && b0.shape() == out_shape && b0.is_contiguous() && b0.dtype() == ct && !b0.weak()) {
+        check_all_rhs<K, T>(b0);
+        row_sv<Op>(o, load_as<T>(a0), b0.data<T>(), n);
+        return out;
+    }
+    const Tensor a = (a0.dtype() == ct && !a0.weak()) ? a0 : cast(a0, ct);
+    const Tensor b = (b0.dtype() == ct && !b0.weak()) ? b0 : cast(b0, ct);
+    check_all_rhs<K, T>(b);
+    if (a.shape() == out_shape && b.shape() == out_shape && a.is_contiguous() && b.is_contiguous()) {
+        row_vv<Op>(o, a.data<T>(), b.data<T>(), n);
+        return out;
+    }
+    auto loop = make_loop<3>(out_shape, {out.strides(), broadcast_strides(a, out_shape), broadcast_strides(b, out_shape)});
+    for_each_row(loop,
+                 {reinterpret_cast<char*>(o), const_cast<char*>(static_cast<const char*>(a.raw_data())),
+                  const_cast<char*>(static_cast<const char*>(b.raw_data()))},
+                 {int64_t(sizeof(R)), int64_t(sizeof(T)), int64_t(sizeof(T))},
+                 [](std::array<char*, 3> p, int64_t m, const int64_t* s) {
+                     R* po = reinterpret_cast<R*>(p[0]);
+                     const T* pa = reinterpret_cast<const T*>(p[1]);
+                     const T* pb = reinterpret_cast<const T*>(p[2]);
+                     if (s[0] == 1 && s[1] == 1 && s[2] == 1) return row_vv<Op>(po, pa, pb, m);
+                     if (s[0] == 1 && s[1] == 1 && s[2] == 0) return row_vs<Op>(po, pa, *pb, m);
+                     if (s[0] == 1 && s[1] == 0 && s[2] == 1) return row_sv<Op>(po, *pa, pb, m);
+                     for (int64_t i = 0; i < m; ++i) po[i * s[0]] = Op::f(pa[i * s[1]], pb[i * s[2]]);
+                 });
+    return out;
+}
+
+using BinaryFn = Tensor (*)(const Tensor&, const Tensor&, const OpSignature&);
+
+template <BinaryKind K>
+constexpr std::array<BinaryFn, kNumDTypes> row_for() {
+    return {&binary_typed<K, bool>, &binary_typed<K, int32_t>, &binary_typed<K, int64_t>, &binary_typed<K, float>,
+            &binary_typed<K, double>};
+}
+
+template <size_t... I>
+constexpr std::array<std::array<BinaryFn, kNumDTypes>, kNumBinaryKinds> make_table(std::index_sequence<I...>) {
+    return {row_for<static_cast<BinaryKind>(I)>()...};
+}
+
+constexpr auto kBinaryTable = make_table(std::make_index_sequence<kNumBinaryKinds>{});
+
+}  // namespace
+
+Tensor binary(BinaryKind kind, const Tensor& a, const Tensor& b) {
+    const OpSignature sig = binary_signature(kind, a.dtype(), a.weak(), b.dtype(), b.weak());
+    return kBinaryTable[static_cast<int>(kind)][static_cast<int>(sig.compute)](a, b, sig);
+}
+
+}  // namespace tg::stdlib

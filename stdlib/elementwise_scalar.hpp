@@ -1,0 +1,237 @@
+// The element functions of every element-wise op: one definition of what
+// each op computes per element, used by the 0-d fast path and by the loops.
+// Integer arithmetic is done in unsigned types so overflow wraps without UB.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "stdlib/fastmath.hpp"
+
+namespace tg::stdlib::elem {
+
+template <class T>
+inline constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+template <class T>
+using U = std::make_unsigned_t<T>;
+
+// ---- binary
+
+struct Add {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_same_v<T, bool>) return a || b;
+        else if constexpr (kIsInt<T>) return static_cast<T>(U<T>(a) + U<T>(b));
+        else return a + b;
+    }
+};
+struct Sub {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_same_v<T, bool>) return a != b;  // unreachable: rejected by the signature
+        else if constexpr (kIsInt<T>) return static_cast<T>(U<T>(a) - U<T>(b));
+        else return a - b;
+    }
+};
+struct Mul {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_same_v<T, bool>) return a && b;
+        else if constexpr (kIsInt<T>) return static_cast<T>(U<T>(a) * U<T>(b));
+        else return a * b;
+    }
+};
+struct Div {  // float only (ints are converted to f32 first)
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) return a / b;
+        else return a;  // unreachable
+    }
+};
+// Python's floor division. Integers: b != 0 is checked by the caller;
+// INT_MIN // -1 wraps. Floats: NumPy's npy_divmod (b == 0 gives a / b).
+struct FloorDiv {
+    template <class T> static T f(T a, T b) {
+        if constexpr (kIsInt<T>) {
+            if (b == -1) return static_cast<T>(U<T>(0) - U<T>(a));
+            T q = a / b, r = a % b;
+            return (r != 0 && ((r < 0) != (b < 0))) ? T(q - 1) : q;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (b == 0) return a / b;
+            T mod = std::fmod(a, b);
+            T div = (a - mod) / b;
+            if (mod != 0) {
+                if ((b < 0) != (mod < 0)) div -= T(1);
+            }
+            T floordiv;
+            if (div != 0) {
+                floordiv = std::floor(div);
+                if (div - floordiv > T(0.5)) floordiv += T(1);
+            } else {
+                floordiv = std::copysign(T(0), a / b);
+            }
+            return floordiv;
+        } else {
+            return a;  // unreachable
+        }
+    }
+};
+// Python's modulo: the sign follows the divisor.
+struct Mod {
+    template <class T> static T f(T a, T b) {
+        if constexpr (kIsInt<T>) {
+            if (b == -1) return T(0);
+            T r = a % b;
+            return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            T mod = std::fmod(a, b);
+            if (b == 0) return mod;
+            if (mod != 0) {
+                if ((b < 0) != (mod < 0)) mod += b;
+            } else {
+                mod = std::copysign(T(0), b);
+            }
+            return mod;
+        } else {
+            return a;  // unreachable
+        }
+    }
+};
+// Integers: b >= 0 is checked by the caller; wraps on overflow.
+struct Pow {
+    template <class T> static T f(T a, T b) {
+        if constexpr (kIsInt<T>) {
+            U<T> base = U<T>(a), result = 1;
+            U<T> e = U<T>(b);
+            while (e) {
+                if (e & 1) result *= base;
+                base *= base;
+                e >>= 1;
+            }
+            return static_cast<T>(result);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            return std::pow(a, b);
+        } else {
+            return a;  // unreachable
+        }
+    }
+};
+// NaN-propagating, like NumPy's maximum / minimum.
+struct Maximum {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) return a != a ? a : (b != b ? b : (a >= b ? a : b));
+        else return a >= b ? a : b;
+    }
+};
+struct Minimum {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) return a != a ? a : (b != b ? b : (a <= b ? a : b));
+        else return a <= b ? a : b;
+    }
+};
+struct Eq { template <class T> static bool f(T a, T b) { return a == b; } };
+struct Ne { template <class T> static bool f(T a, T b) { return a != b; } };
+struct Lt { template <class T> static bool f(T a, T b) { return a < b; } };
+struct Le { template <class T> static bool f(T a, T b) { return a <= b; } };
+struct Gt { template <class T> static bool f(T a, T b) { return a > b; } };
+struct Ge { template <class T> static bool f(T a, T b) { return a >= b; } };
+struct BitAnd {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) return a;  // unreachable
+        else return static_cast<T>(a & b);
+    }
+};
+struct BitOr {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) return a;  // unreachable
+        else return static_cast<T>(a | b);
+    }
+};
+struct BitXor {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) return a;  // unreachable
+        else return static_cast<T>(a ^ b);
+    }
+};
+
+// ---- unary (R is the result type, T the compute type)
+
+struct Neg {
+    template <class T> static T f(T x) {
+        if constexpr (kIsInt<T>) return static_cast<T>(U<T>(0) - U<T>(x));
+        else if constexpr (std::is_same_v<T, bool>) return x;  // unreachable
+        else return -x;
+    }
+};
+struct Invert {
+    template <class T> static T f(T x) {
+        if constexpr (std::is_same_v<T, bool>) return !x;
+        else if constexpr (kIsInt<T>) return static_cast<T>(~x);
+        else return x;  // unreachable
+    }
+};
+struct LogicalNot { template <class T> static bool f(T x) { return x == T(0); } };
+struct Abs {
+    template <class T> static T f(T x) {
+        if constexpr (kIsInt<T>) return x < 0 ? static_cast<T>(U<T>(0) - U<T>(x)) : x;
+        else if constexpr (std::is_same_v<T, bool>) return x;
+        else return std::fabs(x);
+    }
+};
+struct Exp { template <class T> static T f(T x) { return fastmath::exp(x); } };
+struct Log { template <class T> static T f(T x) { return fastmath::log(x); } };
+struct Log1p { template <class T> static T f(T x) { return std::log1p(x); } };
+struct Sqrt { template <class T> static T f(T x) { return std::sqrt(x); } };
+struct Rsqrt { template <class T> static T f(T x) { return T(1) / std::sqrt(x); } };
+struct Sin { template <class T> static T f(T x) { return std::sin(x); } };
+struct Cos { template <class T> static T f(T x) { return std::cos(x); } };
+struct Tan { template <class T> static T f(T x) { return std::tan(x); } };
+struct Tanh { template <class T> static T f(T x) { return fastmath::tanh(x); } };
+struct Sigmoid { template <class T> static T f(T x) { return fastmath::sigmoid(x); } };
+struct Relu {
+    template <class T> static T f(T x) {
+        if constexpr (std::is_same_v<T, bool>) return x;
+        else return x < T(0) ? T(0) : x;  // NaN stays NaN
+    }
+};
+struct Floor {
+    template <class T> static T f(T x) {
+        if constexpr (std::is_floating_point_v<T>) return std::floor(x);
+        else return x;
+    }
+};
+struct Ceil {
+    template <class T> static T f(T x) {
+        if constexpr (std::is_floating_point_v<T>) return std::ceil(x);
+        else return x;
+    }
+};
+// Half to even (NumPy's round): nearbyint in the default rounding mode.
+struct Round {
+    template <class T> static T f(T x) {
+        if constexpr (std::is_floating_point_v<T>) return std::nearbyint(x);
+        else return x;
+    }
+};
+struct Sign {
+    template <class T> static T f(T x) {
+        if constexpr (std::is_same_v<T, bool>) return x;
+        else if constexpr (std::is_floating_point_v<T>) return x > T(0) ? T(1) : (x < T(0) ? T(-1) : x);  // keeps 0, -0, NaN
+        else return static_cast<T>((x > 0) - (x < 0));
+    }
+};
+struct Square {
+    template <class T> static T f(T x) { return Mul::f(x, x); }
+};
+struct IsNan {
+    template <class T> static bool f(T x) {
+        if constexpr (std::is_floating_point_v<T>) return x != x;
+        else return false;
+    }
+};
+struct IsFinite {
+    template <class T> static bool f(T x) {
+        if constexpr (std::is_floating_point_v<T>) return x - x == T(0);  // false for inf and NaN
+        else return true;
+    }
+};
+
+}  // namespace tg::stdlib::elem

@@ -1,0 +1,125 @@
+// Unary element-wise ops: signatures and kernels (0-d without allocation,
+// contiguous loops that vectorize, strided views made contiguous first).
+#include <string>
+
+#include "stdlib/cast.hpp"
+#include "stdlib/elementwise.hpp"
+#include "stdlib/elementwise_scalar.hpp"
+
+namespace tg::stdlib {
+
+namespace {
+
+constexpr const char* kUnaryNames[] = {
+    "neg", "invert", "logical_not", "abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
+    "sigmoid", "relu", "floor", "ceil", "round", "sign", "square", "isnan", "isfinite",
+};
+static_assert(sizeof(kUnaryNames) / sizeof(kUnaryNames[0]) == kNumUnaryKinds);
+
+[[noreturn]] void unsupported(UnaryKind k, DType d) {
+    throw OpError(std::string(unary_name(k)) + ": not supported for " + dtype_name(d) + " tensors");
+}
+
+bool is_float_function(UnaryKind k) { return k >= UnaryKind::Exp && k <= UnaryKind::Sigmoid; }
+
+}  // namespace
+
+const char* unary_name(UnaryKind k) { return kUnaryNames[static_cast<int>(k)]; }
+
+OpSignature unary_signature(UnaryKind k, DType x, bool weak) {
+    if (x == DType::Bool) weak = false;
+    // neg and invert are literal arithmetic: a weak operand stays weak.
+    if (weak && (k == UnaryKind::Neg || k == UnaryKind::Invert)) {
+        if (k == UnaryKind::Invert && is_float(x)) unsupported(k, DType::F32);
+        return {weak_compute_dtype(x), x, true};
+    }
+    // Otherwise a weak value behaves as its default dtype (x already reports it).
+    switch (k) {
+        case UnaryKind::Neg:
+            if (x == DType::Bool) unsupported(k, x);
+            return {x, x, false};
+        case UnaryKind::Invert:
+            if (is_float(x)) unsupported(k, x);
+            return {x, x, false};
+        case UnaryKind::LogicalNot:
+        case UnaryKind::IsNan:
+        case UnaryKind::IsFinite:
+            return {x, DType::Bool, false};
+        default:
+            break;
+    }
+    if (is_float_function(k)) {
+        const DType d = is_float(x) ? x : DType::F32;
+        return {d, d, false};
+    }
+    return {x, x, false};
+}
+
+namespace {
+
+template <UnaryKind K> struct UOpOf;
+#define TG_UNARY(KIND) \
+    template <> struct UOpOf<UnaryKind::KIND> { using type = elem::KIND; };
+TG_UNARY(Neg) TG_UNARY(Invert) TG_UNARY(LogicalNot) TG_UNARY(Abs) TG_UNARY(Exp) TG_UNARY(Log) TG_UNARY(Log1p)
+TG_UNARY(Sqrt) TG_UNARY(Rsqrt) TG_UNARY(Sin) TG_UNARY(Cos) TG_UNARY(Tan) TG_UNARY(Tanh) TG_UNARY(Sigmoid)
+TG_UNARY(Relu) TG_UNARY(Floor) TG_UNARY(Ceil) TG_UNARY(Round) TG_UNARY(Sign) TG_UNARY(Square) TG_UNARY(IsNan)
+TG_UNARY(IsFinite)
+#undef TG_UNARY
+
+template <class T>
+T load_one(const Tensor& t) {
+    return dispatch_dtype(t.storage_dtype(), [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        return convert<T>(*static_cast<const S*>(t.raw_data()));
+    });
+}
+
+template <class Op, class T, class R>
+void unary_row(R* __restrict o, const T* __restrict x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) o[i] = Op::f(x[i]);
+}
+
+template <UnaryKind K, class T>
+Tensor unary_typed(const Tensor& x0, const OpSignature& sig) {
+    using Op = typename UOpOf<K>::type;
+    using R = decltype(Op::f(T{}));
+    if (x0.rank() == 0) {
+        const R r = Op::f(load_one<T>(x0));
+        if (sig.weak) {
+            if constexpr (std::is_floating_point_v<R>) return Tensor::weak_float(static_cast<double>(r));
+            else return Tensor::weak_int(static_cast<int64_t>(r));
+        }
+        Tensor t = Tensor::empty(sig.result, Shape{});
+        *t.data<R>() = r;
+        return t;
+    }
+    const DType ct = DTypeOf<T>::value;
+    const Tensor x = (x0.dtype() == ct && x0.is_contiguous()) ? x0 : cast(x0, ct).contiguous();
+    Tensor out = Tensor::empty(sig.result, x.shape());
+    unary_row<Op>(out.data<R>(), x.data<T>(), x.numel());
+    return out;
+}
+
+using UnaryFn = Tensor (*)(const Tensor&, const OpSignature&);
+
+template <UnaryKind K>
+constexpr std::array<UnaryFn, kNumDTypes> urow_for() {
+    return {&unary_typed<K, bool>, &unary_typed<K, int32_t>, &unary_typed<K, int64_t>, &unary_typed<K, float>,
+            &unary_typed<K, double>};
+}
+
+template <size_t... I>
+constexpr std::array<std::array<UnaryFn, kNumDTypes>, kNumUnaryKinds> make_utable(std::index_sequence<I...>) {
+    return {urow_for<static_cast<UnaryKind>(I)>()...};
+}
+
+constexpr auto kUnaryTable = make_utable(std::make_index_sequence<kNumUnaryKinds>{});
+
+}  // namespace
+
+Tensor unary(UnaryKind kind, const Tensor& x) {
+    const OpSignature sig = unary_signature(kind, x.dtype(), x.weak());
+    return kUnaryTable[static_cast<int>(kind)][static_cast<int>(sig.compute)](x, sig);
+}
+
+}  // namespace tg::stdlib

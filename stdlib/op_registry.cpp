@@ -1,0 +1,48 @@
+// The op table: built once from the group registration functions.
+#include "stdlib/op_registry.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace tg::stdlib {
+
+void OpRegistry::add(OpDef def) {
+    if (by_name_.count(def.name)) throw std::logic_error("op registered twice: " + std::string(def.name));
+    defs_.push_back(std::move(def));
+    const OpDef* d = &defs_.back();
+    order_.push_back(d);
+    by_name_.emplace(d->name, d);
+}
+
+void OpRegistry::alias(std::string_view alias, std::string_view target) {
+    const OpDef* d = find(target);
+    if (!d) throw std::logic_error("alias of an unknown op: " + std::string(target));
+    if (by_name_.count(alias)) throw std::logic_error("op registered twice: " + std::string(alias));
+    by_name_.emplace(alias, d);
+}
+
+const OpDef* OpRegistry::find(std::string_view name) const {
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : it->second;
+}
+
+const OpRegistry& op_registry() {
+    static const OpRegistry registry = [] {
+        OpRegistry r;
+        register_elementwise_ops(r);
+        register_reduction_ops(r);
+        register_linalg_ops(r);
+        register_shape_ops(r);
+        register_creation_ops(r);
+        register_random_ops(r);
+        register_nn_ops(r);
+        return r;
+    }();
+    return registry;
+}
+
+const OpDef* find_op(std::string_view name) { return op_registry().find(name); }
+
+std::span<const OpDef* const> all_ops() { return op_registry().all(); }
+
+}  // namespace tg::stdlib

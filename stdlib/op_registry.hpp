@@ -1,0 +1,55 @@
+// How the op table of op_table.hpp is filled: each group of builtins has one
+// registration function in its own .cpp, called once (in this order) when the
+// table is first used. The table is immutable afterwards.
+//
+// Groups still to be implemented have empty definitions in
+// op_groups_pending.cpp: when you implement a group in its own file, delete
+// its stub there (kernels helper: reduction, linalg, shape, creation, random,
+// nn).
+#pragma once
+
+#include <deque>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "stdlib/op_table.hpp"
+
+namespace tg::stdlib {
+
+class OpRegistry {
+public:
+    OpRegistry() = default;
+    OpRegistry(const OpRegistry&) = delete;  // OpDef addresses must stay valid
+    OpRegistry& operator=(const OpRegistry&) = delete;
+    OpRegistry(OpRegistry&&) = default;
+    OpRegistry& operator=(OpRegistry&&) = default;
+
+    // Adds an op. Throws std::logic_error on a duplicate name (a programming error).
+    void add(OpDef def);
+    // `alias` resolves to the op registered as `target` (e.g. constant -> tensor).
+    void alias(std::string_view alias, std::string_view target);
+
+    const OpDef* find(std::string_view name) const;
+    std::span<const OpDef* const> all() const { return order_; }
+
+private:
+    std::deque<OpDef> defs_;  // stable addresses
+    std::vector<const OpDef*> order_;
+    std::unordered_map<std::string_view, const OpDef*> by_name_;
+};
+
+// One registration function per group of SPEC §4.
+void register_elementwise_ops(OpRegistry& r);  // elementwise.cpp (core)
+void register_reduction_ops(OpRegistry& r);    // reduce*.cpp (kernels)
+void register_linalg_ops(OpRegistry& r);       // linalg*.cpp (kernels)
+void register_shape_ops(OpRegistry& r);        // shape_ops*.cpp (kernels)
+void register_creation_ops(OpRegistry& r);     // creation*.cpp (kernels)
+void register_random_ops(OpRegistry& r);       // random*.cpp (kernels)
+void register_nn_ops(OpRegistry& r);           // nn*.cpp (kernels)
+
+// The process-wide table, built on first use (thread-safe, then immutable).
+const OpRegistry& op_registry();
+
+}  // namespace tg::stdlib
