@@ -1,0 +1,312 @@
+// Printing (SPEC §2.2): Python's repr(float) layout over the shortest
+// round-trip digits of the tensor's own precision, nested one-line lists
+// with NumPy-style summarization, and the common cases of Python's format
+// mini-language for f-strings.
+#include "stdlib/format.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "stdlib/errors.hpp"
+
+namespace tg::stdlib {
+
+namespace {
+
+// Shortest digits of v (finite, nonzero or zero) and its decimal exponent:
+// v = 0.d1d2d3... * 10^decpt (Python's convention in float repr).
+struct Digits {
+    std::string digits;  // no leading or trailing zeros (a single "0" for zero)
+    int decpt = 0;
+    bool negative = false;
+};
+
+Digits from_scientific(const char* s, size_t n) {
+    // s looks like "-1.2345e-05" or "1e+16".
+    Digits d;
+    size_t i = 0;
+    if (s[i] == '-') { d.negative = true; ++i; }
+    for (; i < n && s[i] != 'e'; ++i)
+        if (s[i] != '.') d.digits += s[i];
+    int exp = 0;
+    if (i < n) std::from_chars(s + i + 1 + (s[i + 1] == '+'), s + n, exp);
+    while (d.digits.size() > 1 && d.digits.back() == '0') d.digits.pop_back();
+    d.decpt = exp + 1;
+    return d;
+}
+
+Digits shortest_digits(double v, DType precision) {
+    char buf[64];
+    std::to_chars_result r = precision == DType::F32
+                                 ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v), std::chars_format::scientific)
+                                 : std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    return from_scientific(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+// Digits with a fixed number of significant digits (correctly rounded by printf).
+Digits significant_digits(double v, int significant) {
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "%.*e", significant - 1, v);
+    return from_scientific(buf, static_cast<size_t>(n));
+}
+
+std::string exponent_suffix(int exp) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    return buf;
+}
+
+// Lays out digits like Python: exponential "d.ddde+XX" or fixed "ddd.ddd".
+std::string layout(const Digits& d, bool exponential, bool add_dot_0) {
+    std::string s = d.negative ? "-" : "";
+    if (exponential) {
+        s += d.digits[0];
+        if (d.digits.size() > 1) s += "." + d.digits.substr(1);
+        return s + exponent_suffix(d.decpt - 1);
+    }
+    const int nd = static_cast<int>(d.digits.size());
+    if (d.decpt <= 0) {
+        s += "0." + std::string(static_cast<size_t>(-d.decpt), '0') + d.digits;
+    } else if (d.decpt >= nd) {
+        s += d.digits + std::string(static_cast<size_t>(d.decpt - nd), '0');
+        if (add_dot_0) s += ".0";
+    } else {
+        s += d.digits.substr(0, static_cast<size_t>(d.decpt)) + "." + d.digits.substr(static_cast<size_t>(d.decpt));
+    }
+    return s;
+}
+
+std::string nonfinite(double v) {
+    if (std::isnan(v)) return "nan";
+    return v < 0 ? "-inf" : "inf";
+}
+
+// One element as str() shows it.
+std::string element_str(const Tensor& t, const char* p) {
+    switch (t.storage_dtype()) {
+        case DType::Bool: return *reinterpret_cast<const bool*>(p) ? "True" : "False";
+        case DType::I32: return std::to_string(*reinterpret_cast<const int32_t*>(p));
+        case DType::I64: return std::to_string(*reinterpret_cast<const int64_t*>(p));
+        case DType::F32: return format_float(*reinterpret_cast<const float*>(p), DType::F32);
+        case DType::F64: break;
+    }
+    // A weak float prints as its default dtype, f32.
+    return format_float(*reinterpret_cast<const double*>(p), t.weak() ? DType::F32 : DType::F64);
+}
+
+constexpr int64_t kSummarizeThreshold = 1000;
+constexpr int64_t kEdgeItems = 3;
+
+void append_nested(std::string& out, const Tensor& t, int axis, const char* p, bool summarize) {
+    if (axis == t.rank()) {
+        out += element_str(t, p);
+        return;
+    }
+    const int64_t n = t.shape()[axis];
+    const int64_t step = t.strides()[axis] * static_cast<int64_t>(dtype_size(t.storage_dtype()));
+    out += '[';
+    const bool cut = summarize && n > 2 * kEdgeItems;
+    for (int64_t i = 0; i < n; ++i) {
+        if (i > 0) out += ", ";
+        if (cut && i == kEdgeItems) {
+            out += "..., ";
+            i = n - kEdgeItems;
+        }
+        append_nested(out, t, axis + 1, p + i * step, summarize);
+    }
+    out += ']';
+}
+
+// ---------------------------------------------------------- format spec
+
+struct Spec {
+    char fill = ' ';
+    char align = 0;  // < > ^ = or 0 (default)
+    char sign = '-';
+    bool zero = false;
+    int width = -1;
+    char grouping = 0;  // , or _
+    int precision = -1;
+    char type = 0;
+};
+
+[[noreturn]] void bad_spec(std::string_view spec, const std::string& what) {
+    throw OpError("invalid format spec '" + std::string(spec) + "' for " + what);
+}
+
+Spec parse_spec(std::string_view s, const std::string& what) {
+    Spec sp;
+    size_t i = 0;
+    auto is_align = [](char c) { return c == '<' || c == '>' || c == '^' || c == '='; };
+    if (s.size() >= 2 && is_align(s[1])) {
+        sp.fill = s[0];
+        sp.align = s[1];
+        i = 2;
+    } else if (!s.empty() && is_align(s[0])) {
+        sp.align = s[0];
+        i = 1;
+    }
+    if (i < s.size() && (s[i] == '+' || s[i] == '-' || s[i] == ' ')) sp.sign = s[i++];
+    if (i < s.size() && s[i] == '0') {
+        sp.zero = true;
+        ++i;
+    }
+    auto read_int = [&](int& v) {
+        size_t start = i;
+        v = 0;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - start < 6) v = v * 10 + (s[i++] - '0');
+        return i > start;
+    };
+    int w;
+    if (read_int(w)) sp.width = w;
+    if (i < s.size() && (s[i] == ',' || s[i] == '_')) sp.grouping = s[i++];
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        int p;
+        if (!read_int(p)) bad_spec(s, what);
+        sp.precision = p;
+    }
+    if (i < s.size()) sp.type = s[i++];
+    if (i != s.size()) bad_spec(s, what);
+    return sp;
+}
+
+std::string group_digits(const std::string& body, char sep) {
+    // body: digits, maybe followed by '.', 'e' or '%' parts.
+    size_t end = 0;
+    while (end < body.size() && body[end] >= '0' && body[end] <= '9') ++end;
+    std::string head = body.substr(0, end), out;
+    for (size_t k = 0; k < head.size(); ++k) {
+        if (k > 0 && (head.size() - k) % 3 == 0) out += sep;
+        out += head[k];
+    }
+    return out + body.substr(end);
+}
+
+// Sign, grouping and padding around a formatted magnitude.
+std::string finish(const Spec& sp, bool negative, std::string body, bool numeric) {
+    if (sp.grouping && numeric) body = group_digits(body, sp.grouping);
+    std::string sign = negative ? "-" : (sp.sign == '+' ? "+" : sp.sign == ' ' ? " " : "");
+    char align = sp.align ? sp.align : (numeric ? '>' : '<');
+    char fill = sp.fill;
+    if (sp.zero && !sp.align) {
+        align = '=';
+        fill = '0';
+    }
+    const size_t len = sign.size() + body.size();
+    if (sp.width < 0 || len >= static_cast<size_t>(sp.width)) return sign + body;
+    const size_t pad = static_cast<size_t>(sp.width) - len;
+    switch (align) {
+        case '<': return sign + body + std::string(pad, fill);
+        case '^': return std::string(pad / 2, fill) + sign + body + std::string(pad - pad / 2, fill);
+        case '=': return sign + std::string(pad, fill) + body;
+        default: return std::string(pad, fill) + sign + body;
+    }
+}
+
+std::string format_float_spec(double v, DType precision, const Spec& sp) {
+    const bool negative = std::signbit(v) && !std::isnan(v);
+    const double a = std::fabs(v);
+    std::string body;
+    char type = sp.type;
+    if (!std::isfinite(v)) {
+        body = std::isnan(v) ? "nan" : "inf";
+        if (type == 'F' || type == 'E' || type == 'G') body = std::isnan(v) ? "NAN" : "INF";
+        if (type == '%') body += '%';
+        return finish(sp, negative, body, true);
+    }
+    char buf[512];
+    switch (type) {
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': {
+            const int p = sp.precision < 0 ? 6 : sp.precision;
+            const char fmt[] = {'%', '.', '*', type, 0};
+            snprintf(buf, sizeof buf, fmt, p, a);
+            body = buf;
+            break;
+        }
+        case '%':
+            snprintf(buf, sizeof buf, "%.*f", sp.precision < 0 ? 6 : sp.precision, a * 100.0);
+            body = std::string(buf) + "%";
+            break;
+        case 0:
+        case 'n':
+            if (sp.precision < 0) {
+                body = format_float(a, precision);
+            } else {
+                // Python's default type: like 'g', but exponential once the
+                // fixed form would need more digits, and always a ".0".
+                const int p = sp.precision == 0 ? 1 : sp.precision;
+                Digits d = significant_digits(a, p);
+                body = layout(d, d.decpt <= -4 || d.decpt > p - 1, true);
+            }
+            break;
+        default:
+            bad_spec(std::string(1, type), "a float tensor");
+    }
+    return finish(sp, negative, body, true);
+}
+
+}  // namespace
+
+std::string format_float(double v, DType precision) {
+    if (!std::isfinite(v)) return nonfinite(v);
+    if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
+    const Digits d = shortest_digits(v, precision);
+    // Python's repr(float): exponential when decpt <= -4 or decpt > 16.
+    return layout(d, d.decpt < -3 || d.decpt > 16, true);
+}
+
+std::string to_str(const Tensor& x) {
+    if (x.rank() == 0) return element_str(x, static_cast<const char*>(x.raw_data()));
+    std::string out;
+    append_nested(out, x, 0, static_cast<const char*>(x.raw_data()), x.numel() > kSummarizeThreshold);
+    return out;
+}
+
+std::string to_repr(const Tensor& x) {
+    return "tensor(" + to_str(x) + ", shape=" + x.shape().to_string() + ", dtype=" + dtype_name(x.dtype()) + ")";
+}
+
+std::string format_tensor(const Tensor& x, std::string_view spec) {
+    if (spec.empty()) return to_str(x);
+    const std::string what = std::string("a tensor of shape ") + x.shape().to_string();
+    if (x.numel() != 1) bad_spec(spec, what);
+    const Spec sp = parse_spec(spec, what);
+    const DType d = x.dtype();
+    if (is_float(d)) {
+        if (sp.type == 'd' || sp.type == 's') bad_spec(spec, "a float tensor");
+        return format_float_spec(x.item_f64(), x.weak() ? DType::F32 : d, sp);
+    }
+    // Integers and bools. Python formats bool with a non-empty spec as an int.
+    const int64_t v = x.item_i64();
+    switch (sp.type) {
+        case 0: case 'd': case 'n': {
+            if (sp.precision >= 0) bad_spec(spec, "an integer tensor");
+            const uint64_t mag = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+            return finish(sp, v < 0, std::to_string(mag), true);
+        }
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case '%':
+            return format_float_spec(static_cast<double>(v), DType::F64, sp);
+        default:
+            bad_spec(spec, "an integer tensor");
+    }
+}
+
+std::string format_string(std::string_view s, std::string_view spec) {
+    if (spec.empty()) return std::string(s);
+    const Spec sp = parse_spec(spec, "a string");
+    if ((sp.type && sp.type != 's') || sp.sign != '-' || sp.grouping || sp.align == '=') bad_spec(spec, "a string");
+    std::string body(s);
+    if (sp.precision >= 0 && body.size() > static_cast<size_t>(sp.precision)) body.resize(static_cast<size_t>(sp.precision));
+    Spec pad = sp;
+    if (sp.zero && !sp.align) {
+        pad.zero = false;
+        pad.fill = '0';
+        pad.align = '<';
+    }
+    return finish(pad, false, body, false);
+}
+
+}  // namespace tg::stdlib
