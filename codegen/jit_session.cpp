@@ -1,4 +1,247 @@
-// Placeholder until codegen lands (codegen issue).
+// The ORC LLJIT session behind codegen::JitSession (see jit_session.hpp).
+#include "codegen/jit_session.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <unordered_map>
+
+#include <unistd.h>
+
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/ObjectCache.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/xxhash.h>
+#include <llvm/Target/TargetMachine.h>
+
 namespace tg::codegen {
-int codegen_placeholder() { return 0; }
+
+namespace fs = std::filesystem;
+using namespace llvm;
+using namespace llvm::orc;
+
+namespace {
+
+// LLVM's target registry is process-wide; registering it twice is harmless
+// but racy, so do it once.
+void initialize_native_target() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        InitializeNativeTarget();
+        InitializeNativeTargetAsmPrinter();
+        InitializeNativeTargetAsmParser();
+    });
 }
+
+std::string error_text(Error e) {
+    std::string text;
+    raw_string_ostream os(text);
+    os << e;
+    return text;
+}
+
+template <class T>
+T unwrap(Expected<T> value, const char* what) {
+    if (!value) throw CodegenError(std::string(what) + ": " + error_text(value.takeError()));
+    return std::move(*value);
+}
+
+void check(Error e, const char* what) {
+    if (e) throw CodegenError(std::string(what) + ": " + error_text(std::move(e)));
+}
+
+constexpr std::string_view kCachedPrefix = "tgcache-";
+
+// Writes each compiled object whose module is named "tgcache-<hash>" to
+// <dir>/<hash>.o. Hits are served by JitSession itself (it adds the object
+// file directly), so getObject never answers: that way a hit also skips
+// parsing and the O2 pipeline, not only instruction selection.
+class DiskObjectCache : public ObjectCache {
+public:
+    explicit DiskObjectCache(std::string dir) : dir_(std::move(dir)) {}
+
+    void notifyObjectCompiled(const Module* m, MemoryBufferRef obj) override {
+        StringRef id = m->getModuleIdentifier();
+        if (dir_.empty() || !id.starts_with(kCachedPrefix)) return;
+        std::error_code ec;
+        fs::create_directories(dir_, ec);
+        if (ec) return;  // the cache is an optimization: failing to write it is not an error
+        std::string name = id.drop_front(kCachedPrefix.size()).str();
+        fs::path tmp = fs::path(dir_) / (name + ".tmp" + std::to_string(::getpid()));
+        {
+            std::ofstream out(tmp, std::ios::binary);
+            out.write(obj.getBufferStart(), static_cast<std::streamsize>(obj.getBufferSize()));
+            if (!out) return;
+        }
+        fs::rename(tmp, fs::path(dir_) / (name + ".o"), ec);  // atomic: readers never see half a file
+    }
+
+    std::unique_ptr<MemoryBuffer> getObject(const Module*) override { return nullptr; }
+
+private:
+    std::string dir_;
+};
+
+}  // namespace
+
+std::string default_cache_dir() {
+    if (const char* d = std::getenv("TG_CACHE_DIR"); d && *d) return d;
+    if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::string(d) + "/tg";
+    if (const char* d = std::getenv("HOME"); d && *d) return std::string(d) + "/.cache/tg";
+    return "/tmp/tg-cache-" + std::to_string(::getuid());
+}
+
+struct JitSession::Impl {
+    JitOptions options;
+    std::string cache_dir;  // empty when caching is off
+    std::unique_ptr<TargetMachine> tm;  // for the optimization pipeline
+    std::unique_ptr<DiskObjectCache> cache;
+    std::unique_ptr<LLJIT> jit;
+    std::unordered_map<ModuleId, ResourceTrackerSP> modules;
+    ModuleId next_id = 1;
+    JitStats stats;
+
+    void optimize(Module& m) {
+        LoopAnalysisManager lam;
+        FunctionAnalysisManager fam;
+        CGSCCAnalysisManager cgam;
+        ModuleAnalysisManager mam;
+        PassBuilder pb(tm.get());  // the target machine makes vectorization use the host's SIMD width
+        pb.registerModuleAnalyses(mam);
+        pb.registerCGSCCAnalyses(cgam);
+        pb.registerFunctionAnalyses(fam);
+        pb.registerLoopAnalyses(lam);
+        pb.crossRegisterProxies(lam, fam, cgam, mam);
+        pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(m, mam);
+    }
+
+    std::string cache_file(const std::string& hash) const { return cache_dir + "/" + hash + ".o"; }
+
+    std::string full_key(std::string_view key) const {
+        std::string text(key);
+        text += "|llvm " LLVM_VERSION_STRING "|" + tm->getTargetTriple().str() + "|" + tm->getTargetCPU().str() + "|" +
+                tm->getTargetFeatureString().str();
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx",
+                      static_cast<unsigned long long>(xxh3_64bits(StringRef(text))));
+        return hex;
+    }
+};
+
+JitSession::JitSession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+JitSession::~JitSession() = default;
+
+std::unique_ptr<JitSession> JitSession::create(const JitOptions& options, const std::vector<RuntimeSymbol>& runtime) {
+    initialize_native_target();
+    auto impl = std::make_unique<Impl>();
+    impl->options = options;
+    if (options.object_cache) impl->cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
+
+    auto jtmb = unwrap(JITTargetMachineBuilder::detectHost(), "cannot detect the host CPU");
+    jtmb.setCodeGenOptLevel(CodeGenOptLevel::Default);
+    impl->tm = unwrap(jtmb.createTargetMachine(), "cannot create a target machine");
+    impl->cache = std::make_unique<DiskObjectCache>(impl->cache_dir);
+
+    DiskObjectCache* cache = impl->cache.get();
+    impl->jit = unwrap(LLJITBuilder()
+                           .setJITTargetMachineBuilder(jtmb)
+                           .setCompileFunctionCreator(
+                               [cache](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
+                                   auto tm = builder.createTargetMachine();
+                                   if (!tm) return tm.takeError();
+                                   return std::make_unique<TMOwningSimpleCompiler>(std::move(*tm), cache);
+                               })
+                           .create(),
+                       "cannot create the JIT");
+
+    Impl* raw = impl.get();
+    // Runs inside LLVM's materialization: must not throw.
+    impl->jit->getIRTransformLayer().setTransform(
+        [raw](ThreadSafeModule tsm, const MaterializationResponsibility&) -> Expected<ThreadSafeModule> {
+            tsm.withModuleDo([raw](Module& m) { raw->optimize(m); });
+            return tsm;
+        });
+
+    SymbolMap symbols;
+    for (const auto& s : runtime)
+        symbols[impl->jit->mangleAndIntern(s.name)] =
+            ExecutorSymbolDef(ExecutorAddr::fromPtr(s.address), JITSymbolFlags::Exported | JITSymbolFlags::Callable);
+    if (!symbols.empty())
+        check(impl->jit->getMainJITDylib().define(absoluteSymbols(std::move(symbols))), "cannot define runtime symbols");
+    return std::unique_ptr<JitSession>(new JitSession(std::move(impl)));
+}
+
+JitSession::ModuleId JitSession::add_ir(std::string_view ir_text, std::string_view cache_key) {
+    Impl& s = *impl_;
+    auto start = std::chrono::steady_clock::now();
+    ResourceTrackerSP tracker = s.jit->getMainJITDylib().createResourceTracker();
+    std::string hash = (!s.cache_dir.empty() && !cache_key.empty()) ? s.full_key(cache_key) : "";
+
+    bool hit = false;
+    if (!hash.empty()) {
+        auto buffer = MemoryBuffer::getFile(s.cache_file(hash));
+        if (buffer) {
+            check(s.jit->addObjectFile(tracker, std::move(*buffer)), "cannot load a cached object");
+            hit = true;
+        }
+    }
+    std::vector<std::string> defined;
+    if (!hit) {
+        auto context = std::make_unique<LLVMContext>();
+        SMDiagnostic diag;
+        auto buffer = MemoryBuffer::getMemBuffer(StringRef(ir_text.data(), ir_text.size()), "tg-module", false);
+        std::unique_ptr<Module> module = parseAssembly(buffer->getMemBufferRef(), diag, *context);
+        if (!module) {
+            std::string text;
+            raw_string_ostream os(text);
+            diag.print("tg-module", os);
+            throw CodegenError("invalid LLVM IR: " + text + "\n" + std::string(ir_text));
+        }
+        module->setModuleIdentifier(hash.empty() ? std::string("tg-module") : std::string(kCachedPrefix) + hash);
+        module->setDataLayout(s.jit->getDataLayout());
+        module->setTargetTriple(s.jit->getTargetTriple().str());
+        for (const Function& f : *module)
+            if (!f.isDeclaration() && f.hasExternalLinkage()) defined.push_back(f.getName().str());
+        check(s.jit->addIRModule(tracker, ThreadSafeModule(std::move(module), std::move(context))),
+              "cannot add a module");
+        // Materialize now, so compile time is measured here and errors surface here.
+        for (const auto& name : defined) unwrap(s.jit->lookup(name), "cannot compile");
+        ++s.stats.modules_compiled;
+    } else {
+        ++s.stats.cache_hits;
+    }
+    s.stats.compile_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ModuleId id = s.next_id++;
+    s.modules.emplace(id, std::move(tracker));
+    return id;
+}
+
+void* JitSession::lookup(std::string_view symbol) {
+    auto addr = unwrap(impl_->jit->lookup(StringRef(symbol.data(), symbol.size())), "symbol not found");
+    return addr.toPtr<void*>();
+}
+
+void JitSession::remove(ModuleId id) {
+    auto it = impl_->modules.find(id);
+    if (it == impl_->modules.end()) return;
+    check(it->second->remove(), "cannot release a module");
+    impl_->modules.erase(it);
+}
+
+std::string JitSession::host_cpu() const { return impl_->tm->getTargetCPU().str(); }
+std::string JitSession::target_triple() const { return impl_->tm->getTargetTriple().str(); }
+const JitStats& JitSession::stats() const { return impl_->stats; }
+
+}  // namespace tg::codegen

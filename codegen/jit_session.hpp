@@ -1,0 +1,76 @@
+// The JIT session: one LLVM ORC LLJIT per interpreter (no global state),
+// the runtime symbols compiled code may call, an O2 pipeline tuned for the
+// host CPU, and a persistent object cache so a script's second run skips
+// compilation. No LLVM type appears here: LLVM headers stay inside
+// codegen/*.cpp (each such translation unit costs ~20 s to compile).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tg::codegen {
+
+// A failure to compile is a bug in tg, never the user's fault: it carries
+// the module that failed so the report can include it.
+struct CodegenError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A C function compiled code may call (print, raise-error, RNG, BLAS, ...).
+struct RuntimeSymbol {
+    std::string name;
+    void* address;
+};
+
+struct JitOptions {
+    bool object_cache = true;  // `--no-cache` turns it off
+    std::string cache_dir;     // empty: default_cache_dir()
+};
+
+struct JitStats {
+    uint64_t modules_compiled = 0;  // went through O2 and codegen
+    uint64_t cache_hits = 0;        // loaded from the object cache
+    double compile_ms = 0;          // total time in add_ir (optimize + codegen or cache load)
+};
+
+// $TG_CACHE_DIR, else $XDG_CACHE_HOME/tg, else ~/.cache/tg (then /tmp/tg-cache-UID).
+std::string default_cache_dir();
+
+class JitSession {
+public:
+    // Creates the LLJIT for the host CPU and defines the runtime symbols.
+    // Throws CodegenError if the host target cannot be set up.
+    static std::unique_ptr<JitSession> create(const JitOptions& options, const std::vector<RuntimeSymbol>& runtime);
+    ~JitSession();
+    JitSession(const JitSession&) = delete;
+    JitSession& operator=(const JitSession&) = delete;
+
+    using ModuleId = uint64_t;
+
+    // Compiles a module given as LLVM IR text. `cache_key` identifies its
+    // content (e.g. a hash of the optimized tg graph); it is combined with the
+    // LLVM version and the host CPU to key the object cache. An empty key
+    // disables caching for this module. Throws CodegenError.
+    ModuleId add_ir(std::string_view ir_text, std::string_view cache_key);
+
+    // Address of a symbol a module defines; throws CodegenError if absent.
+    void* lookup(std::string_view symbol);
+
+    // Releases a module's code (its ORC ResourceTracker).
+    void remove(ModuleId id);
+
+    std::string host_cpu() const;
+    std::string target_triple() const;
+    const JitStats& stats() const;
+
+private:
+    struct Impl;
+    explicit JitSession(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tg::codegen
