@@ -1,5 +1,9 @@
-// lang::parse: the entry point, token access, syntax errors and recovery.
+// lang::parse: the entry point, and the parse state the grammar's actions
+// share: syntax error messages, recovery, assignment-target checks.
+// The grammar itself is in lang/grammar.cpp.
 #include "lang/parser.hpp"
+
+#include <new>
 
 #include "lang/parser_impl.hpp"
 
@@ -7,133 +11,142 @@ namespace tg::lang {
 
 namespace detail {
 
-Parser::Parser(SourcePtr source, std::vector<SyntaxError>& errors)
-    : source_(std::move(source)), errors_(errors), lexed_(tokenize(*source_)), toks_(&lexed_.tokens) {}
+ParseState::ParseState(SourcePtr src, std::vector<SyntaxError>& errs)
+    : source(std::move(src)), errors(errs), lexed(tokenize(*source)) {}
 
-// module: statement* END
-void Parser::parse_module(Module& module) {
-    while (!at(Tok::End)) {
-        if (at(Tok::Dedent)) {  // cannot happen with a balanced lexer; never loop on it
-            advance();
-            continue;
-        }
-        parse_statement(module.body);
-    }
-}
-
-Parser::Nest::Nest(Parser& p) : p_(p), tree_(p.tree_) {
-    ++p_.nest_;
-    ++p_.tree_;
-    if (p_.nest_ <= kMaxNesting && p_.tree_ <= kMaxTreeDepth) return;
-    // The destructor will not run for a constructor that throws: undo first.
-    bool too_nested = p_.nest_ > kMaxNesting;
-    --p_.nest_;
-    p_.tree_ = tree_;
-    if (too_nested)
-        p_.fail(p_.cur(), "expression is nested too deeply (the limit is " + std::to_string(kMaxNesting) + " levels)");
-    p_.fail(p_.cur(), "expression is too deep (the limit is " + std::to_string(kMaxTreeDepth) + " nested operations)");
-}
-
-Parser::Nest::~Nest() {
-    --p_.nest_;
-    p_.tree_ = tree_;
-}
-
-// Operator chains (a + b + c ..., f()()..., x.a.b...) deepen the tree without
-// recursion: count each link against the same limit.
-void Parser::grow_tree() {
-    if (++tree_ > kMaxTreeDepth)
-        fail(cur(), "expression is too deep (the limit is " + std::to_string(kMaxTreeDepth) + " nested operations)");
-}
-
-const Token& Parser::peek(size_t n) const {
-    size_t i = pos_ + n;
-    return i < toks_->size() ? (*toks_)[i] : toks_->back();
-}
-
-const Token& Parser::advance() {
-    const Token& t = cur();
-    if (pos_ + 1 < toks_->size()) ++pos_;
-    return t;
-}
-
-bool Parser::accept(Tok k) {
-    if (!at(k)) return false;
-    advance();
-    return true;
-}
-
-const Token& Parser::expect(Tok k, const char* what) {
-    if (!at(k)) {
-        std::string w = what ? what : describe(k);
-        fail(cur(), "expected " + w + ", found " + found(cur()));
-    }
-    return advance();
-}
-
-std::string Parser::found(const Token& t) const {
-    std::string_view text(source_->text().data() + t.begin, t.end - t.begin);
+std::string ParseState::found(const Token& t) const {
+    std::string_view text(source->text().data() + t.begin, t.end - t.begin);
     switch (t.kind) {
         case Tok::Name: return "name '" + t.text + "'";
         case Tok::Int: return "integer " + std::string(text);
         case Tok::Float: return "float " + std::string(text);
         case Tok::Str: case Tok::FStr: return "string " + std::string(text.substr(0, 40)) + (text.size() > 40 ? "..." : "");
+        case Tok::End:
+            if (in_fstring_field()) return "the end of the f-string field";
+            return describe(t.kind);
         default: return describe(t.kind);
     }
 }
 
-void Parser::record(const Token& at, std::string message) {
+void ParseState::record(const Token& at, std::string message) {
     SyntaxError e;
     e.loc = at.loc;
     e.message = std::move(message);
     if (at.kind == Tok::Error) e.message = at.text;
-    bool at_end = at.kind == Tok::End || (at.kind == Tok::Dedent && at.begin >= source_->text().size());
+    bool at_end = !in_fstring_field() &&
+                  (at.kind == Tok::End || (at.kind == Tok::Dedent && at.begin >= source->text().size()));
     e.unexpected_eof = at_end || (at.kind == Tok::Error && at.at_eof);
     // Everything after a bracket that is never closed is inside it: the one
     // useful message is about the bracket (and the REPL should read on).
-    if (lexed_.unclosed && at.begin > lexed_.unclosed->offset) {
-        if (unclosed_reported_) return;
-        unclosed_reported_ = true;
-        e.loc = lexed_.unclosed->loc;
-        e.message = std::string("'") + lexed_.unclosed->bracket + "' was never closed";
-        e.unexpected_eof = true;
+    if (lexed.unclosed && at.begin > lexed.unclosed->offset) {
+        // (A lexer error inside the bracket, like an unterminated string, is more
+        // precise: it is reported instead.)
+        if (unclosed_reported) return;
+        unclosed_reported = true;
+        if (at.kind != Tok::Error) {
+            e.loc = lexed.unclosed->loc;
+            e.message = unclosed_message();
+            e.unexpected_eof = true;
+        }
     }
-    errors_.push_back(std::move(e));
+    errors.push_back(std::move(e));
 }
 
-void Parser::fail(const Token& at, std::string message) {
-    record(at, std::move(message));
-    throw Bail{};
+std::string ParseState::unclosed_message() const {
+    return std::string("'") + lexed.unclosed->bracket + "' was never closed";
 }
 
-void Parser::fail_at(Loc loc, size_t offset, std::string message) {
+void ParseState::finish() {
+    // A bracket never closed inside a block skipped after another error.
+    if (lexed.unclosed && !unclosed_reported) {
+        unclosed_reported = true;
+        errors.push_back({lexed.unclosed->loc, unclosed_message(), true});
+    }
+}
+
+void ParseState::record_at(Loc loc, std::string message) {
     Token t;
     t.kind = Tok::Name;  // any ordinary kind: the message is used as given
     t.loc = loc;
-    t.begin = t.end = offset;
-    fail(t, std::move(message));
+    t.begin = t.end = source->offset_of(loc);
+    record(t, std::move(message));
 }
 
-void Parser::fail_expected(const char* what) {
-    fail(cur(), std::string("expected ") + what + ", found " + found(cur()));
+void ParseState::record_expected(const Token& at, const std::string& what) {
+    record(at, "expected " + what + ", found " + found(at));
 }
 
-// After an error: skip the rest of the logical line, and the indented block
-// that follows it (it belonged to the broken header).
-void Parser::synchronize() {
-    while (!at(Tok::Newline) && !at(Tok::End) && !at(Tok::Dedent)) advance();
-    if (accept(Tok::Newline) && at(Tok::Indent)) skip_block();
+const Token* ParseState::synchronize(const Token* it) const {
+    while (it->kind != Tok::Newline && it->kind != Tok::End && it->kind != Tok::Dedent) ++it;
+    if (it->kind == Tok::Newline) {
+        ++it;
+        if (it->kind == Tok::Indent) it = skip_block(it);
+    }
+    return it;
 }
 
-// Indent ... matching Dedent.
-void Parser::skip_block() {
+const Token* ParseState::skip_block(const Token* it) const {
     int depth = 0;
     do {
-        if (at(Tok::Indent)) ++depth;
-        else if (at(Tok::Dedent)) --depth;
-        if (at(Tok::End)) return;
-        advance();
+        if (it->kind == Tok::Indent) ++depth;
+        else if (it->kind == Tok::Dedent) --depth;
+        if (it->kind == Tok::End) return it;
+        ++it;
     } while (depth > 0);
+    return it;
+}
+
+bool ParseState::check_target(const Expr& e, bool allow_index, bool allow_tuple) {
+    const char* what = nullptr;
+    switch (e.kind) {
+        case ExprKind::Name: return true;
+        case ExprKind::Index:
+            if (allow_index) return true;
+            what = "an index here";
+            break;
+        case ExprKind::Tuple:
+            if (allow_tuple) {
+                for (const auto& elt : e.as<TupleExpr>().elts)
+                    if (!check_target(*elt, allow_index, true)) return false;
+                return true;
+            }
+            what = "a tuple here";
+            break;
+        case ExprKind::List:
+            if (allow_tuple) {
+                for (const auto& elt : e.as<ListExpr>().elts)
+                    if (!check_target(*elt, allow_index, true)) return false;
+                return true;
+            }
+            what = "a list here";
+            break;
+        case ExprKind::Attribute: what = "an attribute"; break;
+        case ExprKind::Call: what = "a function call"; break;
+        case ExprKind::Int: case ExprKind::Float: case ExprKind::Str: case ExprKind::FString:
+        case ExprKind::Bool: case ExprKind::NoneLit: case ExprKind::Ellipsis: what = "a literal"; break;
+        case ExprKind::ListComp: what = "a list comprehension"; break;
+        case ExprKind::Lambda: what = "a lambda"; break;
+        default: what = "an expression"; break;
+    }
+    record_at(start_loc(e), std::string("cannot assign to ") + what);
+    return false;
+}
+
+Loc start_loc(const Expr& expr) {
+    const Expr* e = &expr;
+    while (true) {
+        switch (e->kind) {
+            case ExprKind::Binary: e = e->as<Binary>().lhs.get(); break;
+            case ExprKind::BoolOp: e = e->as<BoolOp>().lhs.get(); break;
+            case ExprKind::Compare: e = e->as<Compare>().first.get(); break;
+            case ExprKind::IfExp: e = e->as<IfExp>().then_.get(); break;
+            case ExprKind::Call: e = e->as<Call>().callee.get(); break;
+            case ExprKind::Attribute: e = e->as<Attribute>().value.get(); break;
+            case ExprKind::Index: e = e->as<Index>().value.get(); break;
+            default: return e->loc;
+        }
+        if (!e) return expr.loc;
+    }
 }
 
 }  // namespace detail
@@ -144,8 +157,9 @@ ParseResult parse(SourcePtr source) {
     if (!source) source = std::make_shared<const Source>("<input>", "");
     result.module->source = source;
     try {
-        detail::Parser parser(source, result.errors);
-        parser.parse_module(*result.module);
+        detail::ParseState state(source, result.errors);
+        detail::parse_module(state, *result.module);
+        state.finish();
     } catch (const std::bad_alloc&) {
         result.errors.push_back({Loc{1, 1}, "out of memory while parsing", false});
     }

@@ -1,16 +1,29 @@
-// The recursive-descent parser behind lang::parse (private to lang/).
+// The parser behind lang::parse (private to lang/): a Boost.Spirit X3 grammar
+// over the lexer's tokens.
 //
-// Statements are parsed in parse_stmt.cpp, expressions (a precedence-climbing
-// loop over the binary operators) and f-strings in parse_expr.cpp, errors and
-// recovery in parser.cpp. Each parse function starts with its grammar rule.
+// - lang/lexer.cpp turns the text into tokens, with the indentation pre-pass
+//   (Indent / Dedent / Newline), so the grammar is an ordinary one.
+// - lang/grammar.cpp (the only translation unit that includes Spirit) holds
+//   the grammar: one X3 rule per grammar rule of SPEC §3, over `const Token*`
+//   iterators, with a primitive parser per token kind; semantic actions build
+//   the AST of lang/ast.hpp.
+// - This header and lang/parser.cpp hold what the grammar's actions share and
+//   that needs no Spirit: the parse state (limits, loop/function context,
+//   the error list) and the error messages and recovery.
 //
-// Errors: `fail` records a SyntaxError and throws Bail; the statement loop of
-// the innermost block catches it and skips to the next statement (and the
-// indented block of a broken header), so one pass reports every broken
-// statement without cascades.
+// Errors: an expectation point (`x3::expect[p]`, the `>` of X3; spelled
+// as the directive because `a > b >> c` groups as `a > (b >> c)` in C++)
+// that fails throws
+// x3::expectation_failure, whose `which` is what was expected ("':' after
+// the condition"); the handler of the statement rules turns it into
+// "expected ':' after the condition, found end of line". Errors with their
+// own message are recorded first and thrown with an empty `which`. The
+// statement rules (and the one-line suite of a compound statement) catch the
+// failure, skip to the next statement (and the indented block of a broken
+// header), and parse on, so one pass reports every broken statement without
+// cascades.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,98 +40,47 @@ inline constexpr int kMaxNesting = 200;     // brackets, unary operators, lambda
 inline constexpr int kMaxTreeDepth = 1000;  // depth of one expression tree, operator chains included
 inline constexpr int kMaxElifs = 1000;
 
-class Parser {
-public:
-    Parser(SourcePtr source, std::vector<SyntaxError>& errors);
-    void parse_module(Module& module);
+// Everything the grammar's semantic actions share during one parse.
+struct ParseState {
+    ParseState(SourcePtr source, std::vector<SyntaxError>& errors);
 
-private:
-    struct Bail {};  // abandons the current statement after an error was recorded
+    SourcePtr source;
+    std::vector<SyntaxError>& errors;
+    LexResult lexed;
+    bool unclosed_reported = false;
+    int nest = 0;            // recursion depth of the expression grammar
+    int tree = 0;            // depth of the expression tree being built
+    int loop_depth = 0;      // loops around the current statement, inside its function
+    int function_depth = 0;
+    int fstring_field = 0;   // > 0 while parsing an f-string's replacement field
+    const Token* header = nullptr;  // keyword of the compound statement whose suite comes next
 
-    // Counts one level of recursion (and of tree depth) while alive.
-    class Nest {
-    public:
-        explicit Nest(Parser& p);
-        ~Nest();
-        Nest(const Nest&) = delete;
-        Nest& operator=(const Nest&) = delete;
-    private:
-        Parser& p_;
-        int tree_;
-    };
+    bool in_fstring_field() const { return fstring_field > 0; }
 
-    // ---- tokens (parser.cpp)
-    const Token& cur() const { return (*toks_)[pos_]; }
-    const Token& peek(size_t n = 1) const;
-    bool at(Tok k) const { return cur().kind == k; }
-    const Token& advance();
-    bool accept(Tok k);
-    const Token& expect(Tok k, const char* what = nullptr);  // what: e.g. "':' after the condition"
-
-    // ---- errors and recovery (parser.cpp)
-    [[noreturn]] void fail(const Token& at, std::string message);
-    [[noreturn]] void fail_at(Loc loc, size_t offset, std::string message);
-    [[noreturn]] void fail_expected(const char* what);
-    void record(const Token& at, std::string message);
+    // How a token is named after "found": "name 'x'", "integer 2", "end of line".
     std::string found(const Token& t) const;
-    void synchronize();
-    void skip_block();
-    void grow_tree();
+    // Records a syntax error at `at` (a Tok::Error token brings its own message).
+    void record(const Token& at, std::string message);
+    void record_at(Loc loc, std::string message);
+    std::string unclosed_message() const;  // "'(' was never closed"
+    // After the module: the error of a bracket never closed, if not reported yet.
+    void finish();
+    // "expected WHAT, found ..." at `at`.
+    void record_expected(const Token& at, const std::string& what);
 
-    // ---- statements (parse_stmt.cpp)
-    void parse_statements_until_dedent(Block& out);
-    void parse_statement(Block& out);
-    void parse_simple_line(Block& out);
-    StmtPtr parse_simple_statement();
-    StmtPtr parse_expression_statement();
-    StmtPtr parse_return();
-    StmtPtr parse_assert();
-    void parse_import(Block& out);
-    StmtPtr parse_if();
-    StmtPtr parse_while();
-    StmtPtr parse_for();
-    StmtPtr parse_decorated();
-    StmtPtr parse_def(std::vector<ExprPtr> decorators);
-    Block parse_suite(const Token& header);
-    std::vector<Param> parse_params(Tok closer);
-    void reject_loop_else(const Token& loop);
-    void check_target(const Expr& e, bool allow_index, bool allow_tuple);
+    // After an error at `from`: skip the rest of the logical line, and the
+    // indented block that follows it (it belonged to the broken header).
+    const Token* synchronize(const Token* from) const;
+    // From an Indent, past its matching Dedent.
+    const Token* skip_block(const Token* from) const;
 
-    // ---- expressions (parse_expr.cpp)
-    ExprPtr parse_testlist();
-    ExprPtr parse_test();
-    ExprPtr parse_or_test();
-    ExprPtr parse_and_test();
-    ExprPtr parse_not_test();
-    ExprPtr parse_comparison();
-    ExprPtr parse_binary(int min_prec);
-    ExprPtr parse_unary();
-    ExprPtr parse_power();
-    ExprPtr parse_postfix();
-    ExprPtr parse_atom();
-    ExprPtr parse_lambda();
-    ExprPtr parse_paren();
-    ExprPtr parse_list();
-    ExprPtr parse_comprehension(ExprPtr elt, Loc bracket);
-    ExprPtr parse_target_list();
-    ExprPtr parse_call(ExprPtr callee);
-    ExprPtr parse_index(ExprPtr value);
-    ExprPtr parse_subscript();
-    ExprPtr parse_strings();
-    void append_fstring(FString& out, const Token& t);
-    ExprPtr parse_fstring_field(const FStrPiece& piece);
-
-    SourcePtr source_;
-    std::vector<SyntaxError>& errors_;
-    LexResult lexed_;
-    const std::vector<Token>* toks_;
-    size_t pos_ = 0;
-    bool unclosed_reported_ = false;
-    int nest_ = 0;
-    int tree_ = 0;
-    int loop_depth_ = 0;
-    int function_depth_ = 0;
+    // Assignment targets: a name, an index, or a tuple/list of targets. Returns
+    // false after recording "cannot assign to ..." at the offending target.
+    bool check_target(const Expr& e, bool allow_index, bool allow_tuple);
 };
+
+// Parses the module's statements (lang/grammar.cpp).
+void parse_module(ParseState& state, Module& module);
 
 // Where an expression starts in the source (its leftmost token), for messages
 // about the whole expression.
