@@ -87,8 +87,9 @@ int hex_value(char c) {
 
 class Lexer {
 public:
-    Lexer(const Source& source, size_t begin, size_t end, bool layout)
-        : src_(source), text_(source.text()), pos_(begin), end_(end), layout_(layout) {
+    Lexer(const Source& source, size_t begin, Loc begin_loc, size_t end, bool layout)
+        : src_(source), text_(source.text()), cache_offset_(begin), cache_loc_(begin_loc),
+          pos_(begin), end_(end), layout_(layout) {
         indents_.push_back({0, false});
     }
 
@@ -129,6 +130,7 @@ private:
     struct Open {
         char bracket;
         size_t offset;
+        Loc loc;
     };
 
     Token& emit(Tok kind, size_t begin, size_t end) {
@@ -136,7 +138,7 @@ private:
         t.kind = kind;
         t.begin = begin;
         t.end = end;
-        t.loc = src_.loc_of(begin);
+        t.loc = loc_at(begin);
         result_.tokens.push_back(std::move(t));
         if (kind != Tok::Newline && kind != Tok::Indent && kind != Tok::Dedent) last_end_ = end;
         return result_.tokens.back();
@@ -147,6 +149,23 @@ private:
         t.at_eof = at_eof;
         return t;
     }
+    // Source::loc_of counts from the start of the line: on one very long line
+    // that is quadratic, so walk forward from the previous token instead.
+    Loc loc_at(size_t offset) {
+        if (offset < cache_offset_) return src_.loc_of(offset);
+        for (size_t i = cache_offset_; i < offset; ++i) {
+            unsigned char c = static_cast<unsigned char>(text_[i]);
+            if (c == '\n') {
+                ++cache_loc_.line;
+                cache_loc_.col = 1;
+            } else if ((c & 0xC0) != 0x80) {
+                ++cache_loc_.col;
+            }
+        }
+        cache_offset_ = offset;
+        return cache_loc_;
+    }
+
     bool line_has_tokens() const {
         if (result_.tokens.empty()) return false;
         Tok k = result_.tokens.back().kind;
@@ -487,6 +506,7 @@ private:
             FStrPiece field;
             field.is_field = true;
             field.expr_begin = pos_;
+            field.expr_loc = loc_at(pos_);
             int depth = 0;
             bool done = false;
             while (!done) {
@@ -557,7 +577,7 @@ private:
             pos_ += p.text.size();
             char c = p.text[0];
             if (p.text.size() == 1 && (c == '(' || c == '[' || c == '{')) {
-                brackets_.push_back({c, b});
+                brackets_.push_back({c, b, loc_at(b)});
             } else if (p.text.size() == 1 && (c == ')' || c == ']' || c == '}')) {
                 if (brackets_.empty()) {
                     error(b, std::string("unmatched '") + c + "'");
@@ -567,7 +587,7 @@ private:
                 brackets_.pop_back();
                 char want = open.bracket == '(' ? ')' : open.bracket == '[' ? ']' : '}';
                 if (c != want) {
-                    Loc l = src_.loc_of(open.offset);
+                    Loc l = open.loc;
                     error(b, std::string("closing '") + c + "' does not match '" + open.bracket + "' opened at " +
                                  std::to_string(l.line) + ":" + std::to_string(l.col));
                     return;
@@ -589,7 +609,7 @@ private:
     void finish() {
         if (!brackets_.empty()) {
             const Open& o = brackets_.front();
-            result_.unclosed = UnclosedBracket{o.bracket, src_.loc_of(o.offset), o.offset};
+            result_.unclosed = UnclosedBracket{o.bracket, o.loc, o.offset};
         }
         if (layout_) {
             if (line_has_tokens()) emit(Tok::Newline, last_end_, last_end_);
@@ -601,6 +621,8 @@ private:
 
     const Source& src_;
     const std::string& text_;
+    size_t cache_offset_ = 0;
+    Loc cache_loc_{1, 1};
     size_t pos_;
     size_t end_;
     bool layout_;
@@ -692,13 +714,13 @@ const char* describe(Tok kind) {
 }
 
 LexResult tokenize(const Source& source) {
-    return Lexer(source, 0, source.text().size(), true).run();
+    return Lexer(source, 0, Loc{1, 1}, source.text().size(), true).run();
 }
 
-LexResult tokenize_fragment(const Source& source, size_t begin, size_t end) {
+LexResult tokenize_fragment(const Source& source, size_t begin, size_t end, std::optional<Loc> begin_loc) {
     end = std::min(end, source.text().size());
     begin = std::min(begin, end);
-    return Lexer(source, begin, end, false).run();
+    return Lexer(source, begin, begin_loc ? *begin_loc : source.loc_of(begin), end, false).run();
 }
 
 }  // namespace tg::lang

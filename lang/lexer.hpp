@@ -36,7 +36,7 @@ LexResult tokenize(const Source& source);
 
 // The text [begin, end) of `source` as one expression: no layout tokens, newlines
 // ignored. Used for the replacement fields of f-strings, so their tokens keep
-// their real locations.
-LexResult tokenize_fragment(const Source& source, size_t begin, size_t end);
+// their real locations. `begin_loc`, when known, saves finding it again.
+LexResult tokenize_fragment(const Source& source, size_t begin, size_t end, std::optional<Loc> begin_loc = {});
 
 }  // namespace tg::lang

@@ -3,6 +3,8 @@
 //   unary - + ~, **, calls / indexing / attributes, atoms.
 // Each function starts with its grammar rule.
 #include <optional>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 #include "lang/parser_impl.hpp"
@@ -227,13 +229,13 @@ ExprPtr Parser::parse_call(ExprPtr callee) {
     auto call = std::make_unique<Call>(loc);
     call->callee = std::move(callee);
     expect(Tok::LParen);
+    std::unordered_set<std::string_view> keyword_names;
     while (!at(Tok::RParen)) {
         if (at(Tok::Star) || at(Tok::DoubleStar)) fail(cur(), "'*' and '**' arguments are not supported");
         if (at(Tok::Name) && peek().kind == Tok::Assign) {
             const Token& name = advance();
             advance();
-            for (const auto& k : call->keywords)
-                if (k.name == name.text) fail(name, "keyword argument '" + name.text + "' repeated");
+            if (!keyword_names.insert(name.text).second) fail(name, "keyword argument '" + name.text + "' repeated");
             Keyword k;
             k.name = name.text;
             k.loc = name.loc;
@@ -426,7 +428,7 @@ void Parser::append_fstring(FString& out, const Token& t) {
 // A replacement field is lexed in place (so its locations are real) and parsed
 // as a testlist; {x!r} becomes repr(x), {x!s} str(x).
 ExprPtr Parser::parse_fstring_field(const FStrPiece& piece) {
-    LexResult sub = tokenize_fragment(*source_, piece.expr_begin, piece.expr_end);
+    LexResult sub = tokenize_fragment(*source_, piece.expr_begin, piece.expr_end, piece.expr_loc);
     struct Restore {
         Parser& p;
         const std::vector<Token>* toks;

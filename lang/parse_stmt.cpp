@@ -1,6 +1,7 @@
 // Statements (SPEC §3). Each function starts with its grammar rule.
 #include <algorithm>
 #include <string_view>
+#include <unordered_set>
 
 #include "lang/parser_impl.hpp"
 
@@ -66,7 +67,8 @@ void Parser::parse_statement(Block& out) {
             case Tok::Def: out.push_back(parse_def({})); return;
             case Tok::At: out.push_back(parse_decorated()); return;
             case Tok::Indent:
-                record(cur(), "unexpected indent");
+                // A bad indentation token (a tab...) says more than "unexpected indent".
+                record(peek().kind == Tok::Error ? peek() : cur(), "unexpected indent");
                 skip_block();
                 return;
             case Tok::Elif: case Tok::Else:
@@ -351,11 +353,11 @@ StmtPtr Parser::parse_def(std::vector<ExprPtr> decorators) {
 std::vector<Param> Parser::parse_params(Tok closer) {
     std::vector<Param> params;
     bool seen_default = false;
+    std::unordered_set<std::string_view> names;
     while (!at(closer)) {
         if (at(Tok::Star) || at(Tok::DoubleStar)) fail(cur(), "'*' and '**' parameters are not supported");
         const Token& name = expect(Tok::Name, "a parameter name");
-        for (const auto& p : params)
-            if (p.name == name.text) fail(name, "duplicate parameter '" + name.text + "'");
+        if (!names.insert(name.text).second) fail(name, "duplicate parameter '" + name.text + "'");
         Param p;
         p.name = name.text;
         p.loc = name.loc;

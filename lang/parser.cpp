@@ -19,6 +19,11 @@ void Parser::parse_module(Module& module) {
         }
         parse_statement(module.body);
     }
+    // A bracket never closed inside a block skipped after another error.
+    if (lexed_.unclosed && !unclosed_reported_) {
+        unclosed_reported_ = true;
+        errors_.push_back({lexed_.unclosed->loc, unclosed_message(), true});
+    }
 }
 
 Parser::Nest::Nest(Parser& p) : p_(p), tree_(p.tree_) {
@@ -78,6 +83,9 @@ std::string Parser::found(const Token& t) const {
         case Tok::Int: return "integer " + std::string(text);
         case Tok::Float: return "float " + std::string(text);
         case Tok::Str: case Tok::FStr: return "string " + std::string(text.substr(0, 40)) + (text.size() > 40 ? "..." : "");
+        case Tok::End:
+            if (in_fstring_field()) return "the end of the f-string field";
+            return describe(t.kind);
         default: return describe(t.kind);
     }
 }
@@ -87,18 +95,27 @@ void Parser::record(const Token& at, std::string message) {
     e.loc = at.loc;
     e.message = std::move(message);
     if (at.kind == Tok::Error) e.message = at.text;
-    bool at_end = at.kind == Tok::End || (at.kind == Tok::Dedent && at.begin >= source_->text().size());
+    bool at_end = !in_fstring_field() &&
+                  (at.kind == Tok::End || (at.kind == Tok::Dedent && at.begin >= source_->text().size()));
     e.unexpected_eof = at_end || (at.kind == Tok::Error && at.at_eof);
     // Everything after a bracket that is never closed is inside it: the one
     // useful message is about the bracket (and the REPL should read on).
+    // (A lexer error inside the bracket, like an unterminated string, is more
+    // precise: it is reported instead.)
     if (lexed_.unclosed && at.begin > lexed_.unclosed->offset) {
         if (unclosed_reported_) return;
         unclosed_reported_ = true;
-        e.loc = lexed_.unclosed->loc;
-        e.message = std::string("'") + lexed_.unclosed->bracket + "' was never closed";
-        e.unexpected_eof = true;
+        if (at.kind != Tok::Error) {
+            e.loc = lexed_.unclosed->loc;
+            e.message = unclosed_message();
+            e.unexpected_eof = true;
+        }
     }
     errors_.push_back(std::move(e));
+}
+
+std::string Parser::unclosed_message() const {
+    return std::string("'") + lexed_.unclosed->bracket + "' was never closed";
 }
 
 void Parser::fail(const Token& at, std::string message) {

@@ -53,6 +53,7 @@ private:
     bool at(Tok k) const { return cur().kind == k; }
     const Token& advance();
     bool accept(Tok k);
+    bool in_fstring_field() const { return toks_ != &lexed_.tokens; }
     const Token& expect(Tok k, const char* what = nullptr);  // what: e.g. "':' after the condition"
 
     // ---- errors and recovery (parser.cpp)
@@ -61,6 +62,7 @@ private:
     [[noreturn]] void fail_expected(const char* what);
     void record(const Token& at, std::string message);
     std::string found(const Token& t) const;
+    std::string unclosed_message() const;
     void synchronize();
     void skip_block();
     void grow_tree();

@@ -41,6 +41,7 @@ struct FStrPiece {
     std::string text;              // literal text (escapes and {{ }} decoded), when !is_field
     size_t expr_begin = 0;         // the field's expression, [expr_begin, expr_end)
     size_t expr_end = 0;
+    Loc expr_loc;                  // where expr_begin is
     char conversion = 0;           // 'r' or 's' for {x!r} / {x!s}, else 0
     std::string spec;              // the format spec after ':', e.g. ".4f"
 };
