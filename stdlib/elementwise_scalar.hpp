@@ -114,17 +114,18 @@ struct Pow {
         }
     }
 };
-// NaN-propagating, like NumPy's maximum / minimum.
+// NaN-propagating, like NumPy's maximum / minimum; between equal values
+// (0.0 and -0.0) the second operand, as NumPy gives.
 struct Maximum {
     template <class T> static T f(T a, T b) {
-        if constexpr (std::is_floating_point_v<T>) return a != a ? a : (b != b ? b : (a >= b ? a : b));
-        else return a >= b ? a : b;
+        if constexpr (std::is_floating_point_v<T>) return (a > b || a != a) ? a : b;
+        else return a > b ? a : b;
     }
 };
 struct Minimum {
     template <class T> static T f(T a, T b) {
-        if constexpr (std::is_floating_point_v<T>) return a != a ? a : (b != b ? b : (a <= b ? a : b));
-        else return a <= b ? a : b;
+        if constexpr (std::is_floating_point_v<T>) return (a < b || a != a) ? a : b;
+        else return a < b ? a : b;
     }
 };
 struct Eq { template <class T> static bool f(T a, T b) { return a == b; } };
@@ -154,6 +155,14 @@ struct BitXor {
 
 // ---- unary (R is the result type, T the compute type)
 
+// Float functions are only called with float T (ints are converted to f32
+// first); the integer instantiations exist but never run.
+template <class T, class F>
+inline T float_only(T x, F f) {
+    if constexpr (std::is_floating_point_v<T>) return f(x);
+    else return x;
+}
+
 struct Neg {
     template <class T> static T f(T x) {
         if constexpr (kIsInt<T>) return static_cast<T>(U<T>(0) - U<T>(x));
@@ -176,16 +185,16 @@ struct Abs {
         else return std::fabs(x);
     }
 };
-struct Exp { template <class T> static T f(T x) { return fastmath::exp(x); } };
-struct Log { template <class T> static T f(T x) { return fastmath::log(x); } };
-struct Log1p { template <class T> static T f(T x) { return std::log1p(x); } };
-struct Sqrt { template <class T> static T f(T x) { return std::sqrt(x); } };
-struct Rsqrt { template <class T> static T f(T x) { return T(1) / std::sqrt(x); } };
-struct Sin { template <class T> static T f(T x) { return std::sin(x); } };
-struct Cos { template <class T> static T f(T x) { return std::cos(x); } };
-struct Tan { template <class T> static T f(T x) { return std::tan(x); } };
-struct Tanh { template <class T> static T f(T x) { return fastmath::tanh(x); } };
-struct Sigmoid { template <class T> static T f(T x) { return fastmath::sigmoid(x); } };
+struct Exp { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return fastmath::exp(v); }); } };
+struct Log { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return fastmath::log(v); }); } };
+struct Log1p { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::log1p(v); }); } };
+struct Sqrt { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::sqrt(v); }); } };
+struct Rsqrt { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return decltype(v)(1) / std::sqrt(v); }); } };
+struct Sin { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::sin(v); }); } };
+struct Cos { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::cos(v); }); } };
+struct Tan { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::tan(v); }); } };
+struct Tanh { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return fastmath::tanh(v); }); } };
+struct Sigmoid { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return fastmath::sigmoid(v); }); } };
 struct Relu {
     template <class T> static T f(T x) {
         if constexpr (std::is_same_v<T, bool>) return x;

@@ -187,13 +187,20 @@ std::string group_digits(const std::string& body, char sep) {
 
 // Sign, grouping and padding around a formatted magnitude.
 std::string finish(const Spec& sp, bool negative, std::string body, bool numeric) {
-    if (sp.grouping && numeric) body = group_digits(body, sp.grouping);
     std::string sign = negative ? "-" : (sp.sign == '+' ? "+" : sp.sign == ' ' ? " " : "");
     char align = sp.align ? sp.align : (numeric ? '>' : '<');
     char fill = sp.fill;
     if (sp.zero && !sp.align) {
         align = '=';
         fill = '0';
+    }
+    if (sp.grouping && numeric) {
+        if (align == '=' && fill == '0' && sp.width > 0) {
+            // Zero padding is grouped too (0,000,042), never with a leading separator.
+            while (sign.size() + group_digits(body, sp.grouping).size() < static_cast<size_t>(sp.width))
+                body.insert(body.begin(), '0');
+        }
+        body = group_digits(body, sp.grouping);
     }
     const size_t len = sign.size() + body.size();
     if (sp.width < 0 || len >= static_cast<size_t>(sp.width)) return sign + body;
@@ -277,7 +284,9 @@ std::string format_tensor(const Tensor& x, std::string_view spec) {
     const DType d = x.dtype();
     if (is_float(d)) {
         if (sp.type == 'd' || sp.type == 's') bad_spec(spec, "a float tensor");
-        return format_float_spec(x.item_f64(), x.weak() ? DType::F32 : d, sp);
+        // A weak float used alone is an f32.
+        const double v = x.weak() ? static_cast<double>(static_cast<float>(x.item_f64())) : x.item_f64();
+        return format_float_spec(v, x.weak() ? DType::F32 : d, sp);
     }
     // Integers and bools. Python formats bool with a non-empty spec as an int.
     const int64_t v = x.item_i64();

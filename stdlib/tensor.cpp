@@ -324,7 +324,8 @@ Tensor Tensor::empty(DType dtype, const Shape& shape) {
     }
     size_t bytes = 0;
     if (__builtin_mul_overflow(static_cast<size_t>(n), dtype_size(dtype), &bytes))
-        throw OpError("the shape " + shape.to_string() + " has too many elements");
+        throw OpError("cannot allocate a tensor of shape " + shape.to_string() + " and dtype " + dtype_name(dtype) +
+                      ": its size in bytes overflows");
     t.buffer_ = Buffer::allocate(bytes);
     t.shape_ = shape;
     t.strides_ = contiguous_strides(shape);

@@ -1,0 +1,218 @@
+// tg — the embedding API (SPEC §8). This header is the whole public surface:
+// it exposes no Spirit, LLVM or internal types.
+//
+//   tg::Interpreter interp({.write_output = [](std::string_view s) { std::cout << s; }});
+//   interp.run_source("def f(x):\n    return x * 2\n");
+//   tg::Value y = interp.call("f", {tg::Tensor::scalar(21.0)});
+//   std::cout << y.as_tensor().item() << "\n";   // 42
+//
+// Ownership: every handle here (Interpreter, Tensor, Value) owns what it
+// refers to; copies of Tensor and Value share the data (value semantics: tg
+// never changes a tensor behind your back). A Value holding a tg function
+// or module is valid only while its Interpreter lives.
+// Threads: one Interpreter must be used by one thread at a time; different
+// Interpreters are independent (no global state) and may run in parallel.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tg {
+
+enum class DType : uint8_t { Bool, I32, I64, F32, F64 };
+const char* dtype_name(DType d);  // "bool", "i32", "i64", "f32", "f64"
+size_t dtype_size(DType d);
+
+// Every tg error: a syntax error, a runtime error in a script, an error in a
+// host function, or a limit reached. Carries the message, the location and
+// the tg traceback (innermost first, ending with "in <module> (...)").
+class Error : public std::runtime_error {
+public:
+    struct Frame {
+        std::string function;  // "f", "<lambda>", "<module>"
+        std::string file;
+        int line = 0, col = 0;
+    };
+    Error(std::string message, std::string file, int line, int col, std::vector<Frame> traceback,
+          std::string rendered);
+    const std::string& message() const { return message_; }
+    const std::string& file() const { return file_; }  // "" when there is no location
+    int line() const { return line_; }                 // 1-based; 0 when unknown
+    int col() const { return col_; }
+    const std::vector<Frame>& traceback() const { return traceback_; }
+    // The full report as `tg` prints it: "file:line:col: error: message", the
+    // source line with a caret, and the "  in f (file:line:col)" lines.
+    const std::string& rendered() const { return rendered_; }
+
+private:
+    std::string message_, file_;
+    int line_, col_;
+    std::vector<Frame> traceback_;
+    std::string rendered_;
+};
+
+// A dense n-dimensional tensor. Copies share the data.
+class Tensor {
+public:
+    Tensor();  // the f32 scalar 0.0
+    static Tensor scalar(double v, DType dtype = DType::F32);
+    static Tensor scalar(int64_t v, DType dtype = DType::I64);
+    static Tensor scalar(bool v);
+    // Copies `data` (C-contiguous, shape.product() elements of dtype).
+    static Tensor copy_of(const void* data, DType dtype, std::vector<int64_t> shape);
+    static Tensor from_floats(std::span<const float> data, std::vector<int64_t> shape);
+    // Wraps host memory WITHOUT copying: `data` must stay valid until `release`
+    // runs (when the last tensor using it is gone; `release` may be empty if
+    // the memory outlives every interpreter and tensor). `strides` are in
+    // elements; empty means C-contiguous. tg never writes into wrapped memory:
+    // an in-place update copies first.
+    static Tensor wrap(void* data, DType dtype, std::vector<int64_t> shape, std::function<void()> release = {},
+                       std::vector<int64_t> strides = {});
+
+    DType dtype() const;
+    std::vector<int64_t> shape() const;
+    int rank() const;
+    int64_t size() const;  // number of elements
+    // Pointer to the elements in C-contiguous order, valid while this Tensor
+    // lives. No copy when the tensor is already contiguous (the usual case);
+    // otherwise this handle first becomes a contiguous copy.
+    const void* data() const;
+    template <class T> const T* data_as() const { return static_cast<const T*>(data()); }
+    // The single element (size() must be 1), converted.
+    double item() const;
+    std::string str() const;   // as print() shows it: "[1.0, 2.0]"
+    std::string repr() const;  // "tensor([1.0, 2.0], shape=(2,), dtype=f32)"
+
+    struct Impl;
+    explicit Tensor(std::shared_ptr<Impl> impl);
+    const std::shared_ptr<Impl>& impl() const { return impl_; }
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+// Any tg value: a tensor, list, tuple, str, function, dtype, None or module.
+class Value {
+public:
+    enum class Kind { None, Tensor, List, Tuple, Str, Function, DType, Module };
+    Value();  // None
+    Value(Tensor t);          // NOLINT: implicit on purpose
+    Value(double v);          // NOLINT: a number like the literal `2.5` in tg (weak: f32 unless combined)
+    Value(int64_t v);         // NOLINT: a number like the literal `3` in tg (weak: i64 unless combined)
+    Value(int v) : Value(static_cast<int64_t>(v)) {}  // NOLINT
+    Value(bool v);            // NOLINT
+    Value(std::string s);     // NOLINT
+    Value(const char* s) : Value(std::string(s)) {}  // NOLINT
+    static Value list(std::vector<Value> items);
+    static Value tuple(std::vector<Value> items);
+
+    Kind kind() const;
+    bool is_tensor() const { return kind() == Kind::Tensor; }
+    bool is_none() const { return kind() == Kind::None; }
+    Tensor as_tensor() const;            // throws tg::Error if not a tensor
+    std::string as_string() const;       // throws tg::Error if not a str
+    std::vector<Value> items() const;    // of a list or tuple; throws otherwise
+    std::string str() const;             // str(x) in tg
+    std::string repr() const;            // repr(x) in tg
+
+    struct Impl;
+    explicit Value(std::shared_ptr<Impl> impl);
+    const std::shared_ptr<Impl>& impl() const { return impl_; }
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+// A C++ function callable from tg. Throw tg::HostError (or any
+// std::exception) to report an error: it is located at the tg call site.
+using HostFunction = std::function<Value(std::span<const Value> args)>;
+struct HostError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Options {
+    // Where print() writes. The interpreter never writes to stdout itself;
+    // without a callback, output is dropped.
+    std::function<void(std::string_view)> write_output;
+    // Diagnostic logs (--trace). Without a callback they are dropped.
+    std::function<void(std::string_view)> write_log;
+    // Tracer switches (SPEC §5.4).
+    bool eager = false;     // run @graph functions eagerly
+    bool trace = false;     // log every trace and retrace
+    bool no_jit = false;    // run graphs with the reference graph interpreter
+    bool verify = false;    // run each @graph call both ways and compare
+    std::string dump_graphs_dir;
+    // Limits: an untrusted script ends with a tg::Error instead of hanging.
+    int max_call_depth = 1000;
+    int64_t max_steps = 0;  // statements and loop iterations per run; 0 = no limit
+    // Modules: `import util` looks in the importing file's folder, then in
+    // module_paths, then (if use_tg_path) in $TG_PATH. allow_import = false
+    // makes every import an error.
+    bool allow_import = true;
+    bool use_tg_path = true;
+    std::vector<std::string> module_paths;
+    // Script arguments: the tg list `argv`.
+    std::vector<std::string> argv;
+};
+
+class Interpreter {
+public:
+    explicit Interpreter(Options options = {});
+    ~Interpreter();
+    Interpreter(Interpreter&&) noexcept;
+    Interpreter& operator=(Interpreter&&) noexcept;
+    Interpreter(const Interpreter&) = delete;
+    Interpreter& operator=(const Interpreter&) = delete;
+
+    // Run a file or source text as (more of) the main module; its top-level
+    // variables stay available to later runs and to get(). Throws tg::Error.
+    void run_file(const std::string& path);
+    void run_source(std::string_view source, std::string_view name = "<string>");
+    // The REPL's form: like run_source, and `echo` receives each top-level
+    // expression statement's value.
+    void run_interactive(std::string_view source, std::string_view name,
+                         const std::function<void(const Value&)>& echo);
+
+    // Variables of the main module.
+    bool has(std::string_view name) const;
+    Value get(std::string_view name) const;  // throws tg::Error if not defined
+    void set(std::string_view name, Value v);
+    std::vector<std::string> variables() const;  // defined names, sorted
+
+    // Call a tg function (plain or @graph) by name, or a function value.
+    Value call(std::string_view function, std::vector<Value> args);
+    Value call(const Value& function, std::vector<Value> args);
+
+    // Make a C++ function callable from tg as `name(...)` (also as a method:
+    // x.name(...) calls name(x, ...)). Define before running code that uses it.
+    void define(std::string name, HostFunction fn);
+
+    void set_eager(bool on);  // the :eager switch
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// `tg check`: parse and resolve only. Returns every syntax error rendered
+// (empty when the file is fine); `ast` receives the AST printout when given.
+struct CheckResult {
+    int errors = 0;
+    bool incomplete = false;  // the input ended inside a statement (the REPL asks for more)
+    std::string report;
+    std::string ast;
+};
+CheckResult check_source(std::string_view source, std::string_view name, bool want_ast = false);
+// Reads a file; throws tg::Error when it cannot be read.
+std::string read_file(const std::string& path);
+
+const char* version();
+
+}  // namespace tg

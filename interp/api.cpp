@@ -1,0 +1,342 @@
+// The public embedding API (include/tg/tg.hpp) over the internal runtime.
+// Every entry point catches everything: no exception other than tg::Error
+// leaves it.
+#include <tg/tg.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "interp/error.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/printing.hpp"
+#include "interp/resolver.hpp"
+#include "interp/runtime.hpp"
+#include "lang/parser.hpp"
+#include "stdlib/format.hpp"
+
+namespace tg {
+
+struct Tensor::Impl {
+    stdlib::Tensor t;
+};
+struct Value::Impl {
+    interp::Value v;
+};
+struct Interpreter::Impl {
+    explicit Impl(interp::Options o) : rt(std::move(o)) {}
+    interp::Runtime rt;
+};
+
+namespace {
+
+stdlib::DType to_internal(DType d) { return static_cast<stdlib::DType>(d); }
+DType to_public(stdlib::DType d) { return static_cast<DType>(d); }
+
+Error to_public(const interp::Error& e) {
+    std::vector<Error::Frame> frames;
+    for (const auto& t : e.traceback())
+        frames.push_back({t.function, t.source ? t.source->name() : "", static_cast<int>(t.loc.line),
+                          static_cast<int>(t.loc.col)});
+    return Error(e.message(), e.source() ? e.source()->name() : "", static_cast<int>(e.loc().line),
+                 static_cast<int>(e.loc().col), std::move(frames), e.render());
+}
+
+Error plain_error(const std::string& message) {
+    return Error(message, "", 0, 0, {}, "error: " + message + "\n");
+}
+
+// Runs `fn`, turning every exception into tg::Error.
+template <class F>
+auto guarded(F&& fn) -> decltype(fn()) {
+    try {
+        return fn();
+    } catch (const Error&) {
+        throw;
+    } catch (const interp::Error& e) {
+        throw to_public(e);
+    } catch (const stdlib::OpError& e) {
+        throw plain_error(e.what());
+    } catch (const std::bad_alloc&) {
+        throw plain_error("out of memory");
+    } catch (const std::exception& e) {
+        throw plain_error(std::string("internal error: ") + e.what());
+    } catch (...) {
+        throw plain_error("internal error: unknown exception");
+    }
+}
+
+Value wrap(interp::Value v) { return Value(std::make_shared<Value::Impl>(Value::Impl{std::move(v)})); }
+const interp::Value& unwrap(const Value& v) { return v.impl()->v; }
+
+interp::Options to_internal(const Options& o) {
+    interp::Options r;
+    r.write_output = o.write_output;
+    r.write_log = o.write_log;
+    r.eager = o.eager;
+    r.trace = o.trace;
+    r.no_jit = o.no_jit;
+    r.verify = o.verify;
+    r.dump_graphs_dir = o.dump_graphs_dir;
+    r.max_call_depth = o.max_call_depth;
+    r.max_steps = o.max_steps;
+    r.allow_import = o.allow_import;
+    r.use_tg_path = o.use_tg_path;
+    r.module_paths = o.module_paths;
+    return r;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- Error, DType
+
+Error::Error(std::string message, std::string file, int line, int col, std::vector<Frame> traceback,
+             std::string rendered)
+    : std::runtime_error(rendered), message_(std::move(message)), file_(std::move(file)), line_(line), col_(col),
+      traceback_(std::move(traceback)), rendered_(std::move(rendered)) {}
+
+const char* dtype_name(DType d) { return stdlib::dtype_name(to_internal(d)); }
+size_t dtype_size(DType d) { return stdlib::dtype_size(to_internal(d)); }
+const char* version() { return "0.1.0"; }
+
+// ---------------------------------------------------------------- Tensor
+
+Tensor::Tensor() : impl_(std::make_shared<Impl>()) {}
+Tensor::Tensor(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Tensor Tensor::scalar(double v, DType dtype) {
+    return Tensor(std::make_shared<Impl>(Impl{stdlib::Tensor::scalar(v, to_internal(dtype))}));
+}
+Tensor Tensor::scalar(int64_t v, DType dtype) {
+    return Tensor(std::make_shared<Impl>(Impl{stdlib::Tensor::scalar(v, to_internal(dtype))}));
+}
+Tensor Tensor::scalar(bool v) { return Tensor(std::make_shared<Impl>(Impl{stdlib::Tensor::scalar(v)})); }
+
+Tensor Tensor::copy_of(const void* data, DType dtype, std::vector<int64_t> shape) {
+    return guarded([&] {
+        stdlib::Shape s{std::span<const int64_t>(shape)};
+        stdlib::Tensor t = stdlib::Tensor::empty(to_internal(dtype), s);
+        std::memcpy(t.raw_data(), data, static_cast<size_t>(s.numel()) * stdlib::dtype_size(to_internal(dtype)));
+        return Tensor(std::make_shared<Impl>(Impl{std::move(t)}));
+    });
+}
+Tensor Tensor::from_floats(std::span<const float> data, std::vector<int64_t> shape) {
+    return copy_of(data.data(), DType::F32, std::move(shape));
+}
+Tensor Tensor::wrap(void* data, DType dtype, std::vector<int64_t> shape, std::function<void()> release,
+                    std::vector<int64_t> strides) {
+    return guarded([&] {
+        stdlib::Shape s{std::span<const int64_t>(shape)};
+        stdlib::Strides st = strides.empty() ? stdlib::Strides{} : stdlib::Strides{std::span<const int64_t>(strides)};
+        return Tensor(std::make_shared<Impl>(
+            Impl{stdlib::Tensor::wrap(data, to_internal(dtype), s, st, std::move(release))}));
+    });
+}
+
+DType Tensor::dtype() const { return to_public(impl_->t.dtype()); }
+std::vector<int64_t> Tensor::shape() const {
+    auto d = impl_->t.shape().dims();
+    return {d.begin(), d.end()};
+}
+int Tensor::rank() const { return impl_->t.rank(); }
+int64_t Tensor::size() const { return impl_->t.numel(); }
+const void* Tensor::data() const {
+    if (impl_->t.weak()) impl_->t = impl_->t.strong();
+    if (!impl_->t.is_contiguous()) impl_->t = impl_->t.contiguous();
+    return impl_->t.raw_data();
+}
+double Tensor::item() const {
+    return guarded([&] { return impl_->t.item_f64(); });
+}
+std::string Tensor::str() const {
+    return guarded([&] { return stdlib::to_str(impl_->t); });
+}
+std::string Tensor::repr() const {
+    return guarded([&] { return stdlib::to_repr(impl_->t); });
+}
+
+// ---------------------------------------------------------------- Value
+
+Value::Value() : impl_(std::make_shared<Impl>(Impl{interp::Value::none()})) {}
+Value::Value(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Value::Value(Tensor t) : impl_(std::make_shared<Impl>(Impl{interp::Value(t.impl()->t)})) {}
+Value::Value(double v) : impl_(std::make_shared<Impl>(Impl{interp::Value(stdlib::Tensor::weak_float(v))})) {}
+Value::Value(int64_t v) : impl_(std::make_shared<Impl>(Impl{interp::Value(stdlib::Tensor::weak_int(v))})) {}
+Value::Value(bool v) : impl_(std::make_shared<Impl>(Impl{interp::Value::from_bool(v)})) {}
+Value::Value(std::string s) : impl_(std::make_shared<Impl>(Impl{interp::Value::str(std::move(s))})) {}
+
+Value Value::list(std::vector<Value> items) {
+    std::vector<interp::Value> v;
+    for (auto& i : items) v.push_back(unwrap(i));
+    return wrap(interp::Value::list(std::move(v)));
+}
+Value Value::tuple(std::vector<Value> items) {
+    std::vector<interp::Value> v;
+    for (auto& i : items) v.push_back(unwrap(i));
+    return wrap(interp::Value::tuple(std::move(v)));
+}
+
+Value::Kind Value::kind() const {
+    switch (impl_->v.kind()) {
+    case interp::Kind::Tensor: return Kind::Tensor;
+    case interp::Kind::List: return Kind::List;
+    case interp::Kind::Tuple: return Kind::Tuple;
+    case interp::Kind::Str: return Kind::Str;
+    case interp::Kind::Function: case interp::Kind::Builtin: case interp::Kind::BoundMethod: return Kind::Function;
+    case interp::Kind::DType: return Kind::DType;
+    case interp::Kind::Module: return Kind::Module;
+    default: return Kind::None;
+    }
+}
+Tensor Value::as_tensor() const {
+    if (!impl_->v.is_tensor())
+        throw plain_error(std::string("expected a tensor, got a ") + interp::kind_name(impl_->v.kind()));
+    return Tensor(std::make_shared<Tensor::Impl>(Tensor::Impl{impl_->v.tensor()}));
+}
+std::string Value::as_string() const {
+    if (!impl_->v.is(interp::Kind::Str))
+        throw plain_error(std::string("expected a str, got a ") + interp::kind_name(impl_->v.kind()));
+    return impl_->v.text();
+}
+std::vector<Value> Value::items() const {
+    if (!impl_->v.is_sequence())
+        throw plain_error(std::string("expected a list or a tuple, got a ") + interp::kind_name(impl_->v.kind()));
+    std::vector<Value> out;
+    for (const auto& i : impl_->v.items()) out.push_back(wrap(i));
+    return out;
+}
+std::string Value::str() const {
+    return guarded([&] { return interp::str_of(impl_->v); });
+}
+std::string Value::repr() const {
+    return guarded([&] { return interp::repr_of(impl_->v); });
+}
+
+// ---------------------------------------------------------------- Interpreter
+
+Interpreter::Interpreter(Options options) : impl_(std::make_unique<Impl>(to_internal(options))) {
+    std::vector<interp::Value> argv;
+    for (auto& a : options.argv) argv.push_back(interp::Value::str(a));
+    impl_->rt.define_builtin("argv", interp::Value::list(std::move(argv)));
+}
+Interpreter::~Interpreter() = default;
+Interpreter::Interpreter(Interpreter&&) noexcept = default;
+Interpreter& Interpreter::operator=(Interpreter&&) noexcept = default;
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw plain_error("cannot open file '" + path + "'");
+    std::stringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+void Interpreter::run_file(const std::string& path) {
+    std::string text = read_file(path);
+    guarded([&] {
+        interp::ModuleState& m = impl_->rt.main_module();
+        if (m.path.empty()) m.path = path;
+        impl_->rt.run_chunk(m, std::make_shared<lang::Source>(path, std::move(text)));
+    });
+}
+
+void Interpreter::run_source(std::string_view source, std::string_view name) {
+    guarded([&] {
+        impl_->rt.run_chunk(impl_->rt.main_module(), std::make_shared<lang::Source>(std::string(name), std::string(source)));
+    });
+}
+
+void Interpreter::run_interactive(std::string_view source, std::string_view name,
+                                  const std::function<void(const Value&)>& echo) {
+    guarded([&] {
+        std::function<void(const interp::Value&)> e = [&](const interp::Value& v) {
+            if (!v.is(interp::Kind::None)) echo(wrap(v));
+        };
+        impl_->rt.run_chunk(impl_->rt.main_module(),
+                            std::make_shared<lang::Source>(std::string(name), std::string(source)), &e, nullptr, {});
+    });
+}
+
+bool Interpreter::has(std::string_view name) const {
+    auto& m = impl_->rt.main_module();
+    int slot = m.find(name);
+    return slot >= 0 && m.globals[slot].defined();
+}
+
+Value Interpreter::get(std::string_view name) const {
+    auto& m = impl_->rt.main_module();
+    int slot = m.find(name);
+    if (slot < 0 || !m.globals[slot].defined()) throw plain_error("`" + std::string(name) + "` is not defined");
+    return wrap(m.globals[slot]);
+}
+
+void Interpreter::set(std::string_view name, Value v) {
+    auto& m = impl_->rt.main_module();
+    m.globals[m.slot_of(std::string(name))] = unwrap(v);
+}
+
+std::vector<std::string> Interpreter::variables() const {
+    std::vector<std::string> out;
+    auto& m = impl_->rt.main_module();
+    for (auto& [name, slot] : m.index)
+        if (m.globals[slot].defined()) out.push_back(name);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+Value Interpreter::call(std::string_view function, std::vector<Value> args) {
+    return call(get(function), std::move(args));
+}
+
+Value Interpreter::call(const Value& function, std::vector<Value> args) {
+    return guarded([&] {
+        interp::StackGuard guard(impl_->rt);
+        std::vector<interp::Value> a;
+        for (auto& x : args) a.push_back(unwrap(x));
+        interp::CallArgs ca{a, {}, {}, {}};
+        return wrap(interp::Evaluator(impl_->rt).call(unwrap(function), ca, nullptr));
+    });
+}
+
+void Interpreter::define(std::string name, HostFunction fn) {
+    std::string n = name;
+    auto b = std::make_shared<interp::BuiltinObj>(interp::BuiltinObj{
+        n,
+        [n, fn = std::move(fn)](interp::Runtime&, const interp::CallArgs& a) -> interp::Value {
+            if (!a.keywords.empty())
+                throw interp::Error(n + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`");
+            std::vector<Value> args;
+            for (const auto& v : a.positional) args.push_back(wrap(v));
+            try {
+                return unwrap(fn(args));
+            } catch (const Error& e) {
+                throw interp::Error(n + ": " + e.message());
+            } catch (const std::exception& e) {
+                throw interp::Error(n + ": " + e.what());
+            }
+        },
+        nullptr});
+    impl_->rt.define_builtin(name, interp::Value::builtin(std::move(b)));
+}
+
+void Interpreter::set_eager(bool on) { impl_->rt.options.eager = on; }
+
+// ---------------------------------------------------------------- check
+
+CheckResult check_source(std::string_view source, std::string_view name, bool want_ast) {
+    return guarded([&] {
+        auto src = std::make_shared<lang::Source>(std::string(name), std::string(source));
+        lang::ParseResult r = lang::parse(src);
+        CheckResult out;
+        out.errors = static_cast<int>(r.errors.size());
+        for (const auto& e : r.errors) {
+            out.report += lang::render(lang::to_diagnostic(e, src));
+            if (e.unexpected_eof) out.incomplete = true;
+        }
+        if (want_ast && r.module) out.ast = lang::print_ast(*r.module);
+        return out;
+    });
+}
+
+}  // namespace tg

@@ -1,0 +1,210 @@
+#include "interp/builtins.hpp"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "interp/printing.hpp"
+#include "interp/runtime.hpp"
+#include "stdlib/op_table.hpp"
+
+namespace tg::interp {
+
+namespace {
+
+using stdlib::DType;
+using stdlib::Tensor;
+
+void no_keywords(const std::string& name, const CallArgs& a) {
+    if (!a.keywords.empty())
+        throw Error(name + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`");
+}
+void arity(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
+    no_keywords(name, a);
+    size_t n = a.positional.size();
+    if (n < lo || n > hi) {
+        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
+                    (n == 1 ? " was given" : " were given"));
+    }
+}
+
+const stdlib::OpDef& op(std::string_view name) {
+    const stdlib::OpDef* o = stdlib::find_op(name);
+    if (!o) throw Error("internal error: the op table has no `" + std::string(name) + "`");
+    return *o;
+}
+
+Value cast(Runtime& rt, const Value& x, DType d) {
+    Value args[2] = {x, Value(d)};
+    return call_op(rt, op("astype"), CallArgs{args, {}, {}, {}});
+}
+
+Value print(Runtime& rt, const CallArgs& a) {
+    std::string sep = " ", end = "\n";
+    for (size_t k = 0; k < a.keywords.size(); ++k) {
+        const Value& v = a.keyword_values[k];
+        std::string_view name = a.keywords[k].name;
+        if (name != "sep" && name != "end") throw Error("print: unknown keyword argument `" + std::string(name) + "`");
+        std::string text;
+        if (v.is(Kind::Str)) text = v.text();
+        else if (!v.is(Kind::None)) throw Error("print: argument `" + std::string(name) + "` must be a str, not " + kind_name(v.kind()));
+        else text = name == "sep" ? " " : "\n";
+        (name == "sep" ? sep : end) = text;
+    }
+    std::string out;
+    for (size_t i = 0; i < a.positional.size(); ++i) {
+        if (i) out += sep;
+        out += str_of(a.positional[i]);
+    }
+    out += end;
+    // SEAM (tracer): inside a traced function this becomes a `print` node.
+    rt.write(out);
+    return Value::none();
+}
+
+Value len(Runtime&, const CallArgs& a) {
+    arity("len", a, 1, 1);
+    const Value& x = a.positional[0];
+    if (x.is_sequence()) return Value::from_int(static_cast<int64_t>(x.items().size()));
+    if (x.is(Kind::Str)) return Value::from_int(static_cast<int64_t>(lang::count_chars(x.text())));
+    if (x.is_tensor()) {
+        if (x.tensor().rank() == 0) throw Error("len: a 0-d tensor has no length");
+        return Value::from_int(x.tensor().shape()[0]);
+    }
+    throw Error(std::string("len: a ") + kind_name(x.kind()) + " has no length");
+}
+
+Value range(Runtime&, const CallArgs& a) {
+    arity("range", a, 1, 3);
+    int64_t r[3] = {0, 0, 1};
+    size_t n = a.positional.size();
+    for (size_t i = 0; i < n; ++i) r[n == 1 ? 1 : i] = to_int(a.positional[i], "range: argument");
+    if (r[2] == 0) throw Error("range: step must not be zero");
+    std::vector<Value> out;
+    for (int64_t i = r[0]; r[2] > 0 ? i < r[1] : i > r[1]; i += r[2]) {
+        if (out.size() > 100'000'000) throw Error("range: too many elements");
+        out.push_back(Value::from_int(i));
+    }
+    return Value::list(std::move(out));
+}
+
+Value to_int_builtin(Runtime& rt, const CallArgs& a) {
+    arity("int", a, 1, 1);
+    const Value& x = a.positional[0];
+    if (x.is(Kind::Str)) {
+        const std::string& s = x.text();
+        char* end = nullptr;
+        errno = 0;
+        long long v = std::strtoll(s.c_str(), &end, 10);
+        while (end && *end == ' ') ++end;
+        if (s.empty() || errno || !end || *end) throw Error("int: invalid literal " + quote(s));
+        return Value::from_int(v);
+    }
+    if (x.is_tensor()) return cast(rt, x, DType::I64);
+    throw Error(std::string("int: argument must be a tensor or a str, not ") + kind_name(x.kind()));
+}
+
+Value to_float_builtin(Runtime& rt, const CallArgs& a) {
+    arity("float", a, 1, 1);
+    const Value& x = a.positional[0];
+    if (x.is(Kind::Str)) {
+        const std::string& s = x.text();
+        char* end = nullptr;
+        double v = std::strtod(s.c_str(), &end);
+        while (end && *end == ' ') ++end;
+        if (s.empty() || !end || *end) throw Error("float: invalid literal " + quote(s));
+        return Value(Tensor::scalar(v, DType::F32));
+    }
+    if (x.is_tensor()) return cast(rt, x, DType::F32);
+    throw Error(std::string("float: argument must be a tensor or a str, not ") + kind_name(x.kind()));
+}
+
+Value graph(Runtime&, const CallArgs& a) {
+    arity("graph", a, 1, 1);
+    const Value& f = a.positional[0];
+    if (!f.is(Kind::Function)) throw Error("graph: can only decorate a function defined with `def`");
+    auto copy = std::make_shared<FunctionObj>(f.function());
+    copy->is_graph = true;  // SEAM (tracer): calls of this function are traced (see calls.cpp)
+    return Value::function(std::move(copy));
+}
+
+// max(a, b) / min(a, b) with two tensors are element-wise (SPEC §4); with
+// one tensor (and an axis) they reduce. A second argument that is an int
+// literal or a tuple is an axis, unless the first is 0-d (then max(3, 5) is 5).
+Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
+    if (a.positional.size() == 2 && a.keywords.empty()) {
+        const Value& x = a.positional[0];
+        const Value& y = a.positional[1];
+        bool axis_like = y.is_sequence() || y.is(Kind::None) ||
+                         (y.is_tensor() && y.tensor().weak() && stdlib::is_int(y.tensor().dtype()) &&
+                          !(x.is_tensor() && x.tensor().rank() == 0));
+        if (!axis_like) return call_op(rt, op(is_max ? "maximum" : "minimum"), a);
+    }
+    return call_op(rt, op(is_max ? "max" : "min"), a);
+}
+
+void add(std::vector<std::pair<std::string, Value>>& out, std::string name, BuiltinFn fn, const void* opdef = nullptr) {
+    auto b = std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef});
+    out.emplace_back(std::move(name), Value::builtin(std::move(b)));
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, Value>> make_builtins() {
+    std::vector<std::pair<std::string, Value>> out;
+    // every op of the table, by name
+    for (const stdlib::OpDef* o : stdlib::all_ops()) {
+        add(out, std::string(o->name), [o](Runtime& rt, const CallArgs& a) { return call_op(rt, *o, a); }, o);
+    }
+    if (const stdlib::OpDef* t = stdlib::find_op("constant"))
+        add(out, "constant", [t](Runtime& rt, const CallArgs& a) { return call_op(rt, *t, a); }, t);
+    if (stdlib::find_op("max"))
+        add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
+    if (stdlib::find_op("min"))
+        add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
+
+    add(out, "print", print);
+    add(out, "len", len);
+    add(out, "range", range);
+    add(out, "str", [](Runtime&, const CallArgs& a) {
+        arity("str", a, 1, 1);
+        return Value::str(str_of(a.positional[0]));
+    });
+    add(out, "repr", [](Runtime&, const CallArgs& a) {
+        arity("repr", a, 1, 1);
+        return Value::str(repr_of(a.positional[0]));
+    });
+    add(out, "int", to_int_builtin);
+    add(out, "float", to_float_builtin);
+    add(out, "time", [](Runtime&, const CallArgs& a) {
+        arity("time", a, 0, 0);
+        // SEAM (tracer): an error inside @graph (SPEC §4).
+        auto now = std::chrono::system_clock::now().time_since_epoch();
+        return Value(Tensor::scalar(std::chrono::duration<double>(now).count(), DType::F64));
+    });
+    add(out, "type", [](Runtime&, const CallArgs& a) {
+        arity("type", a, 1, 1);
+        return Value::str(kind_name(a.positional[0].kind()));
+    });
+    add(out, "seed", [](Runtime& rt, const CallArgs& a) {
+        arity("seed", a, 1, 1);
+        rt.rng.reseed(static_cast<uint64_t>(to_int(a.positional[0], "seed: argument `n`")));
+        return Value::none();
+    });
+    add(out, "graph", graph);
+    for (const char* name : {"grad", "value_and_grad"}) {
+        if (stdlib::find_op(name)) continue;
+        std::string n = name;
+        add(out, n, [n](Runtime&, const CallArgs&) -> Value {
+            throw Error(n + ": automatic differentiation is not implemented yet");
+        });
+    }
+    for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
+        out.emplace_back(stdlib::dtype_name(d), Value(d));
+    out.emplace_back("argv", Value::list({}));
+    return out;
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,16 @@
+// The builtins every interpreter starts with: the host builtins of SPEC §4
+// (print, len, range, str, repr, int, float, time, type, seed, argv, graph),
+// the dtypes, and one builtin per op of stdlib's op table.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "interp/value.hpp"
+
+namespace tg::interp {
+
+std::vector<std::pair<std::string, Value>> make_builtins();
+
+}  // namespace tg::interp

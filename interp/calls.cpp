@@ -1,0 +1,183 @@
+// Calls: argument evaluation, binding to parameters, user functions,
+// builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
+#include "interp/control.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/list_methods.hpp"
+#include "interp/printing.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+
+namespace {
+// Arguments evaluated at a call site (keeps the values alive for CallArgs).
+struct EvaluatedArgs {
+    std::vector<Value> positional;
+    std::vector<Value> keyword_values;
+    std::vector<KwArg> keywords;
+    CallArgs view(Loc loc) const { return CallArgs{positional, keyword_values, keywords, loc}; }
+};
+}  // namespace
+
+Value Evaluator::eval_call(const Call& c) {
+    check_stack(c.loc);
+    if (c.callee->kind == ExprKind::Attribute) return call_method(c, c.callee->as<Attribute>());
+    Value callee = eval(*c.callee);
+    EvaluatedArgs a;
+    a.positional.reserve(c.args.size());
+    for (const auto& x : c.args) a.positional.push_back(eval(*x));
+    for (const auto& k : c.keywords) {
+        a.keyword_values.push_back(eval(*k.value));
+        a.keywords.push_back({k.name, k.loc});
+    }
+    return call(callee, a.view(c.loc), source());
+}
+
+Value Evaluator::call_method(const Call& c, const Attribute& at) {
+    // list methods change the variable they are called on (copy-on-write)
+    if (is_list_method(at.attr)) {
+        Value scratch;
+        const Value& recv = eval_ref(*at.value, scratch);
+        if (recv.is(Kind::List)) {
+            std::vector<Value> args;
+            for (const auto& x : c.args) args.push_back(eval(*x));
+            if (!c.keywords.empty())
+                fail(at.attr + ": unknown keyword argument `" + c.keywords[0].name + "`", c.keywords[0].loc);
+            Value* target = mutates_list(at.attr) ? lvalue(*at.value) : nullptr;
+            Value temp;
+            if (!target) {
+                temp = recv;
+                target = &temp;
+            }
+            try {
+                return call_list_method(rt_, at.attr, *target, args);
+            } catch (const stdlib::OpError& err) {
+                fail(err.what(), at.loc);
+            } catch (Error& err) {
+                err.locate(source(), at.loc);
+                throw;
+            }
+        }
+    }
+    Value callee = eval_attribute(at);
+    EvaluatedArgs a;
+    for (const auto& x : c.args) a.positional.push_back(eval(*x));
+    for (const auto& k : c.keywords) {
+        a.keyword_values.push_back(eval(*k.value));
+        a.keywords.push_back({k.name, k.loc});
+    }
+    return call(callee, a.view(at.loc), source());
+}
+
+Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr& call_source) {
+    auto located = [&](auto&& fn) -> Value {
+        try {
+            return fn();
+        } catch (const stdlib::OpError& err) {
+            throw Error(err.what(), call_source, args.loc);
+        } catch (Error& err) {
+            err.locate(call_source, args.loc);
+            throw;
+        }
+    };
+    switch (callee.kind()) {
+    case Kind::Function: return call_function(callee.function(), args, call_source);
+    case Kind::Builtin: {
+        // SEAM (tracer): op builtins reach dispatch.cpp, where symbolic operands are handled.
+        const BuiltinObj& b = callee.builtin();
+        return located([&] { return b.fn(rt_, args); });
+    }
+    case Kind::DType: {
+        // f64(x) is astype(x, f64)
+        return located([&] {
+            if (args.positional.size() != 1 || !args.keywords.empty())
+                throw Error(std::string(stdlib::dtype_name(callee.dtype())) + ": takes 1 argument");
+            const stdlib::OpDef* op = stdlib::find_op("astype");
+            if (!op) throw Error("internal error: no astype op");
+            Value a[2] = {args.positional[0], callee};
+            return call_op(rt_, *op, CallArgs{a, {}, {}, args.loc});
+        });
+    }
+    case Kind::BoundMethod: {
+        const BoundMethodObj& bm = callee.bound();
+        std::vector<Value> pos;
+        pos.reserve(args.positional.size() + 1);
+        pos.push_back(bm.self);
+        pos.insert(pos.end(), args.positional.begin(), args.positional.end());
+        return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc}, call_source);
+    }
+    default:
+        throw Error(std::string("a ") + kind_name(callee.kind()) + " is not callable", call_source, args.loc);
+    }
+}
+
+Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
+    auto* facts = static_cast<const FunctionFacts*>(fn.info);
+    auto err_at = [&](std::string msg, Loc loc) { return Error(fn.name + ": " + std::move(msg), call_source, loc); };
+    const auto& params = *fn.params;
+    const size_t n = params.size();
+    if (args.positional.size() > n)
+        throw err_at("takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
+                         std::to_string(args.positional.size()) + " were given",
+                     args.loc);
+    if (rt_.depth >= rt_.options.max_call_depth)
+        throw Error("maximum recursion depth exceeded (more than " + std::to_string(rt_.options.max_call_depth) +
+                        " nested calls)",
+                    call_source, args.loc);
+    {
+        char probe;
+        if (rt_.stack_limit && &probe < rt_.stack_limit)
+            throw Error("maximum recursion depth exceeded: the native stack is exhausted", call_source, args.loc);
+    }
+    auto env = std::make_shared<Env>();
+    env->slots.resize(static_cast<size_t>(facts->num_slots()));
+    env->parent = fn.env;
+    env->facts = facts;
+    for (size_t i = 0; i < args.positional.size(); ++i) env->slots[i] = args.positional[i];
+    for (size_t k = 0; k < args.keywords.size(); ++k) {
+        std::string_view kw = args.keywords[k].name;
+        size_t i = 0;
+        while (i < n && params[i].name != kw) ++i;
+        if (i == n) throw err_at("unknown keyword argument `" + std::string(kw) + "`", args.keywords[k].loc);
+        if (env->slots[i].defined()) throw err_at("argument `" + std::string(kw) + "` given twice", args.keywords[k].loc);
+        env->slots[i] = args.keyword_values[k];
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (env->slots[i].defined()) continue;
+        if (!fn.defaults[i].defined()) throw err_at("missing argument `" + params[i].name + "`", args.loc);
+        env->slots[i] = fn.defaults[i];
+    }
+
+    // SEAM (tracer): a call of a @graph function (fn.is_graph) goes to the
+    // tracer here unless the interpreter runs eagerly: it computes the
+    // signature, traces on a miss and runs the cached graph. Until the tracer
+    // lands, @graph functions run eagerly, which by SPEC §5 computes the same.
+    Frame frame{env.get(), env, fn.module, &facts->source, {}};
+    Frame* saved = f_;
+    f_ = &frame;
+    ++rt_.depth;
+    Value result;
+    try {
+        if (fn.expr_body) {
+            result = eval(*fn.expr_body);
+        } else {
+            exec_block(*fn.body);
+            result = frame.ret.defined() ? std::move(frame.ret) : Value::none();
+        }
+    } catch (Error& e) {
+        --rt_.depth;
+        f_ = saved;
+        e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
+        throw;
+    } catch (...) {
+        --rt_.depth;
+        f_ = saved;
+        throw;
+    }
+    --rt_.depth;
+    f_ = saved;
+    return result;
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,64 @@
+#include "interp/control.hpp"
+
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "stdlib/op_table.hpp"
+
+namespace tg::interp {
+
+bool truth(const Value& v) {
+    switch (v.kind()) {
+    case Kind::Tensor: return stdlib::truth(v.tensor());  // SEAM (tracer): symbolic -> cond node
+    case Kind::List: case Kind::Tuple: return !v.items().empty();
+    case Kind::Str: return !v.text().empty();
+    case Kind::None: case Kind::Undefined: return false;
+    default: return true;
+    }
+}
+
+namespace {
+// Characters of a UTF-8 string (code points; invalid bytes stand alone).
+std::vector<std::string> chars_of(const std::string& s) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < s.size();) {
+        size_t n = 1;
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0xF0) n = 4; else if (c >= 0xE0) n = 3; else if (c >= 0xC0) n = 2;
+        if (i + n > s.size()) n = 1;
+        out.push_back(s.substr(i, n));
+        i += n;
+    }
+    return out;
+}
+}  // namespace
+
+Iterable::Iterable(Value v) : v_(std::move(v)) {
+    switch (v_.kind()) {
+    case Kind::List: case Kind::Tuple: size_ = static_cast<int64_t>(v_.items().size()); break;
+    case Kind::Tensor:
+        if (v_.tensor().rank() == 0) throw Error("cannot iterate over a 0-d tensor");
+        size_ = v_.tensor().shape()[0];
+        break;
+    case Kind::Str: {
+        std::vector<Value> chars;
+        for (auto& c : chars_of(v_.text())) chars.push_back(Value::str(c));
+        v_ = Value::tuple(std::move(chars));
+        size_ = static_cast<int64_t>(v_.items().size());
+        break;
+    }
+    default: throw Error(std::string("cannot iterate over a ") + kind_name(v_.kind()));
+    }
+}
+
+Value Iterable::item(int64_t i) const {
+    if (v_.is_tensor()) {
+        // SEAM (tracer): a symbolic tensor is iterated by a `while` node over axis 0.
+        stdlib::IndexItem idx;
+        idx.kind = stdlib::IndexItem::Int;
+        idx.index = i;
+        return index_tensor(v_, std::span<const stdlib::IndexItem>(&idx, 1));
+    }
+    return v_.items()[static_cast<size_t>(i)];
+}
+
+}  // namespace tg::interp

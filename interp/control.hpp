@@ -1,0 +1,39 @@
+// Control-flow seams: every truth test of a condition (if, elif, while, and,
+// or, not, assert, x if c else y, comprehension filters) goes through
+// truth(); every `for` loop and comprehension iterates through Iterable.
+//
+// SEAM (tracer): when the condition or the iterable is symbolic (it depends
+// on a traced argument's contents), these are the two places where the
+// evaluator hands the statement to the tracer's AutoGraph converter, which
+// builds `cond` / `while` nodes instead of deciding here (SPEC §5.2).
+#pragma once
+
+#include <cstdint>
+
+#include "interp/value.hpp"
+
+namespace tg::interp {
+
+// The truth rules of SPEC §2.1: a tensor with one element is true when
+// nonzero (any other tensor is an error); lists, tuples and strings when
+// non-empty; None is false; functions, dtypes and modules are true.
+// Throws without a location; the caller locates the error at the condition.
+bool truth(const Value& v);
+
+// What a `for` loop walks: a list or a tuple (its items), a tensor (axis 0),
+// a string (its characters). `range(...)` is iterated lazily by the
+// evaluator and never materialized. The iterable is captured by value when
+// the loop starts (value semantics: changing the variable inside the loop
+// does not change what is iterated).
+class Iterable {
+public:
+    explicit Iterable(Value v);  // throws (unlocated) if v is not iterable
+    int64_t size() const { return size_; }
+    Value item(int64_t i) const;
+
+private:
+    Value v_;
+    int64_t size_ = 0;
+};
+
+}  // namespace tg::interp

@@ -1,0 +1,393 @@
+#include "interp/dispatch.hpp"
+
+#include <algorithm>
+
+#include "interp/error.hpp"
+#include "interp/printing.hpp"
+#include "interp/runtime.hpp"
+
+namespace tg::interp {
+
+using stdlib::Attr;
+using stdlib::DType;
+using stdlib::ParamKind;
+using stdlib::Tensor;
+
+namespace {
+
+std::string type_desc(const Value& v) {
+    if (v.is_tensor()) return std::string(stdlib::dtype_name(v.tensor().dtype())) + " tensor";
+    return kind_name(v.kind());
+}
+
+// ---- nested lists -> tensor
+struct NestedWalk {
+    stdlib::NestedData data;
+    DType dtype = DType::Bool;
+    bool weak = true;
+    bool first_leaf = true;
+    bool any_leaf = false;
+    std::string_view what;
+
+    void fail(const std::string& why) { throw Error(std::string(what) + ": " + why); }
+
+    void leaf(const Tensor& t, int depth) {
+        // the leaf's own shape continues the nested shape
+        if (depth == data.shape.rank() && !any_leaf) {
+            for (int64_t d : t.shape()) data.shape.push_back(d);
+        } else {
+            if (data.shape.rank() != depth + t.rank()) fail("nested lists have an inconsistent shape");
+            for (int i = 0; i < t.rank(); ++i)
+                if (data.shape[depth + i] != t.shape()[i]) fail("nested lists have an inconsistent shape");
+        }
+        any_leaf = true;
+        if (first_leaf) {
+            dtype = t.dtype();
+            weak = t.weak();
+            first_leaf = false;
+        } else {
+            auto p = stdlib::promote(dtype, weak, t.dtype(), t.weak());
+            dtype = p.dtype;
+            weak = p.weak;
+        }
+        Tensor c = t.contiguous();
+        int64_t n = c.numel();
+        for (int64_t i = 0; i < n; ++i) {
+            double dv = 0;
+            int64_t iv = 0;
+            switch (c.dtype()) {
+            case DType::Bool: iv = c.data<bool>()[i]; dv = double(iv); break;
+            case DType::I32: iv = c.data<int32_t>()[i]; dv = double(iv); break;
+            case DType::I64:
+                if (c.weak()) iv = c.item_i64(); else iv = c.data<int64_t>()[i];
+                dv = double(iv);
+                break;
+            case DType::F32:
+                if (c.weak()) dv = c.item_f64(); else dv = c.data<float>()[i];
+                break;
+            case DType::F64: dv = c.data<double>()[i]; break;
+            }
+            data.values.push_back(stdlib::is_float(c.dtype()) ? dv : double(iv));
+            data.ints.push_back(iv);
+        }
+    }
+
+    void walk(const Value& v, int depth) {
+        if (v.is_tensor()) return leaf(v.tensor(), depth);
+        if (!v.is_sequence()) fail("cannot make a tensor from a " + std::string(kind_name(v.kind())));
+        const auto& items = v.items();
+        int64_t n = static_cast<int64_t>(items.size());
+        if (depth == data.shape.rank() && !any_leaf) {
+            data.shape.push_back(n);
+        } else if (depth >= data.shape.rank() || data.shape[depth] != n) {
+            fail("nested lists have an inconsistent shape");
+        }
+        for (const auto& item : items) walk(item, depth + 1);
+    }
+};
+
+Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
+    auto fail = [&](const char* expected) -> Attr {
+        throw Error(std::string(what) + " must be " + expected + ", not " + type_desc(v));
+    };
+    auto int_list = [&](const Value& seq) {
+        std::vector<int64_t> out;
+        for (const auto& x : seq.items()) out.push_back(to_int(x, what));
+        return out;
+    };
+    switch (p.kind) {
+    case ParamKind::Int: return to_int(v, what);
+    case ParamKind::Bool:
+        if (v.is_tensor() && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()))
+            return v.tensor().item_bool();
+        return fail("a bool");
+    case ParamKind::Scalar:
+        if (v.is_tensor() && v.tensor().numel() == 1) {
+            if (stdlib::is_float(v.tensor().dtype())) return v.tensor().item_f64();
+            return v.tensor().item_i64();
+        }
+        return fail("a number");
+    case ParamKind::Axis:
+        if (v.is(Kind::None)) return std::monostate{};
+        if (v.is_sequence()) return int_list(v);
+        return to_int(v, what);
+    case ParamKind::Shape:
+        if (v.is_sequence()) return int_list(v);
+        if (v.is_tensor() && v.tensor().rank() == 1 && stdlib::is_int(v.tensor().dtype())) {
+            std::vector<int64_t> out;
+            Tensor c = v.tensor().contiguous();
+            for (int64_t i = 0; i < c.numel(); ++i)
+                out.push_back(c.dtype() == DType::I32 ? c.data<int32_t>()[i] : c.data<int64_t>()[i]);
+            return out;
+        }
+        if (v.is_tensor() && v.tensor().rank() == 0) return std::vector<int64_t>{to_int(v, what)};
+        return fail("a shape (an int or a tuple of ints)");
+    case ParamKind::DType:
+        if (v.is(Kind::None)) return std::monostate{};
+        if (v.is(Kind::DType)) return v.dtype();
+        return fail("a dtype");
+    default: return std::monostate{};
+    }
+}
+
+stdlib::BinaryKind binary_kind(lang::BinOp op) {
+    using B = stdlib::BinaryKind;
+    switch (op) {
+    case lang::BinOp::Add: return B::Add;
+    case lang::BinOp::Sub: return B::Sub;
+    case lang::BinOp::Mul: return B::Mul;
+    case lang::BinOp::Div: return B::Div;
+    case lang::BinOp::FloorDiv: return B::FloorDiv;
+    case lang::BinOp::Mod: return B::Mod;
+    case lang::BinOp::Pow: return B::Pow;
+    case lang::BinOp::BitAnd: return B::BitAnd;
+    case lang::BinOp::BitOr: return B::BitOr;
+    case lang::BinOp::BitXor: return B::BitXor;
+    case lang::BinOp::MatMul: break;
+    }
+    return B::Add;
+}
+
+const char* binop_name(lang::BinOp op) {
+    switch (op) {
+    case lang::BinOp::Add: return "add";
+    case lang::BinOp::Sub: return "sub";
+    case lang::BinOp::Mul: return "mul";
+    case lang::BinOp::Div: return "div";
+    case lang::BinOp::FloorDiv: return "floordiv";
+    case lang::BinOp::Mod: return "mod";
+    case lang::BinOp::Pow: return "pow";
+    case lang::BinOp::MatMul: return "matmul";
+    case lang::BinOp::BitAnd: return "bitand";
+    case lang::BinOp::BitOr: return "bitor";
+    case lang::BinOp::BitXor: return "bitxor";
+    }
+    return "?";
+}
+
+const stdlib::OpDef& need_op(std::string_view name) {
+    const stdlib::OpDef* op = stdlib::find_op(name);
+    if (!op) throw Error("internal error: the op table has no `" + std::string(name) + "`");
+    return *op;
+}
+
+[[noreturn]] void unsupported(const char* sym, const Value& a, const Value& b) {
+    throw Error(std::string("unsupported operand types for ") + sym + ": " + kind_name(a.kind()) + " and " +
+                kind_name(b.kind()));
+}
+
+Value repeat(const Value& seq, const Value& count) {
+    int64_t n = to_int(count, "repetition count");
+    if (seq.is(Kind::Str)) {
+        std::string out;
+        for (int64_t i = 0; i < n; ++i) out += seq.text();
+        return Value::str(std::move(out));
+    }
+    std::vector<Value> out;
+    for (int64_t i = 0; i < n; ++i) out.insert(out.end(), seq.items().begin(), seq.items().end());
+    return seq.is(Kind::List) ? Value::list(std::move(out)) : Value::tuple(std::move(out));
+}
+
+}  // namespace
+
+int64_t to_int(const Value& v, std::string_view what) {
+    if (v.is_tensor() && v.tensor().numel() == 1 && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()))
+        return v.tensor().item_i64();
+    throw Error(std::string(what) + " must be an int, not " + type_desc(v));
+}
+
+Tensor to_tensor(const Value& v, std::string_view what, std::optional<DType> dtype) {
+    if (v.is_tensor()) return v.tensor();
+    if (!v.is_sequence()) throw Error(std::string(what) + " must be a tensor, not " + type_desc(v));
+    NestedWalk w;
+    w.what = what;
+    w.walk(v, 0);
+    if (!dtype && !w.first_leaf && !w.weak) dtype = w.dtype;
+    w.data.any_float = !w.first_leaf && stdlib::is_float(w.dtype);
+    w.data.all_bool = !w.first_leaf && w.dtype == DType::Bool;
+    return stdlib::tensor_from_nested(w.data, dtype);
+}
+
+Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Tensor> inputs, std::span<const Attr> attrs) {
+    // SEAM (tracer): if any input is symbolic, append a node for `op` (its shape
+    // rule gives the result type) instead of running the kernel.
+    stdlib::OpContext ctx{&rt.rng};
+    return Value(op.eager(ctx, stdlib::OpArgs{inputs, attrs}));
+}
+
+Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
+    const size_t n = op.params.size();
+    std::string fname(op.name);
+    if (args.positional.size() > n)
+        throw Error(fname + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
+                    std::to_string(args.positional.size()) + " were given");
+    const Value* bound[16] = {};
+    if (n > 16) throw Error("internal error: op with too many parameters");
+    for (size_t i = 0; i < args.positional.size(); ++i) bound[i] = &args.positional[i];
+    for (size_t k = 0; k < args.keywords.size(); ++k) {
+        std::string_view kw = args.keywords[k].name;
+        size_t i = 0;
+        while (i < n && op.params[i].name != kw) ++i;
+        if (i == n) throw Error(fname + ": unknown keyword argument `" + std::string(kw) + "`");
+        if (bound[i]) throw Error(fname + ": argument `" + std::string(kw) + "` given twice");
+        bound[i] = &args.keyword_values[k];
+    }
+    std::vector<Attr> attrs(n);
+    std::optional<DType> dtype_attr;
+    for (size_t i = 0; i < n; ++i) {
+        const auto& p = op.params[i];
+        if (!bound[i]) {
+            if (p.required) throw Error(fname + ": missing argument `" + std::string(p.name) + "`");
+            attrs[i] = p.default_value;
+        } else if (p.kind != ParamKind::Tensor && p.kind != ParamKind::TensorList && p.kind != ParamKind::Value) {
+            attrs[i] = to_attr(*bound[i], p, fname + ": argument `" + std::string(p.name) + "`");
+        }
+        if (p.kind == ParamKind::DType && std::holds_alternative<DType>(attrs[i])) dtype_attr = std::get<DType>(attrs[i]);
+    }
+    std::vector<Tensor> inputs;
+    inputs.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        const auto& p = op.params[i];
+        if (!bound[i]) continue;
+        std::string what = fname + ": argument `" + std::string(p.name) + "`";
+        if (p.kind == ParamKind::Tensor) {
+            inputs.push_back(to_tensor(*bound[i], what));
+        } else if (p.kind == ParamKind::Value) {
+            inputs.push_back(to_tensor(*bound[i], what, dtype_attr));
+        }
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const auto& p = op.params[i];
+        if (!bound[i] || p.kind != ParamKind::TensorList) continue;
+        std::string what = fname + ": argument `" + std::string(p.name) + "`";
+        if (!bound[i]->is_sequence()) throw Error(what + " must be a list of tensors, not " + type_desc(*bound[i]));
+        for (const auto& item : bound[i]->items()) inputs.push_back(to_tensor(item, what));
+    }
+    return apply_op(rt, op, inputs, attrs);
+}
+
+Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
+    if (a.is_tensor() && b.is_tensor()) {
+        // The fast path: operators on tensors (0-d ones allocate nothing).
+        // SEAM (tracer): a symbolic operand appends a node here.
+        if (op == lang::BinOp::MatMul) {
+            Tensor in[2] = {a.tensor(), b.tensor()};
+            Attr attrs[2];
+            return apply_op(rt, need_op("matmul"), in, attrs);
+        }
+        return Value(stdlib::binary(binary_kind(op), a.tensor(), b.tensor()));
+    }
+    const char* sym = lang::to_string(op);
+    // sequences and strings
+    if (op == lang::BinOp::Add) {
+        if (a.is(Kind::Str) && b.is(Kind::Str)) return Value::str(a.text() + b.text());
+        if ((a.is(Kind::List) && b.is(Kind::List)) || (a.is(Kind::Tuple) && b.is(Kind::Tuple))) {
+            std::vector<Value> out = a.items();
+            out.insert(out.end(), b.items().begin(), b.items().end());
+            return a.is(Kind::List) ? Value::list(std::move(out)) : Value::tuple(std::move(out));
+        }
+    }
+    if (op == lang::BinOp::Mul) {
+        if ((a.is_sequence() || a.is(Kind::Str)) && b.is_tensor()) return repeat(a, b);
+        if ((b.is_sequence() || b.is(Kind::Str)) && a.is_tensor()) return repeat(b, a);
+    }
+    // a tensor with a nested list: the list becomes a tensor, as in NumPy
+    if ((a.is_tensor() && b.is_sequence()) || (a.is_sequence() && b.is_tensor())) {
+        std::string what = std::string(binop_name(op)) + ": operand";
+        return binary(rt, op, Value(to_tensor(a, what)), Value(to_tensor(b, what)));
+    }
+    unsupported(sym, a, b);
+}
+
+Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
+    using B = stdlib::BinaryKind;
+    if (a.is_tensor() && b.is_tensor()) {
+        // SEAM (tracer): a symbolic operand appends a node here.
+        B k = B::Eq;
+        switch (op) {
+        case lang::CmpOp::Eq: k = B::Eq; break;
+        case lang::CmpOp::Ne: k = B::Ne; break;
+        case lang::CmpOp::Lt: k = B::Lt; break;
+        case lang::CmpOp::Le: k = B::Le; break;
+        case lang::CmpOp::Gt: k = B::Gt; break;
+        case lang::CmpOp::Ge: k = B::Ge; break;
+        }
+        return Value(stdlib::binary(k, a.tensor(), b.tensor()));
+    }
+    if (op == lang::CmpOp::Eq) return Value::from_bool(values_equal(rt, a, b));
+    if (op == lang::CmpOp::Ne) return Value::from_bool(!values_equal(rt, a, b));
+    if (a.is(Kind::Str) && b.is(Kind::Str)) {
+        int c = a.text().compare(b.text());
+        switch (op) {
+        case lang::CmpOp::Lt: return Value::from_bool(c < 0);
+        case lang::CmpOp::Le: return Value::from_bool(c <= 0);
+        case lang::CmpOp::Gt: return Value::from_bool(c > 0);
+        default: return Value::from_bool(c >= 0);
+        }
+    }
+    if ((a.is_tensor() && b.is_sequence()) || (a.is_sequence() && b.is_tensor()))
+        return compare(rt, op, Value(to_tensor(a, "comparison: operand")), Value(to_tensor(b, "comparison: operand")));
+    throw Error(std::string("unsupported operand types for ") + lang::to_string(op) + ": " + kind_name(a.kind()) +
+                " and " + kind_name(b.kind()));
+}
+
+Value unary(Runtime& rt, lang::UnaryOp op, const Value& a) {
+    const char* name = op == lang::UnaryOp::Neg ? "neg" : op == lang::UnaryOp::Invert ? "invert" : "pos";
+    if (!a.is_tensor())
+        throw Error(std::string("unsupported operand type for ") + lang::to_string(op) + ": " + kind_name(a.kind()));
+    if (op == lang::UnaryOp::Pos) return a;
+    Tensor in[1] = {a.tensor()};
+    Attr attrs[1];
+    return apply_op(rt, need_op(name), in, attrs);
+}
+
+Value index_tensor(const Value& x, std::span<const stdlib::IndexItem> items) {
+    // SEAM (tracer): indexing a symbolic tensor appends a node (stdlib::index_shape).
+    return Value(stdlib::index(x.tensor(), items));
+}
+
+void assign_index_tensor(Value& x, std::span<const stdlib::IndexItem> items, const Value& v) {
+    Tensor src = to_tensor(v, "index assignment: value");
+    stdlib::index_assign(x.tensor_mut(), items, src);
+}
+
+bool values_equal(Runtime& rt, const Value& a, const Value& b) {
+    if (a.kind() != b.kind()) {
+        if (a.is_sequence() && b.is_sequence()) return false;
+        return false;
+    }
+    switch (a.kind()) {
+    case Kind::None: case Kind::Undefined: return true;
+    case Kind::Str: return a.text() == b.text();
+    case Kind::DType: return a.dtype() == b.dtype();
+    case Kind::Module: return a.module() == b.module();
+    case Kind::Function: return a.function_ptr() == b.function_ptr();
+    case Kind::Builtin: return &a.builtin() == &b.builtin();
+    case Kind::BoundMethod: return &a.bound() == &b.bound();
+    case Kind::List: case Kind::Tuple: {
+        const auto& x = a.items();
+        const auto& y = b.items();
+        if (x.size() != y.size()) return false;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!values_equal(rt, x[i], y[i])) return false;
+        return true;
+    }
+    case Kind::Tensor: {
+        const Tensor& x = a.tensor();
+        const Tensor& y = b.tensor();
+        if (!(x.shape() == y.shape())) return false;
+        Tensor eq = stdlib::binary(stdlib::BinaryKind::Eq, x, y);
+        Tensor in[1] = {eq};
+        Attr attrs[2];
+        const stdlib::OpDef& all = need_op("all");
+        std::vector<Attr> at(all.params.size());
+        for (size_t i = 0; i < at.size(); ++i) at[i] = all.params[i].default_value;
+        stdlib::OpContext ctx{&rt.rng};
+        (void)attrs;
+        return all.eager(ctx, stdlib::OpArgs{in, at}).item_bool();
+    }
+    }
+    return false;
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,55 @@
+// The one dispatch point for every tensor operation (ARCHITECTURE.md, "one
+// evaluator, two kinds of tensor").
+//
+// Operators (`a + b`, `-x`, `a < b`, `x[i]`), calls of builtins from the op
+// table (`sum(x, axis=0)`, `x.reshape((2, 3))`) and dtype casts (`f64(x)`)
+// all end here: the arguments are bound to the op's parameters (positional,
+// keyword, defaults), converted (numbers and nested lists become tensors,
+// static attributes are checked), and the eager kernel runs.
+//
+// SEAM (tracer): when any tensor operand is symbolic, this is where the op
+// appends a graph node (using the op's shape rule) and returns a symbolic
+// tensor instead of running the kernel. Nothing above this layer needs to
+// know which kind of tensor it holds.
+//
+// Errors are thrown without a location (stdlib::OpError or an unlocated
+// interp::Error); the evaluator attaches the location of the operation.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "interp/value.hpp"
+#include "lang/ast.hpp"
+#include "stdlib/op_table.hpp"
+
+namespace tg::interp {
+
+class Runtime;
+
+// Calls a table op with call arguments (binding, conversion, kernel).
+Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args);
+// Calls a table op on already-converted tensors and attributes.
+Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Tensor> inputs,
+               std::span<const stdlib::Attr> attrs);
+
+// Operators of SPEC §2.1 on any values (tensors, and + * == on lists, tuples, strings).
+Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b);
+Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b);
+Value unary(Runtime& rt, lang::UnaryOp op, const Value& a);  // not `not`: see control.hpp
+
+// x[items] for tensors (views); x[items] = v (copy-on-write, v broadcast and cast).
+Value index_tensor(const Value& x, std::span<const stdlib::IndexItem> items);
+void assign_index_tensor(Value& x, std::span<const stdlib::IndexItem> items, const Value& v);
+
+// A value as a tensor operand: tensors as they are, numbers and nested
+// lists/tuples through stdlib::tensor_from_nested. `what` names the function
+// and argument in errors ("add: argument `b`").
+stdlib::Tensor to_tensor(const Value& v, std::string_view what, std::optional<stdlib::DType> dtype = std::nullopt);
+// A value as a static integer (0-d integer or bool tensor); error otherwise.
+int64_t to_int(const Value& v, std::string_view what);
+
+// Structural equality (lists, tuples, strings, None, dtypes; tensors: same shape and values).
+bool values_equal(Runtime& rt, const Value& a, const Value& b);
+
+}  // namespace tg::interp

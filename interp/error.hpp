@@ -1,0 +1,67 @@
+// The one error type of the interpreter (SPEC §6): a message, the location of
+// the operation that failed, and the tg traceback (innermost frame first).
+//
+// Building the traceback: an error starts with `here` = where it happened.
+// Each time it leaves a function call, the call site appends
+// "in <callee> (<here>)" and moves `here` to the call expression; the top
+// level appends "in <module> (<here>)".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lang/diagnostics.hpp"
+#include "lang/source.hpp"
+
+namespace tg::interp {
+
+struct TraceEntry {
+    std::string function;  // "f", "<lambda>", "<module>"
+    lang::SourcePtr source;
+    lang::Loc loc;
+    bool is_graph = false;  // a @graph function: the line says so
+};
+
+class Error {
+public:
+    Error(std::string message, lang::SourcePtr source, lang::Loc loc)
+        : message_(std::move(message)), source_(std::move(source)), loc_(loc), here_source_(source_), here_(loc) {}
+    // An error without a location yet (the evaluator adds it, see located()).
+    explicit Error(std::string message) : message_(std::move(message)) {}
+
+    const std::string& message() const { return message_; }
+    const lang::SourcePtr& source() const { return source_; }
+    lang::Loc loc() const { return loc_; }
+    bool located() const { return loc_.known(); }
+    void locate(const lang::SourcePtr& source, lang::Loc loc) {
+        if (loc_.known()) return;
+        source_ = source; loc_ = loc; here_source_ = source; here_ = loc;
+    }
+    const std::vector<TraceEntry>& traceback() const { return traceback_; }
+    std::vector<std::string> notes;  // extra lines after the caret, before the traceback
+
+    // The error leaves a call of `function`; the caller continues the
+    // traceback at `call_loc` in `call_source`.
+    void leave_frame(std::string function, bool is_graph, const lang::SourcePtr& call_source, lang::Loc call_loc) {
+        traceback_.push_back({std::move(function), here_source_, here_, is_graph});
+        here_source_ = call_source;
+        here_ = call_loc;
+    }
+    // The error reaches the top level of a module.
+    void leave_module() { leave_frame("<module>", false, nullptr, {}); }
+
+    // Diagnostic lines "  in f (a.tg:3:5)".
+    std::vector<std::string> traceback_lines() const;
+    lang::Diagnostic diagnostic() const;
+    std::string render() const { return lang::render(diagnostic()); }
+
+private:
+    std::string message_;
+    lang::SourcePtr source_;
+    lang::Loc loc_;
+    lang::SourcePtr here_source_;
+    lang::Loc here_;
+    std::vector<TraceEntry> traceback_;
+};
+
+}  // namespace tg::interp

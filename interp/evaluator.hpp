@@ -1,0 +1,96 @@
+// The tree-walking evaluator: statements and expressions of SPEC §3 over a
+// resolved AST (interp/resolver.hpp).
+//
+// Variables are read by slot (Local: the frame's Env; Enclosing: `depth`
+// frames out along the lexical chain; Global: the module's table; Builtin:
+// the runtime's table). Tensor operations go through interp/dispatch.hpp,
+// conditions and loops through interp/control.hpp: those are the seams where
+// the tracer plugs in.
+#pragma once
+
+#include <memory>
+
+#include "interp/error.hpp"
+#include "interp/runtime.hpp"
+#include "interp/value.hpp"
+#include "stdlib/op_table.hpp"
+#include "lang/ast.hpp"
+
+namespace tg::interp {
+
+// One active tg function call (or module top level).
+struct Frame {
+    Env* env = nullptr;                // locals; null at module level (its variables are globals)
+    std::shared_ptr<Env> env_owner;    // keeps env alive; closures created here share it
+    ModuleState* module = nullptr;
+    const lang::SourcePtr* source = nullptr;
+    Value ret;                          // the value of `return`
+};
+
+class Evaluator {
+public:
+    explicit Evaluator(Runtime& rt) : rt_(rt) {}
+
+    // Runs a resolved chunk as the top level of `m`. `echo` (may be null)
+    // receives the value of each expression statement (the REPL).
+    void run_module(ModuleState& m, const lang::Module& chunk, const std::function<void(const Value&)>* echo = nullptr);
+    // Calls any callable value. Errors are located at args.loc in `call_source`.
+    Value call(const Value& callee, const CallArgs& args, const lang::SourcePtr& call_source);
+
+private:
+    enum class Flow { Normal, Break, Continue, Return };
+
+    Runtime& rt_;
+    Frame* f_ = nullptr;
+    const std::function<void(const Value&)>* echo_ = nullptr;
+
+    // statements (statements.cpp)
+    Flow exec_block(const lang::Block& b);
+    Flow exec(const lang::Stmt& s);
+    Flow exec_inner(const lang::Stmt& s);
+    Flow exec_for(const lang::For& s);
+    void assign(const lang::Expr& target, Value v);
+    void assign_index(const lang::Index& target, const Value& v);
+    void aug_assign(const lang::AugAssign& s);
+    void define_function(const lang::FunctionDef& d);
+
+    // expressions (expressions.cpp)
+    Value eval(const lang::Expr& e);
+    // Like eval, but a variable is returned by reference (no copy).
+    const Value& eval_ref(const lang::Expr& e, Value& scratch);
+    const Value& load(const lang::Name& n);
+    Value& store_slot(const lang::Name& n);
+    // The storage a target expression denotes (a variable, or an item of a
+    // list inside one), for in-place updates; null if it is not a variable.
+    Value* lvalue(const lang::Expr& e);
+    Value eval_index(const lang::Index& e);
+    Value index_value(const Value& base, const lang::Index& e);
+    std::vector<stdlib::IndexItem> index_items(const lang::Index& e);
+    Value eval_attribute(const lang::Attribute& a);
+    Value eval_fstring(const lang::FString& f);
+    Value eval_compare(const lang::Compare& c);
+    Value eval_listcomp(const lang::ListComp& c);
+    Value make_lambda(const lang::Lambda& l);
+    bool cond(const lang::Expr& e);  // the truth seam, located at the condition
+
+    // calls (calls.cpp)
+    Value eval_call(const lang::Call& c);
+    Value call_method(const lang::Call& c, const lang::Attribute& a);
+    Value call_function(const FunctionObj& fn, const CallArgs& args, const lang::SourcePtr& call_source);
+    bool is_range_call(const lang::Expr& e) const;
+
+    // errors
+    [[noreturn]] void fail(std::string message, lang::Loc loc) const;
+    [[noreturn]] void undefined(const lang::Name& n) const;
+    const lang::SourcePtr& source() const { return *f_->source; }
+    void check_stack(lang::Loc loc) const;
+    void count_step(lang::Loc loc) {
+        if (++rt_.steps > step_limit_) step_limit_exceeded(loc);
+    }
+    [[noreturn]] void step_limit_exceeded(lang::Loc loc) const;
+    int64_t step_limit_ = INT64_MAX;
+
+    friend class EvaluatorAccess;
+};
+
+}  // namespace tg::interp

@@ -1,0 +1,471 @@
+// Expressions of SPEC §3.
+#include <algorithm>
+
+#include "interp/control.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/printing.hpp"
+#include "stdlib/format.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+using stdlib::Tensor;
+
+// ------------------------------------------------------------------ errors
+
+void Evaluator::fail(std::string message, Loc loc) const { throw Error(std::move(message), source(), loc); }
+
+void Evaluator::undefined(const Name& n) const {
+    std::vector<Loc> where;
+    if (n.scope == lang::Scope::Global) {
+        where = f_->module->global_info[n.slot].assigned_at;
+    } else if (n.scope == lang::Scope::Local || n.scope == lang::Scope::Enclosing) {
+        const Env* e = f_->env;
+        for (int d = 0; e && d < n.depth; ++d) e = e->parent.get();
+        if (e && e->facts) where = e->facts->slots[n.slot].assigned_at;
+    }
+    std::string msg = "`" + n.id + "` is not defined";
+    if (!where.empty()) {
+        msg += ": it is assigned only at ";
+        for (size_t i = 0; i < where.size(); ++i) {
+            if (i) msg += (i + 1 == where.size()) ? " and " : ", ";
+            msg += format_location(source().get(), where[i]);
+        }
+    }
+    fail(msg, n.loc);
+}
+
+[[noreturn]] void Evaluator::step_limit_exceeded(Loc loc) const {
+    fail("step limit exceeded: more than " + std::to_string(rt_.options.max_steps) + " steps", loc);
+}
+
+void Evaluator::check_stack(Loc loc) const {
+    char probe;
+    if (rt_.stack_limit && &probe < rt_.stack_limit)
+        fail("maximum recursion depth exceeded: the expression is nested too deeply", loc);
+}
+
+bool Evaluator::cond(const Expr& e) {
+    Value scratch;
+    const Value& v = eval_ref(e, scratch);
+    // SEAM (tracer): a symbolic condition goes to the AutoGraph converter here.
+    try {
+        return truth(v);
+    } catch (const stdlib::OpError& err) {
+        fail(err.what(), e.loc);
+    } catch (Error& err) {
+        err.locate(source(), e.loc);
+        throw;
+    }
+}
+
+// ------------------------------------------------------------------ variables
+
+const Value& Evaluator::load(const Name& n) {
+    const Value* v = nullptr;
+    switch (n.scope) {
+    case lang::Scope::Local: v = &f_->env->slots[n.slot]; break;
+    case lang::Scope::Enclosing: {
+        Env* e = f_->env;
+        for (int d = 0; d < n.depth; ++d) e = e->parent.get();
+        v = &e->slots[n.slot];
+        break;
+    }
+    case lang::Scope::Global: v = &f_->module->globals[n.slot]; break;
+    case lang::Scope::Builtin: return rt_.builtin(n.slot);
+    case lang::Scope::Unresolved: fail("internal error: `" + n.id + "` was not resolved", n.loc);
+    }
+    if (!v->defined()) undefined(n);
+    return *v;
+}
+
+Value& Evaluator::store_slot(const Name& n) {
+    switch (n.scope) {
+    case lang::Scope::Local: return f_->env->slots[n.slot];
+    case lang::Scope::Global:
+        if (!f_->env) return f_->module->globals[n.slot];
+        break;
+    default: break;
+    }
+    fail("cannot change `" + n.id + "` here: a function cannot change variables outside itself", n.loc);
+}
+
+Value* Evaluator::lvalue(const Expr& e) {
+    if (e.kind == ExprKind::Name) {
+        const Name& n = e.as<Name>();
+        if (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) {
+            Value& slot = store_slot(n);
+            if (!slot.defined()) undefined(n);
+            return &slot;
+        }
+        if (n.scope == lang::Scope::Enclosing || n.scope == lang::Scope::Global) {
+            load(n);  // "not defined" first, if it is not
+            fail("cannot change `" + n.id + "` here: a function cannot change variables outside itself", n.loc);
+        }
+        return nullptr;
+    }
+    if (e.kind == ExprKind::Index) {
+        const Index& ix = e.as<Index>();
+        Value* base = lvalue(*ix.value);
+        if (!base || base->kind() != Kind::List || ix.indices.size() != 1 ||
+            ix.indices[0]->kind == ExprKind::Slice)
+            return nullptr;
+        Value i = eval(*ix.indices[0]);
+        auto& items = base->list_mut();
+        int64_t k;
+        try {
+            k = to_int(i, "list index");
+        } catch (Error& err) {
+            err.locate(source(), ix.loc);
+            throw;
+        }
+        int64_t n = static_cast<int64_t>(items.size());
+        if (k < 0) k += n;
+        if (k < 0 || k >= n)
+            fail("list index " + std::to_string(to_int(i, "")) + " is out of range for a list of length " +
+                     std::to_string(n),
+                 ix.loc);
+        return &items[static_cast<size_t>(k)];
+    }
+    return nullptr;
+}
+
+// ------------------------------------------------------------------ expressions
+
+const Value& Evaluator::eval_ref(const Expr& e, Value& scratch) {
+    if (e.kind == ExprKind::Name) return load(e.as<Name>());
+    scratch = eval(e);
+    return scratch;
+}
+
+Value Evaluator::eval(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Name: return load(e.as<Name>());
+    case ExprKind::Int: return Value(Tensor::weak_int(e.as<IntLit>().value));
+    case ExprKind::Float: return Value(Tensor::weak_float(e.as<FloatLit>().value));
+    case ExprKind::Str: return Value::str(e.as<StrLit>().value);
+    case ExprKind::Bool: return Value::from_bool(e.as<BoolLit>().value);
+    case ExprKind::NoneLit: return Value::none();
+    case ExprKind::FString: return eval_fstring(e.as<FString>());
+    case ExprKind::Ellipsis: fail("`...` is only allowed inside [ ]", e.loc);
+    case ExprKind::Slice: fail("a slice is only allowed inside [ ]", e.loc);
+    case ExprKind::Unary: {
+        const Unary& u = e.as<Unary>();
+        check_stack(e.loc);
+        if (u.op == UnaryOp::Not) return Value::from_bool(!cond(*u.operand));
+        Value scratch;
+        const Value& x = eval_ref(*u.operand, scratch);
+        try {
+            return unary(rt_, u.op, x);
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), e.loc);
+        } catch (Error& err) {
+            err.locate(source(), e.loc);
+            throw;
+        }
+    }
+    case ExprKind::Binary: {
+        const Binary& b = e.as<Binary>();
+        check_stack(e.loc);
+        Value s1, s2;
+        const Value& x = eval_ref(*b.lhs, s1);
+        const Value& y = eval_ref(*b.rhs, s2);
+        try {
+            return binary(rt_, b.op, x, y);
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), e.loc);
+        } catch (Error& err) {
+            err.locate(source(), e.loc);
+            throw;
+        }
+    }
+    case ExprKind::BoolOp: {
+        const BoolOp& b = e.as<BoolOp>();
+        check_stack(e.loc);
+        Value x = eval(*b.lhs);
+        bool t;
+        try {
+            t = truth(x);  // SEAM (tracer): a symbolic operand becomes a cond node
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), b.lhs->loc);
+        }
+        if (b.is_and ? !t : t) return x;
+        return eval(*b.rhs);
+    }
+    case ExprKind::Compare: return eval_compare(e.as<Compare>());
+    case ExprKind::IfExp: {
+        const IfExp& i = e.as<IfExp>();
+        check_stack(e.loc);
+        return cond(*i.cond) ? eval(*i.then_) : eval(*i.else_);
+    }
+    case ExprKind::Call: return eval_call(e.as<Call>());
+    case ExprKind::Attribute: return eval_attribute(e.as<Attribute>());
+    case ExprKind::Index: return eval_index(e.as<Index>());
+    case ExprKind::List: case ExprKind::Tuple: {
+        const auto& elts = e.kind == ExprKind::List ? e.as<ListExpr>().elts : e.as<TupleExpr>().elts;
+        check_stack(e.loc);
+        std::vector<Value> items;
+        items.reserve(elts.size());
+        for (const auto& x : elts) items.push_back(eval(*x));
+        return e.kind == ExprKind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    case ExprKind::Lambda: return make_lambda(e.as<Lambda>());
+    case ExprKind::ListComp: return eval_listcomp(e.as<ListComp>());
+    }
+    fail("internal error: unknown expression", e.loc);
+}
+
+Value Evaluator::eval_compare(const Compare& c) {
+    check_stack(c.loc);
+    Value left = eval(*c.first);
+    Value result;
+    for (size_t i = 0; i < c.ops.size(); ++i) {
+        Value right = eval(*c.rest[i]);
+        try {
+            result = compare(rt_, c.ops[i], left, right);
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), c.op_locs[i]);
+        } catch (Error& err) {
+            err.locate(source(), c.op_locs[i]);
+            throw;
+        }
+        if (i + 1 < c.ops.size()) {
+            // a < b < c is (a < b) and (b < c), evaluating b once
+            bool t;
+            try {
+                t = truth(result);  // SEAM (tracer)
+            } catch (const stdlib::OpError& err) {
+                fail(err.what(), c.op_locs[i]);
+            }
+            if (!t) return result;
+        }
+        left = std::move(right);
+    }
+    return result;
+}
+
+Value Evaluator::eval_fstring(const FString& f) {
+    std::string out;
+    for (const auto& p : f.parts) {
+        if (!p.expr) {
+            out += p.text;
+            continue;
+        }
+        Value scratch;
+        const Value& v = eval_ref(*p.expr, scratch);
+        try {
+            out += format_value(v, p.spec);
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), p.expr->loc);
+        }
+    }
+    return Value::str(std::move(out));
+}
+
+std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e) {
+    std::vector<stdlib::IndexItem> items;
+    items.reserve(e.indices.size());
+    auto int_of = [&](const Expr& x) -> std::optional<int64_t> {
+        Value scratch;
+        const Value& v = eval_ref(x, scratch);
+        if (v.is(Kind::None)) return std::nullopt;
+        if (v.is_tensor() && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()) &&
+            v.tensor().dtype() != stdlib::DType::Bool)
+            return v.tensor().item_i64();
+        fail(std::string("slice bounds must be integers, not ") +
+                 (v.is_tensor() ? std::string(stdlib::dtype_name(v.tensor().dtype())) + " tensor"
+                                : std::string(kind_name(v.kind()))),
+             x.loc);
+    };
+    for (const auto& x : e.indices) {
+        stdlib::IndexItem it;
+        if (x->kind == ExprKind::Slice) {
+            const Slice& s = x->as<Slice>();
+            it.kind = stdlib::IndexItem::Slice;
+            if (s.lo) it.lo = int_of(*s.lo);
+            if (s.hi) it.hi = int_of(*s.hi);
+            if (s.step) it.step = int_of(*s.step);
+        } else if (x->kind == ExprKind::Ellipsis) {
+            it.kind = stdlib::IndexItem::Ellipsis;
+        } else {
+            Value scratch;
+            const Value& v = eval_ref(*x, scratch);
+            if (!(v.is_tensor() && v.tensor().rank() == 0 && stdlib::is_int(v.tensor().dtype()))) {
+                if (v.is_tensor() && v.tensor().rank() > 0)
+                    fail("indexing with a tensor of indices is not supported (use an int, a slice or `...`)", x->loc);
+                fail(std::string("indices must be integers or slices, not ") +
+                         (v.is_tensor() ? std::string(stdlib::dtype_name(v.tensor().dtype())) + " tensor"
+                                        : std::string(kind_name(v.kind()))),
+                     x->loc);
+            }
+            it.kind = stdlib::IndexItem::Int;
+            it.index = v.tensor().item_i64();
+        }
+        items.push_back(it);
+    }
+    return items;
+}
+
+namespace {
+// Python slice semantics on a sequence of length n.
+std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
+    int64_t step = it.step.value_or(1);
+    if (step == 0) throw Error("slice step cannot be zero");
+    auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
+        if (!v) return dflt;
+        int64_t x = *v;
+        if (x < 0) x += n;
+        if (step > 0) return std::clamp<int64_t>(x, 0, n);
+        return std::clamp<int64_t>(x, -1, n - 1);
+    };
+    int64_t lo = clamp(it.lo, step > 0 ? 0 : n - 1);
+    int64_t hi = clamp(it.hi, step > 0 ? n : -1);
+    std::vector<int64_t> out;
+    if (step > 0)
+        for (int64_t i = lo; i < hi; i += step) out.push_back(i);
+    else
+        for (int64_t i = lo; i > hi; i += step) out.push_back(i);
+    return out;
+}
+}  // namespace
+
+Value Evaluator::index_value(const Value& base, const Index& e) {
+    std::vector<stdlib::IndexItem> items = index_items(e);
+    try {
+        if (base.is_tensor()) return index_tensor(base, items);
+        if (base.is_sequence() || base.is(Kind::Str)) {
+            if (items.size() != 1 || items[0].kind == stdlib::IndexItem::Ellipsis)
+                throw Error(std::string(kind_name(base.kind())) + " indices must be an int or a slice");
+            std::vector<Value> chars;
+            const std::vector<Value>* seq = nullptr;
+            if (base.is(Kind::Str)) {
+                chars.reserve(base.text().size());
+                Iterable it(base);
+                for (int64_t i = 0; i < it.size(); ++i) chars.push_back(it.item(i));
+                seq = &chars;
+            } else {
+                seq = &base.items();
+            }
+            int64_t n = static_cast<int64_t>(seq->size());
+            if (items[0].kind == stdlib::IndexItem::Int) {
+                int64_t k = items[0].index;
+                if (k < 0) k += n;
+                if (k < 0 || k >= n)
+                    throw Error(std::string(kind_name(base.kind())) + " index " + std::to_string(items[0].index) +
+                                " is out of range for length " + std::to_string(n));
+                return (*seq)[static_cast<size_t>(k)];
+            }
+            std::vector<Value> out;
+            for (int64_t k : slice_positions(items[0], n)) out.push_back((*seq)[static_cast<size_t>(k)]);
+            if (base.is(Kind::Str)) {
+                std::string s;
+                for (auto& c : out) s += c.text();
+                return Value::str(std::move(s));
+            }
+            return base.is(Kind::List) ? Value::list(std::move(out)) : Value::tuple(std::move(out));
+        }
+        throw Error(std::string("a ") + kind_name(base.kind()) + " cannot be indexed");
+    } catch (const stdlib::OpError& err) {
+        fail(err.what(), e.loc);
+    } catch (Error& err) {
+        err.locate(source(), e.loc);
+        throw;
+    }
+}
+
+Value Evaluator::eval_index(const Index& e) {
+    check_stack(e.loc);
+    Value scratch;
+    const Value& base = eval_ref(*e.value, scratch);
+    return index_value(base, e);
+}
+
+Value Evaluator::eval_attribute(const Attribute& a) {
+    check_stack(a.loc);
+    Value scratch;
+    const Value& x = eval_ref(*a.value, scratch);
+    if (x.is(Kind::Module)) {
+        ModuleState* m = x.module();
+        int slot = m->find(a.attr);
+        if (slot < 0 || !m->globals[slot].defined())
+            fail("module `" + m->name + "` has no attribute `" + a.attr + "`", a.loc);
+        return m->globals[slot];
+    }
+    if (x.is_tensor()) {
+        const Tensor& t = x.tensor();
+        // SEAM (tracer): shapes and dtypes are static, also of symbolic tensors.
+        if (a.attr == "shape") {
+            std::vector<Value> dims;
+            for (int64_t d : t.shape()) dims.push_back(Value::from_int(d));
+            return Value::tuple(std::move(dims));
+        }
+        if (a.attr == "ndim") return Value::from_int(t.rank());
+        if (a.attr == "size") return Value::from_int(t.numel());
+        if (a.attr == "dtype") return Value(t.dtype());
+        if (a.attr == "T") {
+            const stdlib::OpDef* op = stdlib::find_op("transpose");
+            if (!op) fail("internal error: no transpose op", a.loc);
+            Value args[1] = {x};
+            try {
+                return call_op(rt_, *op, CallArgs{args, {}, {}, a.loc});
+            } catch (const stdlib::OpError& err) {
+                fail(err.what(), a.loc);
+            }
+        }
+    }
+    int b = rt_.builtin_slot(a.attr);
+    if (b >= 0 && (rt_.builtin(b).is(Kind::Builtin))) return Value::bound(x, rt_.builtin(b));
+    fail(std::string(kind_name(x.kind())) + " has no attribute `" + a.attr + "`", a.loc);
+}
+
+Value Evaluator::make_lambda(const Lambda& l) {
+    auto fn = std::make_shared<FunctionObj>();
+    fn->name = "<lambda>";
+    fn->params = &l.params;
+    fn->expr_body = l.body.get();
+    fn->info = l.info.get();
+    fn->env = f_->env_owner;
+    fn->module = f_->module;
+    for (const auto& p : l.params) fn->defaults.push_back(p.default_value ? eval(*p.default_value) : Value());
+    return Value::function(std::move(fn));
+}
+
+Value Evaluator::eval_listcomp(const ListComp& c) {
+    check_stack(c.loc);
+    Value iter = eval(*c.iter);
+    auto* facts = static_cast<const FunctionFacts*>(c.info.get());
+    auto env = std::make_shared<Env>();
+    env->slots.resize(facts->num_slots());
+    env->parent = f_->env_owner;
+    env->facts = facts;
+    Frame frame{env.get(), env, f_->module, f_->source, {}};
+    Frame* saved = f_;
+    f_ = &frame;
+    std::vector<Value> out;
+    auto body = [&](Value item) {
+        count_step(c.loc);
+        assign(*c.target, std::move(item));
+        if (c.cond && !cond(*c.cond)) return;
+        out.push_back(eval(*c.elt));
+    };
+    try {
+        // SEAM (tracer): iteration goes through Iterable, as in `for`.
+        Iterable it = [&] {
+            try {
+                return Iterable(iter);
+            } catch (Error& err) {
+                err.locate(source(), c.iter->loc);
+                throw;
+            }
+        }();
+        for (int64_t i = 0; i < it.size(); ++i) body(it.item(i));
+    } catch (...) {
+        f_ = saved;
+        throw;
+    }
+    f_ = saved;
+    return Value::list(std::move(out));
+}
+
+}  // namespace tg::interp

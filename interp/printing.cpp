@@ -1,0 +1,80 @@
+#include "interp/printing.hpp"
+
+#include "interp/runtime.hpp"
+#include "stdlib/format.hpp"
+
+namespace tg::interp {
+
+std::string quote(std::string_view s) {
+    char q = (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) ? '"' : '\'';
+    std::string out(1, q);
+    for (char c : s) {
+        switch (c) {
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        case '\\': out += "\\\\"; break;
+        default:
+            if (c == q) {
+                out += '\\';
+                out += c;
+            } else {
+                out += c;
+            }
+        }
+    }
+    out += q;
+    return out;
+}
+
+namespace {
+
+std::string seq_str(const Value& v) {
+    const auto& items = v.items();
+    bool list = v.is(Kind::List);
+    std::string out = list ? "[" : "(";
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ", ";
+        out += element_str(items[i]);
+    }
+    if (!list && items.size() == 1) out += ",";
+    out += list ? "]" : ")";
+    return out;
+}
+
+}  // namespace
+
+std::string element_str(const Value& v) {
+    if (v.is(Kind::Str)) return quote(v.text());
+    return str_of(v);
+}
+
+std::string str_of(const Value& v) {
+    switch (v.kind()) {
+    case Kind::Undefined: return "<undefined>";
+    case Kind::None: return "None";
+    case Kind::Tensor: return stdlib::to_str(v.tensor());
+    case Kind::List: case Kind::Tuple: return seq_str(v);
+    case Kind::Str: return v.text();
+    case Kind::Function: return "<function " + v.function().name + ">";
+    case Kind::Builtin: return "<function " + v.builtin().name + ">";
+    case Kind::DType: return stdlib::dtype_name(v.dtype());
+    case Kind::Module: return "<module " + v.module()->name + ">";
+    case Kind::BoundMethod: return "<function " + str_of(v.bound().fn).substr(10);
+    }
+    return "?";
+}
+
+std::string repr_of(const Value& v) {
+    if (v.is_tensor()) return stdlib::to_repr(v.tensor());
+    if (v.is(Kind::Str)) return quote(v.text());
+    return str_of(v);
+}
+
+std::string format_value(const Value& v, std::string_view spec) {
+    if (spec.empty()) return str_of(v);
+    if (v.is_tensor()) return stdlib::format_tensor(v.tensor(), spec);
+    return stdlib::format_string(str_of(v), spec);
+}
+
+}  // namespace tg::interp

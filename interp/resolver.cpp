@@ -1,0 +1,268 @@
+#include "interp/resolver.hpp"
+
+#include <unordered_map>
+
+namespace tg::interp {
+namespace {
+
+using namespace lang;
+
+// One function (or lambda, or comprehension) being resolved.
+struct Scope {
+    FunctionFacts* facts = nullptr;
+    std::unordered_map<std::string, int> locals;
+    Scope* parent = nullptr;
+
+    int declare(const std::string& name, Loc loc) {
+        auto [it, fresh] = locals.try_emplace(name, static_cast<int>(facts->slots.size()));
+        if (fresh) facts->slots.push_back({name, {}});
+        if (loc.known()) facts->slots[it->second].assigned_at.push_back(loc);
+        return it->second;
+    }
+};
+
+class Resolver {
+public:
+    Resolver(ModuleState& m, const Runtime& rt, SourcePtr source) : m_(m), rt_(rt), source_(std::move(source)) {}
+
+    void module(Module& chunk) {
+        declare_block(chunk.body, nullptr);
+        for (auto& s : chunk.body) stmt(*s, nullptr);
+    }
+
+private:
+    ModuleState& m_;
+    const Runtime& rt_;
+    SourcePtr source_;
+
+    // ---- declarations: the names a block assigns (not looking into nested functions)
+    void declare(const std::string& name, Loc loc, Scope* s) {
+        if (s) {
+            s->declare(name, loc);
+        } else {
+            int slot = m_.slot_of(name);
+            m_.global_info[slot].assigned_at.push_back(loc);
+        }
+    }
+    void declare_target(const Expr& t, Scope* s) {
+        switch (t.kind) {
+        case ExprKind::Name: declare(t.as<Name>().id, t.loc, s); break;
+        case ExprKind::Tuple:
+            for (auto& e : t.as<TupleExpr>().elts) declare_target(*e, s);
+            break;
+        case ExprKind::List:
+            for (auto& e : t.as<ListExpr>().elts) declare_target(*e, s);
+            break;
+        default: break;  // x[i] = v changes an existing variable (checked at run time)
+        }
+    }
+    void declare_block(const Block& b, Scope* s) {
+        for (auto& st : b) declare_stmt(*st, s);
+    }
+    void declare_stmt(const Stmt& st, Scope* s) {
+        switch (st.kind) {
+        case StmtKind::Assign:
+            for (auto& t : st.as<Assign>().targets) declare_target(*t, s);
+            break;
+        case StmtKind::AugAssign: declare_target(*st.as<AugAssign>().target, s); break;
+        case StmtKind::If:
+            declare_block(st.as<If>().body, s);
+            declare_block(st.as<If>().orelse, s);
+            break;
+        case StmtKind::While: declare_block(st.as<While>().body, s); break;
+        case StmtKind::For:
+            declare_target(*st.as<For>().target, s);
+            declare_block(st.as<For>().body, s);
+            break;
+        case StmtKind::FunctionDef: declare(st.as<FunctionDef>().name, st.as<FunctionDef>().name_loc, s); break;
+        case StmtKind::Import: declare(st.as<Import>().alias, st.as<Import>().module_loc, s); break;
+        default: break;
+        }
+    }
+
+    // ---- uses
+    void name(Name& n, Scope* s) {
+        uint16_t depth = 0;
+        for (Scope* sc = s; sc; sc = sc->parent, ++depth) {
+            auto it = sc->locals.find(n.id);
+            if (it != sc->locals.end()) {
+                n.scope = depth == 0 ? lang::Scope::Local : lang::Scope::Enclosing;
+                n.slot = it->second;
+                n.depth = depth;
+                return;
+            }
+        }
+        int g = m_.find(n.id);
+        if (g < 0) {
+            int b = rt_.builtin_slot(n.id);
+            if (b >= 0) {
+                n.scope = lang::Scope::Builtin;
+                n.slot = b;
+                return;
+            }
+            g = m_.slot_of(n.id);
+        }
+        n.scope = lang::Scope::Global;
+        n.slot = g;
+    }
+
+    void block(Block& b, Scope* s) {
+        for (auto& st : b) stmt(*st, s);
+    }
+
+    void stmt(Stmt& st, Scope* s) {
+        switch (st.kind) {
+        case StmtKind::Expr: expr(*st.as<ExprStmt>().expr, s); break;
+        case StmtKind::Assign: {
+            auto& a = st.as<Assign>();
+            expr(*a.value, s);
+            for (auto& t : a.targets) expr(*t, s);
+            break;
+        }
+        case StmtKind::AugAssign: {
+            auto& a = st.as<AugAssign>();
+            expr(*a.value, s);
+            expr(*a.target, s);
+            break;
+        }
+        case StmtKind::If: {
+            auto& i = st.as<If>();
+            expr(*i.cond, s);
+            block(i.body, s);
+            block(i.orelse, s);
+            break;
+        }
+        case StmtKind::While: {
+            auto& w = st.as<While>();
+            expr(*w.cond, s);
+            block(w.body, s);
+            break;
+        }
+        case StmtKind::For: {
+            auto& f = st.as<For>();
+            expr(*f.iter, s);
+            expr(*f.target, s);
+            block(f.body, s);
+            break;
+        }
+        case StmtKind::Return:
+            if (st.as<Return>().value) expr(*st.as<Return>().value, s);
+            break;
+        case StmtKind::Assert: {
+            auto& a = st.as<Assert>();
+            expr(*a.cond, s);
+            if (a.msg) expr(*a.msg, s);
+            break;
+        }
+        case StmtKind::FunctionDef: {
+            auto& f = st.as<FunctionDef>();
+            for (auto& d : f.decorators) expr(*d, s);
+            for (auto& p : f.params)
+                if (p.default_value) expr(*p.default_value, s);
+            auto facts = std::make_unique<FunctionFacts>();
+            facts->name = f.name;
+            Scope inner{facts.get(), {}, s};
+            params(f.params, inner);
+            declare_block(f.body, &inner);
+            block(f.body, &inner);
+            f.info = std::move(facts);
+            break;
+        }
+        default: break;  // break, continue, pass, import (declared above)
+        }
+    }
+
+    void params(const std::vector<Param>& ps, Scope& inner) {
+        inner.facts->source = source_;
+        for (auto& p : ps) inner.declare(p.name, p.loc);
+        inner.facts->num_params = static_cast<int>(ps.size());
+    }
+
+    void expr(Expr& e, Scope* s) {
+        switch (e.kind) {
+        case ExprKind::Name: name(e.as<Name>(), s); break;
+        case ExprKind::FString:
+            for (auto& p : e.as<FString>().parts)
+                if (p.expr) expr(*p.expr, s);
+            break;
+        case ExprKind::Unary: expr(*e.as<Unary>().operand, s); break;
+        case ExprKind::Binary:
+            expr(*e.as<Binary>().lhs, s);
+            expr(*e.as<Binary>().rhs, s);
+            break;
+        case ExprKind::BoolOp:
+            expr(*e.as<BoolOp>().lhs, s);
+            expr(*e.as<BoolOp>().rhs, s);
+            break;
+        case ExprKind::Compare:
+            expr(*e.as<Compare>().first, s);
+            for (auto& r : e.as<Compare>().rest) expr(*r, s);
+            break;
+        case ExprKind::IfExp:
+            expr(*e.as<IfExp>().cond, s);
+            expr(*e.as<IfExp>().then_, s);
+            expr(*e.as<IfExp>().else_, s);
+            break;
+        case ExprKind::Call: {
+            auto& c = e.as<Call>();
+            expr(*c.callee, s);
+            for (auto& a : c.args) expr(*a, s);
+            for (auto& k : c.keywords) expr(*k.value, s);
+            break;
+        }
+        case ExprKind::Attribute: expr(*e.as<Attribute>().value, s); break;
+        case ExprKind::Index:
+            expr(*e.as<Index>().value, s);
+            for (auto& i : e.as<Index>().indices) expr(*i, s);
+            break;
+        case ExprKind::Slice: {
+            auto& sl = e.as<Slice>();
+            if (sl.lo) expr(*sl.lo, s);
+            if (sl.hi) expr(*sl.hi, s);
+            if (sl.step) expr(*sl.step, s);
+            break;
+        }
+        case ExprKind::List:
+            for (auto& x : e.as<ListExpr>().elts) expr(*x, s);
+            break;
+        case ExprKind::Tuple:
+            for (auto& x : e.as<TupleExpr>().elts) expr(*x, s);
+            break;
+        case ExprKind::Lambda: {
+            auto& l = e.as<Lambda>();
+            for (auto& p : l.params)
+                if (p.default_value) expr(*p.default_value, s);
+            auto facts = std::make_unique<FunctionFacts>();
+            facts->name = "<lambda>";
+            Scope inner{facts.get(), {}, s};
+            params(l.params, inner);
+            expr(*l.body, &inner);
+            l.info = std::move(facts);
+            break;
+        }
+        case ExprKind::ListComp: {
+            auto& c = e.as<ListComp>();
+            expr(*c.iter, s);  // the iterable is evaluated outside, as in Python
+            auto facts = std::make_unique<FunctionFacts>();
+            facts->name = "<listcomp>";
+            facts->source = source_;
+            Scope inner{facts.get(), {}, s};
+            declare_target(*c.target, &inner);
+            expr(*c.target, &inner);
+            expr(*c.elt, &inner);
+            if (c.cond) expr(*c.cond, &inner);
+            c.info = std::move(facts);
+            break;
+        }
+        default: break;  // literals
+        }
+    }
+};
+
+}  // namespace
+
+void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt) {
+    Resolver(m, rt, chunk.source).module(chunk);
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,20 @@
+// The resolver: one pass over a parsed chunk that maps every Name to a slot
+// (lang::Name::scope / slot / depth) and fills each function's FunctionFacts,
+// so the evaluator never looks a variable up by its string.
+//
+// Rules (SPEC §3): a name assigned anywhere in a function (parameter, `=`,
+// `+=`, `for` target, `def`, `import`) is local to it; otherwise it is read
+// from the nearest enclosing function that assigns it, then from the module,
+// then from the builtins. A comprehension is its own scope (Python 3).
+#pragma once
+
+#include "interp/runtime.hpp"
+#include "lang/ast.hpp"
+
+namespace tg::interp {
+
+// Resolves `chunk` as top-level code of module `m` (which gains global slots
+// for the names the chunk assigns).
+void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt);
+
+}  // namespace tg::interp

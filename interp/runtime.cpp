@@ -1,0 +1,183 @@
+#include "interp/runtime.hpp"
+
+#include <pthread.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "interp/builtins.hpp"
+#include "interp/error.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/resolver.hpp"
+#include "lang/parser.hpp"
+
+namespace tg::interp {
+
+namespace fs = std::filesystem;
+
+int ModuleState::slot_of(const std::string& name) {
+    auto [it, fresh] = index.try_emplace(name, static_cast<int>(globals.size()));
+    if (fresh) {
+        globals.emplace_back();
+        global_info.push_back({name, {}});
+    }
+    return it->second;
+}
+
+int ModuleState::find(std::string_view name) const {
+    auto it = index.find(std::string(name));
+    return it == index.end() ? -1 : it->second;
+}
+
+Runtime::Runtime(Options opts) : options(std::move(opts)), main_(std::make_unique<ModuleState>()) {
+    main_->name = "<main>";
+    for (auto& [name, v] : make_builtins()) define_builtin(name, std::move(v));
+}
+
+Runtime::~Runtime() = default;
+
+int Runtime::builtin_slot(std::string_view name) const {
+    auto it = builtin_index_.find(std::string(name));
+    return it == builtin_index_.end() ? -1 : it->second;
+}
+
+void Runtime::define_builtin(const std::string& name, Value v) {
+    auto [it, fresh] = builtin_index_.try_emplace(name, static_cast<int>(builtins_.size()));
+    if (fresh) builtins_.push_back(std::move(v));
+    else builtins_[it->second] = std::move(v);
+}
+
+std::vector<std::string> Runtime::builtin_names() const {
+    std::vector<std::string> out;
+    for (auto& [k, v] : builtin_index_) out.push_back(k);
+    return out;
+}
+
+// Sets the native stack limit for the outermost entry on this thread, so deep
+// recursion in the evaluator becomes a tg error instead of a crash.
+StackGuard::StackGuard(Runtime& rt) : rt_(rt), saved_(rt.stack_limit) {
+    if (saved_) return;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void* addr = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
+        // keep 256 KiB (or a quarter of a small stack) for the unwinding and the kernels
+        size_t reserve = std::min<size_t>(256 * 1024, size / 4);
+        char probe;
+        const char* low = static_cast<const char*>(addr) + reserve;
+        // the main thread's reported stack may extend beyond what is mapped: cap at 64 MiB below here
+        if (&probe - low > (64 << 20)) low = &probe - (64 << 20);
+        rt_.stack_limit = low;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+StackGuard::~StackGuard() { rt_.stack_limit = saved_; }
+
+
+namespace {
+
+Error syntax_error(const lang::ParseResult& r, const lang::SourcePtr& source) {
+    const auto& first = r.errors.front();
+    Error e(first.message, source, first.loc);
+    for (size_t i = 1; i < r.errors.size(); ++i) {
+        std::string text = lang::render(lang::to_diagnostic(r.errors[i], source));
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        e.notes.push_back(std::move(text));
+    }
+    return e;
+}
+
+}  // namespace
+
+void Runtime::run_chunk(ModuleState& m, lang::SourcePtr source) { run_chunk(m, std::move(source), nullptr, nullptr, {}); }
+
+void Runtime::run_chunk(ModuleState& m, lang::SourcePtr source, const std::function<void(const Value&)>* echo,
+                        const lang::SourcePtr* from_source, lang::Loc from_loc) {
+    StackGuard guard(*this);
+    lang::ParseResult parsed = lang::parse(source);
+    if (!parsed.ok()) throw syntax_error(parsed, source);
+    if (!parsed.module->source) parsed.module->source = source;
+    if (!m.source) m.source = source;
+    resolve(*parsed.module, m, *this);
+    m.chunks.push_back(std::move(parsed.module));
+    const lang::Module& chunk = *m.chunks.back();
+    try {
+        Evaluator(*this).run_module(m, chunk, echo);
+    } catch (Error& e) {
+        if (from_source) e.leave_frame("<module>", false, *from_source, from_loc);
+        else e.leave_module();
+        throw;
+    }
+}
+
+ModuleState& Runtime::import_module(const std::string& name, const std::string& from_path,
+                                    const lang::SourcePtr& src, lang::Loc loc) {
+    if (!options.allow_import) throw Error("import is disabled in this interpreter", src, loc);
+    std::vector<std::string> dirs;
+    dirs.push_back(from_path.empty() ? std::string(".") : fs::path(from_path).parent_path().string());
+    if (dirs.back().empty()) dirs.back() = ".";
+    for (const auto& d : options.module_paths) dirs.push_back(d);
+    if (options.use_tg_path) {
+        if (const char* env = std::getenv("TG_PATH")) {
+            std::stringstream ss(env);
+            std::string d;
+            while (std::getline(ss, d, ':'))
+                if (!d.empty()) dirs.push_back(d);
+        }
+    }
+    std::string text, path;
+    for (const auto& d : dirs) {
+        std::string candidate = (fs::path(d) / (name + ".tg")).string();
+        if (options.read_file) {
+            if (options.read_file(candidate, text)) {
+                path = candidate;
+                break;
+            }
+            continue;
+        }
+        std::ifstream in(candidate, std::ios::binary);
+        if (in) {
+            std::stringstream buf;
+            buf << in.rdbuf();
+            text = buf.str();
+            path = candidate;
+            break;
+        }
+    }
+    if (path.empty()) {
+        std::string looked;
+        for (size_t i = 0; i < dirs.size(); ++i) looked += (i ? ", " : "") + dirs[i];
+        throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")", src, loc);
+    }
+    std::error_code ec;
+    std::string key = fs::weakly_canonical(path, ec).string();
+    if (ec) key = path;
+    auto it = modules_.find(key);
+    if (it != modules_.end()) {
+        if (it->second->loading) throw Error("import cycle: `" + name + "` is already being imported", src, loc);
+        return *it->second;
+    }
+    auto m = std::make_unique<ModuleState>();
+    m->name = name;
+    m->path = path;
+    ModuleState& ref = *m;
+    modules_[key] = std::move(m);
+    ref.loading = true;
+    // display the module's file relative to the importer, as the user would write it
+    std::string shown = path;
+    if (shown.rfind("./", 0) == 0) shown = shown.substr(2);
+    try {
+        run_chunk(ref, std::make_shared<lang::Source>(shown, std::move(text)), nullptr, &src, loc);
+    } catch (...) {
+        modules_.erase(key);
+        throw;
+    }
+    ref.loading = false;
+    return ref;
+}
+
+}  // namespace tg::interp

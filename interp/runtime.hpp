@@ -1,0 +1,125 @@
+// The state of one interpreter: options, builtins, modules, the random
+// generator and the limits. No global state: two Runtimes in one process are
+// independent.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "interp/value.hpp"
+#include "lang/ast.hpp"
+#include "stdlib/random.hpp"
+
+namespace tg::interp {
+
+// What the resolver records about one variable slot.
+struct SlotInfo {
+    std::string name;
+    std::vector<lang::Loc> assigned_at;  // the target Name of every assignment, in source order
+};
+
+// The resolver's facts about one function, lambda or comprehension (the
+// FunctionInfo hook of lang/ast.hpp).
+struct FunctionFacts : lang::FunctionInfo {
+    std::string name;
+    lang::SourcePtr source;
+    std::vector<SlotInfo> slots;  // parameters first
+    int num_params = 0;
+    int num_slots() const { return static_cast<int>(slots.size()); }
+};
+
+// A module: the main script, an imported file, or the REPL's session.
+struct ModuleState {
+    std::string name;   // "util"; "<main>" for the script
+    std::string path;   // the file ("" for source text)
+    lang::SourcePtr source;
+    std::vector<std::unique_ptr<lang::Module>> chunks;  // ASTs stay alive: functions point into them
+    std::vector<Value> globals;
+    std::vector<SlotInfo> global_info;
+    std::unordered_map<std::string, int> index;
+    bool loading = false;  // running its top level now (import cycle detection)
+
+    int slot_of(const std::string& name);            // creates an undefined slot if needed
+    int find(std::string_view name) const;           // -1 if unknown
+};
+
+struct Options {
+    std::function<void(std::string_view)> write_output;  // print(); null: output is dropped
+    std::function<void(std::string_view)> write_log;     // --trace logs; null: dropped
+    bool eager = false, trace = false, no_jit = false, verify = false;
+    std::string dump_graphs_dir;
+    int max_call_depth = 1000;
+    int64_t max_steps = 0;  // statements + loop iterations; 0 = unlimited
+    bool allow_import = true;
+    bool use_tg_path = true;  // also search the TG_PATH environment variable
+    std::vector<std::string> module_paths;  // searched after the importing file's folder
+    // Reads a module file; null = read from disk. Returns false if missing.
+    std::function<bool(const std::string& path, std::string& text)> read_file;
+};
+
+class Runtime {
+public:
+    explicit Runtime(Options options);
+    ~Runtime();
+    Runtime(const Runtime&) = delete;
+    Runtime& operator=(const Runtime&) = delete;
+
+    Options options;
+    stdlib::Rng rng;
+
+    // ---- builtins: one table per interpreter (host functions can be added)
+    int builtin_slot(std::string_view name) const;  // -1 if none
+    const Value& builtin(int slot) const { return builtins_[slot]; }
+    void define_builtin(const std::string& name, Value v);
+    std::vector<std::string> builtin_names() const;
+
+    // ---- modules
+    ModuleState& main_module() { return *main_; }
+    // Parses, resolves and runs `text` as (a chunk of) module `m`. Throws Error.
+    void run_chunk(ModuleState& m, lang::SourcePtr source);
+    // The same, with an echo of expression statements (the REPL) and, for an
+    // import, the importing statement (where the traceback continues).
+    void run_chunk(ModuleState& m, lang::SourcePtr source, const std::function<void(const Value&)>* echo,
+                   const lang::SourcePtr* from_source, lang::Loc from_loc);
+    // `import name` from a module whose file is `from_path` ("" = current dir).
+    ModuleState& import_module(const std::string& name, const std::string& from_path, const lang::SourcePtr& src,
+                               lang::Loc loc);
+
+    // ---- limits (the evaluator counts)
+    int depth = 0;
+    int64_t steps = 0;
+    const char* stack_limit = nullptr;  // lowest safe native stack address (see stack_guard)
+
+    void write(std::string_view s) const {
+        if (options.write_output) options.write_output(s);
+    }
+
+private:
+    std::vector<Value> builtins_;
+    std::unordered_map<std::string, int> builtin_index_;
+    std::unique_ptr<ModuleState> main_;
+    std::map<std::string, std::unique_ptr<ModuleState>> modules_;  // by resolved path
+};
+
+// Sets Runtime::stack_limit for the outermost entry on this thread (and
+// restores it), so deep recursion in the evaluator becomes a tg error
+// instead of a crash. Every API entry point holds one.
+class StackGuard {
+public:
+    explicit StackGuard(Runtime& rt);
+    ~StackGuard();
+    StackGuard(const StackGuard&) = delete;
+    StackGuard& operator=(const StackGuard&) = delete;
+
+private:
+    Runtime& rt_;
+    const char* saved_;
+};
+
+}  // namespace tg::interp

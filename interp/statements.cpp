@@ -1,0 +1,318 @@
+// Statements of SPEC §3.
+#include "interp/control.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/printing.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+
+void Evaluator::run_module(ModuleState& m, const lang::Module& chunk, const std::function<void(const Value&)>* echo) {
+    if (rt_.options.max_steps > 0) step_limit_ = rt_.options.max_steps;
+    Frame frame{nullptr, nullptr, &m, &chunk.source, {}};
+    Frame* saved = f_;
+    f_ = &frame;
+    echo_ = echo;
+    try {
+        for (const auto& s : chunk.body) {
+            Flow flow = exec(*s);
+            if (flow != Flow::Normal) break;  // `return` at top level ends the chunk
+        }
+    } catch (...) {
+        f_ = saved;
+        throw;
+    }
+    f_ = saved;
+}
+
+Evaluator::Flow Evaluator::exec_block(const Block& b) {
+    for (const auto& s : b) {
+        Flow flow = exec(*s);
+        if (flow != Flow::Normal) return flow;
+    }
+    return Flow::Normal;
+}
+
+Evaluator::Flow Evaluator::exec(const Stmt& s) {
+    count_step(s.loc);
+    try {
+        return exec_inner(s);
+    } catch (Error&) {
+        throw;
+    } catch (const stdlib::OpError& e) {
+        fail(e.what(), s.loc);
+    } catch (const std::bad_alloc&) {
+        fail("out of memory", s.loc);
+    } catch (const std::exception& e) {
+        fail(std::string("internal error: ") + e.what(), s.loc);
+    }
+}
+
+Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
+    switch (s.kind) {
+    case StmtKind::Expr: {
+        const Expr& e = *s.as<ExprStmt>().expr;
+        if (echo_ && !f_->env) {
+            Value v = eval(e);
+            (*echo_)(v);
+        } else {
+            Value scratch;
+            eval_ref(e, scratch);
+        }
+        return Flow::Normal;
+    }
+    case StmtKind::Assign: {
+        const Assign& a = s.as<Assign>();
+        Value v = eval(*a.value);
+        for (size_t i = 0; i + 1 < a.targets.size(); ++i) assign(*a.targets[i], v);
+        assign(*a.targets.back(), std::move(v));
+        return Flow::Normal;
+    }
+    case StmtKind::AugAssign: aug_assign(s.as<AugAssign>()); return Flow::Normal;
+    case StmtKind::If: {
+        const If& i = s.as<If>();
+        return cond(*i.cond) ? exec_block(i.body) : exec_block(i.orelse);
+    }
+    case StmtKind::While: {
+        const While& w = s.as<While>();
+        // SEAM (tracer): a symbolic condition turns the loop into a `while` node.
+        while (cond(*w.cond)) {
+            Flow flow = exec_block(w.body);
+            if (flow == Flow::Break) break;
+            if (flow == Flow::Return) return flow;
+            count_step(s.loc);
+        }
+        return Flow::Normal;
+    }
+    case StmtKind::For: return exec_for(s.as<For>());
+    case StmtKind::Break: return Flow::Break;
+    case StmtKind::Continue: return Flow::Continue;
+    case StmtKind::Pass: return Flow::Normal;
+    case StmtKind::Return: {
+        const Return& r = s.as<Return>();
+        f_->ret = r.value ? eval(*r.value) : Value::none();
+        return Flow::Return;
+    }
+    case StmtKind::Assert: {
+        const Assert& a = s.as<Assert>();
+        // SEAM (tracer): a symbolic condition becomes an `assert` node.
+        if (!cond(*a.cond)) {
+            std::string msg = "assertion failed";
+            if (a.msg) msg += ": " + str_of(eval(*a.msg));
+            fail(msg, s.loc);
+        }
+        return Flow::Normal;
+    }
+    case StmtKind::FunctionDef: define_function(s.as<FunctionDef>()); return Flow::Normal;
+    case StmtKind::Import: {
+        const Import& im = s.as<Import>();
+        ModuleState& m = rt_.import_module(im.module, f_->module->path, source(), im.module_loc);
+        // the resolver declared the alias; find its slot the same way
+        Value v = Value::module(&m);
+        if (f_->env) {
+            const FunctionFacts* facts = f_->env->facts;
+            for (size_t i = 0; i < facts->slots.size(); ++i)
+                if (facts->slots[i].name == im.alias) f_->env->slots[i] = v;
+        } else {
+            f_->module->globals[f_->module->slot_of(im.alias)] = v;
+        }
+        return Flow::Normal;
+    }
+    }
+    return Flow::Normal;
+}
+
+bool Evaluator::is_range_call(const Expr& e) const {
+    if (e.kind != ExprKind::Call) return false;
+    const Call& c = e.as<Call>();
+    if (c.callee->kind != ExprKind::Name || !c.keywords.empty()) return false;
+    const Name& n = c.callee->as<Name>();
+    return n.scope == lang::Scope::Builtin && n.id == "range";
+}
+
+Evaluator::Flow Evaluator::exec_for(const For& s) {
+    // SEAM (tracer): every `for` iterates here — range(...) lazily, anything
+    // else through Iterable. A symbolic iterable or symbolic range bounds
+    // become a `while` node (SPEC §5.2).
+    auto run_body = [&](Value item) -> Flow {
+        count_step(s.loc);
+        assign(*s.target, std::move(item));
+        return exec_block(s.body);
+    };
+    if (is_range_call(*s.iter)) {
+        const Call& c = s.iter->as<Call>();
+        int64_t a[3] = {0, 0, 1};
+        size_t n = c.args.size();
+        if (n < 1 || n > 3) fail("range: takes 1 to 3 arguments but " + std::to_string(n) + " were given", c.loc);
+        for (size_t i = 0; i < n; ++i) {
+            Value scratch;
+            const Value& v = eval_ref(*c.args[i], scratch);
+            try {
+                a[n == 1 ? 1 : i] = to_int(v, "range: argument");
+            } catch (Error& e) {
+                e.locate(source(), c.args[i]->loc);
+                throw;
+            }
+        }
+        if (a[2] == 0) fail("range: step must not be zero", c.loc);
+        const bool simple_target = s.target->kind == ExprKind::Name;
+        for (int64_t i = a[0]; a[2] > 0 ? i < a[1] : i > a[1]; i += a[2]) {
+            Flow flow;
+            if (simple_target) {
+                count_step(s.loc);
+                Value& slot = store_slot(s.target->as<Name>());
+                if (slot.is_tensor())
+                    slot.tensor_mut() = stdlib::Tensor::scalar(i);
+                else
+                    slot = Value::from_int(i);
+                flow = exec_block(s.body);
+            } else {
+                flow = run_body(Value::from_int(i));
+            }
+            if (flow == Flow::Break) break;
+            if (flow == Flow::Return) return flow;
+        }
+        return Flow::Normal;
+    }
+    Value iterable = eval(*s.iter);
+    Iterable it = [&] {
+        try {
+            return Iterable(std::move(iterable));
+        } catch (Error& e) {
+            e.locate(source(), s.iter->loc);
+            throw;
+        }
+    }();
+    for (int64_t i = 0; i < it.size(); ++i) {
+        Flow flow = run_body(it.item(i));
+        if (flow == Flow::Break) break;
+        if (flow == Flow::Return) return flow;
+    }
+    return Flow::Normal;
+}
+
+void Evaluator::assign(const Expr& target, Value v) {
+    switch (target.kind) {
+    case ExprKind::Name: store_slot(target.as<Name>()) = std::move(v); return;
+    case ExprKind::Index: assign_index(target.as<Index>(), v); return;
+    case ExprKind::Tuple: case ExprKind::List: {
+        const auto& elts = target.kind == ExprKind::Tuple ? target.as<TupleExpr>().elts : target.as<ListExpr>().elts;
+        std::vector<Value> items;
+        if (v.is_sequence()) {
+            items = v.items();
+        } else if (v.is_tensor() || v.is(Kind::Str)) {
+            Iterable it = [&] {
+                try {
+                    return Iterable(v);
+                } catch (Error& e) {
+                    throw Error("cannot unpack a " + std::string(v.is_tensor() ? "0-d tensor" : "str") + " into " +
+                                    std::to_string(elts.size()) + " targets",
+                                source(), target.loc);
+                }
+            }();
+            for (int64_t i = 0; i < it.size(); ++i) items.push_back(it.item(i));
+        } else {
+            fail(std::string("cannot unpack a ") + kind_name(v.kind()) + " into " + std::to_string(elts.size()) +
+                     " targets",
+                 target.loc);
+        }
+        if (items.size() != elts.size())
+            fail("cannot unpack " + std::to_string(items.size()) + (items.size() == 1 ? " value" : " values") +
+                     " into " + std::to_string(elts.size()) + " targets",
+                 target.loc);
+        for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], std::move(items[i]));
+        return;
+    }
+    default: fail("cannot assign to this expression", target.loc);
+    }
+}
+
+void Evaluator::assign_index(const Index& t, const Value& v) {
+    Value* base = lvalue(*t.value);
+    if (!base) fail("cannot assign to an item of this expression (assign to an item of a variable)", t.loc);
+    std::vector<stdlib::IndexItem> items = index_items(t);
+    try {
+        if (base->is_tensor()) {
+            assign_index_tensor(*base, items, v);
+            return;
+        }
+        if (base->is(Kind::List)) {
+            if (items.size() != 1 || items[0].kind != stdlib::IndexItem::Int)
+                throw Error("list index assignment takes one int index");
+            auto& xs = base->list_mut();
+            int64_t n = static_cast<int64_t>(xs.size());
+            int64_t k = items[0].index < 0 ? items[0].index + n : items[0].index;
+            if (k < 0 || k >= n)
+                throw Error("list index " + std::to_string(items[0].index) + " is out of range for length " +
+                            std::to_string(n));
+            xs[static_cast<size_t>(k)] = v;
+            return;
+        }
+        throw Error(std::string("a ") + kind_name(base->kind()) + " does not support item assignment");
+    } catch (const stdlib::OpError& err) {
+        fail(err.what(), t.loc);
+    } catch (Error& err) {
+        err.locate(source(), t.loc);
+        throw;
+    }
+}
+
+void Evaluator::aug_assign(const AugAssign& s) {
+    auto apply = [&](const Value& cur, const Value& rhs) {
+        try {
+            return binary(rt_, s.op, cur, rhs);
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), s.op_loc);
+        } catch (Error& err) {
+            err.locate(source(), s.op_loc);
+            throw;
+        }
+    };
+    if (s.target->kind == ExprKind::Name) {
+        const Name& n = s.target->as<Name>();
+        Value rhs = eval(*s.value);
+        Value next = apply(load(n), rhs);
+        store_slot(n) = std::move(next);
+        return;
+    }
+    if (s.target->kind != ExprKind::Index) fail("cannot assign to this expression", s.target->loc);
+    const Index& t = s.target->as<Index>();
+    Value* base = lvalue(*t.value);
+    if (!base) fail("cannot assign to an item of this expression", t.loc);
+    Value current = index_value(*base, t);
+    Value rhs = eval(*s.value);
+    Value next = apply(current, rhs);
+    base = lvalue(*t.value);
+    assign_index(t, next);
+}
+
+void Evaluator::define_function(const FunctionDef& d) {
+    auto fn = std::make_shared<FunctionObj>();
+    fn->name = d.name;
+    fn->params = &d.params;
+    fn->body = &d.body;
+    fn->info = d.info.get();
+    fn->env = f_->env_owner;
+    fn->module = f_->module;
+    for (const auto& p : d.params) fn->defaults.push_back(p.default_value ? eval(*p.default_value) : Value());
+    Value v = Value::function(std::move(fn));
+    // decorators apply bottom-up; `@graph` is the builtin `graph`, which marks the function
+    for (auto it = d.decorators.rbegin(); it != d.decorators.rend(); ++it) {
+        Value deco = eval(**it);
+        Value args[1] = {v};
+        v = call(deco, CallArgs{args, {}, {}, (*it)->loc}, source());
+    }
+    if (f_->env) {
+        const FunctionFacts* facts = f_->env->facts;
+        for (size_t i = 0; i < facts->slots.size(); ++i)
+            if (facts->slots[i].name == d.name) {
+                f_->env->slots[i] = std::move(v);
+                return;
+            }
+    } else {
+        f_->module->globals[f_->module->slot_of(d.name)] = std::move(v);
+    }
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,184 @@
+#include "tracer/graph_interpreter.hpp"
+
+#include "stdlib/format.hpp"
+#include "stdlib/op_table.hpp"
+
+namespace tg::tracer {
+
+using stdlib::Tensor;
+
+std::string render_template(const Template& t, std::span<const Tensor> operands) {
+    std::string s;
+    for (const TextPiece& p : t) {
+        switch (p.kind) {
+            case TextPiece::Text: s += p.text; break;
+            case TextPiece::Str: s += stdlib::to_str(operands[p.operand]); break;
+            case TextPiece::Repr: s += stdlib::to_repr(operands[p.operand]); break;
+            case TextPiece::Format: s += stdlib::format_tensor(operands[p.operand], p.text); break;
+        }
+    }
+    return s;
+}
+
+namespace {
+
+class Interpreter {
+public:
+    Interpreter(const Graph& g, RunContext& ctx) : g_(g), ctx_(ctx), env_(g.num_values()) {}
+
+    std::vector<Tensor> run(std::span<const Tensor> inputs) {
+        const Region& body = g_.region(Graph::kBody);
+        size_t k = 0;
+        for (ValueId a : body.args) {
+            if (g_.type(a).token) continue;
+            if (k >= inputs.size())
+                throw RuntimeError("graph " + g_.name() + " expects more than " + std::to_string(inputs.size()) +
+                                       " inputs", {});
+            env_[a] = inputs[k++];
+        }
+        if (k != inputs.size())
+            throw RuntimeError("graph " + g_.name() + " takes " + std::to_string(k) + " inputs, got " +
+                                   std::to_string(inputs.size()), {});
+        std::vector<Tensor> out;
+        for (ValueId v : exec(Graph::kBody))
+            if (!g_.type(v).token) out.push_back(env_[v]);
+        return out;
+    }
+
+private:
+    // Runs region r (its arguments already bound); returns the yielded value ids.
+    const std::vector<ValueId>& exec(RegionId r) {
+        const Region& reg = g_.region(r);
+        for (NodeId n : reg.nodes) {
+            const Node& node = g_.node(n);
+            if (node.op == Op::Yield) return node.operands;
+            try {
+                step(node);
+            } catch (const stdlib::OpError& e) {
+                throw RuntimeError(e.what(), node.loc);
+            }
+        }
+        static const std::vector<ValueId> none;
+        return none;
+    }
+
+    void bind_args(RegionId r, std::span<const ValueId> from) {
+        const Region& reg = g_.region(r);
+        for (size_t i = 0; i < reg.args.size(); ++i) args_tmp_.push_back(env_[from[i]]);
+        // Copy through a temporary: `from` may name the region's own arguments (loops).
+        for (size_t i = 0; i < reg.args.size(); ++i) env_[reg.args[i]] = std::move(args_tmp_[args_tmp_.size() - reg.args.size() + i]);
+        args_tmp_.resize(args_tmp_.size() - reg.args.size());
+    }
+
+    std::vector<Tensor> operand_values(const Node& node) {
+        std::vector<Tensor> vals;
+        vals.reserve(node.operands.size());
+        for (ValueId v : node.operands) vals.push_back(env_[v]);
+        return vals;
+    }
+
+    std::vector<stdlib::IndexItem> index_items(const Node& node, size_t first_dynamic) {
+        const IndexSpec& spec = std::get<IndexSpec>(node.payload);
+        std::vector<stdlib::IndexItem> items = spec.items;
+        size_t k = first_dynamic;
+        for (size_t i = 0; i < items.size(); ++i)
+            if (spec.dynamic[i]) items[i].index = env_[node.operands[k++]].item_i64();
+        return items;
+    }
+
+    void step(const Node& node) {
+        switch (node.op) {
+            case Op::Apply: {
+                bool random = node.def->flags & stdlib::kRandom;
+                size_t first = random ? 1 : 0;
+                inputs_tmp_.clear();
+                for (size_t k = first; k < node.operands.size(); ++k) inputs_tmp_.push_back(env_[node.operands[k]]);
+                stdlib::OpContext octx{ctx_.rng};
+                if (random && !ctx_.rng) throw RuntimeError("graph interpreter: a random op needs RunContext::rng", node.loc);
+                env_[node.results[0]] = node.def->eager(octx, stdlib::OpArgs{inputs_tmp_, node.attrs});
+                return;
+            }
+            case Op::Constant: env_[node.results[0]] = std::get<Tensor>(node.payload); return;
+            case Op::Undef: {
+                const stdlib::TensorType& t = g_.tensor_type(node.results[0]);
+                env_[node.results[0]] = Tensor::zeros(t.dtype, t.shape);
+                return;
+            }
+            case Op::Truth: env_[node.results[0]] = Tensor::scalar(stdlib::truth(env_[node.operands[0]])); return;
+            case Op::Index: {
+                auto items = index_items(node, 1);
+                env_[node.results[0]] = stdlib::index(env_[node.operands[0]], items);
+                return;
+            }
+            case Op::IndexAssign: {
+                auto items = index_items(node, 2);
+                Tensor x = env_[node.operands[0]].strong();
+                stdlib::index_assign(x, items, env_[node.operands[1]]);
+                env_[node.results[0]] = std::move(x);
+                return;
+            }
+            case Op::Print: {
+                std::string line = render_template(std::get<Template>(node.payload), operand_values(node));
+                if (ctx_.write) ctx_.write(line);
+                return;
+            }
+            case Op::Assert:
+                if (!env_[node.operands[1]].item_bool())
+                    throw RuntimeError(render_template(std::get<Template>(node.payload), operand_values(node)), node.loc);
+                return;
+            case Op::Raise:
+                throw RuntimeError(render_template(std::get<Template>(node.payload), operand_values(node)), node.loc);
+            case Op::HostCall: {
+                if (!ctx_.host_call) throw RuntimeError("graph interpreter: no host functions", node.loc);
+                std::vector<Tensor> args(node.operands.size() - 1);
+                for (size_t k = 1; k < node.operands.size(); ++k) args[k - 1] = env_[node.operands[k]];
+                std::vector<Tensor> res = ctx_.host_call(std::get<HostFn>(node.payload), args);
+                if (res.size() + 1 != node.results.size())
+                    throw RuntimeError("host function " + std::get<HostFn>(node.payload).name + " returned " +
+                                           std::to_string(res.size()) + " values, expected " +
+                                           std::to_string(node.results.size() - 1), node.loc);
+                for (size_t k = 0; k < res.size(); ++k) env_[node.results[k]] = std::move(res[k]);
+                return;
+            }
+            case Op::Cond: {
+                RegionId r = node.regions[env_[node.operands[0]].item_bool() ? 0 : 1];
+                bind_args(r, std::span<const ValueId>(node.operands).subspan(1));
+                copy_out(exec(r), node.results, 0);
+                return;
+            }
+            case Op::While: {
+                RegionId cond_r = node.regions[0], body_r = node.regions[1];
+                bind_args(cond_r, node.operands);
+                for (;;) {
+                    const std::vector<ValueId>& cy = exec(cond_r);
+                    if (!env_[cy[0]].item_bool()) {
+                        copy_out(cy, node.results, 1);
+                        return;
+                    }
+                    if (ctx_.on_iteration) ctx_.on_iteration();
+                    bind_args(body_r, std::span<const ValueId>(cy).subspan(1));
+                    const std::vector<ValueId>& by = exec(body_r);
+                    bind_args(cond_r, by);
+                }
+            }
+            case Op::Yield: return;
+        }
+    }
+
+    void copy_out(const std::vector<ValueId>& from, const std::vector<ValueId>& to, size_t skip) {
+        for (size_t i = 0; i < to.size(); ++i) env_[to[i]] = env_[from[i + skip]];
+    }
+
+    const Graph& g_;
+    RunContext& ctx_;
+    std::vector<Tensor> env_;  // one slot per value id; tokens hold nothing
+    std::vector<Tensor> inputs_tmp_, args_tmp_;
+};
+
+}  // namespace
+
+std::vector<Tensor> run_graph(const Graph& g, std::span<const Tensor> inputs, RunContext& ctx) {
+    return Interpreter(g, ctx).run(inputs);
+}
+
+}  // namespace tg::tracer

@@ -1,0 +1,40 @@
+// The reference graph interpreter: runs a graph node by node with the stdlib
+// kernels — the semantics codegen must reproduce (it is codegen's oracle, and
+// what `--no-jit` runs). Nothing here prints: output goes through `write`.
+#pragma once
+
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "stdlib/random.hpp"
+#include "stdlib/tensor.hpp"
+#include "tracer/graph.hpp"
+
+namespace tg::tracer {
+
+struct RunContext {
+    // The interpreter's generator: random nodes draw from it in program order,
+    // at the same stream positions as eager. Required only if the graph has random ops.
+    stdlib::Rng* rng = nullptr;
+    // Receives everything `print` nodes write (each call one whole print, incl. `end`).
+    std::function<void(std::string_view)> write;
+    // Called before every while-loop iteration; may throw to enforce the
+    // host's limits (steps, wall time).
+    std::function<void()> on_iteration;
+    // Runs a host function (HostCall nodes) by its HostFn id.
+    std::function<std::vector<stdlib::Tensor>(const HostFn&, std::span<const stdlib::Tensor>)> host_call;
+};
+
+// Runs `g` with `inputs` bound to its tensor inputs (tokens are implicit) and
+// returns the tensor values its body yields (tokens skipped).
+// Throws RuntimeError (message + the failing node's location) for errors of
+// the program: integer division by zero, index out of range, a failed assert.
+std::vector<stdlib::Tensor> run_graph(const Graph& g, std::span<const stdlib::Tensor> inputs, RunContext& ctx);
+
+// Renders a print/assert/raise template with the given operand values
+// (indexed like the node's operands; tokens are ignored).
+std::string render_template(const Template& t, std::span<const stdlib::Tensor> operands);
+
+}  // namespace tg::tracer

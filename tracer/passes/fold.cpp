@@ -1,0 +1,106 @@
+// Constant folding: evaluate with the same stdlib kernels the program would
+// run, so a folded value is bit-identical to the unfolded one.
+#include "stdlib/op_table.hpp"
+#include "tracer/passes.hpp"
+#include "tracer/passes/rewrite.hpp"
+
+namespace tg::tracer {
+
+using stdlib::Tensor;
+using namespace passes;
+
+namespace {
+
+bool all_constant(const Graph& g, const Node& node, size_t from) {
+    for (size_t k = from; k < node.operands.size(); ++k)
+        if (!constant_of(g, node.operands[k])) return false;
+    return true;
+}
+
+// The value node n would compute, if it can be computed now; nothing if it
+// is not constant, too large, or raises (the error must then happen at run time).
+std::optional<Tensor> evaluate(const Graph& g, const Node& node) {
+    if (node.results.size() != 1 || g.type(node.results[0]).token) return std::nullopt;
+    if (g.tensor_type(node.results[0]).shape.numel() > kFoldLimit) return std::nullopt;
+    try {
+        switch (node.op) {
+            case Op::Apply: {
+                if (node.def->flags & stdlib::kRandom || !all_constant(g, node, 0)) return std::nullopt;
+                std::vector<Tensor> in;
+                for (ValueId v : node.operands) in.push_back(*constant_of(g, v));
+                stdlib::OpContext ctx{};
+                return node.def->eager(ctx, stdlib::OpArgs{in, node.attrs});
+            }
+            case Op::Truth:
+                if (!all_constant(g, node, 0)) return std::nullopt;
+                return Tensor::scalar(stdlib::truth(*constant_of(g, node.operands[0])));
+            case Op::Index: {
+                if (!all_constant(g, node, 0)) return std::nullopt;
+                const IndexSpec& spec = std::get<IndexSpec>(node.payload);
+                std::vector<stdlib::IndexItem> items = spec.items;
+                size_t k = 1;
+                for (size_t i = 0; i < items.size(); ++i)
+                    if (spec.dynamic[i]) items[i].index = constant_of(g, node.operands[k++])->item_i64();
+                return stdlib::index(*constant_of(g, node.operands[0]), items);
+            }
+            default: return std::nullopt;
+        }
+    } catch (const stdlib::OpError&) {
+        return std::nullopt;
+    }
+}
+
+// Replaces cond n by the nodes of the region that runs.
+void inline_branch(Graph& g, NodeId n, bool taken) {
+    const Node& node = g.node(n);
+    RegionId r = node.regions[taken ? 0 : 1];
+    RegionId parent = node.parent;
+    std::vector<ValueId> ins(node.operands.begin() + 1, node.operands.end());
+    const std::vector<ValueId> args = g.region(r).args;
+    for (size_t i = 0; i < args.size(); ++i) g.replace_all_uses(args[i], ins[i]);
+    std::vector<NodeId> body = g.region(r).nodes;
+    NodeId yield = body.back();
+    body.pop_back();
+    size_t pos = position(g, n);
+    g.region(r).nodes.clear();
+    for (NodeId m : body) g.insert(parent, pos++, m);
+    std::vector<ValueId> outs = g.node(yield).operands;
+    g.node(yield).erased = true;
+    g.node(yield).parent = kNoId;
+    replace_node(g, n, outs);
+}
+
+}  // namespace
+
+bool fold_constants(Graph& g) {
+    bool changed = false;
+    for (NodeId n : all_nodes(g)) {
+        const Node& node = g.node(n);
+        if (node.erased) continue;
+        if (node.op == Op::Cond) {
+            if (const Tensor* p = constant_of(g, node.operands[0])) {
+                inline_branch(g, n, p->item_bool());
+                changed = true;
+            }
+            continue;
+        }
+        if (node.op == Op::Assert) {
+            const Tensor* c = constant_of(g, node.operands[1]);
+            if (c && c->item_bool()) {  // cannot fail: only the token passes through
+                replace_node(g, n, {node.operands[0]});
+                changed = true;
+            }
+            continue;
+        }
+        if (node.op == Op::Constant) continue;
+        std::optional<Tensor> value = evaluate(g, node);
+        if (!value) continue;
+        // Folding must not change the type; a kernel disagreeing with its shape rule is left alone.
+        if (!same_type(type_of(*value), g.tensor_type(node.results[0]))) continue;
+        replace_with_constant(g, n, value->contiguous());
+        changed = true;
+    }
+    return changed;
+}
+
+}  // namespace tg::tracer

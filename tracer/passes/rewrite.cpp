@@ -1,0 +1,61 @@
+#include "tracer/passes/rewrite.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tg::tracer::passes {
+
+using stdlib::DType;
+using stdlib::Tensor;
+
+const Tensor* constant_of(const Graph& g, ValueId v) {
+    NodeId d = g.value(v).def;
+    if (d == kNoId || g.node(d).op != Op::Constant) return nullptr;
+    return std::get_if<Tensor>(&g.node(d).payload);
+}
+
+size_t position(const Graph& g, NodeId n) {
+    const auto& list = g.region(g.node(n).parent).nodes;
+    return static_cast<size_t>(std::find(list.begin(), list.end(), n) - list.begin());
+}
+
+void replace_with_constant(Graph& g, NodeId n, Tensor value) {
+    ValueType t = ValueType::of(type_of(value));
+    NodeId c = g.create(Op::Constant, nullptr, {}, {&t, 1}, {}, std::move(value), g.node(n).loc);
+    g.insert(g.node(n).parent, position(g, n), c);
+    replace_node(g, n, {g.node(c).results[0]});
+}
+
+void replace_node(Graph& g, NodeId n, const std::vector<ValueId>& values) {
+    std::vector<ValueId> results = g.node(n).results;
+    for (size_t i = 0; i < results.size(); ++i) g.replace_all_uses(results[i], values[i]);
+    g.erase(n);
+}
+
+std::vector<NodeId> all_nodes(const Graph& g) {
+    std::vector<NodeId> out;
+    g.walk(Graph::kBody, [&](NodeId n) { out.push_back(n); });
+    return out;
+}
+
+static double element(const Tensor& c, int64_t i) {
+    switch (c.dtype()) {
+        case DType::Bool: return c.data<bool>()[i] ? 1.0 : 0.0;
+        case DType::I32: return c.data<int32_t>()[i];
+        case DType::I64: return static_cast<double>(c.data<int64_t>()[i]);
+        case DType::F32: return c.data<float>()[i];
+        case DType::F64: return c.data<double>()[i];
+    }
+    return 0;
+}
+
+bool all_equal(const Tensor& t, double v, bool check_sign) {
+    auto ok = [&](double x) { return x == v && (!check_sign || std::signbit(x) == std::signbit(v)); };
+    if (t.rank() == 0) return ok(stdlib::is_float(t.dtype()) ? t.item_f64() : static_cast<double>(t.item_i64()));
+    Tensor c = t.contiguous();
+    for (int64_t i = 0, n = c.numel(); i < n; ++i)
+        if (!ok(element(c, i))) return false;
+    return true;
+}
+
+}  // namespace tg::tracer::passes

@@ -1,0 +1,79 @@
+// Algebraic simplification. Every rule replaces a node by one of its operands
+// and only fires when that is exactly what the node computes, bit for bit:
+//   x + 0 is not x for floats (-0.0 + 0.0 is +0.0), so floats need x + (-0.0);
+//   x * 0 is not 0 (NaN, inf, -0.0), so there is no such rule;
+//   the result type must equal x's type (no broadcasting, no promotion).
+#include "tracer/passes.hpp"
+#include "tracer/passes/rewrite.hpp"
+
+namespace tg::tracer {
+
+using stdlib::Tensor;
+using namespace passes;
+
+namespace {
+
+// The operand that `node` equals, if a rule applies.
+std::optional<ValueId> simplified(const Graph& g, const Node& node) {
+    if (node.op != Op::Apply || node.results.size() != 1) return std::nullopt;
+    std::string_view op = node.def->name;
+    const stdlib::TensorType& rt = g.tensor_type(node.results[0]);
+    const bool fl = stdlib::is_float(rt.dtype);
+    auto same = [&](ValueId x) { return same_type(g.tensor_type(x), rt); };
+    auto is_const = [&](ValueId c, double v, bool sign) {
+        const Tensor* t = constant_of(g, c);
+        return t && all_equal(*t, v, sign);
+    };
+    // The producer of x, if it is the unary op `name`.
+    auto producer = [&](ValueId x, std::string_view name) -> const Node* {
+        NodeId d = g.value(x).def;
+        if (d == kNoId || g.node(d).op != Op::Apply || g.node(d).def->name != name) return nullptr;
+        return &g.node(d);
+    };
+    const auto& in = node.operands;
+    if (in.size() == 2) {
+        ValueId a = in[0], b = in[1];
+        if (op == "mul") {
+            if (same(a) && is_const(b, 1.0, false)) return a;
+            if (same(b) && is_const(a, 1.0, false)) return b;
+        } else if (op == "add") {
+            if (fl) {
+                if (same(a) && is_const(b, -0.0, true)) return a;
+                if (same(b) && is_const(a, -0.0, true)) return b;
+            } else if (stdlib::is_int(rt.dtype)) {
+                if (same(a) && is_const(b, 0.0, false)) return a;
+                if (same(b) && is_const(a, 0.0, false)) return b;
+            }
+        } else if (op == "sub") {
+            if (same(a) && (fl ? is_const(b, 0.0, true) : stdlib::is_int(rt.dtype) && is_const(b, 0.0, false))) return a;
+        } else if (op == "div") {
+            if (fl && same(a) && is_const(b, 1.0, false)) return a;
+        } else if (op == "floordiv") {
+            if (stdlib::is_int(rt.dtype) && same(a) && is_const(b, 1.0, false)) return a;
+        }
+    } else if (in.size() == 1) {
+        if (op == "neg" || op == "logical_not") {
+            if (const Node* p = producer(in[0], op); p && p->operands.size() == 1 && same(p->operands[0]))
+                return p->operands[0];
+        } else if (op == "astype") {
+            if (same(in[0])) return in[0];
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+bool simplify_algebra(Graph& g) {
+    bool changed = false;
+    for (NodeId n : all_nodes(g)) {
+        if (g.node(n).erased) continue;
+        if (std::optional<ValueId> x = simplified(g, g.node(n))) {
+            replace_node(g, n, {*x});
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+}  // namespace tg::tracer
