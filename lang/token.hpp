@@ -1,5 +1,5 @@
 // Tokens of tg source (SPEC §1), as the lexer (lang/lexer.hpp) produces them
-// and the parser (lang/parser.cpp) consumes them.
+// and the grammar (lang/grammar.cpp, Spirit X3 over `const Token*`) consumes them.
 #pragma once
 
 #include <cstdint>
