@@ -94,6 +94,8 @@ public:
     }
 
     LexResult run() {
+        // A UTF-8 byte-order mark some editors write at the start of a file.
+        if (layout_ && pos_ == 0 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
         while (true) {
             if (layout_ && at_line_start_ && brackets_.empty()) {
                 if (!indentation()) break;  // end of input
