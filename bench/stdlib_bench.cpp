@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 #include "stdlib/elementwise.hpp"
@@ -11,7 +12,18 @@
 #include "stdlib/tensor.hpp"
 
 using namespace tg::stdlib;
-using Clock = std::chrono::steady_clock;
+
+// Thread CPU time: the machine is shared, so wall-clock time would measure
+// the other processes too (the Python side uses time.thread_time_ns).
+struct Clock {
+    using duration = std::chrono::nanoseconds;
+    using time_point = std::chrono::time_point<Clock, duration>;
+    static time_point now() {
+        timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return time_point(duration(int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec));
+    }
+};
 
 namespace {
 

@@ -179,8 +179,13 @@ Tensor binary_typed(const Tensor& a0, const Tensor& b0, const OpSignature& sig) 
         row_sv<Op>(o, load_as<T>(a0), b0.data<T>(), n);
         return out;
     }
-    const Tensor a = (a0.dtype() == ct && !a0.weak()) ? a0 : cast(a0, ct);
-    const Tensor b = (b0.dtype() == ct && !b0.weak()) ? b0 : cast(b0, ct);
+    // Operands of another dtype are converted first (no copy otherwise).
+    Tensor a_conv, b_conv;
+    const bool a_ok = a0.dtype() == ct && !a0.weak(), b_ok = b0.dtype() == ct && !b0.weak();
+    if (!a_ok) a_conv = cast(a0, ct);
+    if (!b_ok) b_conv = cast(b0, ct);
+    const Tensor& a = a_ok ? a0 : a_conv;
+    const Tensor& b = b_ok ? b0 : b_conv;
     check_all_rhs<K, T>(b);
     if (a.shape() == out_shape && b.shape() == out_shape && a.is_contiguous() && b.is_contiguous()) {
         row_vv<Op>(o, a.data<T>(), b.data<T>(), n);
