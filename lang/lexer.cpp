@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -606,6 +607,12 @@ private:
         ++pos_;
         while (pos_ < end_ && (static_cast<unsigned char>(text_[pos_]) & 0xC0) == 0x80) ++pos_;
         std::string ch(text_.data() + b, pos_ - b);
+        unsigned char lead = static_cast<unsigned char>(ch[0]);
+        if (ch.size() == 1 && (lead < 0x20 || lead >= 0x7F)) {  // unprintable or not UTF-8: show the byte
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", lead);
+            ch = buf;
+        }
         std::string msg = "unexpected character '" + ch + "'";
         if (ch == "!") msg += " (use 'not' for negation)";
         error(b, msg);
