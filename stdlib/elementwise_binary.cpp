@@ -32,8 +32,11 @@ OpSignature binary_signature(BinaryKind k, DType a, bool a_weak, DType b, bool b
     const Promoted p = promote(a, a_weak, b, b_weak);
     OpSignature s{p.weak ? weak_compute_dtype(p.dtype) : p.dtype, p.dtype, p.weak};
     switch (k) {
-        case BinaryKind::Div:
-            if (!is_float(s.compute)) s.compute = s.result = DType::F32;
+        case BinaryKind::Div:  // true division: integers give f32 (a weak result is computed in f64)
+            if (!is_float(s.result)) {
+                s.result = DType::F32;
+                s.compute = s.weak ? DType::F64 : DType::F32;
+            }
             break;
         case BinaryKind::Sub:
         case BinaryKind::FloorDiv:
