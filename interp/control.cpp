@@ -8,7 +8,9 @@ namespace tg::interp {
 
 bool truth(const Value& v) {
     switch (v.kind()) {
-    case Kind::Tensor: return stdlib::truth(v.tensor());  // SEAM (tracer): symbolic -> cond node
+    case Kind::Tensor:
+        if (const Scalar* s = v.scalar()) return s->nonzero();
+        return stdlib::truth(v.tensor());  // SEAM (tracer): symbolic -> cond node
     case Kind::List: case Kind::Tuple: return !v.items().empty();
     case Kind::Str: return !v.text().empty();
     case Kind::None: case Kind::Undefined: return false;

@@ -33,6 +33,13 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args);
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Tensor> inputs,
                std::span<const stdlib::Attr> attrs);
 
+// The scalar fast path of binary() and compare(): 0-d operands, no
+// stdlib::Tensor built. Returns false for every case it does not cover (the
+// general path then runs). Same semantics as stdlib::binary.
+bool scalar_binary(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out);
+stdlib::BinaryKind binary_kind(lang::BinOp op);  // not MatMul
+stdlib::BinaryKind compare_kind(lang::CmpOp op);
+
 // Operators of SPEC §2.1 on any values (tensors, and + * == on lists, tuples, strings).
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b);
 Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b);

@@ -69,6 +69,13 @@ private:
     Value eval_attribute(const lang::Attribute& a);
     Value eval_fstring(const lang::FString& f);
     Value eval_compare(const lang::Compare& c);
+    // Evaluates a side-effect-free scalar expression (names, literals,
+    // arithmetic and single comparisons on 0-d values) without building any
+    // Value. Returns false as soon as something else appears; the caller then
+    // evaluates the expression the general way (re-evaluating a pure prefix
+    // is harmless, and errors come out the same).
+    bool eval_scalar(const lang::Expr& e, Scalar& out);
+    Value binary_at(const lang::Binary& b, const Value& x, const Value& y);
     Value eval_listcomp(const lang::ListComp& c);
     Value make_lambda(const lang::Lambda& l);
     bool cond(const lang::Expr& e);  // the truth seam, located at the condition

@@ -47,6 +47,10 @@ void Evaluator::check_stack(Loc loc) const {
 }
 
 bool Evaluator::cond(const Expr& e) {
+    // SEAM (tracer): a symbolic condition never takes the scalar path (a
+    // symbolic tensor is not a Scalar), so it reaches truth() below.
+    if (Scalar s; (e.kind == ExprKind::Compare || e.kind == ExprKind::Binary) && eval_scalar(e, s))
+        return s.nonzero();
     Value scratch;
     const Value& v = eval_ref(e, scratch);
     // SEAM (tracer): a symbolic condition goes to the AutoGraph converter here.
@@ -142,8 +146,8 @@ const Value& Evaluator::eval_ref(const Expr& e, Value& scratch) {
 Value Evaluator::eval(const Expr& e) {
     switch (e.kind) {
     case ExprKind::Name: return load(e.as<Name>());
-    case ExprKind::Int: return Value(Tensor::weak_int(e.as<IntLit>().value));
-    case ExprKind::Float: return Value(Tensor::weak_float(e.as<FloatLit>().value));
+    case ExprKind::Int: return Value::weak_int(e.as<IntLit>().value);
+    case ExprKind::Float: return Value::weak_float(e.as<FloatLit>().value);
     case ExprKind::Str: return Value::str(e.as<StrLit>().value);
     case ExprKind::Bool: return Value::from_bool(e.as<BoolLit>().value);
     case ExprKind::NoneLit: return Value::none();
@@ -168,17 +172,30 @@ Value Evaluator::eval(const Expr& e) {
     case ExprKind::Binary: {
         const Binary& b = e.as<Binary>();
         check_stack(e.loc);
+        if (Scalar out; eval_scalar(e, out)) return Value(out);
         Value s1, s2;
         const Value& x = eval_ref(*b.lhs, s1);
-        const Value& y = eval_ref(*b.rhs, s2);
-        try {
-            return binary(rt_, b.op, x, y);
-        } catch (const stdlib::OpError& err) {
-            fail(err.what(), e.loc);
-        } catch (Error& err) {
-            err.locate(source(), e.loc);
-            throw;
+        // The scalar fast path: an int or float literal on the right needs no Value.
+        if (const Scalar* sa = x.scalar(); sa && b.op != BinOp::MatMul) {
+            Scalar lit, out;
+            const Scalar* sb = nullptr;
+            const Value* yp = nullptr;
+            if (b.rhs->kind == ExprKind::Int) {
+                lit = Scalar::of_int(b.rhs->as<IntLit>().value, stdlib::DType::I64, true);
+                sb = &lit;
+            } else if (b.rhs->kind == ExprKind::Float) {
+                lit = Scalar::of_float(b.rhs->as<FloatLit>().value, stdlib::DType::F32, true);
+                sb = &lit;
+            } else {
+                yp = &eval_ref(*b.rhs, s2);
+                sb = yp->scalar();
+                if (!sb) return binary_at(b, x, *yp);
+            }
+            if (scalar_binary(binary_kind(b.op), *sa, *sb, out)) return Value(out);
+            return yp ? binary_at(b, x, *yp) : binary_at(b, x, Value(lit));
         }
+        const Value& y = eval_ref(*b.rhs, s2);
+        return binary_at(b, x, y);
     }
     case ExprKind::BoolOp: {
         const BoolOp& b = e.as<BoolOp>();
@@ -216,8 +233,52 @@ Value Evaluator::eval(const Expr& e) {
     fail("internal error: unknown expression", e.loc);
 }
 
+bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
+    switch (e.kind) {
+    case ExprKind::Name: {
+        const Value& v = load(e.as<Name>());
+        if (const Scalar* s = v.scalar()) {
+            out = *s;
+            return true;
+        }
+        return false;
+    }
+    case ExprKind::Int: out = Scalar::of_int(e.as<IntLit>().value, stdlib::DType::I64, true); return true;
+    case ExprKind::Float: out = Scalar::of_float(e.as<FloatLit>().value, stdlib::DType::F32, true); return true;
+    case ExprKind::Bool: out = Scalar::of_bool(e.as<BoolLit>().value); return true;
+    case ExprKind::Binary: {
+        const Binary& b = e.as<Binary>();
+        if (b.op == BinOp::MatMul) return false;
+        check_stack(e.loc);
+        Scalar x, y;
+        return eval_scalar(*b.lhs, x) && eval_scalar(*b.rhs, y) && scalar_binary(binary_kind(b.op), x, y, out);
+    }
+    case ExprKind::Compare: {
+        const Compare& c = e.as<Compare>();
+        if (c.ops.size() != 1) return false;
+        check_stack(e.loc);
+        Scalar x, y;
+        return eval_scalar(*c.first, x) && eval_scalar(*c.rest[0], y) &&
+               scalar_binary(compare_kind(c.ops[0]), x, y, out);
+    }
+    default: return false;
+    }
+}
+
+Value Evaluator::binary_at(const Binary& b, const Value& x, const Value& y) {
+    try {
+        return binary(rt_, b.op, x, y);
+    } catch (const stdlib::OpError& err) {
+        fail(err.what(), b.loc);
+    } catch (Error& err) {
+        err.locate(source(), b.loc);
+        throw;
+    }
+}
+
 Value Evaluator::eval_compare(const Compare& c) {
     check_stack(c.loc);
+    if (Scalar out; c.ops.size() == 1 && eval_scalar(c, out)) return Value(out);
     Value left = eval(*c.first);
     Value result;
     for (size_t i = 0; i < c.ops.size(); ++i) {

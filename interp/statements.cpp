@@ -161,11 +161,7 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
             Flow flow;
             if (simple_target) {
                 count_step(s.loc);
-                Value& slot = store_slot(s.target->as<Name>());
-                if (slot.is_tensor())
-                    slot.tensor_mut() = stdlib::Tensor::scalar(i);
-                else
-                    slot = Value::from_int(i);
+                store_slot(s.target->as<Name>()) = Value::from_int(i);
                 flow = exec_block(s.body);
             } else {
                 flow = run_body(Value::from_int(i));

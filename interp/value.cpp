@@ -17,6 +17,39 @@ const char* kind_name(Kind k) {
     return "?";
 }
 
+Scalar Scalar::from_tensor(const stdlib::Tensor& t) {
+    using stdlib::DType;
+    if (stdlib::is_float(t.dtype())) return of_float(t.item_f64(), t.dtype(), t.weak());
+    if (t.dtype() == DType::Bool) return of_bool(t.item_bool());
+    return of_int(t.item_i64(), t.dtype(), t.weak());
+}
+
+stdlib::Tensor Scalar::to_tensor() const {
+    using stdlib::DType;
+    using stdlib::Tensor;
+    if (weak) return stdlib::is_float(dtype) ? Tensor::weak_float(f) : Tensor::weak_int(i);
+    switch (dtype) {
+    case DType::Bool: return Tensor::scalar(i != 0);
+    case DType::I32: case DType::I64: return Tensor::scalar(i, dtype);
+    default: return Tensor::scalar(f, dtype);
+    }
+}
+
+Value::Value(stdlib::Tensor t) {
+    if (t.rank() == 0) v_ = Scalar::from_tensor(t);
+    else v_ = std::move(t);
+}
+
+stdlib::Tensor Value::tensor() const {
+    if (const Scalar* s = scalar()) return s->to_tensor();
+    return std::get<stdlib::Tensor>(v_);
+}
+
+stdlib::Tensor& Value::tensor_mut() {
+    if (const Scalar* s = scalar()) v_ = s->to_tensor();
+    return std::get<stdlib::Tensor>(v_);
+}
+
 Value Value::list(std::vector<Value> items) {
     Value v;
     v.v_ = std::make_shared<ListObj>(ListObj{std::move(items)});

@@ -43,6 +43,30 @@ const char* kind_name(Kind k);  // what type(x) returns: "tensor", "list", ...
 struct NoneT {};
 struct UndefinedT {};
 
+// A 0-d tensor kept unboxed (16 bytes): literals, loop counters and scalar
+// arithmetic never build a stdlib::Tensor. It converts to and from one at the
+// dispatch point. f32 values are stored exactly as doubles; a weak scalar
+// (a literal, SPEC §2.1) keeps the literal's exact i64 / f64 value.
+struct Scalar {
+    stdlib::DType dtype = stdlib::DType::F32;
+    bool weak = false;
+    union {
+        int64_t i;  // bool, i32, i64
+        double f;   // f32, f64
+    };
+    Scalar() : i(0) {}
+    static Scalar of_int(int64_t v, stdlib::DType d = stdlib::DType::I64, bool weak = false) {
+        Scalar s; s.dtype = d; s.weak = weak; s.i = v; return s;
+    }
+    static Scalar of_float(double v, stdlib::DType d, bool weak = false) {
+        Scalar s; s.dtype = d; s.weak = weak; s.f = v; return s;
+    }
+    static Scalar of_bool(bool v) { return of_int(v ? 1 : 0, stdlib::DType::Bool); }
+    static Scalar from_tensor(const stdlib::Tensor& t);  // t.rank() == 0
+    stdlib::Tensor to_tensor() const;
+    bool nonzero() const { return stdlib::is_float(dtype) ? f != 0 : i != 0; }
+};
+
 struct ListObj { std::vector<Value> items; };
 struct TupleObj { std::vector<Value> items; };
 struct StrObj { std::string text; };
@@ -88,7 +112,30 @@ struct BoundMethodObj;
 class Value {
 public:
     Value() : v_(UndefinedT{}) {}
-    Value(stdlib::Tensor t) : v_(std::move(t)) {}  // NOLINT: implicit on purpose
+    Value(stdlib::Tensor t);                        // NOLINT: implicit on purpose; 0-d ones become Scalars
+    Value(Scalar s) : v_(s) {}                      // NOLINT
+    Value(const Value&) = default;
+    Value(Value&&) noexcept = default;
+    // Assigning a scalar over a scalar (the loop counter, `s = s + 1`) skips
+    // the variant's generic visit: it is the interpreter's hottest store.
+    Value& operator=(const Value& o) {
+        if (Scalar* mine = std::get_if<Scalar>(&v_))
+            if (const Scalar* theirs = std::get_if<Scalar>(&o.v_)) {
+                *mine = *theirs;
+                return *this;
+            }
+        v_ = o.v_;
+        return *this;
+    }
+    Value& operator=(Value&& o) noexcept {
+        if (Scalar* mine = std::get_if<Scalar>(&v_))
+            if (const Scalar* theirs = std::get_if<Scalar>(&o.v_)) {
+                *mine = *theirs;
+                return *this;
+            }
+        v_ = std::move(o.v_);
+        return *this;
+    }
     Value(stdlib::DType d) : v_(d) {}               // NOLINT
     static Value none() { Value v; v.v_ = NoneT{}; return v; }
     static Value list(std::vector<Value> items);
@@ -98,17 +145,24 @@ public:
     static Value builtin(std::shared_ptr<const BuiltinObj> b);
     static Value module(ModuleState* m);
     static Value bound(Value self, Value fn);
-    static Value from_bool(bool b) { return Value(stdlib::Tensor::scalar(b)); }
-    static Value from_int(int64_t i) { return Value(stdlib::Tensor::scalar(i)); }
+    static Value from_bool(bool b) { return Value(Scalar::of_bool(b)); }
+    static Value from_int(int64_t i) { return Value(Scalar::of_int(i)); }
+    static Value weak_int(int64_t i) { return Value(Scalar::of_int(i, stdlib::DType::I64, true)); }
+    static Value weak_float(double f) { return Value(Scalar::of_float(f, stdlib::DType::F32, true)); }
 
-    Kind kind() const { return static_cast<Kind>(v_.index()); }
+    Kind kind() const { return kKinds[v_.index()]; }
     bool is(Kind k) const { return kind() == k; }
     bool defined() const { return kind() != Kind::Undefined; }
     bool is_tensor() const { return kind() == Kind::Tensor; }
+    // The unboxed 0-d tensor, or null (then tensor() is a stdlib::Tensor of rank >= 1).
+    const Scalar* scalar() const { return std::get_if<Scalar>(&v_); }
     bool is_sequence() const { return kind() == Kind::List || kind() == Kind::Tuple; }
 
-    const stdlib::Tensor& tensor() const { return std::get<stdlib::Tensor>(v_); }
-    stdlib::Tensor& tensor_mut() { return std::get<stdlib::Tensor>(v_); }
+    // The tensor (a 0-d one is built from the Scalar). Shares the buffer.
+    stdlib::Tensor tensor() const;
+    // For in-place updates (copy-on-write happens in stdlib): the stored
+    // tensor, boxing a Scalar first.
+    stdlib::Tensor& tensor_mut();
     // The items of a list or a tuple.
     const std::vector<Value>& items() const;
     // The items of a list, made unique first (copy-on-write).
@@ -124,7 +178,10 @@ public:
     const BoundMethodObj& bound() const { return *std::get<std::shared_ptr<const BoundMethodObj>>(v_); }
 
 private:
-    std::variant<UndefinedT, NoneT, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
+    static constexpr Kind kKinds[] = {Kind::Undefined, Kind::None,     Kind::Tensor, Kind::Tensor,
+                                      Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
+                                      Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod};
+    std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
                  std::shared_ptr<const BoundMethodObj>>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -91,9 +92,14 @@ public:
         : src_(source), text_(source.text()), cache_offset_(begin), cache_loc_(begin_loc),
           pos_(begin), end_(end), layout_(layout) {
         indents_.push_back({0, false});
+        // Real code has fewer than one token per two bytes: one allocation, no
+        // regrowth copies (fresh memory is costly to touch; unused capacity is not).
+        result_.tokens.reserve((end - begin) / 2 + 16);
     }
 
     LexResult run() {
+        // A UTF-8 byte-order mark some editors write at the start of a file.
+        if (layout_ && pos_ == 0 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
         while (true) {
             if (layout_ && at_line_start_ && brackets_.empty()) {
                 if (!indentation()) break;  // end of input
@@ -601,6 +607,12 @@ private:
         ++pos_;
         while (pos_ < end_ && (static_cast<unsigned char>(text_[pos_]) & 0xC0) == 0x80) ++pos_;
         std::string ch(text_.data() + b, pos_ - b);
+        unsigned char lead = static_cast<unsigned char>(ch[0]);
+        if (ch.size() == 1 && (lead < 0x20 || lead >= 0x7F)) {  // unprintable or not UTF-8: show the byte
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", lead);
+            ch = buf;
+        }
         std::string msg = "unexpected character '" + ch + "'";
         if (ch == "!") msg += " (use 'not' for negation)";
         error(b, msg);

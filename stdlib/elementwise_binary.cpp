@@ -32,8 +32,11 @@ OpSignature binary_signature(BinaryKind k, DType a, bool a_weak, DType b, bool b
     const Promoted p = promote(a, a_weak, b, b_weak);
     OpSignature s{p.weak ? weak_compute_dtype(p.dtype) : p.dtype, p.dtype, p.weak};
     switch (k) {
-        case BinaryKind::Div:
-            if (!is_float(s.compute)) s.compute = s.result = DType::F32;
+        case BinaryKind::Div:  // true division: integers give f32 (a weak result is computed in f64)
+            if (!is_float(s.result)) {
+                s.result = DType::F32;
+                s.compute = s.weak ? DType::F64 : DType::F32;
+            }
             break;
         case BinaryKind::Sub:
         case BinaryKind::FloorDiv:
@@ -179,8 +182,13 @@ Tensor binary_typed(const Tensor& a0, const Tensor& b0, const OpSignature& sig) 
         row_sv<Op>(o, load_as<T>(a0), b0.data<T>(), n);
         return out;
     }
-    const Tensor a = (a0.dtype() == ct && !a0.weak()) ? a0 : cast(a0, ct);
-    const Tensor b = (b0.dtype() == ct && !b0.weak()) ? b0 : cast(b0, ct);
+    // Operands of another dtype are converted first (no copy otherwise).
+    Tensor a_conv, b_conv;
+    const bool a_ok = a0.dtype() == ct && !a0.weak(), b_ok = b0.dtype() == ct && !b0.weak();
+    if (!a_ok) a_conv = cast(a0, ct);
+    if (!b_ok) b_conv = cast(b0, ct);
+    const Tensor& a = a_ok ? a0 : a_conv;
+    const Tensor& b = b_ok ? b0 : b_conv;
     check_all_rhs<K, T>(b);
     if (a.shape() == out_shape && b.shape() == out_shape && a.is_contiguous() && b.is_contiguous()) {
         row_vv<Op>(o, a.data<T>(), b.data<T>(), n);

@@ -94,7 +94,10 @@ Tensor unary_typed(const Tensor& x0, const OpSignature& sig) {
         return t;
     }
     const DType ct = DTypeOf<T>::value;
-    const Tensor x = (x0.dtype() == ct && x0.is_contiguous()) ? x0 : cast(x0, ct).contiguous();
+    const bool ok = x0.dtype() == ct && !x0.weak() && x0.is_contiguous();
+    Tensor conv;
+    if (!ok) conv = cast(x0, ct).contiguous();
+    const Tensor& x = ok ? x0 : conv;
     Tensor out = Tensor::empty(sig.result, x.shape());
     unary_row<Op>(out.data<R>(), x.data<T>(), x.numel());
     return out;

@@ -60,20 +60,30 @@ std::string exponent_suffix(int exp) {
 
 // Lays out digits like Python: exponential "d.ddde+XX" or fixed "ddd.ddd".
 std::string layout(const Digits& d, bool exponential, bool add_dot_0) {
-    std::string s = d.negative ? "-" : "";
+    std::string s;
+    if (d.negative) s.push_back('-');
+    const size_t nd = d.digits.size();
     if (exponential) {
-        s += d.digits[0];
-        if (d.digits.size() > 1) s += "." + d.digits.substr(1);
-        return s + exponent_suffix(d.decpt - 1);
+        s.push_back(d.digits[0]);
+        if (nd > 1) {
+            s.push_back('.');
+            s.append(d.digits, 1, std::string::npos);
+        }
+        s.append(exponent_suffix(d.decpt - 1));
+        return s;
     }
-    const int nd = static_cast<int>(d.digits.size());
     if (d.decpt <= 0) {
-        s += "0." + std::string(static_cast<size_t>(-d.decpt), '0') + d.digits;
-    } else if (d.decpt >= nd) {
-        s += d.digits + std::string(static_cast<size_t>(d.decpt - nd), '0');
-        if (add_dot_0) s += ".0";
+        s.append("0.");
+        s.append(static_cast<size_t>(-d.decpt), '0');
+        s.append(d.digits);
+    } else if (static_cast<size_t>(d.decpt) >= nd) {
+        s.append(d.digits);
+        s.append(static_cast<size_t>(d.decpt) - nd, '0');
+        if (add_dot_0) s.append(".0");
     } else {
-        s += d.digits.substr(0, static_cast<size_t>(d.decpt)) + "." + d.digits.substr(static_cast<size_t>(d.decpt));
+        s.append(d.digits, 0, static_cast<size_t>(d.decpt));
+        s.push_back('.');
+        s.append(d.digits, static_cast<size_t>(d.decpt), std::string::npos);
     }
     return s;
 }

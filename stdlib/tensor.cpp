@@ -121,6 +121,50 @@ void* map_huge(size_t len, bool& fresh) {
     return p;
 }
 
+// Recently freed small blocks of this thread, by size class (64-byte
+// steps), reused by the next allocation of the same class: small tensors
+// (the interpreter's 4-element vectors) then cost no malloc/free at all.
+// Like malloc's thread caches, this is allocator state, invisible to tg.
+class SmallBlockCache {
+public:
+    static constexpr size_t kClasses = 32;  // blocks up to 32 * 64 = 2 KiB
+    static constexpr int kPerClass = 16;
+
+    static size_t class_of(size_t block_bytes) { return block_bytes / kAlign - 1; }
+
+    void* take(size_t cls) { return count_[cls] > 0 ? blocks_[cls][--count_[cls]] : nullptr; }
+    bool give(size_t cls, void* p) {
+        if (count_[cls] >= kPerClass) return false;
+        blocks_[cls][count_[cls]++] = p;
+        return true;
+    }
+    ~SmallBlockCache() {
+        dead = true;
+        for (size_t c = 0; c < kClasses; ++c)
+            while (count_[c] > 0) std::free(blocks_[c][--count_[c]]);
+    }
+    static thread_local bool dead;  // set once this thread's cache is destroyed
+
+private:
+    void* blocks_[kClasses][kPerClass];
+    int count_[kClasses] = {};
+};
+thread_local bool SmallBlockCache::dead = false;
+thread_local SmallBlockCache small_cache;
+
+void* alloc_small(size_t block_bytes) {
+    const size_t cls = SmallBlockCache::class_of(block_bytes);
+    if (cls < SmallBlockCache::kClasses && !SmallBlockCache::dead)
+        if (void* p = small_cache.take(cls)) return p;
+    return std::aligned_alloc(kAlign, block_bytes);
+}
+
+void free_small(void* p, size_t block_bytes) {
+    const size_t cls = SmallBlockCache::class_of(block_bytes);
+    if (cls < SmallBlockCache::kClasses && !SmallBlockCache::dead && small_cache.give(cls, p)) return;
+    std::free(p);
+}
+
 }  // namespace
 
 size_t Buffer::allocation_limit() {
@@ -155,7 +199,7 @@ Buffer* Buffer::allocate(size_t bytes) {
         return b;
     }
     // Small: header and data in one 64-byte-aligned block (one malloc per tensor).
-    void* block = std::aligned_alloc(kAlign, kHeader + round_up(bytes, kAlign));
+    void* block = alloc_small(kHeader + round_up(bytes, kAlign));
     if (!block) cannot_allocate(bytes, "out of memory");
     Buffer* b = new (block) Buffer();
     b->data_ = static_cast<char*>(block) + kHeader;
@@ -177,10 +221,12 @@ Buffer* Buffer::wrap(void* data, size_t bytes, std::function<void()> release) {
 void Buffer::release() {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
     switch (kind_) {
-        case Kind::Inline:
+        case Kind::Inline: {
+            const size_t block_bytes = kHeader + round_up(bytes_, kAlign);
             this->~Buffer();
-            std::free(this);
+            free_small(this, block_bytes);
             return;
+        }
         case Kind::Mapped:
             MappingCache::instance().give(map_base_, map_len_);
             delete this;

@@ -167,3 +167,11 @@ TEST_CASE("mismatched and unmatched closing brackets") {
     CHECK(lex("(]")[1].text.find("does not match") != std::string::npos);
     CHECK(lex(")")[0].text == "unmatched ')'");
 }
+
+TEST_CASE("unexpected characters are named; unprintable bytes as \\xNN") {
+    CHECK(lex("$")[0].text == "unexpected character '$'");
+    CHECK(lex("\xc3\xa9")[0].text == "unexpected character '\xc3\xa9'");
+    CHECK(lex(std::string(1, '\0'))[0].text == "unexpected character '\\x00'");
+    CHECK(lex("\xff")[0].text == "unexpected character '\\xff'");
+    CHECK(lex("!")[0].text.find("use 'not'") != std::string::npos);
+}

@@ -132,6 +132,9 @@ TEST_CASE("empty input, blank lines only, CRLF line endings") {
     CHECK(ok("\n\n   \n# c\n")->body.empty());
     auto m = ok("if a:\r\n    b = 1\r\nc = 2\r\n");
     CHECK(m->body.size() == 2);
+    auto bom = ok("\xEF\xBB\xBFx = 1\n");  // a byte-order mark is skipped
+    REQUIRE(bom->body.size() == 1);
+    CHECK(bom->body[0]->loc == Loc{1, 2});  // the mark is a character of the line
 }
 
 TEST_CASE("the module keeps its source") {

@@ -113,6 +113,9 @@ TEST_CASE("weak values keep their exact value until they meet a dtype") {
     CHECK(h.weak());
     CHECK(h.dtype() == DType::F32);
     CHECK(h.item_f64() == 0.5);
+    Tensor third = binary(BinaryKind::Div, Tensor::weak_int(1), Tensor::weak_int(3));
+    CHECK(third.item_f64() == 1.0 / 3.0);  // exact f64 until it meets a dtype
+    CHECK(binary(BinaryKind::Mul, third, Tensor::scalar(1.0, DType::F64)).item_f64() == 1.0 / 3.0);
     Tensor q = binary(BinaryKind::FloorDiv, Tensor::weak_int(7), Tensor::weak_int(2));
     CHECK(q.weak());
     CHECK(q.item_i64() == 3);

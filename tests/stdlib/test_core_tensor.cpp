@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "stdlib/broadcast.hpp"
@@ -200,4 +201,18 @@ TEST_CASE("the op table has every element-wise builtin once") {
     CHECK(find_op("no_such_op") == nullptr);
     CHECK(binary_op(BinaryKind::FloorDiv).name == "floordiv");
     CHECK(all_ops().size() >= 43);
+}
+
+TEST_CASE("tensors made on one thread can be released on another") {
+    std::vector<Tensor> made;
+    std::thread t([&] {
+        for (int i = 0; i < 100; ++i) made.push_back(make_tensor<float>({4}, {1, 2, 3, float(i)}));
+        Tensor big = Tensor::zeros(DType::F32, Shape{1 << 20});
+        made.push_back(big);
+    });
+    t.join();
+    CHECK(made[99].data<float>()[3] == 99.0f);
+    made.clear();  // freed here, into this thread's caches
+    Tensor again = make_tensor<float>({4}, {5, 6, 7, 8});
+    CHECK(values(again) == std::vector<double>{5, 6, 7, 8});
 }

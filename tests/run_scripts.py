@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Golden script tests.
+
+usage: run_scripts.py [--update] TG_BINARY DIR...
+
+Every `<name>.tg` under each DIR (recursively) runs in three modes — as
+written, `--eager` and `--no-jit` — from the script's own folder. All modes
+must give identical stdout, stderr and exit status, and they must match the
+expected files beside the script:
+  <name>.out   expected stdout (required)
+  <name>.err   expected stderr, exactly (for failing scripts; absent = empty)
+  <name>.args  optional: script arguments, one per line
+A script with a .err file must exit with status 1; others with 0.
+--update rewrites .out / .err from the as-written run (review them by hand!).
+Files named *_module.tg or in a folder named `modules` are imported by other
+scripts and are not run on their own.
+"""
+import os
+import subprocess
+import sys
+
+MODES = [("written", []), ("eager", ["--eager"]), ("nojit", ["--no-jit"])]
+TIMEOUT_S = 60
+
+
+def read(path):
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def run(tg, script, mode_flags, args):
+    folder, name = os.path.split(script)
+    try:
+        p = subprocess.run([tg, "run"] + mode_flags + [name] + args, cwd=folder, capture_output=True,
+                           timeout=TIMEOUT_S)
+        return p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.returncode
+    except subprocess.TimeoutExpired:
+        return "", "timeout after %d s" % TIMEOUT_S, -1
+
+
+def scripts_in(d):
+    out = []
+    for root, dirs, files in os.walk(d):
+        dirs[:] = [x for x in dirs if x != "modules"]
+        for f in files:
+            if f.endswith(".tg") and not f.endswith("_module.tg"):
+                out.append(os.path.join(root, f))
+    return sorted(out)
+
+
+def main():
+    argv = sys.argv[1:]
+    update = "--update" in argv
+    argv = [a for a in argv if a != "--update"]
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    tg = os.path.abspath(argv[0])
+    passed = failed = 0
+    for d in argv[1:]:
+        for script in scripts_in(os.path.abspath(d)):
+            base = script[:-3]
+            args_text = read(base + ".args")
+            args = args_text.splitlines() if args_text else []
+            results = {m: run(tg, script, flags, args) for m, flags in MODES}
+            out, err, code = results["written"]
+            problems = []
+            if update:
+                with open(base + ".out", "w", encoding="utf-8") as f:
+                    f.write(out)
+                if err:
+                    with open(base + ".err", "w", encoding="utf-8") as f:
+                        f.write(err)
+                elif os.path.exists(base + ".err"):
+                    os.remove(base + ".err")
+            exp_out = read(base + ".out")
+            exp_err = read(base + ".err") or ""
+            if exp_out is None:
+                problems.append("missing %s.out" % os.path.basename(base))
+            for mode, (o, e, c) in results.items():
+                if exp_out is not None and o != exp_out:
+                    problems.append("[%s] stdout differs:\n--- expected\n%s--- got\n%s" % (mode, exp_out, o))
+                if e != exp_err:
+                    problems.append("[%s] stderr differs:\n--- expected\n%s--- got\n%s" % (mode, exp_err, e))
+                want = 1 if exp_err else 0
+                if c != want:
+                    problems.append("[%s] exit status %d, expected %d" % (mode, c, want))
+            rel = os.path.relpath(script, os.path.abspath(d))
+            if problems:
+                failed += 1
+                print("FAIL %s" % rel)
+                for p in problems:
+                    print("    " + p.replace("\n", "\n    "))
+            else:
+                passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
