@@ -14,6 +14,8 @@
 // nothing is "expected an expression"), so the alternatives never backtrack
 // over a half-parsed expression: the grammar is LL(1) on tokens, plus a few
 // lookaheads (`&`, `!`) of one or two tokens.
+#include <pthread.h>
+
 #include <algorithm>
 #include <iterator>
 #include <string_view>
@@ -236,13 +238,16 @@ public:
     NestGuard(ParseState& s, It at) : s_(s), tree_(s.tree) {
         ++s_.nest;
         ++s_.tree;
-        if (s_.nest <= kMaxNesting && s_.tree <= kMaxTreeDepth) return;
+        bool stack_left = !s_.stack_floor || static_cast<const char*>(__builtin_frame_address(0)) > s_.stack_floor;
+        if (s_.nest <= kMaxNesting && s_.tree <= kMaxTreeDepth && stack_left) return;
         // The destructor will not run for a constructor that throws: undo first.
         bool too_nested = s_.nest > kMaxNesting;
         --s_.nest;
         s_.tree = tree_;
         if (too_nested)
             fail(s_, at, "expression is nested too deeply (the limit is " + std::to_string(kMaxNesting) + " levels)");
+        // Only in builds with huge frames (-O0 with sanitizers) or on small thread stacks.
+        if (!stack_left) fail(s_, at, "expression is nested too deeply for the parser's stack");
         fail(s_, at, "expression is too deep (the limit is " + std::to_string(kMaxTreeDepth) + " nested operations)");
     }
     ~NestGuard() {
@@ -1147,7 +1152,21 @@ ExprPtr parse_fstring_field(ParseState& s, const FStrPiece& piece, It resume) {
     return e;
 }
 
+// The lowest stack address the grammar's recursion may reach: a margin above
+// the end of this thread's stack (null when unknown: the limits alone apply).
+const char* stack_floor() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
+    void* low = nullptr;
+    size_t size = 0;
+    int rc = pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+    if (rc != 0 || !low) return nullptr;
+    return static_cast<const char*>(low) + std::min<size_t>(size / 4, 512 * 1024);
+}
+
 void parse_module(ParseState& s, Module& module) {
+    s.stack_floor = stack_floor();
     It first = s.lexed.tokens.data();
     It last = first + s.lexed.tokens.size();
     x3::parse(first, last, x3::with<state_tag>(s)[module_rule], module.body);
