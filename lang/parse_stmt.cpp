@@ -254,18 +254,25 @@ Block Parser::parse_suite(const Token& header) {
     return body;
 }
 
+// The ':' after a condition, with a hint for the usual slip `if x = 1:`.
+void Parser::expect_condition_colon() {
+    if (at(Tok::Assign)) fail(cur(), "expected ':' after the condition, found '=' (use '==' to compare)");
+    expect(Tok::Colon, "':' after the condition");
+}
+
 // if_stmt: 'if' test ':' suite ('elif' test ':' suite)* ['else' ':' suite]
 StmtPtr Parser::parse_if() {
     const Token& t = advance();
     auto root = std::make_unique<If>(t.loc);
     root->cond = parse_test();
-    expect(Tok::Colon, "':' after the condition");
+    expect_condition_colon();
     root->body = parse_suite(t);
     If* last = root.get();
     int elifs = 0;
     while (at(Tok::Elif) || at(Tok::Else)) {
         const Token& kw = advance();
         if (kw.kind == Tok::Else) {
+            if (at(Tok::If)) fail(cur(), "expected ':' after 'else', found 'if' (write 'elif')");
             expect(Tok::Colon, "':' after 'else'");
             last->orelse = parse_suite(kw);
             break;
@@ -273,7 +280,7 @@ StmtPtr Parser::parse_if() {
         if (++elifs > kMaxElifs) fail(kw, "too many 'elif' branches (the limit is " + std::to_string(kMaxElifs) + ")");
         auto next = std::make_unique<If>(kw.loc);
         next->cond = parse_test();
-        expect(Tok::Colon, "':' after the condition");
+        expect_condition_colon();
         next->body = parse_suite(kw);
         If* raw = next.get();
         last->orelse.push_back(std::move(next));
@@ -292,7 +299,7 @@ StmtPtr Parser::parse_while() {
     const Token& t = advance();
     auto s = std::make_unique<While>(t.loc);
     s->cond = parse_test();
-    expect(Tok::Colon, "':' after the condition");
+    expect_condition_colon();
     {
         Bump in_loop(loop_depth_, 1);
         s->body = parse_suite(t);

@@ -82,6 +82,7 @@ private:
     StmtPtr parse_decorated();
     StmtPtr parse_def(std::vector<ExprPtr> decorators);
     Block parse_suite(const Token& header);
+    void expect_condition_colon();
     std::vector<Param> parse_params(Tok closer);
     void reject_loop_else(const Token& loop);
     void check_target(const Expr& e, bool allow_index, bool allow_tuple);
