@@ -4,7 +4,7 @@
 //      summation when that run is contiguous);
 //   B. when the innermost kept dim is the contiguous one (sum(axis=0) of a
 //      row-major matrix), whole rows are accumulated into a row of
-//      accumulators, flushed every kBlock rows so float error stays blocked.
+//      accumulators, flushed into f64 every kBlock rows so float error stays blocked.
 #include "stdlib/reduce.hpp"
 
 #include <algorithm>
@@ -30,7 +30,9 @@ struct Dim {
     int64_t size, stride;
 };
 
-constexpr int64_t kBlock = 512;  // rows per partial sum in loop order B
+// Rows per partial sum in loop order B. f32 sums add this many rows in f32
+// (relative error below kBlock * 2^-24 / 2 = 5e-7), then flush into f64.
+constexpr int64_t kBlock = 16;
 using runs::pairwise_sum;
 
 template <class T> constexpr bool kFloat = std::is_floating_point_v<T>;
@@ -54,6 +56,8 @@ using SumAcc = std::conditional_t<kFloat<T>, double, uint64_t>;  // ints wrap
 template <class T>
 struct SumOp : FoldRun<T, SumOp<T>, SumAcc<T>> {
     using Acc = SumAcc<T>;
+    // Loop order B adds kBlock rows in the input's own precision, then into Acc.
+    using Block = std::conditional_t<std::is_same_v<T, float>, float, Acc>;
     using Out = std::conditional_t<kFloat<T>, T, int64_t>;
     static Acc init() { return Acc{0}; }
     static Acc step(Acc a, T x) { return a + static_cast<Acc>(x); }
@@ -68,6 +72,7 @@ struct SumOp : FoldRun<T, SumOp<T>, SumAcc<T>> {
 template <class T>
 struct MeanOp {
     using Acc = double;
+    using Block = std::conditional_t<std::is_same_v<T, float>, float, Acc>;
     using Out = std::conditional_t<kFloat<T>, T, float>;
     static Acc init() { return Acc{0}; }
     static Acc step(Acc a, T x) { return a + static_cast<Acc>(x); }
@@ -248,6 +253,16 @@ void to_shape(const std::vector<Dim>& dims, size_t n, Shape& shape, Strides& str
     }
 }
 
+template <class Op>
+struct BlockOf {
+    using type = typename Op::Acc;
+};
+template <class Op>
+    requires requires { typename Op::Block; }
+struct BlockOf<Op> {
+    using type = typename Op::Block;
+};
+
 template <class T, class Op>
 void run_reduce(const Tensor& x, const Plan& plan, typename Op::Out* out) {
     using Acc = typename Op::Acc;
@@ -272,30 +287,39 @@ void run_reduce(const Tensor& x, const Plan& plan, typename Op::Out* out) {
         });
         return;
     }
-    // B: accumulate rows of m contiguous elements.
+    // B: accumulate rows of m contiguous elements; sums add kBlock rows in a
+    // Block accumulator (f32 for f32 sums: half the memory traffic), then
+    // flush into the Acc totals.
+    using Blk = typename BlockOf<Op>::type;
     const int64_t m = plan.kept.back().size;
-    // (not std::vector: vector<bool> has no data())
-    std::unique_ptr<Acc[]> acc_buf(new Acc[m]), total_buf(new Acc[m]);
-    Acc* acc = acc_buf.get();
+    std::unique_ptr<Blk[]> acc_buf(new Blk[m]);  // (not std::vector: vector<bool> has no data())
+    std::unique_ptr<Acc[]> total_buf(new Acc[m]);
+    Blk* acc = acc_buf.get();
     Acc* total = total_buf.get();
+    const Blk blk_init = static_cast<Blk>(Op::init());
     for_each_run(kshape, kstrides, [&](int64_t off, int64_t n, int64_t st) {
         for (int64_t j = 0; j < n; ++j) {
             const T* base = px + off + j * st;
             std::fill(total, total + m, Op::init());
-            std::fill(acc, acc + m, Op::init());
+            std::fill(acc, acc + m, blk_init);
             int64_t k = 0;
             for_each_run(rshape, rstrides, [&](int64_t roff, int64_t rn, int64_t rst) {
                 for (int64_t t = 0; t < rn; ++t) {
                     const T* q = base + roff + t * rst;
-                    for (int64_t c = 0; c < m; ++c) acc[c] = Op::step(acc[c], q[c]);
+                    if constexpr (std::is_same_v<Blk, Acc>) {
+                        for (int64_t c = 0; c < m; ++c) acc[c] = Op::step(acc[c], q[c]);
+                    } else {
+                        for (int64_t c = 0; c < m; ++c) acc[c] += static_cast<Blk>(q[c]);
+                    }
                     if (++k == kBlock) {
-                        for (int64_t c = 0; c < m; ++c) total[c] = Op::merge(total[c], acc[c]);
-                        std::fill(acc, acc + m, Op::init());
+                        for (int64_t c = 0; c < m; ++c) total[c] = Op::merge(total[c], static_cast<Acc>(acc[c]));
+                        std::fill(acc, acc + m, blk_init);
                         k = 0;
                     }
                 }
             });
-            for (int64_t c = 0; c < m; ++c) out[o++] = Op::finish(Op::merge(total[c], acc[c]), plan.count);
+            for (int64_t c = 0; c < m; ++c)
+                out[o++] = Op::finish(Op::merge(total[c], static_cast<Acc>(acc[c])), plan.count);
         }
     });
 }
