@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
     if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && !args[0].empty() && args[0][0] != '-')
         args.insert(args.begin(), "run");
 
-    CLI::App app{"tg: a tensor scripting language"};
+    CLI::App app{"tg: a tensor scripting language", "tg"};
+    app.footer("\n  tg FILE [ARGS...] is short for tg run FILE [ARGS...]; tg alone starts the REPL.");
     app.set_version_flag("--version", std::string("tg ") + TG_VERSION);
     app.require_subcommand(0, 1);
 

@@ -286,10 +286,10 @@ std::vector<std::string> Interpreter::variables() const {
 }
 
 Value Interpreter::call(std::string_view function, std::vector<Value> args) {
-    return call(get(function), std::move(args));
+    return call_value(get(function), std::move(args));
 }
 
-Value Interpreter::call(const Value& function, std::vector<Value> args) {
+Value Interpreter::call_value(const Value& function, std::vector<Value> args) {
     return guarded([&] {
         interp::StackGuard guard(impl_->rt);
         std::vector<interp::Value> a;

@@ -951,15 +951,22 @@ const auto import_spec_def =
     -(&lit(Tok::Dot) >> error("dotted module names are not supported: 'import util' loads util.tg")) >>
     -(lit(Tok::As) >> x3::expect[tok(Tok::Name, "a name after 'as'")[import_alias]]);
 
+// The ':' after a condition, with a hint for the usual slip `if x = 1:`.
+const auto condition_colon =
+    (&lit(Tok::Assign) >> error("expected ':' after the condition, found '=' (use '==' to compare)")) |
+    x3::expect[lit(Tok::Colon, "':' after the condition")];
+
 // if_stmt: 'if' test ':' suite ('elif' test ':' suite)* ['else' ':' suite]
 const auto if_stmt_def =
-    (tok(Tok::If)[set_header] >> test >> x3::expect[lit(Tok::Colon, "':' after the condition")])[if_node] >> suite[if_body] >>
-    *((tok(Tok::Elif)[elif_keyword] >> test >> x3::expect[lit(Tok::Colon, "':' after the condition")])[elif_node] >> suite[if_body]) >>
-    -((tok(Tok::Else)[set_header] >> x3::expect[lit(Tok::Colon, "':' after 'else'")]) >> suite[if_else]);
+    (tok(Tok::If)[set_header] >> test >> condition_colon)[if_node] >> suite[if_body] >>
+    *((tok(Tok::Elif)[elif_keyword] >> test >> condition_colon)[elif_node] >> suite[if_body]) >>
+    -((tok(Tok::Else)[set_header] >> -(&lit(Tok::If) >> error("expected ':' after 'else', found 'if' (write 'elif')")) >>
+       x3::expect[lit(Tok::Colon, "':' after 'else'")]) >>
+      suite[if_else]);
 
 // while_stmt: 'while' test ':' suite
 const auto while_stmt_def =
-    (tok(Tok::While)[set_header] >> test >> x3::expect[lit(Tok::Colon, "':' after the condition")])[while_node] >>
+    (tok(Tok::While)[set_header] >> test >> condition_colon)[while_node] >>
     loop_body[suite[while_body]] >> x3::eps[no_loop_else];
 
 // for_stmt: 'for' target_list 'in' testlist ':' suite

@@ -24,6 +24,11 @@ struct ParseResult {
 };
 
 // Parse a whole file (or one REPL input). Never throws, never crashes, for any input.
+// After a syntax error the parser skips to the next statement, so `errors` holds
+// one error per broken statement. Nesting is bounded (lang/README.md, "Limits"):
+// deeper input is a syntax error, so later passes may walk the AST recursively.
+// `unexpected_eof` is set when the input ended inside an open block, an unclosed
+// bracket or after a trailing '\': the REPL then reads another line.
 ParseResult parse(SourcePtr source);
 
 // Render a syntax error with the shared diagnostics renderer.

@@ -117,12 +117,23 @@ void index_assign(Tensor& x, std::span<const IndexItem> items, const Tensor& v) 
     const int64_t es = static_cast<int64_t>(dtype_size(x.dtype()));
     char* base = static_cast<char*>(x.raw_data()) + r.offset * es;
     auto loop = make_loop<2>(r.shape, {r.strides, broadcast_strides(value, r.shape)});
-    for_each_row(loop, {base, const_cast<char*>(static_cast<const char*>(value.raw_data()))}, {es, es},
-                 [es](std::array<char*, 2> p, int64_t n, const int64_t* s) {
-                     const int64_t so = s[0] * es, sv = s[1] * es;
-                     for (int64_t i = 0; i < n; ++i)
-                         for (int64_t b = 0; b < es; ++b) p[0][i * so + b] = p[1][i * sv + b];
-                 });
+    auto copy_rows = [&](auto tag) {
+        using E = typename decltype(tag)::type;  // an integer type of the element's size
+        for_each_row(loop, {base, const_cast<char*>(static_cast<const char*>(value.raw_data()))}, {es, es},
+                     [](std::array<char*, 2> p, int64_t n, const int64_t* s) {
+                         E* dst = reinterpret_cast<E*>(p[0]);
+                         const E* src = reinterpret_cast<const E*>(p[1]);
+                         if (s[0] == 1 && s[1] == 0) {
+                             const E v = *src;
+                             for (int64_t i = 0; i < n; ++i) dst[i] = v;
+                         } else {
+                             for (int64_t i = 0; i < n; ++i) dst[i * s[0]] = src[i * s[1]];
+                         }
+                     });
+    };
+    if (es == 1) copy_rows(TypeTag<uint8_t>{});
+    else if (es == 4) copy_rows(TypeTag<uint32_t>{});
+    else copy_rows(TypeTag<uint64_t>{});
 }
 
 }  // namespace tg::stdlib

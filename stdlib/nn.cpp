@@ -8,6 +8,8 @@
 
 #include "stdlib/broadcast.hpp"
 #include "stdlib/cast.hpp"
+#include "stdlib/fastmath.hpp"
+#include "stdlib/reduce_runs.hpp"
 #include "stdlib/op_registry.hpp"
 #include "stdlib/shape_ops_util.hpp"
 
@@ -33,10 +35,30 @@ Lanes lanes_of(const Shape& s, int axis) {
     return l;
 }
 
-// Both softmaxes. For each block the inner positions are processed together
-// (vectorizable), one pass for the max, one for exp and the sum, one to scale.
+// Both softmaxes, with the exp of the element-wise op (fastmath: the same
+// bits as exp(x) in eager and compiled code). Contiguous lanes (inner == 1):
+// vectorized max, exp into the output, pairwise sum in f64, scale. Otherwise
+// the inner positions of a block are processed together (also vectorizable).
 template <class T, bool Log>
 void softmax_kernel(const T* x, T* out, Lanes l) {
+    if (l.inner == 1) {
+        for (int64_t o = 0; o < l.outer; ++o) {
+            const T* xb = x + o * l.len;
+            T* ob = out + o * l.len;
+            T m = runs::extreme<true>(xb, l.len);
+            if (Log && !std::isfinite(m)) m = T{0};
+            for (int64_t j = 0; j < l.len; ++j) ob[j] = fastmath::exp(xb[j] - m);
+            const double s = runs::pairwise_sum<double>(ob, l.len);
+            if constexpr (Log) {
+                const T ls = fastmath::log(static_cast<T>(s));
+                for (int64_t j = 0; j < l.len; ++j) ob[j] = (xb[j] - m) - ls;
+            } else {
+                const T st = static_cast<T>(s);
+                for (int64_t j = 0; j < l.len; ++j) ob[j] = ob[j] / st;
+            }
+        }
+        return;
+    }
     std::vector<T> mx(static_cast<size_t>(l.inner));
     std::vector<double> sum(static_cast<size_t>(l.inner));
     for (int64_t o = 0; o < l.outer; ++o) {
@@ -54,14 +76,16 @@ void softmax_kernel(const T* x, T* out, Lanes l) {
                 if (!std::isfinite(m)) m = T{0};
         for (int64_t j = 0; j < l.len; ++j)
             for (int64_t i = 0; i < l.inner; ++i) {
-                T e = std::exp(xb[j * l.inner + i] - mx[i]);
-                if constexpr (!Log) ob[j * l.inner + i] = e;
+                T e = fastmath::exp(xb[j * l.inner + i] - mx[i]);
+                ob[j * l.inner + i] = e;
                 sum[i] += static_cast<double>(e);
             }
+        if constexpr (Log)
+            for (int64_t i = 0; i < l.inner; ++i) sum[i] = static_cast<double>(fastmath::log(static_cast<T>(sum[i])));
         for (int64_t j = 0; j < l.len; ++j)
             for (int64_t i = 0; i < l.inner; ++i) {
                 if constexpr (Log)
-                    ob[j * l.inner + i] = (xb[j * l.inner + i] - mx[i]) - static_cast<T>(std::log(sum[i]));
+                    ob[j * l.inner + i] = (xb[j * l.inner + i] - mx[i]) - static_cast<T>(sum[i]);
                 else
                     ob[j * l.inner + i] = ob[j * l.inner + i] / static_cast<T>(sum[i]);
             }
@@ -114,7 +138,7 @@ double cross_entropy_sum(const T* x, const int64_t* labels, int64_t rows, int64_
         for (int64_t c = 0; c < classes; ++c) m = (row[c] > m || row[c] != row[c]) && m == m ? row[c] : m;
         if (!std::isfinite(m)) m = T{0};
         double s = 0;
-        for (int64_t c = 0; c < classes; ++c) s += static_cast<double>(std::exp(row[c] - m));
+        for (int64_t c = 0; c < classes; ++c) s += static_cast<double>(fastmath::exp(row[c] - m));
         total += std::log(s) + static_cast<double>(m) - static_cast<double>(row[y]);
     }
     return total;

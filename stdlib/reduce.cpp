@@ -4,7 +4,7 @@
 //      summation when that run is contiguous);
 //   B. when the innermost kept dim is the contiguous one (sum(axis=0) of a
 //      row-major matrix), whole rows are accumulated into a row of
-//      accumulators, flushed every kBlock rows so float error stays blocked.
+//      accumulators, flushed into f64 every kBlock rows so float error stays blocked.
 #include "stdlib/reduce.hpp"
 
 #include <algorithm>
@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "stdlib/fastmath.hpp"
+#include "stdlib/reduce_runs.hpp"
 #include "stdlib/shape_ops_util.hpp"
 
 namespace tg::stdlib {
@@ -28,26 +30,10 @@ struct Dim {
     int64_t size, stride;
 };
 
-// ---- pairwise summation of a contiguous run: 8 accumulators the compiler
-// vectorizes, halves above kLeaf elements.
-constexpr int64_t kLeaf = 256;
-constexpr int64_t kBlock = 512;
-
-template <class Acc, class T>
-Acc pairwise_sum(const T* p, int64_t n) {
-    if (n <= kLeaf) {
-        Acc s[8] = {};
-        int64_t i = 0;
-        for (; i + 8 <= n; i += 8)
-            for (int k = 0; k < 8; ++k) s[k] += static_cast<Acc>(p[i + k]);
-        Acc r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-        for (; i < n; ++i) r += static_cast<Acc>(p[i]);
-        return r;
-    }
-    int64_t h = n / 2;
-    h -= h % 8;
-    return pairwise_sum<Acc>(p, h) + pairwise_sum<Acc>(p + h, n - h);
-}
+// Rows per partial sum in loop order B. f32 sums add this many rows in f32
+// (relative error below kBlock * 2^-24 / 2 = 5e-7), then flush into f64.
+constexpr int64_t kBlock = 16;
+using runs::pairwise_sum;
 
 template <class T> constexpr bool kFloat = std::is_floating_point_v<T>;
 
@@ -62,9 +48,16 @@ struct FoldRun {
     }
 };
 
+// Float sums accumulate in f64 (f32 inputs too: as fast here, since sums are
+// memory bound, and exact enough that the loop order does not show).
 template <class T>
-struct SumOp : FoldRun<T, SumOp<T>, std::conditional_t<kFloat<T>, T, uint64_t>> {
-    using Acc = std::conditional_t<kFloat<T>, T, uint64_t>;  // ints wrap
+using SumAcc = std::conditional_t<kFloat<T>, double, uint64_t>;  // ints wrap
+
+template <class T>
+struct SumOp : FoldRun<T, SumOp<T>, SumAcc<T>> {
+    using Acc = SumAcc<T>;
+    // Loop order B adds kBlock rows in the input's own precision, then into Acc.
+    using Block = std::conditional_t<std::is_same_v<T, float>, float, Acc>;
     using Out = std::conditional_t<kFloat<T>, T, int64_t>;
     static Acc init() { return Acc{0}; }
     static Acc step(Acc a, T x) { return a + static_cast<Acc>(x); }
@@ -78,7 +71,8 @@ struct SumOp : FoldRun<T, SumOp<T>, std::conditional_t<kFloat<T>, T, uint64_t>> 
 
 template <class T>
 struct MeanOp {
-    using Acc = std::conditional_t<kFloat<T>, T, double>;
+    using Acc = double;
+    using Block = std::conditional_t<std::is_same_v<T, float>, float, Acc>;
     using Out = std::conditional_t<kFloat<T>, T, float>;
     static Acc init() { return Acc{0}; }
     static Acc step(Acc a, T x) { return a + static_cast<Acc>(x); }
@@ -119,6 +113,10 @@ struct MaxOp : FoldRun<T, MaxOp<T>, T> {
         else return x > a ? x : a;
     }
     static Acc merge(Acc a, Acc b) { return step(a, b); }
+    static Acc run(Acc a, const T* p, int64_t n, int64_t st) {
+        if (st == 1 && n > 0) return step(a, runs::extreme<true>(p, n));
+        return FoldRun<T, MaxOp, Acc>::run(a, p, n, st);
+    }
     static Out finish(Acc a, int64_t) { return a; }
 };
 
@@ -136,6 +134,10 @@ struct MinOp : FoldRun<T, MinOp<T>, T> {
         else return x < a ? x : a;
     }
     static Acc merge(Acc a, Acc b) { return step(a, b); }
+    static Acc run(Acc a, const T* p, int64_t n, int64_t st) {
+        if (st == 1 && n > 0) return step(a, runs::extreme<false>(p, n));
+        return FoldRun<T, MinOp, Acc>::run(a, p, n, st);
+    }
     static Out finish(Acc a, int64_t) { return a; }
 };
 
@@ -251,6 +253,16 @@ void to_shape(const std::vector<Dim>& dims, size_t n, Shape& shape, Strides& str
     }
 }
 
+template <class Op>
+struct BlockOf {
+    using type = typename Op::Acc;
+};
+template <class Op>
+    requires requires { typename Op::Block; }
+struct BlockOf<Op> {
+    using type = typename Op::Block;
+};
+
 template <class T, class Op>
 void run_reduce(const Tensor& x, const Plan& plan, typename Op::Out* out) {
     using Acc = typename Op::Acc;
@@ -275,30 +287,39 @@ void run_reduce(const Tensor& x, const Plan& plan, typename Op::Out* out) {
         });
         return;
     }
-    // B: accumulate rows of m contiguous elements.
+    // B: accumulate rows of m contiguous elements; sums add kBlock rows in a
+    // Block accumulator (f32 for f32 sums: half the memory traffic), then
+    // flush into the Acc totals.
+    using Blk = typename BlockOf<Op>::type;
     const int64_t m = plan.kept.back().size;
-    // (not std::vector: vector<bool> has no data())
-    std::unique_ptr<Acc[]> acc_buf(new Acc[m]), total_buf(new Acc[m]);
-    Acc* acc = acc_buf.get();
+    std::unique_ptr<Blk[]> acc_buf(new Blk[m]);  // (not std::vector: vector<bool> has no data())
+    std::unique_ptr<Acc[]> total_buf(new Acc[m]);
+    Blk* acc = acc_buf.get();
     Acc* total = total_buf.get();
+    const Blk blk_init = static_cast<Blk>(Op::init());
     for_each_run(kshape, kstrides, [&](int64_t off, int64_t n, int64_t st) {
         for (int64_t j = 0; j < n; ++j) {
             const T* base = px + off + j * st;
             std::fill(total, total + m, Op::init());
-            std::fill(acc, acc + m, Op::init());
+            std::fill(acc, acc + m, blk_init);
             int64_t k = 0;
             for_each_run(rshape, rstrides, [&](int64_t roff, int64_t rn, int64_t rst) {
                 for (int64_t t = 0; t < rn; ++t) {
                     const T* q = base + roff + t * rst;
-                    for (int64_t c = 0; c < m; ++c) acc[c] = Op::step(acc[c], q[c]);
+                    if constexpr (std::is_same_v<Blk, Acc>) {
+                        for (int64_t c = 0; c < m; ++c) acc[c] = Op::step(acc[c], q[c]);
+                    } else {
+                        for (int64_t c = 0; c < m; ++c) acc[c] += static_cast<Blk>(q[c]);
+                    }
                     if (++k == kBlock) {
-                        for (int64_t c = 0; c < m; ++c) total[c] = Op::merge(total[c], acc[c]);
-                        std::fill(acc, acc + m, Op::init());
+                        for (int64_t c = 0; c < m; ++c) total[c] = Op::merge(total[c], static_cast<Acc>(acc[c]));
+                        std::fill(acc, acc + m, blk_init);
                         k = 0;
                     }
                 }
             });
-            for (int64_t c = 0; c < m; ++c) out[o++] = Op::finish(Op::merge(total[c], acc[c]), plan.count);
+            for (int64_t c = 0; c < m; ++c)
+                out[o++] = Op::finish(Op::merge(total[c], static_cast<Acc>(acc[c])), plan.count);
         }
     });
 }
@@ -338,6 +359,10 @@ Tensor arg_reduce(const Tensor& x, const std::vector<int>& axes, bool keepdims) 
         (red ? rshape : kshape).push_back(x.shape()[d]);
         (red ? rstrides : kstrides).push_back(x.strides()[d]);
     }
+    if (kshape.rank() == 0 && x.is_contiguous()) {  // all axes of a contiguous tensor: one run
+        rshape = Shape{x.numel()};
+        rstrides = Strides{1};
+    }
     int64_t* po = out.data<int64_t>();
     visit_dtype(x.dtype(), [&](auto tag) {
         using T = decltype(tag);
@@ -346,6 +371,22 @@ Tensor arg_reduce(const Tensor& x, const std::vector<int>& axes, bool keepdims) 
         for_each_run(kshape, kstrides, [&](int64_t off, int64_t n, int64_t st) {
             for (int64_t j = 0; j < n; ++j) {
                 const T* base = px + off + j * st;
+                if (rshape.rank() == 1 && rstrides[0] == 1) {
+                    // Contiguous: the extreme (vectorized), then its first occurrence.
+                    const int64_t len = rshape[0];
+                    const T m = runs::extreme<Max>(base, len);
+                    int64_t i = 0;
+                    if constexpr (kFloat<T>) {
+                        if (m != m) {
+                            while (base[i] == base[i]) ++i;
+                            po[o++] = i;
+                            continue;
+                        }
+                    }
+                    while (base[i] != m) ++i;
+                    po[o++] = i;
+                    continue;
+                }
                 int64_t idx = 0, best_idx = -1;
                 T best{};
                 for_each_run(rshape, rstrides, [&](int64_t roff, int64_t rn, int64_t rst) {
@@ -375,6 +416,23 @@ Tensor logsumexp_float(const Tensor& x, const std::vector<int>& axes, bool keepd
         for (int64_t i = 0; i < out.numel(); ++i) po[i] = -std::numeric_limits<T>::infinity();
         return out;
     }
+    // Fast path: trailing axes of a contiguous tensor are contiguous lanes.
+    bool trailing = x.is_contiguous();
+    for (size_t i = 0; i < axes.size(); ++i)
+        trailing = trailing && axes[axes.size() - 1 - i] == x.rank() - 1 - static_cast<int>(i);
+    if (trailing) {
+        const int64_t len = reduced_count(x.shape(), axes), lanes = out.numel();
+        const T* px = x.data<T>();
+        std::vector<T> buf(static_cast<size_t>(len));
+        for (int64_t o = 0; o < lanes; ++o) {
+            const T* lane = px + o * len;
+            T m = runs::extreme<true>(lane, len);
+            if (!std::isfinite(m)) m = T{0};
+            for (int64_t j = 0; j < len; ++j) buf[j] = fastmath::exp(lane[j] - m);
+            po[o] = fastmath::log(static_cast<T>(runs::pairwise_sum<double>(buf.data(), len))) + m;
+        }
+        return out;
+    }
     Tensor m = reduce_with<MaxOp>(x, axes, true, x.dtype());
     T* pm = m.data<T>();
     for (int64_t i = 0; i < m.numel(); ++i)
@@ -391,7 +449,7 @@ Tensor logsumexp_float(const Tensor& x, const std::vector<int>& axes, bool keepd
     int r = shape.rank();
     int64_t xo = 0, mo = 0, total = x.numel();
     for (int64_t i = 0; i < total; ++i) {
-        pe[i] = std::exp(px[xo] - pmb[mo]);
+        pe[i] = fastmath::exp(px[xo] - pmb[mo]);
         for (int d = r - 1; d >= 0; --d) {
             xo += xs[d];
             mo += ms[d];
@@ -403,7 +461,7 @@ Tensor logsumexp_float(const Tensor& x, const std::vector<int>& axes, bool keepd
     }
     Tensor s = reduce_with<SumOp>(e, axes, keepdims, x.dtype());
     const T* ps = s.data<T>();
-    for (int64_t i = 0; i < out.numel(); ++i) po[i] = std::log(ps[i]) + pm[i];
+    for (int64_t i = 0; i < out.numel(); ++i) po[i] = fastmath::log(ps[i]) + pm[i];
     return out;
 }
 

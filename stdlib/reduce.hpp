@@ -4,7 +4,8 @@
 // dtypes follow NumPy with tg's defaults: sum/prod of bool, i32, i64 give i64
 // (wrapping), of floats their own dtype; mean and logsumexp of bool/ints give
 // f32; max/min keep the dtype; argmax/argmin give i64; any/all give bool.
-// Float sums are pairwise along the contiguous axis and blocked otherwise.
+// Float sums accumulate in f64, pairwise along the contiguous axis and
+// blocked otherwise, then round to the dtype once.
 // max/min propagate NaN; argmax/argmin return the first NaN's index if any.
 // Reducing over zero elements: sum 0, prod 1, mean nan, any False, all True,
 // logsumexp -inf; max/min/argmax/argmin are an error naming the function.

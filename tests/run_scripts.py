@@ -12,8 +12,9 @@ expected files beside the script:
   <name>.args  optional: script arguments, one per line
 A script with a .err file must exit with status 1; others with 0.
 --update rewrites .out / .err from the as-written run (review them by hand!).
-Files named *_module.tg or in a folder named `modules` are imported by other
-scripts and are not run on their own.
+Files named *_module.tg are imported by other scripts and are not run on their
+own. When the script's folder has a `lib` subfolder, TG_PATH points at it
+(to test the module search path); `lib` folders are not searched for scripts.
 """
 import os
 import subprocess
@@ -32,9 +33,13 @@ def read(path):
 
 def run(tg, script, mode_flags, args):
     folder, name = os.path.split(script)
+    env = dict(os.environ)
+    env.pop("TG_PATH", None)
+    if os.path.isdir(os.path.join(folder, "lib")):
+        env["TG_PATH"] = os.path.join(folder, "lib")
     try:
         p = subprocess.run([tg, "run"] + mode_flags + [name] + args, cwd=folder, capture_output=True,
-                           timeout=TIMEOUT_S)
+                           timeout=TIMEOUT_S, env=env)
         return p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.returncode
     except subprocess.TimeoutExpired:
         return "", "timeout after %d s" % TIMEOUT_S, -1
@@ -43,7 +48,7 @@ def run(tg, script, mode_flags, args):
 def scripts_in(d):
     out = []
     for root, dirs, files in os.walk(d):
-        dirs[:] = [x for x in dirs if x != "modules"]
+        dirs[:] = [x for x in dirs if x != "lib"]
         for f in files:
             if f.endswith(".tg") and not f.endswith("_module.tg"):
                 out.append(os.path.join(root, f))

@@ -128,6 +128,9 @@ private:
     }
 
     std::vector<ValueType> yield_types(RegionId r) {
+        const Region& reg = g_.region(r);
+        if (reg.nodes.empty() || g_.node(reg.nodes.back()).op != Op::Yield)
+            fail(reg.owner, "region " + std::to_string(r) + " does not end with a yield");
         std::vector<ValueType> out;
         for (ValueId v : g_.node(g_.region(r).nodes.back()).operands) out.push_back(g_.type(v));
         return out;

@@ -187,7 +187,7 @@ public:
 
     // Call a tg function (plain or @graph) by name, or a function value.
     Value call(std::string_view function, std::vector<Value> args);
-    Value call(const Value& function, std::vector<Value> args);
+    Value call_value(const Value& function, std::vector<Value> args);
 
     // Make a C++ function callable from tg as `name(...)` (also as a method:
     // x.name(...) calls name(x, ...)). Define before running code that uses it.

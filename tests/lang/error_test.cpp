@@ -115,6 +115,12 @@ TEST_CASE("Python features tg does not have get a plain message") {
     CHECK(first_error("if a: if b: c\n").find("must start on its own line") != std::string::npos);
 }
 
+TEST_CASE("hints for common slips") {
+    CHECK(first_error("if x = 1:\n    pass\n") == "expected ':' after the condition, found '=' (use '==' to compare)");
+    CHECK(first_error("while x = 1:\n    pass\n").find("use '=='") != std::string::npos);
+    CHECK(first_error("if a:\n    pass\nelse if b:\n    pass\n") == "expected ':' after 'else', found 'if' (write 'elif')");
+}
+
 TEST_CASE("parameters and keywords") {
     CHECK(first_error("def f(a, a):\n    pass\n") == "duplicate parameter 'a'");
     CHECK(first_error("def f(a=1, b):\n    pass\n") == "parameter 'b' without a default follows a parameter with a default");

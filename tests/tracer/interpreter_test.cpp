@@ -7,6 +7,7 @@
 #include "sample_graphs.hpp"
 #include "stdlib/format.hpp"
 #include "tracer/graph_interpreter.hpp"
+#include "tracer/passes.hpp"
 
 using namespace tg::tracer;
 using namespace tg::tracer::test;
@@ -272,4 +273,74 @@ TEST_CASE("interpreter: wrong number of inputs is reported") {
     RunContext ctx;
     Tensor one[] = {vec({1, 2, 3})};
     CHECK_THROWS_AS(run_graph(g, one, ctx), RuntimeError);
+}
+
+TEST_CASE("golden + run: a while loop threading the token through prints and random draws") {
+    // def f(n):
+    //     i = 0
+    //     while i < n:
+    //         print(i, random_uniform((2,)))
+    //         i += 1
+    //     return i
+    Graph g("loop");
+    ValueId tok = g.add_input_token();
+    ValueId n = g.add_input(i64(), "n");
+    ValueId inits[] = {g.constant(Tensor::weak_int(0)), tok};
+    NodeId w = g.add_while(inits, at(3, 5));
+    RegionId cr = g.node(w).regions[0], br = g.node(w).regions[1];
+    g.enter(cr);
+    ValueId cy[] = {g.truth(g.apply1("lt", {g.args(cr)[0], n}, at(3, 13))), g.args(cr)[0], g.args(cr)[1]};
+    g.yield(cy);
+    g.exit();
+    g.enter(br);
+    ValueId i = g.args(br)[0];
+    auto r = g.apply(op("random_uniform"), {}, {std::vector<int64_t>{2}}, at(4, 18), g.args(br)[1]);
+    ValueId vals[] = {i, r[0]};
+    ValueId t = g.print(r[1], {{TextPiece::Str, "", 0}, {TextPiece::Text, " "}, {TextPiece::Str, "", 1}, {TextPiece::Text, "\n"}},
+                        vals, at(4, 9));
+    ValueId by[] = {g.apply1("add", {i, g.constant(Tensor::weak_int(1))}, at(5, 11)), t};
+    g.yield(by);
+    g.exit();
+    auto res = g.finish(w);
+    g.yield(res);
+    verify(g);
+    CHECK("\n" + print_graph(g, {.locations = false}) == R"(
+func @loop(%0: token, %n: i64[]) -> (weak i64[], token) {
+  %1 = const 0 : weak i64[]
+  %2, %3 = while (%1, %0) {
+  cond(%4: weak i64[], %5: token):
+    %6 = lt %4, %n : bool[]
+    %7 = truth %6 : bool[]
+    yield %7, %4, %5
+  body(%8: weak i64[], %9: token):
+    %10, %11 = random_uniform %9 {shape=(2,), low=0.0, high=1.0} : f32[2], token
+    %12 = print %11, str(%8), " ", str(%10), "\n" : token
+    %13 = const 1 : weak i64[]
+    %14 = add %8, %13 : weak i64[]
+    yield %14, %12
+  } : weak i64[], token
+  yield %2, %3
+}
+)");
+    // Eager: three draws of 2 values each from the same seed, printed in order.
+    tg::stdlib::Rng eager_rng(7);
+    tg::stdlib::OpContext ectx{&eager_rng};
+    std::string want;
+    for (int k = 0; k < 3; ++k) {
+        std::vector<tg::stdlib::Attr> a{std::vector<int64_t>{2}, 0.0, 1.0};
+        want += std::to_string(k) + " " + tg::stdlib::to_str(op("random_uniform").eager(ectx, {{}, a})) + "\n";
+    }
+    tg::stdlib::Rng rng(7);
+    std::string out;
+    auto result = run(g, {Tensor::scalar(int64_t{3})}, &out, &rng);
+    CHECK(out == want);
+    CHECK(result[0].item_i64() == 3);
+    CHECK(rng.counter() == eager_rng.counter());
+    // Optimizing keeps the effects (nothing to remove or merge across iterations).
+    Graph h = g;
+    optimize(h);
+    tg::stdlib::Rng rng2(7);
+    std::string out2;
+    run(h, {Tensor::scalar(int64_t{3})}, &out2, &rng2);
+    CHECK(out2 == want);
 }

@@ -308,3 +308,10 @@ TEST_CASE("rule: only cond and while own regions") {
     g.node(gt).regions = g.node(c).regions;
     CHECK(mentions(failure(g), "only cond and while own regions"));
 }
+
+TEST_CASE("rule: a nested region without a yield is reported, not read past") {
+    Graph g = cond_graph();
+    const Node& c = g.node(g.region(Graph::kBody).nodes[3]);
+    g.region(c.regions[1]).nodes.clear();
+    CHECK(mentions(failure(g), "does not end with a yield"));
+}

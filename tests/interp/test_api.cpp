@@ -1,0 +1,123 @@
+// The public embedding API: interpreters, variables, calls, host functions, errors.
+#include <doctest/doctest.h>
+
+#include <tg/tg.hpp>
+
+#include <string>
+#include <vector>
+
+namespace {
+struct Captured {
+    std::string out;
+    tg::Interpreter interp;
+    explicit Captured(tg::Options o = {}) : interp(with_output(std::move(o), out)) {}
+    static tg::Options with_output(tg::Options o, std::string& out) {
+        o.write_output = [&out](std::string_view s) { out += s; };
+        return o;
+    }
+};
+}  // namespace
+
+TEST_CASE("two interpreters in one process are independent") {
+    Captured a, b;
+    a.interp.run_source("x = 1\nseed(3)\nr = random_uniform((2,))\n");
+    b.interp.run_source("x = 2\nseed(3)\nr = random_uniform((2,))\n");
+    a.interp.run_source("print(x)\n");
+    b.interp.run_source("print(x)\n");
+    CHECK(a.out == "1\n");
+    CHECK(b.out == "2\n");
+    CHECK(a.interp.get("r").str() == b.interp.get("r").str());
+    b.interp.define("only_in_b", [](std::span<const tg::Value>) { return tg::Value(int64_t{5}); });
+    CHECK_THROWS_AS(a.interp.run_source("only_in_b()\n"), tg::Error);
+    b.interp.run_source("print(only_in_b())\n");
+    CHECK(b.out == "2\n5\n");
+}
+
+TEST_CASE("variables can be read and bound; functions called with tensors") {
+    Captured c;
+    std::vector<float> data = {1.0f, 2.0f, 3.0f};
+    c.interp.set("v", tg::Tensor::wrap(data.data(), tg::DType::F32, {3}));
+    c.interp.run_source("def scale(x, k=2.0):\n    return x * k\ns = v.sum()\n");
+    CHECK(c.interp.get("s").as_tensor().item() == 6.0);
+    tg::Tensor y = c.interp.call("scale", {c.interp.get("v")}).as_tensor();
+    REQUIRE(y.size() == 3);
+    CHECK(y.data_as<float>()[2] == 6.0f);
+    CHECK(data[2] == 3.0f);  // wrapped host memory is never written
+    c.interp.run_source("v[0] = 100.0\n");
+    CHECK(data[0] == 1.0f);  // copy-on-write, not into the host's buffer
+    CHECK(c.interp.has("scale"));
+    CHECK_FALSE(c.interp.has("nope"));
+}
+
+TEST_CASE("wrapped memory is released when the last tensor is gone") {
+    bool released = false;
+    std::vector<double> data = {1.0, 2.0};
+    {
+        Captured c;
+        c.interp.set("w", tg::Tensor::wrap(data.data(), tg::DType::F64, {2}, [&] { released = true; }));
+        c.interp.run_source("t = w * 2\n");
+    }
+    CHECK(released);
+}
+
+TEST_CASE("errors carry message, location and traceback") {
+    Captured c;
+    try {
+        c.interp.run_source("def f(a):\n    return a // 0\n\nf(1)\n", "e.tg");
+        FAIL("no error");
+    } catch (const tg::Error& e) {
+        CHECK(e.message() == "integer division by zero");
+        CHECK(e.file() == "e.tg");
+        CHECK(e.line() == 2);
+        CHECK(e.col() == 14);
+        REQUIRE(e.traceback().size() == 2);
+        CHECK(e.traceback()[0].function == "f");
+        CHECK(e.traceback()[1].function == "<module>");
+        CHECK(e.traceback()[1].line == 4);
+        CHECK(e.rendered().rfind("e.tg:2:14: error: integer division by zero\n", 0) == 0);
+    }
+}
+
+TEST_CASE("host function errors point at the tg call site") {
+    Captured c;
+    c.interp.define("fail_now", [](std::span<const tg::Value>) -> tg::Value { throw tg::HostError("bad input"); });
+    try {
+        c.interp.run_source("x = 1\ny = fail_now(x)\n", "h.tg");
+        FAIL("no error");
+    } catch (const tg::Error& e) {
+        CHECK(e.message() == "fail_now: bad input");
+        CHECK(e.line() == 2);
+        CHECK(e.col() == 5);
+    }
+}
+
+TEST_CASE("limits: call depth and steps end with an error, not a crash") {
+    tg::Options o;
+    o.max_call_depth = 50;
+    Captured c(o);
+    CHECK_THROWS_WITH_AS(c.interp.run_source("def f(n):\n    return f(n + 1)\nf(0)\n"),
+                         doctest::Contains("maximum recursion depth"), tg::Error);
+    tg::Options s;
+    s.max_steps = 10000;
+    Captured d(s);
+    CHECK_THROWS_WITH_AS(d.interp.run_source("while True:\n    pass\n"), doctest::Contains("step limit"), tg::Error);
+}
+
+TEST_CASE("argument binding errors name the function and the parameter") {
+    Captured c;
+    c.interp.run_source("def f(a, b=1):\n    return a + b\n");
+    CHECK_THROWS_WITH_AS(c.interp.run_source("f()\n"), doctest::Contains("f: missing argument `a`"), tg::Error);
+    CHECK_THROWS_WITH_AS(c.interp.run_source("f(1, z=2)\n"), doctest::Contains("f: unknown keyword argument `z`"),
+                         tg::Error);
+    CHECK_THROWS_WITH_AS(c.interp.run_source("f(1, a=2)\n"), doctest::Contains("f: argument `a` given twice"),
+                         tg::Error);
+    CHECK_THROWS_WITH_AS(c.interp.run_source("sum(tensor([1.0]), bogus=1)\n"),
+                         doctest::Contains("sum: unknown keyword argument `bogus`"), tg::Error);
+}
+
+TEST_CASE("imports can be disabled by the host") {
+    tg::Options o;
+    o.allow_import = false;
+    Captured c(o);
+    CHECK_THROWS_WITH_AS(c.interp.run_source("import util\n"), doctest::Contains("import is disabled"), tg::Error);
+}

@@ -1,0 +1,202 @@
+#include "tracer/signature.hpp"
+
+#include <functional>
+
+namespace tg::tracer {
+
+using Kind = ArgDesc::Kind;
+
+ArgDesc ArgDesc::tensor(stdlib::DType d, stdlib::Shape s) {
+    ArgDesc a;
+    a.kind = Kind::Tensor;
+    a.dtype = d;
+    a.shape = s;
+    return a;
+}
+ArgDesc ArgDesc::list(std::vector<ArgDesc> items) {
+    ArgDesc a;
+    a.kind = Kind::List;
+    a.items = std::move(items);
+    return a;
+}
+ArgDesc ArgDesc::tuple(std::vector<ArgDesc> items) {
+    ArgDesc a;
+    a.kind = Kind::Tuple;
+    a.items = std::move(items);
+    return a;
+}
+ArgDesc ArgDesc::value(std::string key, std::string display) {
+    ArgDesc a;
+    a.kind = Kind::Static;
+    a.key = std::move(key);
+    a.display = std::move(display);
+    return a;
+}
+
+bool operator==(const ArgDesc& a, const ArgDesc& b) {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+        case Kind::Tensor: return a.dtype == b.dtype && a.shape == b.shape;
+        case Kind::List: case Kind::Tuple: return a.items == b.items;
+        case Kind::Static: return a.key == b.key;
+    }
+    return false;
+}
+
+namespace {
+
+void mix(size_t& h, size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+
+void hash_desc(size_t& h, const ArgDesc& a) {
+    mix(h, static_cast<size_t>(a.kind));
+    switch (a.kind) {
+        case Kind::Tensor:
+            mix(h, static_cast<size_t>(a.dtype));
+            for (int64_t d : a.shape) mix(h, static_cast<size_t>(d));
+            mix(h, static_cast<size_t>(a.shape.rank()));
+            break;
+        case Kind::List: case Kind::Tuple:
+            mix(h, a.items.size());
+            for (const ArgDesc& i : a.items) hash_desc(h, i);
+            break;
+        case Kind::Static: mix(h, std::hash<std::string>{}(a.key)); break;
+    }
+}
+
+std::string tensor_text(const ArgDesc& a) {
+    std::string s = stdlib::dtype_name(a.dtype);
+    s += '[';
+    for (int i = 0; i < a.shape.rank(); ++i) s += (i ? "," : "") + std::to_string(a.shape[i]);
+    return s + ']';
+}
+
+std::string desc_text(const ArgDesc& a) {
+    switch (a.kind) {
+        case Kind::Tensor: return tensor_text(a);
+        case Kind::List: case Kind::Tuple: {
+            std::string s = a.kind == Kind::List ? "[" : "(";
+            for (size_t i = 0; i < a.items.size(); ++i) s += (i ? ", " : "") + desc_text(a.items[i]);
+            if (a.kind == Kind::Tuple && a.items.size() == 1) s += ",";
+            return s + (a.kind == Kind::List ? "]" : ")");
+        }
+        case Kind::Static: return a.display;
+    }
+    return "?";
+}
+
+const char* kind_name(Kind k) {
+    switch (k) {
+        case Kind::Tensor: return "tensor";
+        case Kind::List: return "list";
+        case Kind::Tuple: return "tuple";
+        case Kind::Static: return "value";
+    }
+    return "?";
+}
+
+// Differences of one described value at `path` ("argument `xs[1]`").
+void diff(const ArgDesc& a, const ArgDesc& b, const std::string& what, const std::string& path,
+          std::vector<std::string>& out, size_t& count) {
+    const std::string head = what + " `" + path + "`: ";
+    if (a.kind != b.kind) {
+        ++count;
+        out.push_back(head + (a.kind == Kind::Static || b.kind == Kind::Static ? desc_text(a) + " → " + desc_text(b)
+                                                                              : std::string(kind_name(a.kind)) + " → " +
+                                                                                    kind_name(b.kind)));
+        return;
+    }
+    switch (a.kind) {
+        case Kind::Tensor: {
+            std::string parts;
+            if (a.dtype != b.dtype) parts += std::string("dtype ") + stdlib::dtype_name(a.dtype) + " → " + stdlib::dtype_name(b.dtype);
+            if (!(a.shape == b.shape))
+                parts += (parts.empty() ? "" : ", ") + std::string("shape ") + a.shape.to_string() + " → " + b.shape.to_string();
+            // dtype and shape count apart: f32[4] is closer to f32[3] than f64[3] is.
+            count += (a.dtype != b.dtype) + !(a.shape == b.shape);
+            if (!parts.empty()) out.push_back(head + parts);
+            return;
+        }
+        case Kind::List: case Kind::Tuple:
+            if (a.items.size() != b.items.size()) {
+                ++count;
+                out.push_back(head + "length " + std::to_string(a.items.size()) + " → " + std::to_string(b.items.size()));
+                return;
+            }
+            for (size_t i = 0; i < a.items.size(); ++i)
+                diff(a.items[i], b.items[i], what, path + "[" + std::to_string(i) + "]", out, count);
+            return;
+        case Kind::Static:
+            if (a.key != b.key) {
+                ++count;
+                out.push_back(head + a.display + " → " + b.display);
+            }
+            return;
+    }
+}
+
+void diff_lists(const std::vector<NamedArg>& a, const std::vector<NamedArg>& b, const std::string& what,
+                std::vector<std::string>& out, size_t& count) {
+    // By name, in the order of `b` then the names only `a` has.
+    for (const NamedArg& nb : b) {
+        const NamedArg* na = nullptr;
+        for (const NamedArg& x : a)
+            if (x.name == nb.name) na = &x;
+        if (!na) {
+            ++count;
+            out.push_back(what + " `" + nb.name + "`: new (" + desc_text(nb.desc) + ")");
+        } else {
+            diff(na->desc, nb.desc, what, nb.name, out, count);
+        }
+    }
+    for (const NamedArg& na : a) {
+        bool found = false;
+        for (const NamedArg& x : b) found |= x.name == na.name;
+        if (!found) {
+            ++count;
+            out.push_back(what + " `" + na.name + "`: no longer given");
+        }
+    }
+}
+
+}  // namespace
+
+size_t Signature::hash() const {
+    size_t h = 0;
+    for (const auto* list : {&args, &captures}) {
+        mix(h, list->size());
+        for (const NamedArg& a : *list) {
+            mix(h, std::hash<std::string>{}(a.name));
+            hash_desc(h, a.desc);
+        }
+    }
+    return h;
+}
+
+std::string Signature::to_string() const {
+    std::string s;
+    for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i].name + ": " + desc_text(args[i].desc);
+    if (!captures.empty()) {
+        s += " | captured ";
+        for (size_t i = 0; i < captures.size(); ++i)
+            s += (i ? ", " : "") + captures[i].name + ": " + desc_text(captures[i].desc);
+    }
+    return s;
+}
+
+std::vector<std::string> differences(const Signature& from, const Signature& to) {
+    std::vector<std::string> out;
+    size_t count = 0;
+    diff_lists(from.args, to.args, "argument", out, count);
+    diff_lists(from.captures, to.captures, "captured", out, count);
+    return out;
+}
+
+size_t distance(const Signature& a, const Signature& b) {
+    std::vector<std::string> out;
+    size_t count = 0;
+    diff_lists(a.args, b.args, "argument", out, count);
+    diff_lists(a.captures, b.captures, "captured", out, count);
+    return count;
+}
+
+}  // namespace tg::tracer
