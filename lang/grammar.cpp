@@ -29,6 +29,7 @@
 #include "lang/parser_impl.hpp"
 
 namespace tg::lang::detail {
+namespace {
 
 namespace x3 = boost::spirit::x3;
 using boost::fusion::at_c;
@@ -180,6 +181,7 @@ struct unexpected_indent_parser : x3::parser<unexpected_indent_parser> {
 };
 constexpr unexpected_indent_parser unexpected_indent{};
 
+}  // namespace
 }  // namespace tg::lang::detail
 
 namespace boost::spirit::x3 {
@@ -204,6 +206,9 @@ struct get_info<action<tg::lang::detail::token_parser<A>, F>> {
 }  // namespace boost::spirit::x3
 
 namespace tg::lang::detail {
+namespace {
+
+namespace x3 = boost::spirit::x3;
 
 // ============================================================== directives
 
@@ -1171,6 +1176,8 @@ const char* stack_floor() {
     if (rc != 0 || !low) return nullptr;
     return static_cast<const char*>(low) + std::min<size_t>(size / 4, 512 * 1024);
 }
+
+}  // namespace
 
 void parse_module(ParseState& s, Module& module) {
     s.stack_floor = stack_floor();
