@@ -194,6 +194,8 @@ public:
     void append(NodeId n) { insert(insertion_region(), regions_[insertion_region()].nodes.size(), n); }
     // Removes `n` from its region (its results must be unused).
     void erase(NodeId n);
+    // Drops result i of n (it must be unused); later results shift down.
+    void remove_result(NodeId n, size_t i);
     // Every use of `from` (operands in all regions) now uses `to`.
     void replace_all_uses(ValueId from, ValueId to);
     // Number of uses of each value by live nodes.
