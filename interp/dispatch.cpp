@@ -133,24 +133,6 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
 
 }  // namespace
 
-stdlib::BinaryKind binary_kind(lang::BinOp op) {
-    using B = stdlib::BinaryKind;
-    switch (op) {
-    case lang::BinOp::Add: return B::Add;
-    case lang::BinOp::Sub: return B::Sub;
-    case lang::BinOp::Mul: return B::Mul;
-    case lang::BinOp::Div: return B::Div;
-    case lang::BinOp::FloorDiv: return B::FloorDiv;
-    case lang::BinOp::Mod: return B::Mod;
-    case lang::BinOp::Pow: return B::Pow;
-    case lang::BinOp::BitAnd: return B::BitAnd;
-    case lang::BinOp::BitOr: return B::BitOr;
-    case lang::BinOp::BitXor: return B::BitXor;
-    case lang::BinOp::MatMul: break;
-    }
-    return B::Add;
-}
-
 stdlib::BinaryKind compare_kind(lang::CmpOp op) {
     using B = stdlib::BinaryKind;
     switch (op) {

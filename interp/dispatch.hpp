@@ -37,7 +37,13 @@ Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Ten
 // stdlib::Tensor built. Returns false for every case it does not cover (the
 // general path then runs). Same semantics as stdlib::binary.
 bool scalar_binary(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out);
-stdlib::BinaryKind binary_kind(lang::BinOp op);  // not MatMul
+// lang's operators onto stdlib's (MatMul is not a BinaryKind: it is the `matmul` op).
+inline stdlib::BinaryKind binary_kind(lang::BinOp op) {
+    using B = stdlib::BinaryKind;
+    constexpr B table[] = {B::Add, B::Sub, B::Mul, B::Div, B::FloorDiv, B::Mod, B::Pow,
+                           B::Add /* MatMul: unused */, B::BitAnd, B::BitOr, B::BitXor};
+    return table[static_cast<int>(op)];
+}
 stdlib::BinaryKind compare_kind(lang::CmpOp op);
 
 // Operators of SPEC §2.1 on any values (tensors, and + * == on lists, tuples, strings).

@@ -58,7 +58,17 @@ private:
     Value eval(const lang::Expr& e);
     // Like eval, but a variable is returned by reference (no copy).
     const Value& eval_ref(const lang::Expr& e, Value& scratch);
-    const Value& load(const lang::Name& n);
+    // Reads a variable. Locals and globals are the hot path (inline); the
+    // rest (enclosing frames, builtins, "not defined") is out of line.
+    const Value& load(const lang::Name& n) {
+        const Value* v;
+        if (n.scope == lang::Scope::Global) v = &f_->module->globals[n.slot];
+        else if (n.scope == lang::Scope::Local) v = &f_->env->slots[n.slot];
+        else return load_slow(n);
+        if (!v->defined()) undefined(n);
+        return *v;
+    }
+    const Value& load_slow(const lang::Name& n);
     Value& store_slot(const lang::Name& n);
     // The storage a target expression denotes (a variable, or an item of a
     // list inside one), for in-place updates; null if it is not a variable.

@@ -66,7 +66,7 @@ bool Evaluator::cond(const Expr& e) {
 
 // ------------------------------------------------------------------ variables
 
-const Value& Evaluator::load(const Name& n) {
+const Value& Evaluator::load_slow(const Name& n) {
     const Value* v = nullptr;
     switch (n.scope) {
     case lang::Scope::Local: v = &f_->env->slots[n.slot]; break;

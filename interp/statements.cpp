@@ -64,6 +64,15 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     }
     case StmtKind::Assign: {
         const Assign& a = s.as<Assign>();
+        // scalar arithmetic into a variable: no Value built on the way
+        if (a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Name &&
+            (a.value->kind == ExprKind::Binary || a.value->kind == ExprKind::Compare)) {
+            Scalar out;
+            if (eval_scalar(*a.value, out)) {
+                store_slot(a.targets[0]->as<Name>()) = Value(out);
+                return Flow::Normal;
+            }
+        }
         Value v = eval(*a.value);
         for (size_t i = 0; i + 1 < a.targets.size(); ++i) assign(*a.targets[i], v);
         assign(*a.targets.back(), std::move(v));

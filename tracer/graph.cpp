@@ -130,6 +130,12 @@ void Graph::erase(NodeId n) {
     node.erased = true;
 }
 
+void Graph::remove_result(NodeId n, size_t i) {
+    auto& res = nodes_[n].results;
+    res.erase(res.begin() + static_cast<std::ptrdiff_t>(i));
+    for (size_t k = i; k < res.size(); ++k) values_[res[k]].index = static_cast<uint32_t>(k);
+}
+
 void Graph::walk(RegionId r, const std::function<void(NodeId)>& f) const {
     for (NodeId n : regions_[r].nodes) {
         f(n);

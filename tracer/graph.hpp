@@ -163,7 +163,9 @@ public:
     ValueId index(ValueId x, IndexSpec spec, std::span<const ValueId> dynamic, SrcLoc loc = {});
     ValueId index_assign(ValueId x, ValueId v, IndexSpec spec, std::span<const ValueId> dynamic,
                          SrcLoc loc = {});
-    // Side effects: take a token, return the next token.
+    // Side effects: take a token, return the next token. Template pieces
+    // refer to `values` by index from 0 (the node stores them shifted past its
+    // leading operands). `text` is the whole output of one print call, incl. `end`.
     ValueId print(ValueId token, Template text, std::span<const ValueId> values, SrcLoc loc = {});
     ValueId assert_(ValueId token, ValueId cond, Template message, std::span<const ValueId> values,
                     SrcLoc loc = {});
@@ -194,6 +196,8 @@ public:
     void append(NodeId n) { insert(insertion_region(), regions_[insertion_region()].nodes.size(), n); }
     // Removes `n` from its region (its results must be unused).
     void erase(NodeId n);
+    // Drops result i of n (it must be unused); later results shift down.
+    void remove_result(NodeId n, size_t i);
     // Every use of `from` (operands in all regions) now uses `to`.
     void replace_all_uses(ValueId from, ValueId to);
     // Number of uses of each value by live nodes.

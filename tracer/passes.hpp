@@ -27,7 +27,8 @@ inline constexpr int64_t kFoldLimit = 4096;
 bool eliminate_common_subexpressions(Graph& g);
 
 // Removes pure nodes whose results are unused (never effects, never nodes
-// that may raise, never while loops, which may not terminate).
+// that may raise, never while loops, which may not terminate), and the
+// unused results of cond nodes (with what their branches yield for them).
 bool eliminate_dead_code(Graph& g);
 
 // x*1, 1*x, x/1, x-0, x+(-0.0), x+0 (integers), x//1 (integers),

@@ -121,3 +121,11 @@ TEST_CASE("imports can be disabled by the host") {
     Captured c(o);
     CHECK_THROWS_WITH_AS(c.interp.run_source("import util\n"), doctest::Contains("import is disabled"), tg::Error);
 }
+
+TEST_CASE("very deep recursion hits the native stack guard, not a crash") {
+    tg::Options o;
+    o.max_call_depth = 10'000'000;
+    Captured c(o);
+    CHECK_THROWS_WITH_AS(c.interp.run_source("def f(n):\n    return 1 + f(n + 1)\nf(0)\n"),
+                         doctest::Contains("maximum recursion depth exceeded"), tg::Error);
+}

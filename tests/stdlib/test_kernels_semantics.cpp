@@ -163,3 +163,33 @@ TEST_CASE("nn helpers are stable and agree with each other") {
     CHECK(ce == doctest::Approx(-(lp.data<float>()[2] + lp.data<float>()[3]) / 2).epsilon(1e-6));
     CHECK(mse(x, x).item_f64() == 0.0);
 }
+
+TEST_CASE("kernels read broadcast (stride 0) and reversed (negative stride) views") {
+    Tensor row = make_tensor<float>({3}, {1, 2, 3});
+    Tensor b = broadcast_to(row, Shape{4, 3});
+    Tensor s0 = reduce(ReduceKind::Sum, b, int64_t{0}, false);
+    for (int j = 0; j < 3; ++j) CHECK(s0.data<float>()[j] == 4.0f * static_cast<float>(j + 1));
+    CHECK(reduce(ReduceKind::Sum, b, {}, false).item_f64() == 24.0);
+    CHECK(reduce(ReduceKind::Argmax, b, {}, false).item_i64() == 2);
+    // x[::-1] of [1, 5, 2, 5]: strides -1 from the last element.
+    Tensor x = make_tensor<int64_t>({4}, {1, 5, 2, 5});
+    Tensor rev = x.view(Shape{4}, Strides{-1}, 3);
+    CHECK(reduce(ReduceKind::Argmax, rev, {}, false).item_i64() == 0);
+    CHECK(reduce(ReduceKind::Argmin, rev, {}, false).item_i64() == 3);
+    CHECK(reduce(ReduceKind::Sum, rev, {}, false).item_i64() == 13);
+    Tensor flat = call("flatten", {rev}).contiguous();  // 1-d already: flatten returns the view itself
+    const int64_t want[4] = {5, 2, 5, 1};
+    for (int i = 0; i < 4; ++i) CHECK(flat.data<int64_t>()[i] == want[i]);
+    Tensor m = make_tensor<double>({2, 2}, {1, 2, 3, 4});
+    Tensor mrev = m.view(Shape{2, 2}, Strides{-2, -1}, 3);  // [[4, 3], [2, 1]]
+    Tensor p = matmul(mrev, make_tensor<double>({2, 1}, {1, 0}));
+    CHECK(p.data<double>()[0] == 4.0);
+    CHECK(p.data<double>()[1] == 2.0);
+    Tensor sm = softmax(broadcast_to(make_tensor<float>({2}, {0, 0}), Shape{3, 2}));
+    for (int i = 0; i < 6; ++i) CHECK(sm.data<float>()[i] == 0.5f);
+    Tensor c = concat(std::vector<Tensor>{rev, b.view(Shape{3}, Strides{0}, 0).contiguous().strong()}, 0);
+    CHECK(c.dtype() == DType::F32);
+    CHECK(c.shape() == Shape{7});
+    CHECK(c.data<float>()[0] == 5.0f);
+    CHECK(c.data<float>()[4] == 1.0f);
+}

@@ -324,3 +324,41 @@ TEST_CASE("pipeline: the sample chain keeps its shape; folded collatz stays corr
     for (size_t p = t.find("const 2 "); p != std::string::npos; p = t.find("const 2 ", p + 1)) ++twos;
     CHECK(twos == 1);
 }
+
+TEST_CASE("dce: unused cond results go, with what the branches computed for them") {
+    // if x > 0: a = sin(x); b = cos(x)  else: a = x; b = x      return a
+    Graph g("cr");
+    ValueId x = g.add_input(f32(), "x");
+    ValueId p = g.truth(g.apply1("gt", {x, k(g, Tensor::weak_int(0))}));
+    NodeId c = g.add_cond(p, {});
+    g.enter(g.node(c).regions[0]);
+    ValueId o1[] = {g.apply1("sin", {x}), g.apply1("cos", {x})};
+    g.yield(o1);
+    g.exit();
+    g.enter(g.node(c).regions[1]);
+    ValueId o2[] = {x, x};
+    g.yield(o2);
+    g.exit();
+    auto r = g.finish(c);
+    ValueId out[] = {r[0]};
+    g.yield(out);
+    std::string before = run_str(g, {Tensor::scalar(0.5)}) + run_str(g, {Tensor::scalar(-0.5)});
+    CHECK(eliminate_dead_code(g));
+    verify(g);
+    CHECK(text(g) == R"(
+func @cr(%x: f32[]) -> (f32[]) {
+  %0 = const 0 : weak i64[]
+  %1 = gt %x, %0 : bool[]
+  %2 = truth %1 : bool[]
+  %3 = cond %2 () {
+  then():
+    %4 = sin %x : f32[]
+    yield %4
+  else():
+    yield %x
+  } : f32[]
+  yield %3
+}
+)");
+    CHECK(run_str(g, {Tensor::scalar(0.5)}) + run_str(g, {Tensor::scalar(-0.5)}) == before);
+}

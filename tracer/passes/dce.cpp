@@ -27,6 +27,23 @@ bool eliminate_dead_code(Graph& g) {
             // Uses from inside an erased cond's regions: recount from scratch.
             if (nested) break;
         }
+        // A cond result nobody reads: drop it and what its branches yield for it.
+        if (!removed) {
+            for (NodeId n : all_nodes(g)) {
+                const Node& node = g.node(n);
+                if (node.erased || node.op != Op::Cond) continue;
+                for (size_t i = node.results.size(); i-- > 0;) {
+                    ValueId v = g.node(n).results[i];
+                    if (uses[v] != 0 || g.type(v).token) continue;
+                    for (RegionId r : g.node(n).regions) {
+                        auto& ops = g.node(g.region(r).nodes.back()).operands;
+                        ops.erase(ops.begin() + static_cast<std::ptrdiff_t>(i));
+                    }
+                    g.remove_result(n, i);
+                    removed = true;
+                }
+            }
+        }
         if (!removed) break;
         changed = true;
     }
