@@ -1166,7 +1166,7 @@ ExprPtr parse_fstring_field(ParseState& s, const FStrPiece& piece, It resume) {
 
 // The lowest stack address the grammar's recursion may reach: a margin above
 // the end of this thread's stack (null when unknown: the limits alone apply).
-const char* stack_floor() {
+const char* find_stack_floor() {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
     void* low = nullptr;
@@ -1180,7 +1180,9 @@ const char* stack_floor() {
 }  // namespace
 
 void parse_module(ParseState& s, Module& module) {
-    s.stack_floor = stack_floor();
+    // Asking is slow for the main thread (glibc reads /proc/self/maps): once per thread.
+    thread_local const char* const floor = find_stack_floor();
+    s.stack_floor = floor;
     It first = s.lexed.tokens.data();
     It last = first + s.lexed.tokens.size();
     x3::parse(first, last, x3::with<state_tag>(s)[module_rule], module.body);
