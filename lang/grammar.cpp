@@ -60,7 +60,8 @@ ParseState& state_of(const Ctx& ctx) {
 // ============================================================== primitive parsers
 
 // One token of kind `kind`. Its attribute is the token (tok) or nothing (lit);
-// `what` names it in "expected ..." messages when it follows a `>`.
+// `what` names it in "expected ..." messages when it is an expectation point
+// (`x3::expect[lit(Tok::Colon, "':' after the condition")]`).
 template <bool WithAttribute>
 struct token_parser : x3::parser<token_parser<WithAttribute>> {
     using attribute_type = std::conditional_t<WithAttribute, It, x3::unused_type>;
