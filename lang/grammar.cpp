@@ -734,23 +734,22 @@ const auto no_annotation = [](auto& ctx) {
         fail(state_of(ctx), next_token(ctx), "type annotations are not supported");
 };
 
-// import a [as b], c: one Import per module, located at 'import'.
+// import a [as b], c: one Import per module, located at 'import', each added
+// to the line's Block as soon as it is parsed (a later error keeps it).
 struct ImportSpec {
     It module = nullptr;
     It alias = nullptr;
 };
+const auto import_keyword = [](auto& ctx) { state_of(ctx).import_keyword = x3::_attr(ctx); };
 const auto import_module = [](auto& ctx) { x3::_val(ctx).module = x3::_attr(ctx); };
 const auto import_alias = [](auto& ctx) { x3::_val(ctx).alias = x3::_attr(ctx); };
-// _attr: ('import', specs)
-const auto import_nodes = [](auto& ctx) {
-    auto& a = x3::_attr(ctx);
-    for (const ImportSpec& spec : at_c<1>(a)) {
-        auto s = make<Import>(at_c<0>(a)->loc);
-        s->module = spec.module->text;
-        s->module_loc = spec.module->loc;
-        s->alias = spec.alias ? spec.alias->text : s->module;
-        x3::_val(ctx).push_back(std::move(s));
-    }
+const auto import_node = [](auto& ctx) {
+    const ImportSpec& spec = x3::_attr(ctx);
+    auto s = make<Import>(state_of(ctx).import_keyword->loc);
+    s->module = spec.module->text;
+    s->module_loc = spec.module->loc;
+    s->alias = spec.alias ? spec.alias->text : s->module;
+    x3::_val(ctx).push_back(std::move(s));
 };
 
 // if / elif / else: an `elif` is an If inside the orelse of the previous one.
@@ -868,7 +867,6 @@ const x3::rule<class suite_class, Block> suite = "suite";
 const x3::rule<line_suite_class, Block> line_suite = "line suite";
 const x3::rule<class simple_stmt_class, StmtPtr> simple_stmt = "simple statement";
 const x3::rule<class expr_stmt_class, StmtPtr> expr_stmt = "expression statement";
-const x3::rule<class import_stmt_class, Block> import_stmt = "import";
 const x3::rule<class import_spec_class, ImportSpec> import_spec = "module";
 const x3::rule<class if_stmt_class, StmtPtr> if_stmt = "if";
 const x3::rule<class while_stmt_class, StmtPtr> while_stmt = "while";
@@ -909,7 +907,9 @@ const x3::rule<class fstring_field_class, ExprPtr> fstring_field = "f-string fie
 const auto module_rule_def = *(!lit(Tok::End) >> (lit(Tok::Dedent) | statement[append_all]));
 
 // simple_line: simple_stmt (';' simple_stmt)* [';'] NEWLINE     (into the rule's Block)
-const auto simple_item = import_stmt[append_all] | simple_stmt[push_back];
+// import_stmt: 'import' NAME ['as' NAME] (',' NAME ['as' NAME])*
+const auto import_stmt = tok(Tok::Import)[import_keyword] >> (import_spec[import_node] % lit(Tok::Comma));
+const auto simple_item = import_stmt | simple_stmt[push_back];
 const auto simple_line =
     simple_item >> *(lit(Tok::Semicolon) >> !any_of(is_line_end) >> simple_item) >> -lit(Tok::Semicolon) >>
     (&lit(Tok::End) | (x3::expect[lit(Tok::Newline, "end of line")]));
@@ -950,8 +950,7 @@ const auto expr_stmt_def =
       (any_of(is_augmented)[augmented_op] >> testlist[augmented_value]) |
       (&lit(Tok::Colon) >> x3::eps[no_annotation]));
 
-// import_stmt: 'import' NAME ['as' NAME] (',' NAME ['as' NAME])*
-const auto import_stmt_def = (tok(Tok::Import) >> (import_spec % lit(Tok::Comma)))[import_nodes];
+// import_spec: NAME ['as' NAME]     (one module of an import statement)
 const auto import_spec_def =
     (x3::expect[tok(Tok::Name, "a module name")])[import_module] >>
     -(&lit(Tok::Dot) >> error("dotted module names are not supported: 'import util' loads util.tg")) >>
@@ -1128,7 +1127,7 @@ const auto target_list_def =
 // An f-string's replacement field: a testlist, then the end of the field.
 const auto fstring_field_def = testlist[set_val] >> (&lit(Tok::End) | expected("'}' to end the f-string field"));
 
-BOOST_SPIRIT_DEFINE(module_rule, statement, suite, line_suite, simple_stmt, expr_stmt, import_stmt, import_spec, if_stmt,
+BOOST_SPIRIT_DEFINE(module_rule, statement, suite, line_suite, simple_stmt, expr_stmt, import_spec, if_stmt,
                     while_stmt, for_stmt, def_stmt, decorated, def_params, lambda_params)
 BOOST_SPIRIT_DEFINE(testlist, test, lambda, or_test, and_test, not_test, comparison, or_expr, xor_expr, and_expr, arith,
                     term, factor, power, postfix, atom, paren, list_display, call_args, index_items, subscript,

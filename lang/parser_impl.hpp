@@ -54,6 +54,7 @@ struct ParseState {
     int function_depth = 0;
     int fstring_field = 0;   // > 0 while parsing an f-string's replacement field
     const Token* header = nullptr;  // keyword of the compound statement whose suite comes next
+    const Token* import_keyword = nullptr;  // the 'import' of the import statement being parsed
     const char* stack_floor = nullptr;  // expression nesting also stops before the stack gets this low
 
     bool in_fstring_field() const { return fstring_field > 0; }
