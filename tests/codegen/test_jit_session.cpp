@@ -106,7 +106,7 @@ TEST_CASE("the object cache serves a second session without compiling") {
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("removed modules are gone; invalid IR is a CodegenError") {
+TEST_CASE("removed modules are gone and invalid IR is a CodegenError") {
     auto jit = JitSession::create(JitOptions{.object_cache = false, .cache_dir = {}}, {});
     auto id = jit->add_ir(kAdd, "");
     CHECK(jit->lookup("tg_add") != nullptr);
