@@ -3,7 +3,11 @@
 #include <editline/readline.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -11,6 +15,62 @@
 namespace tg::cli {
 
 namespace {
+
+// Ctrl-C while code runs sets this flag; the interpreter polls it and stops
+// the statement with the error "interrupted" (the session's state stays).
+// A signal handler can only reach a global; it is the REPL's, not libtg's.
+std::atomic<bool> g_interrupt{false};
+
+extern "C" void on_sigint(int) { g_interrupt.store(true, std::memory_order_relaxed); }
+
+// Installs on_sigint while alive, so Ctrl-C at the prompt keeps libedit's behaviour.
+class InterruptScope {
+public:
+    InterruptScope() {
+        g_interrupt.store(false);
+        struct sigaction sa {};
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &saved_);
+    }
+    ~InterruptScope() { sigaction(SIGINT, &saved_, nullptr); }
+    InterruptScope(const InterruptScope&) = delete;
+    InterruptScope& operator=(const InterruptScope&) = delete;
+
+private:
+    struct sigaction saved_ {};
+};
+
+// History kept across sessions: $TG_HISTORY, else ~/.tg_history.
+std::string history_path() {
+    if (const char* p = std::getenv("TG_HISTORY"); p && *p) return p;
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.tg_history";
+    return {};
+}
+
+// Tab completion: names in scope (variables and builtins) and `:` commands.
+// libedit's completion callback has no user pointer, so the REPL keeps the
+// candidate list here and refreshes it before each prompt.
+std::vector<std::string> g_candidates;
+
+char* next_candidate(const char* text, int state) {
+    static size_t index;
+    if (state == 0) index = 0;
+    size_t len = std::strlen(text);
+    while (index < g_candidates.size()) {
+        const std::string& c = g_candidates[index++];
+        if (c.compare(0, len, text) == 0) return strdup(c.c_str());
+    }
+    return nullptr;
+}
+
+char** complete(const char* text, int, int) {
+    rl_attempted_completion_over = 1;  // no filename completion
+    rl_completion_append_character = '\0';  // `zeros_l<Tab>` gives `zeros_like`, ready for `(`
+    return rl_completion_matches(text, next_candidate);
+}
+
+const char* kCommands[] = {":trace", ":eager", ":graph", ":time", ":vars", ":load", ":reset", ":help", ":quit"};
 
 bool read_line(bool tty, const char* prompt, std::string& line) {
     if (tty) {
@@ -51,11 +111,23 @@ int repl(Options options) {
     const bool tty = isatty(0);
     options.write_output = out;
     options.write_log = err;
+    options.interrupt = &g_interrupt;
     auto interp = std::make_unique<Interpreter>(options);
-    if (tty) out(std::string("tg ") + version() + " — :help for help, :quit to leave\n");
+    std::string history = tty ? history_path() : std::string();
+    if (tty) {
+        out(std::string("tg ") + version() + " — :help for help, :quit to leave\n");
+        rl_attempted_completion_function = complete;
+        if (!history.empty()) read_history(history.c_str());
+    }
+    auto refresh_candidates = [&](const Interpreter& in) {
+        g_candidates.assign(std::begin(kCommands), std::end(kCommands));
+        for (auto& n : in.variables()) g_candidates.push_back(n);
+        for (auto& n : in.builtin_names()) g_candidates.push_back(n);
+    };
     int counter = 0;
     auto run = [&](const std::string& code) {
         auto echo = [](const Value& v) { out(v.repr() + "\n"); };
+        InterruptScope scope;
         try {
             interp->run_interactive(code, "<stdin:" + std::to_string(++counter) + ">", echo);
         } catch (const Error& e) {
@@ -63,7 +135,9 @@ int repl(Options options) {
         }
     };
     std::string line;
-    while (read_line(tty, ">>> ", line)) {
+    for (;;) {
+        if (tty) refresh_candidates(*interp);
+        if (!read_line(tty, ">>> ", line)) break;
         if (line.empty()) continue;
         if (line[0] == ':') {
             std::string cmd = line.substr(1), arg;
@@ -110,6 +184,7 @@ int repl(Options options) {
         }
         run(code);
     }
+    if (!history.empty()) write_history(history.c_str());
     return 0;
 }
 

@@ -81,6 +81,7 @@ interp::Options to_internal(const Options& o) {
     r.dump_graphs_dir = o.dump_graphs_dir;
     r.max_call_depth = o.max_call_depth;
     r.max_steps = o.max_steps;
+    r.interrupt = o.interrupt;
     r.allow_import = o.allow_import;
     r.use_tg_path = o.use_tg_path;
     r.module_paths = o.module_paths;
@@ -281,6 +282,12 @@ std::vector<std::string> Interpreter::variables() const {
     auto& m = impl_->rt.main_module();
     for (auto& [name, slot] : m.index)
         if (m.globals[slot].defined()) out.push_back(name);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::string> Interpreter::builtin_names() const {
+    auto out = impl_->rt.builtin_names();
     std::sort(out.begin(), out.end());
     return out;
 }

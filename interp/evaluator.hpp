@@ -101,11 +101,17 @@ private:
     [[noreturn]] void undefined(const lang::Name& n) const;
     const lang::SourcePtr& source() const { return *f_->source; }
     void check_stack(lang::Loc loc) const;
+    // One statement or loop iteration. The step limit and the host's interrupt
+    // flag share one comparison on the hot path: step_limit_ is the next step
+    // at which either must be looked at (see step_checkpoint).
     void count_step(lang::Loc loc) {
-        if (++rt_.steps > step_limit_) step_limit_exceeded(loc);
+        if (++rt_.steps > step_limit_) step_checkpoint(loc);
     }
+    void step_checkpoint(lang::Loc loc);
+    void set_step_limit();
     [[noreturn]] void step_limit_exceeded(lang::Loc loc) const;
     int64_t step_limit_ = INT64_MAX;
+    static constexpr int64_t kInterruptPoll = 4096;  // steps between looks at the interrupt flag
 
     friend class EvaluatorAccess;
 };

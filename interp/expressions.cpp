@@ -36,6 +36,17 @@ void Evaluator::undefined(const Name& n) const {
     fail(msg, n.loc);
 }
 
+void Evaluator::set_step_limit() {
+    step_limit_ = rt_.options.max_steps > 0 ? rt_.options.max_steps : INT64_MAX;
+    if (rt_.options.interrupt) step_limit_ = std::min(step_limit_, rt_.steps + kInterruptPoll);
+}
+
+void Evaluator::step_checkpoint(Loc loc) {
+    if (rt_.options.max_steps > 0 && rt_.steps > rt_.options.max_steps) step_limit_exceeded(loc);
+    if (rt_.options.interrupt && rt_.options.interrupt->load(std::memory_order_relaxed)) fail("interrupted", loc);
+    set_step_limit();
+}
+
 [[noreturn]] void Evaluator::step_limit_exceeded(Loc loc) const {
     fail("step limit exceeded: more than " + std::to_string(rt_.options.max_steps) + " steps", loc);
 }

@@ -3,6 +3,8 @@
 // independent.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -56,6 +58,9 @@ struct Options {
     std::string dump_graphs_dir;
     int max_call_depth = 1000;
     int64_t max_steps = 0;  // statements + loop iterations; 0 = unlimited
+    // Set to true by the host (e.g. from a SIGINT handler) to stop the running
+    // code with the error "interrupted"; polled every kInterruptPoll steps.
+    const std::atomic<bool>* interrupt = nullptr;
     bool allow_import = true;
     bool use_tg_path = true;  // also search the TG_PATH environment variable
     std::vector<std::string> module_paths;  // searched after the importing file's folder

@@ -9,7 +9,7 @@ namespace tg::interp {
 using namespace lang;
 
 void Evaluator::run_module(ModuleState& m, const lang::Module& chunk, const std::function<void(const Value&)>* echo) {
-    if (rt_.options.max_steps > 0) step_limit_ = rt_.options.max_steps;
+    set_step_limit();
     Frame frame{nullptr, nullptr, &m, &chunk.source, {}};
     Frame* saved = f_;
     f_ = &frame;

@@ -14,6 +14,8 @@
 // Interpreters are independent (no global state) and may run in parallel.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -151,6 +153,12 @@ struct Options {
     // Limits: an untrusted script ends with a tg::Error instead of hanging.
     int max_call_depth = 1000;
     int64_t max_steps = 0;  // statements and loop iterations per run; 0 = no limit
+    // Interrupt: when the host sets *interrupt to true (e.g. from a SIGINT
+    // handler), the running code stops with the tg::Error "interrupted" at the
+    // next statement or loop iteration (polled every few thousand steps).
+    // The host owns the flag, clears it, and keeps it alive as long as the
+    // interpreter.
+    const std::atomic<bool>* interrupt = nullptr;
     // Modules: `import util` looks in the importing file's folder, then in
     // module_paths, then (if use_tg_path) in $TG_PATH. allow_import = false
     // makes every import an error.
@@ -184,6 +192,7 @@ public:
     Value get(std::string_view name) const;  // throws tg::Error if not defined
     void set(std::string_view name, Value v);
     std::vector<std::string> variables() const;  // defined names, sorted
+    std::vector<std::string> builtin_names() const;  // builtins and host functions, sorted
 
     // Call a tg function (plain or @graph) by name, or a function value.
     Value call(std::string_view function, std::vector<Value> args);

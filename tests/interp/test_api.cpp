@@ -3,6 +3,7 @@
 
 #include <tg/tg.hpp>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -128,4 +129,29 @@ TEST_CASE("very deep recursion hits the native stack guard, not a crash") {
     Captured c(o);
     CHECK_THROWS_WITH_AS(c.interp.run_source("def f(n):\n    return 1 + f(n + 1)\nf(0)\n"),
                          doctest::Contains("maximum recursion depth exceeded"), tg::Error);
+}
+
+TEST_CASE("the host's interrupt flag stops a running loop with 'interrupted'") {
+    std::atomic<bool> stop{false};
+    tg::Options o;
+    o.interrupt = &stop;
+    Captured c(o);
+    // A host function raises the flag after the loop has run a while, as a
+    // SIGINT handler would; the state before the interrupted statement stays.
+    int calls = 0;
+    c.interp.define("tick", [&](std::span<const tg::Value>) {
+        if (++calls == 100) stop.store(true);
+        return tg::Value();
+    });
+    c.interp.run_source("kept = 7\n");
+    CHECK_THROWS_WITH_AS(c.interp.run_source("i = 0\nwhile True:\n    tick()\n    i += 1\n"),
+                         doctest::Contains("interrupted"), tg::Error);
+    CHECK(calls >= 100);
+    CHECK(calls < 100 + 5000);  // polled every few thousand steps
+    CHECK(c.interp.get("kept").str() == "7");
+    // Cleared by the host, the interpreter runs again.
+    stop.store(false);
+    c.interp.run_source("print(kept + 1)\n");
+    CHECK(c.out == "8\n");
+    CHECK(c.interp.builtin_names().size() > 50);
 }

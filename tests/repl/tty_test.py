@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Drives `tg repl` in a real terminal (tmux): prompts, continuation lines,
+Ctrl-C interrupting a running loop with the session's state intact, history
+recalled with the Up arrow and kept across sessions, tab completion.
+
+usage: tty_test.py TG_BINARY
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+tg = os.path.abspath(sys.argv[1])
+if not shutil.which("tmux"):
+    print("tmux is not installed (scripts/install-deps installs it)")
+    sys.exit(1)
+
+tmp = tempfile.mkdtemp(prefix="tg-tty-")
+env = dict(os.environ, TG_HISTORY=os.path.join(tmp, "history"), TMUX_TMPDIR=tmp)
+session = "tgtest"
+
+
+def tmux(*args):
+    return subprocess.run(["tmux"] + list(args), env=env, capture_output=True, text=True)
+
+
+def keys(*k, wait=0.4):
+    tmux("send-keys", "-t", session, *k)
+    time.sleep(wait)
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", session).stdout
+
+
+def start():
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", tg + " repl")
+    for _ in range(50):
+        if ">>>" in screen():
+            return
+        time.sleep(0.1)
+    raise SystemExit("no prompt:\n" + screen())
+
+
+failures = []
+
+
+def expect(text, what):
+    s = screen()
+    if text not in s:
+        failures.append("%s: %r not on screen:\n%s" % (what, text, s))
+
+
+try:
+    start()
+    expect(">>>", "prompt")
+    keys("x = 41", "Enter")
+    keys("while True:", "Enter")
+    expect("...", "continuation prompt")
+    keys("    x = x", "Enter", "Enter", wait=1.5)
+    keys("C-c", wait=0.8)
+    expect("error: interrupted", "Ctrl-C stops the loop")
+    keys("x + 1", "Enter")
+    expect("tensor(42, shape=(), dtype=i64)", "state kept after Ctrl-C")
+    keys("Up", "Enter")  # recalls `x + 1`
+    s = screen()
+    if s.count("tensor(42, shape=(), dtype=i64)") < 2:
+        failures.append("Up arrow did not recall the last line:\n" + s)
+    keys("zeros_l", "Tab", wait=0.5)
+    keys("(x)", "Enter")
+    expect("tensor(0, shape=(), dtype=i64)", "tab completion of zeros_like")
+    keys(":quit", "Enter", wait=0.8)
+    history = open(env["TG_HISTORY"]).read() if os.path.exists(env["TG_HISTORY"]) else ""
+    history = history.replace("\\040", " ")  # libedit escapes spaces
+    if "zeros_like(x)" not in history:
+        failures.append("history file lacks the completed line: %r" % history)
+    # A second session sees the first one's history.
+    start()
+    keys("x = 5", "Enter")
+    keys("Up", "Up", "Up", "Enter")  # x = 5, :quit, zeros_like(x)
+    expect("tensor(0, shape=(), dtype=i64)", "history across sessions")
+    keys("C-d", wait=0.5)
+finally:
+    tmux("kill-server")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+for f in failures:
+    print("FAIL", f)
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
