@@ -323,7 +323,7 @@ void Interpreter::define(std::string name, HostFunction fn) {
                 throw interp::Error(n + ": " + e.what());
             }
         },
-        nullptr});
+        nullptr, true});
     impl_->rt.define_builtin(name, interp::Value::builtin(std::move(b)));
 }
 

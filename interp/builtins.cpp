@@ -7,6 +7,8 @@
 #include "interp/error.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
+#include "interp/trace.hpp"
+#include "interp/graph_cache.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::interp {
@@ -41,6 +43,21 @@ Value cast(Runtime& rt, const Value& x, DType d) {
     return call_op(rt, op("astype"), CallArgs{args, {}, {}, {}});
 }
 
+// Tracing: one `print` node with the whole line (SPEC §5.2: it prints every
+// time the graph runs, in program order).
+Value trace_print(Runtime& rt, const CallArgs& a, const std::string& sep, const std::string& end) {
+    TraceState& t = *rt.trace;
+    tracer::Template text;
+    std::vector<tracer::ValueId> operands;
+    for (size_t i = 0; i < a.positional.size(); ++i) {
+        if (i) text.push_back(tracer::TextPiece{tracer::TextPiece::Text, sep, 0});
+        append_str(t, text, operands, a.positional[i], false);
+    }
+    text.push_back(tracer::TextPiece{tracer::TextPiece::Text, end, 0});
+    t.token = t.graph.print(t.token, std::move(text), operands, t.here());
+    return Value::none();
+}
+
 Value print(Runtime& rt, const CallArgs& a) {
     std::string sep = " ", end = "\n";
     for (size_t k = 0; k < a.keywords.size(); ++k) {
@@ -53,13 +70,13 @@ Value print(Runtime& rt, const CallArgs& a) {
         else text = name == "sep" ? " " : "\n";
         (name == "sep" ? sep : end) = text;
     }
+    if (rt.trace) return trace_print(rt, a, sep, end);
     std::string out;
     for (size_t i = 0; i < a.positional.size(); ++i) {
         if (i) out += sep;
         out += str_of(a.positional[i]);
     }
     out += end;
-    // SEAM (tracer): inside a traced function this becomes a `print` node.
     rt.write(out);
     return Value::none();
 }
@@ -70,8 +87,9 @@ Value len(Runtime&, const CallArgs& a) {
     if (x.is_sequence()) return Value::from_int(static_cast<int64_t>(x.items().size()));
     if (x.is(Kind::Str)) return Value::from_int(static_cast<int64_t>(lang::count_chars(x.text())));
     if (x.is_tensor()) {
-        if (x.tensor().rank() == 0) throw Error("len: a 0-d tensor has no length");
-        return Value::from_int(x.tensor().shape()[0]);
+        stdlib::TensorType t = x.tensor_type();  // static, also of a symbolic tensor
+        if (t.shape.rank() == 0) throw Error("len: a 0-d tensor has no length");
+        return Value::from_int(t.shape[0]);
     }
     throw Error(std::string("len: a ") + kind_name(x.kind()) + " has no length");
 }
@@ -126,7 +144,8 @@ Value graph(Runtime&, const CallArgs& a) {
     const Value& f = a.positional[0];
     if (!f.is(Kind::Function)) throw Error("graph: can only decorate a function defined with `def`");
     auto copy = std::make_shared<FunctionObj>(f.function());
-    copy->is_graph = true;  // SEAM (tracer): calls of this function are traced (see calls.cpp)
+    copy->is_graph = true;  // calls of this function are traced (graph_call.cpp)
+    copy->graph_cache = std::make_shared<GraphCache>();
     return Value::function(std::move(copy));
 }
 
@@ -138,8 +157,8 @@ Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
         const Value& x = a.positional[0];
         const Value& y = a.positional[1];
         bool axis_like = y.is_sequence() || y.is(Kind::None) ||
-                         (y.is_tensor() && y.tensor().weak() && stdlib::is_int(y.tensor().dtype()) &&
-                          !(x.is_tensor() && x.tensor().rank() == 0));
+                         (y.is_tensor() && y.tensor_type().weak && stdlib::is_int(y.tensor_type().dtype) &&
+                          !(x.is_tensor() && x.tensor_type().shape.rank() == 0));
         if (!axis_like) return call_op(rt, op(is_max ? "maximum" : "minimum"), a);
     }
     return call_op(rt, op(is_max ? "max" : "min"), a);
@@ -168,19 +187,31 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     add(out, "print", print);
     add(out, "len", len);
     add(out, "range", range);
-    add(out, "str", [](Runtime&, const CallArgs& a) {
+    add(out, "str", [](Runtime& rt, const CallArgs& a) {
         arity("str", a, 1, 1);
+        if (rt.trace && has_symbolic(a.positional[0])) {
+            tracer::Template t;
+            std::vector<tracer::ValueId> ops;
+            append_str(*rt.trace, t, ops, a.positional[0], false);
+            return make_str(std::move(t), std::move(ops));
+        }
         return Value::str(str_of(a.positional[0]));
     });
-    add(out, "repr", [](Runtime&, const CallArgs& a) {
+    add(out, "repr", [](Runtime& rt, const CallArgs& a) {
         arity("repr", a, 1, 1);
+        if (rt.trace && has_symbolic(a.positional[0])) {
+            tracer::Template t;
+            std::vector<tracer::ValueId> ops;
+            append_str(*rt.trace, t, ops, a.positional[0], true);
+            return make_str(std::move(t), std::move(ops));
+        }
         return Value::str(repr_of(a.positional[0]));
     });
     add(out, "int", to_int_builtin);
     add(out, "float", to_float_builtin);
-    add(out, "time", [](Runtime&, const CallArgs& a) {
+    add(out, "time", [](Runtime& rt, const CallArgs& a) {
         arity("time", a, 0, 0);
-        // SEAM (tracer): an error inside @graph (SPEC §4).
+        if (rt.trace) dynamic_value_error("time: cannot be called inside a @graph function (run with --eager)");
         auto now = std::chrono::system_clock::now().time_since_epoch();
         return Value(Tensor::scalar(std::chrono::duration<double>(now).count(), DType::F64));
     });
@@ -190,6 +221,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     });
     add(out, "seed", [](Runtime& rt, const CallArgs& a) {
         arity("seed", a, 1, 1);
+        if (rt.trace) unsupported_in_graph("seed() inside a @graph function");
         rt.rng.reseed(static_cast<uint64_t>(to_int(a.positional[0], "seed: argument `n`")));
         return Value::none();
     });

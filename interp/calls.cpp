@@ -5,6 +5,7 @@
 #include "interp/evaluator.hpp"
 #include "interp/list_methods.hpp"
 #include "interp/printing.hpp"
+#include "interp/trace.hpp"
 
 namespace tg::interp {
 
@@ -72,6 +73,7 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
 
 Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr& call_source) {
     auto located = [&](auto&& fn) -> Value {
+        at(args.loc);
         try {
             return fn();
         } catch (const stdlib::OpError& err) {
@@ -84,8 +86,11 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
     switch (callee.kind()) {
     case Kind::Function: return call_function(callee.function(), args, call_source);
     case Kind::Builtin: {
-        // SEAM (tracer): op builtins reach dispatch.cpp, where symbolic operands are handled.
+        // Op builtins reach dispatch.cpp, where symbolic operands are handled.
         const BuiltinObj& b = callee.builtin();
+        if (b.host && rt_.trace)
+            throw Error("the tracer cannot express a call of the host function `" + b.name + "`", call_source, args.loc)
+                .as(TraceErrorKind::Unsupported);
         return located([&] { return b.fn(rt_, args); });
     }
     case Kind::DType: {
@@ -121,14 +126,19 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
         throw err_at("takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
                          std::to_string(args.positional.size()) + " were given",
                      args.loc);
+    // While tracing, deep recursion is the tracer's limit (a recursion on a
+    // dynamic condition traces both branches forever): the call runs eagerly.
+    const TraceErrorKind depth_kind = rt_.trace ? TraceErrorKind::Unsupported : TraceErrorKind::User;
     if (rt_.depth >= rt_.options.max_call_depth)
         throw Error("maximum recursion depth exceeded (more than " + std::to_string(rt_.options.max_call_depth) +
                         " nested calls)",
-                    call_source, args.loc);
+                    call_source, args.loc)
+            .as(depth_kind);
     {
         char probe;
         if (rt_.stack_limit && &probe < rt_.stack_limit)
-            throw Error("maximum recursion depth exceeded: the native stack is exhausted", call_source, args.loc);
+            throw Error("maximum recursion depth exceeded: the native stack is exhausted", call_source, args.loc)
+                .as(depth_kind);
     }
     auto env = std::make_shared<Env>();
     env->slots.resize(static_cast<size_t>(facts->num_slots()));
@@ -149,34 +159,52 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
         env->slots[i] = fn.defaults[i];
     }
 
-    // SEAM (tracer): a call of a @graph function (fn.is_graph) goes to the
-    // tracer here unless the interpreter runs eagerly: it computes the
-    // signature, traces on a miss and runs the cached graph. Until the tracer
-    // lands, @graph functions run eagerly, which by SPEC §5 computes the same.
+    // A call of a @graph function: signature, trace on a miss, run the graph
+    // (graph_call.cpp) — unless the interpreter runs eagerly, or this call is
+    // itself being traced (then it is inlined into the caller's graph).
+    if (fn.is_graph && fn.graph_cache && !rt_.options.eager && !rt_.trace) {
+        Value result;
+        try {
+            if (call_graph(fn, env, args, call_source, result)) return result;
+        } catch (Error& e) {
+            e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
+            throw;
+        }
+    }
+    std::shared_ptr<const tracer::CallSite> saved_inlined;
+    if (rt_.trace) {
+        env->traced = true;
+        saved_inlined = rt_.trace->inlined;
+        rt_.trace->inlined = std::make_shared<const tracer::CallSite>(
+            tracer::CallSite{fn.name, fn.is_graph, call_source, args.loc, saved_inlined});
+    }
     Frame frame{env.get(), env, fn.module, &facts->source, {}};
     Frame* saved = f_;
     f_ = &frame;
     ++rt_.depth;
     Value result;
+    auto leave = [&] {
+        --rt_.depth;
+        f_ = saved;
+        if (rt_.trace) rt_.trace->inlined = saved_inlined;
+    };
     try {
         if (fn.expr_body) {
             result = eval(*fn.expr_body);
         } else {
-            exec_block(*fn.body);
-            result = frame.ret.defined() ? std::move(frame.ret) : Value::none();
+            Flow flow = exec_block(*fn.body);
+            if (rt_.trace) result = function_result(frame, flow, fn);
+            else result = frame.ret.defined() ? std::move(frame.ret) : Value::none();
         }
     } catch (Error& e) {
-        --rt_.depth;
-        f_ = saved;
+        leave();
         e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
         throw;
     } catch (...) {
-        --rt_.depth;
-        f_ = saved;
+        leave();
         throw;
     }
-    --rt_.depth;
-    f_ = saved;
+    leave();
     return result;
 }
 

@@ -2,6 +2,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/trace.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::interp {
@@ -10,7 +11,7 @@ bool truth(const Value& v) {
     switch (v.kind()) {
     case Kind::Tensor:
         if (const Scalar* s = v.scalar()) return s->nonzero();
-        return stdlib::truth(v.tensor());  // SEAM (tracer): symbolic -> cond node
+        return stdlib::truth(v.tensor());  // a symbolic tensor: the caller converts (autograph.cpp)
     case Kind::List: case Kind::Tuple: return !v.items().empty();
     case Kind::Str: return !v.text().empty();
     case Kind::None: case Kind::Undefined: return false;
@@ -34,12 +35,12 @@ std::vector<std::string> chars_of(const std::string& s) {
 }
 }  // namespace
 
-Iterable::Iterable(Value v) : v_(std::move(v)) {
+Iterable::Iterable(Value v, Runtime* rt) : v_(std::move(v)), rt_(rt) {
     switch (v_.kind()) {
     case Kind::List: case Kind::Tuple: size_ = static_cast<int64_t>(v_.items().size()); break;
     case Kind::Tensor:
-        if (v_.tensor().rank() == 0) throw Error("cannot iterate over a 0-d tensor");
-        size_ = v_.tensor().shape()[0];
+        if (v_.tensor_type().shape.rank() == 0) throw Error("cannot iterate over a 0-d tensor");
+        size_ = v_.tensor_type().shape[0];
         break;
     case Kind::Str: {
         std::vector<Value> chars;
@@ -54,11 +55,12 @@ Iterable::Iterable(Value v) : v_(std::move(v)) {
 
 Value Iterable::item(int64_t i) const {
     if (v_.is_tensor()) {
-        // SEAM (tracer): a symbolic tensor is iterated by a `while` node over axis 0.
         stdlib::IndexItem idx;
         idx.kind = stdlib::IndexItem::Int;
         idx.index = i;
-        return index_tensor(v_, std::span<const stdlib::IndexItem>(&idx, 1));
+        if (v_.is_symbolic() && !rt_) unsupported_in_graph("iterating a traced tensor here");
+        return v_.is_symbolic() ? index_tensor(*rt_, v_, std::span<const stdlib::IndexItem>(&idx, 1))
+                                : Value(stdlib::index(v_.tensor(), std::span<const stdlib::IndexItem>(&idx, 1)));
     }
     return v_.items()[static_cast<size_t>(i)];
 }

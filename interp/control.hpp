@@ -14,6 +14,8 @@
 
 namespace tg::interp {
 
+class Runtime;
+
 // The truth rules of SPEC §2.1: a tensor with one element is true when
 // nonzero (any other tensor is an error); lists, tuples and strings when
 // non-empty; None is false; functions, dtypes and modules are true.
@@ -27,13 +29,16 @@ bool truth(const Value& v);
 // does not change what is iterated).
 class Iterable {
 public:
-    explicit Iterable(Value v);  // throws (unlocated) if v is not iterable
+    // Throws (unlocated) if v is not iterable. `rt` is needed to iterate a
+    // symbolic tensor while tracing (unrolled over its static axis 0).
+    explicit Iterable(Value v, Runtime* rt = nullptr);
     int64_t size() const { return size_; }
     Value item(int64_t i) const;
 
 private:
     Value v_;
     int64_t size_ = 0;
+    Runtime* rt_ = nullptr;
 };
 
 }  // namespace tg::interp

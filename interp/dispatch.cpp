@@ -5,6 +5,7 @@
 #include "interp/error.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
+#include "interp/trace.hpp"
 #include "stdlib/elementwise_scalar.hpp"  // stdlib's one definition of each op per element
 
 namespace tg::interp {
@@ -96,6 +97,15 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
         for (const auto& x : seq.items()) out.push_back(to_int(x, what));
         return out;
     };
+    if (has_symbolic(v)) {
+        if (p.kind == ParamKind::Shape)
+            dynamic_value_error(std::string(what) +
+                                " depends on the contents of a tensor; shapes inside a @graph function must be "
+                                "static (run with --eager)");
+        dynamic_value_error(std::string(what) +
+                            " must be static inside a @graph function, but it depends on the contents of a tensor "
+                            "(run with --eager)");
+    }
     switch (p.kind) {
     case ParamKind::Int: return to_int(v, what);
     case ParamKind::Bool:
@@ -259,6 +269,10 @@ bool scalar_binary(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scala
 int64_t to_int(const Value& v, std::string_view what) {
     if (const Scalar* s = v.scalar())
         if (stdlib::is_int(s->dtype) || s->dtype == DType::Bool) return s->i;
+    if (v.is_symbolic())
+        dynamic_value_error(std::string(what) +
+                            " must be static inside a @graph function, but it depends on the contents of a tensor "
+                            "(run with --eager)");
     if (v.is_tensor() && v.tensor().numel() == 1 && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()))
         return v.tensor().item_i64();
     throw Error(std::string(what) + " must be an int, not " + type_desc(v));
@@ -266,6 +280,7 @@ int64_t to_int(const Value& v, std::string_view what) {
 
 Tensor to_tensor(const Value& v, std::string_view what, std::optional<DType> dtype) {
     if (v.is_tensor()) return v.tensor();
+    if (has_symbolic(v)) unsupported_in_graph(std::string(what) + " as a list holding traced tensors");
     if (!v.is_sequence()) throw Error(std::string(what) + " must be a tensor, not " + type_desc(v));
     NestedWalk w;
     w.what = what;
@@ -276,9 +291,18 @@ Tensor to_tensor(const Value& v, std::string_view what, std::optional<DType> dty
     return stdlib::tensor_from_nested(w.data, dtype);
 }
 
+Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<Attr> attrs) {
+    TraceState& t = *rt.trace;
+    std::vector<tracer::ValueId> ids;
+    ids.reserve(operands.size());
+    for (const Value& v : operands) ids.push_back(value_id(t, v));
+    const bool random = (op.flags & stdlib::kRandom) != 0;
+    std::vector<tracer::ValueId> res = t.graph.apply(op, ids, std::move(attrs), t.here(), random ? t.token : tracer::kNoId);
+    if (random) t.token = res[1];
+    return symbolic(t, res[0]);
+}
+
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Tensor> inputs, std::span<const Attr> attrs) {
-    // SEAM (tracer): if any input is symbolic, append a node for `op` (its shape
-    // rule gives the result type) instead of running the kernel.
     stdlib::OpContext ctx{&rt.rng};
     return Value(op.eager(ctx, stdlib::OpArgs{inputs, attrs}));
 }
@@ -312,6 +336,35 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
         }
         if (p.kind == ParamKind::DType && std::holds_alternative<DType>(attrs[i])) dtype_attr = std::get<DType>(attrs[i]);
     }
+    if (rt.trace) {
+        // Tracing: a symbolic operand, or a random op (it must draw each time
+        // the graph runs), appends a node; anything else is computed now.
+        bool symbolic_operand = (op.flags & stdlib::kRandom) != 0;
+        for (size_t i = 0; i < n && !symbolic_operand; ++i)
+            if (bound[i] && op.params[i].kind != ParamKind::Value && has_symbolic(*bound[i])) symbolic_operand = true;
+        if (symbolic_operand) {
+            std::vector<Value> operands;
+            for (size_t i = 0; i < n; ++i) {
+                const auto& p = op.params[i];
+                if (!bound[i] || p.kind != ParamKind::Tensor) continue;
+                std::string what = fname + ": argument `" + std::string(p.name) + "`";
+                operands.push_back(bound[i]->is_tensor() ? *bound[i] : Value(to_tensor(*bound[i], what)));
+            }
+            for (size_t i = 0; i < n; ++i) {
+                const auto& p = op.params[i];
+                if (!bound[i] || p.kind != ParamKind::TensorList) continue;
+                std::string what = fname + ": argument `" + std::string(p.name) + "`";
+                if (!bound[i]->is_sequence())
+                    throw Error(what + " must be a list of tensors, not " + type_desc(*bound[i]));
+                for (const auto& item : bound[i]->items())
+                    operands.push_back(item.is_tensor() ? item : Value(to_tensor(item, what)));
+            }
+            for (size_t i = 0; i < n; ++i)
+                if (bound[i] && op.params[i].kind == ParamKind::Value)
+                    unsupported_in_graph(fname + " of data inside a @graph function");
+            return trace_op(rt, op, operands, std::move(attrs));
+        }
+    }
     std::vector<Tensor> inputs;
     inputs.reserve(n);
     for (size_t i = 0; i < n; ++i) {
@@ -337,7 +390,10 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) {
         // The fast path: operators on tensors (0-d ones allocate nothing).
-        // SEAM (tracer): a symbolic operand appends a node here.
+        if ((a.is_symbolic() || b.is_symbolic()) && rt.trace) {
+            Value in[2] = {a, b};
+            return trace_op(rt, op == lang::BinOp::MatMul ? need_op("matmul") : stdlib::binary_op(binary_kind(op)), in, {});
+        }
         if (op == lang::BinOp::MatMul) {
             Tensor in[2] = {a.tensor(), b.tensor()};
             Attr attrs[2];
@@ -353,7 +409,16 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
     const char* sym = lang::to_string(op);
     // sequences and strings
     if (op == lang::BinOp::Add) {
-        if (a.is(Kind::Str) && b.is(Kind::Str)) return Value::str(a.text() + b.text());
+        if (a.is(Kind::Str) && b.is(Kind::Str)) {
+            if ((a.sym_str() || b.sym_str()) && rt.trace) {
+                tracer::Template t;
+                std::vector<tracer::ValueId> operands;
+                append_str(*rt.trace, t, operands, a, false);
+                append_str(*rt.trace, t, operands, b, false);
+                return make_str(std::move(t), std::move(operands));
+            }
+            return Value::str(a.text() + b.text());
+        }
         if ((a.is(Kind::List) && b.is(Kind::List)) || (a.is(Kind::Tuple) && b.is(Kind::Tuple))) {
             std::vector<Value> out = a.items();
             out.insert(out.end(), b.items().begin(), b.items().end());
@@ -375,7 +440,6 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
 Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
     using B = stdlib::BinaryKind;
     if (a.is_tensor() && b.is_tensor()) {
-        // SEAM (tracer): a symbolic operand appends a node here.
         B k = B::Eq;
         switch (op) {
         case lang::CmpOp::Eq: k = B::Eq; break;
@@ -384,6 +448,10 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
         case lang::CmpOp::Le: k = B::Le; break;
         case lang::CmpOp::Gt: k = B::Gt; break;
         case lang::CmpOp::Ge: k = B::Ge; break;
+        }
+        if ((a.is_symbolic() || b.is_symbolic()) && rt.trace) {
+            Value in[2] = {a, b};
+            return trace_op(rt, stdlib::binary_op(k), in, {});
         }
         if (a.scalar() && b.scalar()) {
             Scalar out;
@@ -413,22 +481,65 @@ Value unary(Runtime& rt, lang::UnaryOp op, const Value& a) {
     if (!a.is_tensor())
         throw Error(std::string("unsupported operand type for ") + lang::to_string(op) + ": " + kind_name(a.kind()));
     if (op == lang::UnaryOp::Pos) return a;
+    if (a.is_symbolic() && rt.trace) return trace_op(rt, need_op(name), std::span<const Value>(&a, 1), {});
     Tensor in[1] = {a.tensor()};
     Attr attrs[1];
     return apply_op(rt, need_op(name), in, attrs);
 }
 
-Value index_tensor(const Value& x, std::span<const stdlib::IndexItem> items) {
-    // SEAM (tracer): indexing a symbolic tensor appends a node (stdlib::index_shape).
+namespace {
+tracer::IndexSpec index_spec(TraceState& t, std::span<const stdlib::IndexItem> items, std::span<const Value> dynamic,
+                             std::vector<tracer::ValueId>& ids) {
+    tracer::IndexSpec spec;
+    spec.items.assign(items.begin(), items.end());
+    spec.dynamic.assign(items.size(), false);
+    for (size_t i = 0; i < dynamic.size() && i < items.size(); ++i)
+        if (dynamic[i].is_symbolic()) {
+            spec.dynamic[i] = true;
+            ids.push_back(value_id(t, dynamic[i]));
+        }
+    return spec;
+}
+}  // namespace
+
+Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexItem> items, std::span<const Value> dynamic) {
+    bool dyn = false;
+    for (const Value& d : dynamic) dyn = dyn || d.is_symbolic();
+    if ((x.is_symbolic() || dyn) && rt.trace) {
+        TraceState& t = *rt.trace;
+        std::vector<tracer::ValueId> ids;
+        tracer::ValueId xid = value_id(t, x);
+        tracer::IndexSpec spec = index_spec(t, items, dynamic, ids);
+        // The shape rule checks static indices now, as eager would.
+        (void)stdlib::index_shape(x.tensor_type().shape, items);
+        return symbolic(t, t.graph.index(xid, std::move(spec), ids, t.here()));
+    }
     return Value(stdlib::index(x.tensor(), items));
 }
 
-void assign_index_tensor(Value& x, std::span<const stdlib::IndexItem> items, const Value& v) {
+void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,
+                         std::span<const Value> dynamic) {
+    bool dyn = false;
+    for (const Value& d : dynamic) dyn = dyn || d.is_symbolic();
+    if ((x.is_symbolic() || v.is_symbolic() || dyn) && rt.trace) {
+        TraceState& t = *rt.trace;
+        Value src = v.is_tensor() ? v : Value(to_tensor(v, "index assignment: value"));
+        std::vector<tracer::ValueId> ids;
+        tracer::ValueId xid = value_id(t, x);
+        tracer::ValueId vid = value_id(t, src);
+        tracer::IndexSpec spec = index_spec(t, items, dynamic, ids);
+        // (Broadcasting v to the region is checked when the node runs, with
+        // the eager message at this location.)
+        (void)stdlib::index_shape(x.tensor_type().shape, items);
+        x = symbolic(t, t.graph.index_assign(xid, vid, std::move(spec), ids, t.here()));
+        return;
+    }
     Tensor src = to_tensor(v, "index assignment: value");
     stdlib::index_assign(x.tensor_mut(), items, src);
 }
 
 bool values_equal(Runtime& rt, const Value& a, const Value& b) {
+    if (has_symbolic(a) || has_symbolic(b)) unsupported_in_graph("== on lists or strings holding traced values");
     if (a.kind() != b.kind()) {
         if (a.is_sequence() && b.is_sequence()) return false;
         return false;

@@ -52,8 +52,14 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b);
 Value unary(Runtime& rt, lang::UnaryOp op, const Value& a);  // not `not`: see control.hpp
 
 // x[items] for tensors (views); x[items] = v (copy-on-write, v broadcast and cast).
-Value index_tensor(const Value& x, std::span<const stdlib::IndexItem> items);
-void assign_index_tensor(Value& x, std::span<const stdlib::IndexItem> items, const Value& v);
+// While tracing, `dynamic` (empty, or one per item) holds the symbolic value of
+// each Int item whose index depends on tensor contents (others: Undefined).
+Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexItem> items,
+                   std::span<const Value> dynamic = {});
+void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,
+                         std::span<const Value> dynamic = {});
+// While tracing: appends a node for `op` on the operands (symbolic or concrete tensors).
+Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<stdlib::Attr> attrs);
 
 // A value as a tensor operand: tensors as they are, numbers and nested
 // lists/tuples through stdlib::tensor_from_nested. `what` names the function

@@ -22,6 +22,14 @@ struct TraceEntry {
     bool is_graph = false;  // a @graph function: the line says so
 };
 
+// How an error that happens while a @graph function is traced is handled
+// (interp/trace.hpp): a User error is the program's own (the eager error; in
+// a branch that may not run it becomes a `raise` node); a Conversion error is
+// one SPEC §5.2 names (a dynamic shape, a loop-carried shape change): tracing
+// stops with it; Unsupported means the tracer cannot express what the code
+// does, and the call runs eagerly instead (same results, no graph).
+enum class TraceErrorKind : uint8_t { User, Conversion, Unsupported };
+
 class Error {
 public:
     Error(std::string message, lang::SourcePtr source, lang::Loc loc)
@@ -38,7 +46,12 @@ public:
         source_ = source; loc_ = loc; here_source_ = source; here_ = loc;
     }
     const std::vector<TraceEntry>& traceback() const { return traceback_; }
+    // Where the traceback continues (the call site of the frame the error is in now).
+    const lang::SourcePtr& here_source() const { return here_source_; }
+    lang::Loc here() const { return here_; }
     std::vector<std::string> notes;  // extra lines after the caret, before the traceback
+    TraceErrorKind trace_kind = TraceErrorKind::User;
+    Error& as(TraceErrorKind k) { trace_kind = k; return *this; }
 
     // The error leaves a call of `function`; the caller continues the
     // traceback at `call_loc` in `call_source`.

@@ -8,7 +8,9 @@
 // the tracer plugs in.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
@@ -18,6 +20,13 @@
 
 namespace tg::interp {
 
+// While tracing, `break` / `continue` of the innermost loop that may or may
+// not have happened (symbolic bools; static False otherwise).
+struct LoopFlags {
+    Value brk = Value::from_bool(false);
+    Value cont = Value::from_bool(false);
+};
+
 // One active tg function call (or module top level).
 struct Frame {
     Env* env = nullptr;                // locals; null at module level (its variables are globals)
@@ -25,6 +34,19 @@ struct Frame {
     ModuleState* module = nullptr;
     const lang::SourcePtr* source = nullptr;
     Value ret;                          // the value of `return`
+    // Tracing only (autograph.cpp): whether a `return` inside converted
+    // control flow may have happened (symbolic bool), and the innermost loop.
+    Value ret_flag = Value::from_bool(false);
+    LoopFlags* loop = nullptr;
+};
+
+// A variable converted control flow carries (autograph.cpp).
+struct TraceVar {
+    enum Role : uint8_t { Var, Ret, Flag };
+    Value* slot;
+    std::string name;
+    Role role = Var;
+    bool force_carried = false;  // loops: carry it from the first attempt (a counter)
 };
 
 class Evaluator {
@@ -62,7 +84,10 @@ private:
     // rest (enclosing frames, builtins, "not defined") is out of line.
     const Value& load(const lang::Name& n) {
         const Value* v;
-        if (n.scope == lang::Scope::Global) v = &f_->module->globals[n.slot];
+        if (n.scope == lang::Scope::Global) {
+            v = &f_->module->globals[n.slot];
+            if (rt_.trace) [[unlikely]] capture_global(n);
+        }
         else if (n.scope == lang::Scope::Local) v = &f_->env->slots[n.slot];
         else return load_slow(n);
         if (!v->defined()) undefined(n);
@@ -75,7 +100,7 @@ private:
     Value* lvalue(const lang::Expr& e);
     Value eval_index(const lang::Index& e);
     Value index_value(const Value& base, const lang::Index& e);
-    std::vector<stdlib::IndexItem> index_items(const lang::Index& e);
+    std::vector<stdlib::IndexItem> index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr);
     Value eval_attribute(const lang::Attribute& a);
     Value eval_fstring(const lang::FString& f);
     Value eval_compare(const lang::Compare& c);
@@ -89,6 +114,7 @@ private:
     Value eval_listcomp(const lang::ListComp& c);
     Value make_lambda(const lang::Lambda& l);
     bool cond(const lang::Expr& e);  // the truth seam, located at the condition
+    bool truth_at(const Value& v, lang::Loc loc);  // truth(v), errors located at loc
 
     // calls (calls.cpp)
     Value eval_call(const lang::Call& c);
@@ -98,7 +124,11 @@ private:
 
     // errors
     [[noreturn]] void fail(std::string message, lang::Loc loc) const;
-    [[noreturn]] void undefined(const lang::Name& n) const;
+    // A read of an unassigned variable: the "not defined" error, or while
+    // tracing, for a maybe-undefined one, the run-time check (then the slot
+    // holds the value and the caller reads it).
+    void undefined(const lang::Name& n);
+    std::string undefined_message(const lang::Name& n) const;
     const lang::SourcePtr& source() const { return *f_->source; }
     void check_stack(lang::Loc loc) const;
     // One statement or loop iteration. The step limit and the host's interrupt
@@ -112,6 +142,40 @@ private:
     [[noreturn]] void step_limit_exceeded(lang::Loc loc) const;
     int64_t step_limit_ = INT64_MAX;
     static constexpr int64_t kInterruptPoll = 4096;  // steps between looks at the interrupt flag
+
+    // ---- tracing: converted control flow (autograph.cpp) and @graph calls (graph_call.cpp)
+    using BranchFn = std::function<Flow()>;
+    bool tracing() const { return rt_.trace != nullptr; }
+    // Where the next graph node comes from (cheap no-op when not tracing).
+    void at(lang::Loc loc);
+    void at(lang::Loc loc) const { const_cast<Evaluator*>(this)->at(loc); }
+    // Truth of a condition: a static bool, or (symbolic) the bool[] node in `pred`.
+    std::optional<bool> condition(const lang::Expr& e, uint32_t& pred);
+    uint32_t truth_node(const Value& v, lang::Loc loc);
+    std::vector<TraceVar> trace_vars(std::vector<TraceVar> extra);
+    Flow trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn, const BranchFn& else_fn,
+                    lang::Loc loc, const char* construct);
+    Flow trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn, std::vector<TraceVar> extra,
+                     lang::Loc loc);
+    Flow exec_range(const lang::Block& b, size_t from);
+    bool exit_pending() const;
+    Flow guard_rest(const lang::Block& b, size_t from);
+    Flow flow_of_flags();
+    void set_flow_flag(Flow f);
+    Flow exec_while_traced(const lang::While& w);
+    Flow exec_for_traced(const lang::For& s);
+    Flow unrolled(const std::function<bool(int64_t)>& step_item, const lang::Block& body, lang::Loc loc, int64_t from);
+    Value trace_boolop(const lang::BoolOp& b, const Value& x, uint32_t pred);
+    Value trace_ifexp(const lang::IfExp& e, uint32_t pred);
+    void trace_assert(const lang::Assert& a, const Value& c);
+    Value trace_print(const CallArgs& a, const std::string& sep, const std::string& end);
+    void capture_global(const lang::Name& n);
+    void capture_enclosing(const lang::Name& n, const std::shared_ptr<Env>& env);
+    // A call of a @graph function: returns false when it must run eagerly
+    // (then the caller runs the body as usual).
+    bool call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                    const lang::SourcePtr& call_source, Value& result);
+    Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
 
     friend class EvaluatorAccess;
 };

@@ -5,6 +5,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/printing.hpp"
+#include "interp/trace.hpp"
 #include "stdlib/format.hpp"
 
 namespace tg::interp {
@@ -16,7 +17,26 @@ using stdlib::Tensor;
 
 void Evaluator::fail(std::string message, Loc loc) const { throw Error(std::move(message), source(), loc); }
 
-void Evaluator::undefined(const Name& n) const {
+void Evaluator::undefined(const Name& n) {
+    if (rt_.trace) {
+        Value* slot = nullptr;
+        if (n.scope == lang::Scope::Local) slot = &f_->env->slots[n.slot];
+        if (slot && slot->maybe_undef()) {
+            // Converted control flow assigned it on some paths only: check at
+            // run time, where eager would fail (SPEC §5.2).
+            TraceState& t = *rt_.trace;
+            Value inner = slot->maybe_undef()->inner;
+            uint32_t flag = slot->maybe_undef()->flag.sym()->id;
+            tracer::Template msg{tracer::TextPiece{tracer::TextPiece::Text, undefined_message(n), 0}};
+            t.token = t.graph.assert_(t.token, flag, std::move(msg), {}, t.at(source(), n.loc));
+            *slot = std::move(inner);
+            return;
+        }
+    }
+    fail(undefined_message(n), n.loc);
+}
+
+std::string Evaluator::undefined_message(const Name& n) const {
     std::vector<Loc> where;
     if (n.scope == lang::Scope::Global) {
         where = f_->module->global_info[n.slot].assigned_at;
@@ -33,7 +53,7 @@ void Evaluator::undefined(const Name& n) const {
             msg += format_location(source().get(), where[i]);
         }
     }
-    fail(msg, n.loc);
+    return msg;
 }
 
 void Evaluator::set_step_limit() {
@@ -58,19 +78,25 @@ void Evaluator::check_stack(Loc loc) const {
 }
 
 bool Evaluator::cond(const Expr& e) {
-    // SEAM (tracer): a symbolic condition never takes the scalar path (a
-    // symbolic tensor is not a Scalar), so it reaches truth() below.
+    // A symbolic condition never takes the scalar path (a symbolic tensor is
+    // not a Scalar). Callers that can convert control flow use condition().
     if (Scalar s; (e.kind == ExprKind::Compare || e.kind == ExprKind::Binary) && eval_scalar(e, s))
         return s.nonzero();
     Value scratch;
     const Value& v = eval_ref(e, scratch);
-    // SEAM (tracer): a symbolic condition goes to the AutoGraph converter here.
+    if (v.is_symbolic())
+        dynamic_value_error("this condition must be static inside a @graph function, but it depends on the contents "
+                            "of a tensor (run with --eager)");
+    return truth_at(v, e.loc);
+}
+
+bool Evaluator::truth_at(const Value& v, Loc loc) {
     try {
         return truth(v);
     } catch (const stdlib::OpError& err) {
-        fail(err.what(), e.loc);
+        fail(err.what(), loc);
     } catch (Error& err) {
-        err.locate(source(), e.loc);
+        err.locate(source(), loc);
         throw;
     }
 }
@@ -83,8 +109,13 @@ const Value& Evaluator::load_slow(const Name& n) {
     case lang::Scope::Local: v = &f_->env->slots[n.slot]; break;
     case lang::Scope::Enclosing: {
         Env* e = f_->env;
-        for (int d = 0; d < n.depth; ++d) e = e->parent.get();
+        const std::shared_ptr<Env>* owner = nullptr;
+        for (int d = 0; d < n.depth; ++d) {
+            owner = &e->parent;
+            e = e->parent.get();
+        }
         v = &e->slots[n.slot];
+        if (rt_.trace && !e->traced && owner && v->defined()) capture_enclosing(n, *owner);
         break;
     }
     case lang::Scope::Global: v = &f_->module->globals[n.slot]; break;
@@ -168,9 +199,18 @@ Value Evaluator::eval(const Expr& e) {
     case ExprKind::Unary: {
         const Unary& u = e.as<Unary>();
         check_stack(e.loc);
-        if (u.op == UnaryOp::Not) return Value::from_bool(!cond(*u.operand));
+        if (u.op == UnaryOp::Not) {
+            if (!rt_.trace) return Value::from_bool(!cond(*u.operand));
+            uint32_t pred;
+            std::optional<bool> c = condition(*u.operand, pred);
+            if (c) return Value::from_bool(!*c);
+            at(e.loc);
+            Value p = symbolic(*rt_.trace, pred);
+            return unary(rt_, UnaryOp::Invert, p);  // ~ on bool is logical not
+        }
         Value scratch;
         const Value& x = eval_ref(*u.operand, scratch);
+        at(e.loc);
         try {
             return unary(rt_, u.op, x);
         } catch (const stdlib::OpError& err) {
@@ -213,8 +253,9 @@ Value Evaluator::eval(const Expr& e) {
         check_stack(e.loc);
         Value x = eval(*b.lhs);
         bool t;
+        if (x.is_symbolic() && rt_.trace) return trace_boolop(b, x, truth_node(x, b.lhs->loc));
         try {
-            t = truth(x);  // SEAM (tracer): a symbolic operand becomes a cond node
+            t = truth(x);
         } catch (const stdlib::OpError& err) {
             fail(err.what(), b.lhs->loc);
         }
@@ -225,6 +266,12 @@ Value Evaluator::eval(const Expr& e) {
     case ExprKind::IfExp: {
         const IfExp& i = e.as<IfExp>();
         check_stack(e.loc);
+        if (rt_.trace) {
+            uint32_t pred;
+            std::optional<bool> c = condition(*i.cond, pred);
+            if (!c) return trace_ifexp(i, pred);
+            return *c ? eval(*i.then_) : eval(*i.else_);
+        }
         return cond(*i.cond) ? eval(*i.then_) : eval(*i.else_);
     }
     case ExprKind::Call: return eval_call(e.as<Call>());
@@ -277,6 +324,7 @@ bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
 }
 
 Value Evaluator::binary_at(const Binary& b, const Value& x, const Value& y) {
+    at(b.loc);
     try {
         return binary(rt_, b.op, x, y);
     } catch (const stdlib::OpError& err) {
@@ -294,6 +342,7 @@ Value Evaluator::eval_compare(const Compare& c) {
     Value result;
     for (size_t i = 0; i < c.ops.size(); ++i) {
         Value right = eval(*c.rest[i]);
+        at(c.op_locs[i]);
         try {
             result = compare(rt_, c.ops[i], left, right);
         } catch (const stdlib::OpError& err) {
@@ -305,8 +354,10 @@ Value Evaluator::eval_compare(const Compare& c) {
         if (i + 1 < c.ops.size()) {
             // a < b < c is (a < b) and (b < c), evaluating b once
             bool t;
+            if (result.is_symbolic())
+                unsupported_in_graph("a chained comparison on traced tensors (write `a < b and b < c`)");
             try {
-                t = truth(result);  // SEAM (tracer)
+                t = truth(result);
             } catch (const stdlib::OpError& err) {
                 fail(err.what(), c.op_locs[i]);
             }
@@ -319,6 +370,9 @@ Value Evaluator::eval_compare(const Compare& c) {
 
 Value Evaluator::eval_fstring(const FString& f) {
     std::string out;
+    tracer::Template tmpl;  // tracing: the parts so far, once a part is symbolic
+    std::vector<tracer::ValueId> operands;
+    bool symbolic_parts = false;
     for (const auto& p : f.parts) {
         if (!p.expr) {
             out += p.text;
@@ -326,22 +380,48 @@ Value Evaluator::eval_fstring(const FString& f) {
         }
         Value scratch;
         const Value& v = eval_ref(*p.expr, scratch);
+        if (rt_.trace && has_symbolic(v)) {
+            if (!symbolic_parts) {
+                symbolic_parts = true;
+                tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Text, out, 0});
+            } else {
+                tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Text, out, 0});
+            }
+            out.clear();
+            if (!p.spec.empty()) {
+                if (!v.is_symbolic()) unsupported_in_graph("a format spec on a list holding traced tensors");
+                tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Format, p.spec, static_cast<uint32_t>(operands.size())});
+                operands.push_back(v.sym()->id);
+            } else {
+                append_str(*rt_.trace, tmpl, operands, v, false);
+            }
+            continue;
+        }
         try {
             out += format_value(v, p.spec);
         } catch (const stdlib::OpError& err) {
             fail(err.what(), p.expr->loc);
         }
     }
+    if (symbolic_parts) {
+        tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Text, out, 0});
+        std::erase_if(tmpl, [](const tracer::TextPiece& p) { return p.kind == tracer::TextPiece::Text && p.text.empty(); });
+        return make_str(std::move(tmpl), std::move(operands));
+    }
     return Value::str(std::move(out));
 }
 
-std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e) {
+std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vector<Value>* dynamic) {
     std::vector<stdlib::IndexItem> items;
     items.reserve(e.indices.size());
+    if (dynamic) dynamic->assign(e.indices.size(), Value());
     auto int_of = [&](const Expr& x) -> std::optional<int64_t> {
         Value scratch;
         const Value& v = eval_ref(x, scratch);
         if (v.is(Kind::None)) return std::nullopt;
+        if (v.is_symbolic())
+            dynamic_value_error("slice bounds must be static inside a @graph function, but they depend on the "
+                                "contents of a tensor (the slice's length would be dynamic; run with --eager)");
         if (v.is_tensor() && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()) &&
             v.tensor().dtype() != stdlib::DType::Bool)
             return v.tensor().item_i64();
@@ -363,11 +443,22 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e) {
         } else {
             Value scratch;
             const Value& v = eval_ref(*x, scratch);
-            if (!(v.is_tensor() && v.tensor().rank() == 0 && stdlib::is_int(v.tensor().dtype()))) {
-                if (v.is_tensor() && v.tensor().rank() > 0)
+            if (v.is_symbolic() && v.sym()->type.shape.rank() == 0 && stdlib::is_int(v.sym()->type.dtype)) {
+                if (!dynamic)
+                    dynamic_value_error(
+                        "list index must be static inside a @graph function, but it depends on the contents of a "
+                        "tensor (run with --eager)");
+                it.kind = stdlib::IndexItem::Int;
+                it.index = 0;
+                (*dynamic)[items.size()] = v;
+                items.push_back(it);
+                continue;
+            }
+            if (!(v.is_tensor() && v.tensor_type().shape.rank() == 0 && stdlib::is_int(v.tensor_type().dtype))) {
+                if (v.is_tensor() && v.tensor_type().shape.rank() > 0)
                     fail("indexing with a tensor of indices is not supported (use an int, a slice or `...`)", x->loc);
                 fail(std::string("indices must be integers or slices, not ") +
-                         (v.is_tensor() ? std::string(stdlib::dtype_name(v.tensor().dtype())) + " tensor"
+                         (v.is_tensor() ? std::string(stdlib::dtype_name(v.tensor_type().dtype)) + " tensor"
                                         : std::string(kind_name(v.kind()))),
                      x->loc);
             }
@@ -403,9 +494,11 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
 }  // namespace
 
 Value Evaluator::index_value(const Value& base, const Index& e) {
-    std::vector<stdlib::IndexItem> items = index_items(e);
+    std::vector<Value> dynamic;
+    std::vector<stdlib::IndexItem> items = index_items(e, base.is_tensor() && rt_.trace ? &dynamic : nullptr);
+    at(e.loc);
     try {
-        if (base.is_tensor()) return index_tensor(base, items);
+        if (base.is_tensor()) return index_tensor(rt_, base, items, dynamic);
         if (base.is_sequence() || base.is(Kind::Str)) {
             if (items.size() != 1 || items[0].kind == stdlib::IndexItem::Ellipsis)
                 throw Error(std::string(kind_name(base.kind())) + " indices must be an int or a slice");
@@ -462,20 +555,22 @@ Value Evaluator::eval_attribute(const Attribute& a) {
         int slot = m->find(a.attr);
         if (slot < 0 || !m->globals[slot].defined())
             fail("module `" + m->name + "` has no attribute `" + a.attr + "`", a.loc);
+        if (rt_.trace) rt_.trace->capture(m->name + "." + a.attr, m, nullptr, slot, m->globals[slot]);
         return m->globals[slot];
     }
     if (x.is_tensor()) {
-        const Tensor& t = x.tensor();
-        // SEAM (tracer): shapes and dtypes are static, also of symbolic tensors.
+        // Shapes and dtypes are static, also of symbolic tensors.
+        const stdlib::TensorType t = x.tensor_type();
         if (a.attr == "shape") {
             std::vector<Value> dims;
-            for (int64_t d : t.shape()) dims.push_back(Value::from_int(d));
+            for (int64_t d : t.shape) dims.push_back(Value::from_int(d));
             return Value::tuple(std::move(dims));
         }
-        if (a.attr == "ndim") return Value::from_int(t.rank());
-        if (a.attr == "size") return Value::from_int(t.numel());
-        if (a.attr == "dtype") return Value(t.dtype());
+        if (a.attr == "ndim") return Value::from_int(t.shape.rank());
+        if (a.attr == "size") return Value::from_int(t.shape.numel());
+        if (a.attr == "dtype") return Value(t.dtype);
         if (a.attr == "T") {
+            at(a.loc);
             const stdlib::OpDef* op = stdlib::find_op("transpose");
             if (!op) fail("internal error: no transpose op", a.loc);
             Value args[1] = {x};
@@ -518,14 +613,26 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
     auto body = [&](Value item) {
         count_step(c.loc);
         assign(*c.target, std::move(item));
-        if (c.cond && !cond(*c.cond)) return;
+        if (c.cond) {
+            if (rt_.trace) {
+                uint32_t pred;
+                std::optional<bool> keep = condition(*c.cond, pred);
+                if (!keep)
+                    dynamic_value_error("the filter of a list comprehension must be static inside a @graph function "
+                                        "(it decides the list's length), but it depends on the contents of a tensor "
+                                        "(run with --eager)");
+                if (!*keep) return;
+            } else if (!cond(*c.cond)) {
+                return;
+            }
+        }
         out.push_back(eval(*c.elt));
     };
     try {
         // SEAM (tracer): iteration goes through Iterable, as in `for`.
         Iterable it = [&] {
             try {
-                return Iterable(iter);
+                return Iterable(iter, &rt_);
             } catch (Error& err) {
                 err.locate(source(), c.iter->loc);
                 throw;

@@ -20,6 +20,8 @@
 
 namespace tg::interp {
 
+struct TraceState;
+
 // What the resolver records about one variable slot.
 struct SlotInfo {
     std::string name;
@@ -95,6 +97,9 @@ public:
     // `import name` from a module whose file is `from_path` ("" = current dir).
     ModuleState& import_module(const std::string& name, const std::string& from_path, const lang::SourcePtr& src,
                                lang::Loc loc);
+
+    // ---- the @graph call being traced, or null (interp/trace.hpp)
+    TraceState* trace = nullptr;
 
     // ---- limits (the evaluator counts)
     int depth = 0;

@@ -3,6 +3,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/printing.hpp"
+#include "interp/trace.hpp"
 
 namespace tg::interp {
 
@@ -26,10 +27,15 @@ void Evaluator::run_module(ModuleState& m, const lang::Module& chunk, const std:
     f_ = saved;
 }
 
-Evaluator::Flow Evaluator::exec_block(const Block& b) {
-    for (const auto& s : b) {
-        Flow flow = exec(*s);
+Evaluator::Flow Evaluator::exec_block(const Block& b) { return exec_range(b, 0); }
+
+Evaluator::Flow Evaluator::exec_range(const Block& b, size_t from) {
+    for (size_t i = from; i < b.size(); ++i) {
+        Flow flow = exec(*b[i]);
         if (flow != Flow::Normal) return flow;
+        // Tracing: a break/continue/return inside converted control flow may
+        // have happened; the rest of the block runs only if it did not.
+        if (rt_.trace && exit_pending()) [[unlikely]] return guard_rest(b, i + 1);
     }
     return Flow::Normal;
 }
@@ -81,11 +87,19 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     case StmtKind::AugAssign: aug_assign(s.as<AugAssign>()); return Flow::Normal;
     case StmtKind::If: {
         const If& i = s.as<If>();
+        if (rt_.trace) {
+            uint32_t pred;
+            std::optional<bool> c = condition(*i.cond, pred);
+            if (!c)
+                return trace_cond(pred, {}, [&] { return exec_block(i.body); }, [&] { return exec_block(i.orelse); },
+                                  s.loc, "if");
+            return *c ? exec_block(i.body) : exec_block(i.orelse);
+        }
         return cond(*i.cond) ? exec_block(i.body) : exec_block(i.orelse);
     }
     case StmtKind::While: {
         const While& w = s.as<While>();
-        // SEAM (tracer): a symbolic condition turns the loop into a `while` node.
+        if (rt_.trace) return exec_while_traced(w);
         while (cond(*w.cond)) {
             Flow flow = exec_block(w.body);
             if (flow == Flow::Break) break;
@@ -105,7 +119,30 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     }
     case StmtKind::Assert: {
         const Assert& a = s.as<Assert>();
-        // SEAM (tracer): a symbolic condition becomes an `assert` node.
+        if (rt_.trace) {
+            Value c = eval(*a.cond);
+            if (c.is_symbolic()) {
+                trace_assert(a, c);
+                return Flow::Normal;
+            }
+            bool t;
+            try {
+                t = truth(c);
+            } catch (const stdlib::OpError& err) {
+                fail(err.what(), a.cond->loc);
+            }
+            if (t) return Flow::Normal;
+            std::string msg = "assertion failed";
+            if (a.msg) {
+                Value m = eval(*a.msg);
+                if (has_symbolic(m)) {
+                    trace_assert(a, Value::from_bool(false));
+                    return Flow::Normal;
+                }
+                msg += ": " + str_of(m);
+            }
+            fail(msg, s.loc);
+        }
         if (!cond(*a.cond)) {
             std::string msg = "assertion failed";
             if (a.msg) msg += ": " + str_of(eval(*a.msg));
@@ -141,9 +178,9 @@ bool Evaluator::is_range_call(const Expr& e) const {
 }
 
 Evaluator::Flow Evaluator::exec_for(const For& s) {
-    // SEAM (tracer): every `for` iterates here — range(...) lazily, anything
-    // else through Iterable. A symbolic iterable or symbolic range bounds
-    // become a `while` node (SPEC §5.2).
+    // Every `for` iterates here — range(...) lazily, anything else through
+    // Iterable. While tracing, exec_for_traced converts it (SPEC §5.2).
+    if (rt_.trace) return exec_for_traced(s);
     auto run_body = [&](Value item) -> Flow {
         count_step(s.loc);
         assign(*s.target, std::move(item));
@@ -209,7 +246,7 @@ void Evaluator::assign(const Expr& target, Value v) {
         } else if (v.is_tensor() || v.is(Kind::Str)) {
             Iterable it = [&] {
                 try {
-                    return Iterable(v);
+                    return Iterable(v, &rt_);
                 } catch (Error& e) {
                     throw Error("cannot unpack a " + std::string(v.is_tensor() ? "0-d tensor" : "str") + " into " +
                                     std::to_string(elts.size()) + " targets",
@@ -236,10 +273,12 @@ void Evaluator::assign(const Expr& target, Value v) {
 void Evaluator::assign_index(const Index& t, const Value& v) {
     Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression (assign to an item of a variable)", t.loc);
-    std::vector<stdlib::IndexItem> items = index_items(t);
+    std::vector<Value> dynamic;
+    std::vector<stdlib::IndexItem> items = index_items(t, base->is_tensor() && rt_.trace ? &dynamic : nullptr);
+    at(t.loc);
     try {
         if (base->is_tensor()) {
-            assign_index_tensor(*base, items, v);
+            assign_index_tensor(rt_, *base, items, v, dynamic);
             return;
         }
         if (base->is(Kind::List)) {
@@ -265,6 +304,7 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
 
 void Evaluator::aug_assign(const AugAssign& s) {
     auto apply = [&](const Value& cur, const Value& rhs) {
+        at(s.op_loc);
         try {
             return binary(rt_, s.op, cur, rhs);
         } catch (const stdlib::OpError& err) {

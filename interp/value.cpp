@@ -1,5 +1,9 @@
 #include "interp/value.hpp"
 
+#include <cstring>
+
+#include "interp/trace.hpp"
+
 namespace tg::interp {
 
 const char* kind_name(Kind k) {
@@ -42,12 +46,82 @@ Value::Value(stdlib::Tensor t) {
 
 stdlib::Tensor Value::tensor() const {
     if (const Scalar* s = scalar()) return s->to_tensor();
-    return std::get<stdlib::Tensor>(v_);
+    if (const stdlib::Tensor* t = std::get_if<stdlib::Tensor>(&v_)) return *t;
+    if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
+    throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a tensor");
 }
 
 stdlib::Tensor& Value::tensor_mut() {
     if (const Scalar* s = scalar()) v_ = s->to_tensor();
+    if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
     return std::get<stdlib::Tensor>(v_);
+}
+
+const std::string& Value::text() const {
+    if (auto* p = std::get_if<std::shared_ptr<const StrObj>>(&v_)) return (*p)->text;
+    if (sym_str()) unsupported_in_graph("this operation on a string that shows tensor values");
+    throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a str");
+}
+
+Value Value::symbolic(uint32_t id, const stdlib::TensorType& t) {
+    Value v;
+    v.v_ = std::shared_ptr<const SymObj>(std::make_shared<SymObj>(SymObj{id, t}));
+    return v;
+}
+Value Value::maybe_undefined(std::shared_ptr<const MaybeUndefObj> m) {
+    Value v;
+    v.v_ = std::move(m);
+    return v;
+}
+Value Value::symbolic_str(std::shared_ptr<const SymStrObj> s) {
+    Value v;
+    v.v_ = std::move(s);
+    return v;
+}
+
+stdlib::TensorType Value::tensor_type() const {
+    if (const Scalar* s = scalar()) return {s->dtype, {}, s->weak};
+    if (const SymObj* s = sym()) return s->type;
+    const auto& t = std::get<stdlib::Tensor>(v_);
+    return {t.dtype(), t.shape(), t.weak()};
+}
+
+bool Value::identical(const Value& o) const {
+    if (v_.index() != o.v_.index()) return false;
+    if (const Scalar* a = scalar()) {
+        const Scalar* b = o.scalar();
+        return a->dtype == b->dtype && a->weak == b->weak && std::memcmp(&a->i, &b->i, sizeof a->i) == 0;
+    }
+    if (const SymObj* a = sym()) return a->id == o.sym()->id;
+    if (auto* a = std::get_if<stdlib::Tensor>(&v_)) {
+        const auto& b = std::get<stdlib::Tensor>(o.v_);
+        return a->shares_buffer_with(b) && a->raw_data() == b.raw_data() && a->shape() == b.shape() &&
+               a->strides() == b.strides() && a->dtype() == b.dtype();
+    }
+    switch (kind()) {
+    case Kind::None: return true;
+    case Kind::Undefined:
+        if (maybe_undef()) return maybe_undef() == o.maybe_undef();
+        return true;
+    case Kind::DType: return dtype() == o.dtype();
+    case Kind::Module: return module() == o.module();
+    case Kind::Function: return function_ptr() == o.function_ptr();
+    case Kind::Builtin: return &builtin() == &o.builtin();
+    case Kind::BoundMethod: return &bound() == &o.bound();
+    case Kind::Str:
+        if (sym_str()) return sym_str() == o.sym_str();
+        return text() == o.text();
+    case Kind::List: case Kind::Tuple: {
+        const auto& x = items();
+        const auto& y = o.items();
+        if (&x == &y) return true;
+        if (x.size() != y.size()) return false;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!x[i].identical(y[i])) return false;
+        return true;
+    }
+    default: return false;
+    }
 }
 
 Value Value::list(std::vector<Value> items) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "lang/ast.hpp"
+#include "stdlib/op_table.hpp"
 #include "stdlib/tensor.hpp"
 
 namespace tg::interp {
@@ -32,6 +33,7 @@ class Value;
 struct ModuleState;
 struct FunctionFacts;
 struct Env;
+struct GraphCache;
 class Runtime;
 
 enum class Kind : uint8_t {
@@ -42,6 +44,21 @@ const char* kind_name(Kind k);  // what type(x) returns: "tensor", "list", ...
 
 struct NoneT {};
 struct UndefinedT {};
+
+// ---- values that exist only while a @graph function is traced (interp/trace.hpp)
+// A symbolic tensor: graph value `id` of the graph being built, with its static type.
+struct SymObj {
+    uint32_t id;
+    stdlib::TensorType type;
+};
+// A variable assigned on only some paths of converted control flow (SPEC §5.2):
+// `inner` is its value where assigned, `flag` a symbolic bool[] telling whether
+// it was. Its kind is Undefined, so every read takes the slow path, which
+// emits the run-time "is not defined" check.
+struct MaybeUndefObj;
+// A string whose text depends on tensor contents (an f-string or str() of a
+// symbolic tensor): a print template and its operands.
+struct SymStrObj;
 
 // A 0-d tensor kept unboxed (16 bytes): literals, loop counters and scalar
 // arithmetic never build a stdlib::Tensor. It converts to and from one at the
@@ -81,8 +98,8 @@ struct FunctionObj {
     std::vector<Value> defaults;                // one per param; Undefined = required
     std::shared_ptr<Env> env;                   // the enclosing function's frame (lexical)
     ModuleState* module = nullptr;              // globals; owned by the Runtime
-    bool is_graph = false;                      // decorated with @graph: the tracer takes over
-                                                // calls of such functions (eager for now)
+    bool is_graph = false;                      // decorated with @graph: calls are traced (interp/graph_call.cpp)
+    std::shared_ptr<GraphCache> graph_cache;    // @graph: its traces, by signature
 };
 
 // Arguments of a call as the callee sees them.
@@ -104,6 +121,7 @@ struct BuiltinObj {
     std::string name;
     BuiltinFn fn;
     const void* op = nullptr;  // the stdlib::OpDef* when this builtin is a tensor op
+    bool host = false;         // defined by the embedding host: not traceable (runs eagerly)
 };
 
 // `x.f` for a builtin f, not yet called: calling it passes x first.
@@ -167,30 +185,60 @@ public:
     const std::vector<Value>& items() const;
     // The items of a list, made unique first (copy-on-write).
     std::vector<Value>& list_mut();
-    const std::string& text() const { return std::get<std::shared_ptr<const StrObj>>(v_)->text; }
+    const std::string& text() const;
     const FunctionObj& function() const { return *std::get<std::shared_ptr<const FunctionObj>>(v_); }
     const std::shared_ptr<const FunctionObj>& function_ptr() const {
         return std::get<std::shared_ptr<const FunctionObj>>(v_);
     }
     const BuiltinObj& builtin() const { return *std::get<std::shared_ptr<const BuiltinObj>>(v_); }
     stdlib::DType dtype() const { return std::get<stdlib::DType>(v_); }
+
+    // ---- tracing
+    static Value symbolic(uint32_t id, const stdlib::TensorType& t);
+    static Value maybe_undefined(std::shared_ptr<const MaybeUndefObj> m);
+    static Value symbolic_str(std::shared_ptr<const SymStrObj> s);
+    const SymObj* sym() const {
+        auto* p = std::get_if<std::shared_ptr<const SymObj>>(&v_);
+        return p ? p->get() : nullptr;
+    }
+    bool is_symbolic() const { return sym() != nullptr; }
+    const MaybeUndefObj* maybe_undef() const {
+        auto* p = std::get_if<std::shared_ptr<const MaybeUndefObj>>(&v_);
+        return p ? p->get() : nullptr;
+    }
+    const SymStrObj* sym_str() const {
+        auto* p = std::get_if<std::shared_ptr<const SymStrObj>>(&v_);
+        return p ? p->get() : nullptr;
+    }
+    // The static type of a tensor value, concrete or symbolic.
+    stdlib::TensorType tensor_type() const;
+    // Same object (or same scalar bits / same tensor view): what "unchanged"
+    // means for converted control flow and captured-variable guards.
+    bool identical(const Value& o) const;
     ModuleState* module() const { return std::get<ModuleState*>(v_); }
     const BoundMethodObj& bound() const { return *std::get<std::shared_ptr<const BoundMethodObj>>(v_); }
 
 private:
     static constexpr Kind kKinds[] = {Kind::Undefined, Kind::None,     Kind::Tensor, Kind::Tensor,
                                       Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
-                                      Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod};
+                                      Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod,
+                                      Kind::Tensor,    Kind::Undefined, Kind::Str};
     std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
-                 std::shared_ptr<const BoundMethodObj>>
+                 std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
+                 std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>>
         v_;
 };
 
 struct BoundMethodObj {
     Value self;
     Value fn;
+};
+
+struct MaybeUndefObj {
+    Value inner;
+    Value flag;  // symbolic bool[]
 };
 
 // A function's frame: its local slots, and the frame of the function it is
@@ -200,6 +248,7 @@ struct Env {
     std::vector<Value> slots;
     std::shared_ptr<Env> parent;
     const FunctionFacts* facts = nullptr;  // names of the slots, for error messages
+    bool traced = false;                   // a frame of code being traced (its reads are not captures)
 };
 
 }  // namespace tg::interp

@@ -10,8 +10,15 @@ expected files beside the script:
   <name>.out   expected stdout (required)
   <name>.err   expected stderr, exactly (for failing scripts; absent = empty)
   <name>.args  optional: script arguments, one per line
+  <name>.modes optional: the modes to run, by name, separated by spaces or
+               newlines (`written`, `eager`, `nojit`); the default is all three.
+               Used for trace-time errors that exist only in graph modes
+               (e.g. `written nojit` in tests/scripts/graph_errors/). The modes
+               that run must still agree with each other and with the expected
+               files. An unknown mode name fails the test.
 A script with a .err file must exit with status 1; others with 0.
---update rewrites .out / .err from the as-written run (review them by hand!).
+--update rewrites .out / .err from the as-written run (or the first mode
+listed in .modes; review them by hand!).
 Files named *_module.tg are imported by other scripts and are not run on their
 own. When the script's folder has a `lib` subfolder, TG_PATH points at it
 (to test the module search path); `lib` folders are not searched for scripts.
@@ -69,9 +76,22 @@ def main():
             base = script[:-3]
             args_text = read(base + ".args")
             args = args_text.splitlines() if args_text else []
-            results = {m: run(tg, script, flags, args) for m, flags in MODES}
-            out, err, code = results["written"]
+            modes_text = read(base + ".modes")
             problems = []
+            if modes_text is None:
+                modes = MODES
+            else:
+                known = dict(MODES)
+                names = modes_text.split()
+                for n in names:
+                    if n not in known:
+                        problems.append("%s.modes: unknown mode `%s` (known: %s)"
+                                        % (os.path.basename(base), n, " ".join(m for m, _ in MODES)))
+                modes = [(n, known[n]) for n in names if n in known]
+                if not modes:
+                    problems.append("%s.modes lists no mode to run" % os.path.basename(base))
+            results = {m: run(tg, script, flags, args) for m, flags in modes}
+            out, err, code = results[modes[0][0]] if modes else ("", "", 0)
             if update:
                 with open(base + ".out", "w", encoding="utf-8") as f:
                     f.write(out)

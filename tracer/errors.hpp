@@ -3,6 +3,7 @@
 // eager error (SPEC §5.3: same message, same file:line:col).
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -10,10 +11,24 @@
 
 namespace tg::tracer {
 
-// Where a node came from: the tg expression that created it.
+struct CallSite;
+
+// Where a node came from: the tg expression that created it, and the calls
+// (inlined into the graph while tracing) it sits in, so that an error raised
+// by the node shows the same traceback as eager.
 struct SrcLoc {
     lang::SourcePtr source;  // may be null (hand-built graphs, tests)
     lang::Loc loc;
+    std::shared_ptr<const CallSite> inlined_in;  // innermost call first; null at the graph's own level
+};
+
+// One inlined call: `function` was called at `loc` in `source`.
+struct CallSite {
+    std::string function;
+    bool is_graph = false;
+    lang::SourcePtr source;
+    lang::Loc loc;
+    std::shared_ptr<const CallSite> outer;
 };
 // "f.tg:3:11", "3:11" without a source, "" when unknown.
 inline std::string to_string(const SrcLoc& l) {

@@ -91,6 +91,15 @@ std::vector<ValueId> Graph::inputs() const {
     return out;
 }
 
+void Graph::rollback(const Checkpoint& cp) {
+    nodes_.resize(cp.nodes);
+    values_.resize(cp.values);
+    regions_.resize(cp.regions);
+    insert_stack_.resize(cp.stack);
+    for (Region& r : regions_)
+        std::erase_if(r.nodes, [&](NodeId n) { return n >= cp.nodes; });
+}
+
 void Graph::exit() {
     if (insert_stack_.size() <= 1) throw VerifyError("Graph::exit: no region to leave");
     insert_stack_.pop_back();

@@ -186,6 +186,15 @@ public:
     void yield(std::span<const ValueId> values);
     std::span<const ValueId> args(RegionId r) const { return regions_[r].args; }
 
+    // ---- speculative building (the tracer tries a loop conversion, then
+    // retries with other types or unrolls instead): everything appended after
+    // a checkpoint can be dropped again.
+    struct Checkpoint {
+        size_t nodes, values, regions, stack;
+    };
+    Checkpoint checkpoint() const { return {nodes_.size(), values_.size(), regions_.size(), insert_stack_.size()}; }
+    void rollback(const Checkpoint& cp);
+
     // ---- rewriting (passes)
     // Creates a node without placing it; results typed `result_types`.
     NodeId create(Op op, const stdlib::OpDef* def, std::vector<ValueId> operands,

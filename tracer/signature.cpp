@@ -6,9 +6,10 @@ namespace tg::tracer {
 
 using Kind = ArgDesc::Kind;
 
-ArgDesc ArgDesc::tensor(stdlib::DType d, stdlib::Shape s) {
+ArgDesc ArgDesc::tensor(stdlib::DType d, stdlib::Shape s, bool weak) {
     ArgDesc a;
     a.kind = Kind::Tensor;
+    a.weak = weak;
     a.dtype = d;
     a.shape = s;
     return a;
@@ -36,7 +37,7 @@ ArgDesc ArgDesc::value(std::string key, std::string display) {
 bool operator==(const ArgDesc& a, const ArgDesc& b) {
     if (a.kind != b.kind) return false;
     switch (a.kind) {
-        case Kind::Tensor: return a.dtype == b.dtype && a.shape == b.shape;
+        case Kind::Tensor: return a.dtype == b.dtype && a.shape == b.shape && a.weak == b.weak;
         case Kind::List: case Kind::Tuple: return a.items == b.items;
         case Kind::Static: return a.key == b.key;
     }
@@ -51,7 +52,7 @@ void hash_desc(size_t& h, const ArgDesc& a) {
     mix(h, static_cast<size_t>(a.kind));
     switch (a.kind) {
         case Kind::Tensor:
-            mix(h, static_cast<size_t>(a.dtype));
+            mix(h, static_cast<size_t>(a.dtype) + (a.weak ? 16 : 0));
             for (int64_t d : a.shape) mix(h, static_cast<size_t>(d));
             mix(h, static_cast<size_t>(a.shape.rank()));
             break;
@@ -64,7 +65,8 @@ void hash_desc(size_t& h, const ArgDesc& a) {
 }
 
 std::string tensor_text(const ArgDesc& a) {
-    std::string s = stdlib::dtype_name(a.dtype);
+    std::string s = a.weak ? "weak " : "";
+    s += stdlib::dtype_name(a.dtype);
     s += '[';
     for (int i = 0; i < a.shape.rank(); ++i) s += (i ? "," : "") + std::to_string(a.shape[i]);
     return s + ']';
@@ -108,11 +110,13 @@ void diff(const ArgDesc& a, const ArgDesc& b, const std::string& what, const std
     switch (a.kind) {
         case Kind::Tensor: {
             std::string parts;
-            if (a.dtype != b.dtype) parts += std::string("dtype ") + stdlib::dtype_name(a.dtype) + " → " + stdlib::dtype_name(b.dtype);
+            if (a.dtype != b.dtype || a.weak != b.weak)
+                parts += std::string("dtype ") + (a.weak ? "weak " : "") + stdlib::dtype_name(a.dtype) + " → " +
+                         (b.weak ? "weak " : "") + stdlib::dtype_name(b.dtype);
             if (!(a.shape == b.shape))
                 parts += (parts.empty() ? "" : ", ") + std::string("shape ") + a.shape.to_string() + " → " + b.shape.to_string();
             // dtype and shape count apart: f32[4] is closer to f32[3] than f64[3] is.
-            count += (a.dtype != b.dtype) + !(a.shape == b.shape);
+            count += (a.dtype != b.dtype || a.weak != b.weak) + !(a.shape == b.shape);
             if (!parts.empty()) out.push_back(head + parts);
             return;
         }

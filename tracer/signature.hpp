@@ -26,6 +26,9 @@ struct ArgDesc {
     Kind kind = Kind::Static;
     stdlib::DType dtype = stdlib::DType::F32;  // Tensor
     stdlib::Shape shape;                       // Tensor
+    bool weak = false;                         // Tensor: a weak literal (SPEC §2.1); it keeps
+                                               // its weak promotion in the graph, so it is
+                                               // part of the signature
     std::vector<ArgDesc> items;                // List, Tuple
     // Static: `key` is equal for two values exactly when the values are equal
     // ("str:abc", "dtype:f32", "fn:<id>", "none"); `display` is how messages
@@ -33,7 +36,7 @@ struct ArgDesc {
     std::string key;
     std::string display;
 
-    static ArgDesc tensor(stdlib::DType d, stdlib::Shape s);
+    static ArgDesc tensor(stdlib::DType d, stdlib::Shape s, bool weak = false);
     static ArgDesc list(std::vector<ArgDesc> items);
     static ArgDesc tuple(std::vector<ArgDesc> items);
     static ArgDesc value(std::string key, std::string display);

@@ -1,0 +1,832 @@
+// AutoGraph conversion (SPEC §5.2): while a @graph function is traced, control
+// flow on a symbolic (dynamic) value becomes `cond` / `while` nodes; control
+// flow on static values simply runs, as in eager mode.
+//
+// The carried state of a converted `if` or loop is every local variable of the
+// current frame, plus hidden ones: the return value, whether a `return` may
+// have happened, and `break` / `continue` of the innermost loop. A variable
+// whose value is the same object on every path stays as it is (static values
+// stay static); the others are split into tensor leaves (yielded or carried)
+// and a skeleton that must agree (same list lengths, same strings...).
+//
+// break / continue / return inside converted control flow set those hidden
+// flags; while one of them may be set, the rest of the block runs inside a
+// `cond` on "none is set" (exec_range -> guard_rest), and a converted loop's
+// condition also checks them.
+//
+// Errors: a User error in a branch (or loop body) that may not run becomes a
+// `raise` node with the same message and traceback; Conversion errors (SPEC
+// §5.2's trace-time errors) and Unsupported ones stop the conversion.
+#include "interp/control.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/printing.hpp"
+#include "interp/trace.hpp"
+#include "lang/diagnostics.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+using stdlib::TensorType;
+using tracer::Graph;
+using tracer::kNoId;
+using tracer::NodeId;
+using tracer::RegionId;
+using tracer::TextPiece;
+using tracer::ValueId;
+
+namespace {
+
+constexpr int64_t kMaxUnroll = 1000;  // iterations of a loop unrolled at trace time when conversion fails
+
+// The tensor leaves of a value, in order (lists and tuples are walked).
+void collect_leaves(const Value& v, std::vector<Value>& out) {
+    if (v.is_tensor()) {
+        out.push_back(v);
+        return;
+    }
+    if (v.sym_str()) unsupported_in_graph("a string showing tensor values carried through converted control flow");
+    if (v.is_sequence())
+        for (const Value& x : v.items()) collect_leaves(x, out);
+}
+
+Value rebuild(const Value& skeleton, const std::vector<Value>& leaves, size_t& k) {
+    if (skeleton.is_tensor()) return leaves[k++];
+    if (skeleton.is_sequence()) {
+        std::vector<Value> items;
+        for (const Value& x : skeleton.items()) items.push_back(rebuild(x, leaves, k));
+        return skeleton.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    return skeleton;
+}
+
+std::string describe_static(const Value& v) {
+    if (v.is(Kind::Str) && !v.sym_str()) return quote(v.text());
+    if (has_symbolic(v)) return "a string showing tensor values";
+    return str_of(v);
+}
+
+// "" when a and b have the same structure (tensors anywhere a tensor is, equal
+// static parts); else how they differ, with `one` / `other` naming the sides
+// ("in one branch" / "in the other", "from ..." style is done by the caller).
+struct Diff {
+    std::string what;   // "length", "value", "kind"
+    std::string a, b;   // the two descriptions
+};
+std::optional<Diff> structure_diff(const Value& a, const Value& b) {
+    if (a.is_tensor() && b.is_tensor()) return std::nullopt;
+    if (a.kind() != b.kind())
+        return Diff{"kind", std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind())};
+    if (a.is_sequence()) {
+        if (a.items().size() != b.items().size())
+            return Diff{"length", std::to_string(a.items().size()), std::to_string(b.items().size())};
+        for (size_t i = 0; i < a.items().size(); ++i)
+            if (auto d = structure_diff(a.items()[i], b.items()[i])) return d;
+        return std::nullopt;
+    }
+    if (!a.identical(b)) return Diff{"value", describe_static(a), describe_static(b)};
+    return std::nullopt;
+}
+
+std::optional<TensorType> join(const TensorType& a, const TensorType& b) {
+    if (a.dtype != b.dtype || !(a.shape == b.shape)) return std::nullopt;
+    return TensorType{a.dtype, a.shape, a.weak && b.weak};
+}
+
+// A value split into what it is where defined, and whether it is.
+struct Parts {
+    const Value* inner = nullptr;  // null: undefined on this path
+    Value defined;                 // static bool, or a symbolic bool[]
+};
+Parts decompose(const Value& v) {
+    if (const MaybeUndefObj* m = v.maybe_undef()) return {&m->inner, m->flag};
+    if (!v.defined()) return {nullptr, Value::from_bool(false)};
+    return {&v, Value::from_bool(true)};
+}
+bool statically_true(const Value& b) { return b.scalar() && b.scalar()->nonzero(); }
+
+}  // namespace
+
+// ------------------------------------------------------------------ helpers
+
+void Evaluator::at(Loc loc) {
+    if (rt_.trace) {
+        rt_.trace->source = source();
+        rt_.trace->loc = loc;
+    }
+}
+
+uint32_t Evaluator::truth_node(const Value& v, Loc loc) {
+    TraceState& t = *rt_.trace;
+    at(loc);
+    try {
+        return t.graph.truth(v.sym()->id, t.here());
+    } catch (const stdlib::OpError& err) {
+        fail(err.what(), loc);
+    }
+}
+
+std::optional<bool> Evaluator::condition(const Expr& e, uint32_t& pred) {
+    // Only the truth of `a and b` / `a or b` / `not a` matters here, so their
+    // operands need not have one type: the truth values are combined, with
+    // the short-circuit kept (b is evaluated only where it would be).
+    if (rt_.trace && e.kind == ExprKind::BoolOp) {
+        const BoolOp& b = e.as<BoolOp>();
+        uint32_t pa;
+        std::optional<bool> a = condition(*b.lhs, pa);
+        if (a) {
+            if (b.is_and ? !*a : *a) return *a;
+            return condition(*b.rhs, pred);
+        }
+        Value r;
+        auto rhs = [&] {
+            uint32_t pb;
+            std::optional<bool> c = condition(*b.rhs, pb);
+            r = c ? Value::from_bool(*c) : symbolic(*rt_.trace, pb);
+            return Flow::Normal;
+        };
+        auto lhs = [&] {
+            r = Value::from_bool(!b.is_and);
+            return Flow::Normal;
+        };
+        trace_cond(pa, {{&r, "the condition", TraceVar::Var}}, b.is_and ? BranchFn(rhs) : BranchFn(lhs),
+                   b.is_and ? BranchFn(lhs) : BranchFn(rhs), b.loc, b.is_and ? "and" : "or");
+        if (r.scalar()) return r.scalar()->nonzero();
+        pred = r.sym()->id;
+        return std::nullopt;
+    }
+    if (rt_.trace && e.kind == ExprKind::Unary && e.as<Unary>().op == UnaryOp::Not) {
+        uint32_t pa;
+        std::optional<bool> a = condition(*e.as<Unary>().operand, pa);
+        if (a) return !*a;
+        at(e.loc);
+        pred = unary(rt_, UnaryOp::Invert, symbolic(*rt_.trace, pa)).sym()->id;
+        return std::nullopt;
+    }
+    Value scratch;
+    const Value& v = eval_ref(e, scratch);
+    if (v.is_symbolic() && rt_.trace) {
+        pred = truth_node(v, e.loc);
+        return std::nullopt;
+    }
+    return truth_at(v, e.loc);
+}
+
+std::vector<TraceVar> Evaluator::trace_vars(std::vector<TraceVar> extra) {
+    std::vector<TraceVar> vars = std::move(extra);
+    if (f_->env) {
+        const FunctionFacts* facts = f_->env->facts;
+        for (size_t i = 0; i < f_->env->slots.size(); ++i)
+            vars.push_back({&f_->env->slots[i], facts ? facts->slots[i].name : "?", TraceVar::Var});
+    }
+    vars.push_back({&f_->ret, "the return value", TraceVar::Ret});
+    vars.push_back({&f_->ret_flag, "return", TraceVar::Flag});
+    if (f_->loop) {
+        vars.push_back({&f_->loop->brk, "break", TraceVar::Flag});
+        vars.push_back({&f_->loop->cont, "continue", TraceVar::Flag});
+    }
+    return vars;
+}
+
+void Evaluator::set_flow_flag(Flow f) {
+    const Value t = Value::from_bool(true);
+    switch (f) {
+    case Flow::Break: f_->loop->brk = t; break;
+    case Flow::Continue: f_->loop->cont = t; break;
+    case Flow::Return: f_->ret_flag = t; break;
+    case Flow::Normal: break;
+    }
+}
+
+Evaluator::Flow Evaluator::flow_of_flags() {
+    const Value f = Value::from_bool(false);
+    if (statically_true(f_->ret_flag)) {
+        f_->ret_flag = f;
+        return Flow::Return;
+    }
+    if (f_->loop && statically_true(f_->loop->brk)) {
+        f_->loop->brk = f;
+        return Flow::Break;
+    }
+    if (f_->loop && statically_true(f_->loop->cont)) {
+        f_->loop->cont = f;
+        return Flow::Continue;
+    }
+    return Flow::Normal;
+}
+
+bool Evaluator::exit_pending() const {
+    return f_->ret_flag.is_symbolic() || (f_->loop && (f_->loop->brk.is_symbolic() || f_->loop->cont.is_symbolic()));
+}
+
+namespace {
+
+// The raise node for an error found while tracing a branch that may not run:
+// its location, and the calls it happened in (to rebuild the same traceback).
+tracer::SrcLoc error_location(const TraceState& t, const Error& e) {
+    std::shared_ptr<const tracer::CallSite> chain = t.inlined;
+    const auto& tb = e.traceback();
+    for (size_t j = tb.size(); j-- > 0;) {
+        const lang::SourcePtr& src = j + 1 < tb.size() ? tb[j + 1].source : e.here_source();
+        Loc loc = j + 1 < tb.size() ? tb[j + 1].loc : e.here();
+        chain = std::make_shared<const tracer::CallSite>(tracer::CallSite{tb[j].function, tb[j].is_graph, src, loc, chain});
+    }
+    return {e.source(), e.loc(), chain};
+}
+
+tracer::Template text_template(const std::string& s) { return {TextPiece{TextPiece::Text, s, 0}}; }
+
+// The graph value of a leaf with the type `want` (a weak value made strong
+// when the other paths give a strong one).
+ValueId leaf_id(Runtime& rt, const Value& v, const TensorType& want) {
+    TraceState& t = *rt.trace;
+    if (const SymObj* s = v.sym()) {
+        if (s->type.weak && !want.weak) {
+            const stdlib::OpDef* astype = stdlib::find_op("astype");
+            Value in[1] = {v};
+            return trace_op(rt, *astype, in, {std::monostate{}, want.dtype}).sym()->id;
+        }
+        return s->id;
+    }
+    stdlib::Tensor c = v.tensor();
+    if (c.weak() && !want.weak) c = c.strong();
+    return t.graph.constant(c, t.here());
+}
+ValueId bool_id(TraceState& t, const Value& b) {
+    if (const SymObj* s = b.sym()) return s->id;
+    return t.graph.constant(stdlib::Tensor::scalar(statically_true(b)), t.here());
+}
+}  // namespace
+
+// ------------------------------------------------------------------ cond
+
+Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn,
+                                      const BranchFn& else_fn, Loc loc, const char* construct) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    std::vector<TraceVar> vars = trace_vars(std::move(extra));
+    const size_t nv = vars.size();
+    std::vector<Value> before(nv);
+    for (size_t i = 0; i < nv; ++i) before[i] = *vars[i].slot;
+    auto restore = [&] {
+        for (size_t i = 0; i < nv; ++i) *vars[i].slot = before[i];
+    };
+    const Graph::Checkpoint cp = g.checkpoint();
+    const ValueId tok_in = T.token;
+    auto give_up = [&] {
+        restore();
+        T.token = tok_in;
+        g.rollback(cp);
+    };
+    ValueId ins[1] = {tok_in};
+    const NodeId node = g.add_cond(pred, ins, T.at(source(), loc));
+    const RegionId reg[2] = {g.node(node).regions[0], g.node(node).regions[1]};
+    std::vector<Value> out[2];
+    ValueId tok_out[2];
+    bool failed[2] = {false, false};
+    std::optional<Error> errs[2];
+    Frame* frame = f_;
+    for (int b = 0; b < 2; ++b) {
+        g.enter(reg[b]);
+        T.token = g.args(reg[b])[0];
+        restore();
+        try {
+            set_flow_flag((b == 0 ? then_fn : else_fn)());
+        } catch (Error& e) {
+            f_ = frame;
+            if (e.trace_kind != TraceErrorKind::User) {
+                give_up();
+                throw;
+            }
+            failed[b] = true;
+            errs[b] = e;
+            T.token = g.raise(T.token, text_template(e.message()), {}, error_location(T, e));
+        }
+        out[b].resize(nv);
+        for (size_t i = 0; i < nv; ++i) out[b][i] = *vars[i].slot;
+        tok_out[b] = T.token;
+        g.exit();
+    }
+    if (failed[0] && failed[1]) {
+        give_up();
+        throw *errs[0];
+    }
+
+    // ---- merge: what each variable is after the cond
+    struct Yielded {
+        Value side[2];  // Undefined: undef on that side
+        TensorType type;
+        bool is_flag = false;
+    };
+    std::vector<Yielded> yielded;
+    struct Result {
+        bool keep = true;
+        Value value;       // keep: the value after the cond
+        Value skeleton;    // else: rebuilt from the results
+        std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
+        std::vector<Value> static_leaf;
+        int flag = -1;     // yielded index of the defined flag, or -1
+    };
+    std::vector<Result> results(nv);
+    auto where = [&] { return std::string(" of the `") + construct + "` at " + format_location(source().get(), loc); };
+    for (size_t i = 0; i < nv; ++i) {
+        const TraceVar& var = vars[i];
+        const Value& a = out[0][i];
+        const Value& b = out[1][i];
+        Result& r = results[i];
+        if (failed[0] || failed[1]) {
+            const Value& live = failed[0] ? b : a;
+            if (live.identical(before[i])) {
+                r.value = before[i];
+                continue;
+            }
+        } else if (a.identical(b)) {
+            r.value = a;
+            continue;
+        }
+        if (var.role == TraceVar::Flag) {
+            r.keep = false;
+            r.skeleton = Value::from_bool(false);
+            r.leaf.push_back(static_cast<int>(yielded.size()));
+            r.static_leaf.emplace_back();
+            Yielded y;
+            y.is_flag = true;
+            y.type = {stdlib::DType::Bool, {}, false};
+            for (int s = 0; s < 2; ++s)
+                if (!failed[s]) y.side[s] = out[s][i];
+            yielded.push_back(std::move(y));
+            continue;
+        }
+        Parts p[2];
+        for (int s = 0; s < 2; ++s)
+            if (!failed[s]) p[s] = decompose(out[s][i]);
+        const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
+        if (!sk) {  // undefined on every path that gets here
+            r.value = Value();
+            continue;
+        }
+        if (p[0].inner && p[1].inner) {
+            if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
+                if (var.role == TraceVar::Ret)
+                    unsupported_in_graph("a function returning different kinds of values on different paths");
+                std::string msg = "`" + var.name + "` ";
+                if (d->what == "kind") msg += "is " + d->a + " in one branch and " + d->b + " in the other";
+                else if (d->what == "length")
+                    msg += "has length " + d->a + " in one branch and " + d->b + " in the other";
+                else msg += "has the value " + d->a + " in one branch and " + d->b + " in the other";
+                give_up();
+                throw Error(msg + where(), source(), loc).as(TraceErrorKind::Conversion);
+            }
+        }
+        r.keep = false;
+        r.skeleton = *sk;
+        std::vector<Value> leaves[2];
+        for (int s = 0; s < 2; ++s)
+            if (p[s].inner) collect_leaves(*p[s].inner, leaves[s]);
+        const size_t nl = (p[0].inner ? leaves[0] : leaves[1]).size();
+        for (size_t k = 0; k < nl; ++k) {
+            const Value* l0 = p[0].inner ? &leaves[0][k] : nullptr;
+            const Value* l1 = p[1].inner ? &leaves[1][k] : nullptr;
+            if (l0 && l1 && l0->identical(*l1)) {
+                r.leaf.push_back(-1);
+                r.static_leaf.push_back(*l0);
+                continue;
+            }
+            Yielded y;
+            if (l0 && l1) {
+                TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
+                std::optional<TensorType> j = join(t0, t1);
+                if (!j) {
+                    std::string msg = "`" + var.name + "` has ";
+                    if (t0.dtype != t1.dtype)
+                        msg += std::string("dtype ") + stdlib::dtype_name(t0.dtype) + " in one branch and " +
+                               stdlib::dtype_name(t1.dtype) + " in the other";
+                    else
+                        msg += "shape " + t0.shape.to_string() + " in one branch and " + t1.shape.to_string() +
+                               " in the other";
+                    give_up();
+                    throw Error(msg + where(), source(), loc).as(TraceErrorKind::Conversion);
+                }
+                y.type = *j;
+            } else {
+                y.type = (l0 ? l0 : l1)->tensor_type();
+            }
+            if (l0) y.side[0] = *l0;
+            if (l1) y.side[1] = *l1;
+            r.leaf.push_back(static_cast<int>(yielded.size()));
+            r.static_leaf.emplace_back();
+            yielded.push_back(std::move(y));
+        }
+        const bool def0 = failed[0] || statically_true(p[0].defined);
+        const bool def1 = failed[1] || statically_true(p[1].defined);
+        if (var.role == TraceVar::Var && !(def0 && def1)) {
+            Yielded y;
+            y.is_flag = true;
+            y.type = {stdlib::DType::Bool, {}, false};
+            for (int s = 0; s < 2; ++s)
+                if (!failed[s]) y.side[s] = p[s].defined;
+            r.flag = static_cast<int>(yielded.size());
+            yielded.push_back(std::move(y));
+        }
+    }
+    for (int b = 0; b < 2; ++b) {
+        g.enter(reg[b]);
+        std::vector<ValueId> ys{tok_out[b]};
+        for (const Yielded& y : yielded) {
+            if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b]));
+            else if (y.side[b].defined()) ys.push_back(leaf_id(rt_, y.side[b], y.type));
+            else ys.push_back(g.undef(tracer::ValueType::of(y.type), T.at(source(), loc)));
+        }
+        g.yield(ys);
+        g.exit();
+    }
+    std::vector<ValueId> res = g.finish(node);
+    T.token = res[0];
+    for (size_t i = 0; i < nv; ++i) {
+        Result& r = results[i];
+        if (r.keep) {
+            *vars[i].slot = r.value;
+            continue;
+        }
+        std::vector<Value> leaves;
+        for (size_t k = 0; k < r.leaf.size(); ++k)
+            leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : symbolic(T, res[1 + static_cast<size_t>(r.leaf[k])]));
+        size_t k = 0;
+        Value v = rebuild(r.skeleton, leaves, k);
+        if (r.flag >= 0)
+            v = Value::maybe_undefined(std::make_shared<const MaybeUndefObj>(
+                MaybeUndefObj{std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)])}));
+        *vars[i].slot = std::move(v);
+    }
+    return flow_of_flags();
+}
+
+Evaluator::Flow Evaluator::guard_rest(const Block& b, size_t from) {
+    if (from >= b.size()) return Flow::Normal;
+    std::vector<Value*> flags;
+    if (f_->ret_flag.is_symbolic()) flags.push_back(&f_->ret_flag);
+    if (f_->loop && f_->loop->brk.is_symbolic()) flags.push_back(&f_->loop->brk);
+    if (f_->loop && f_->loop->cont.is_symbolic()) flags.push_back(&f_->loop->cont);
+    at(b[from]->loc);
+    uint32_t pred = none_set(rt_, flags);
+    // Which flag each pointer is must survive the branches: they point into the frame.
+    return trace_cond(
+        pred, {},
+        [&] {
+            for (Value* f : flags) *f = Value::from_bool(false);
+            return exec_range(b, from);
+        },
+        [&] {
+            if (flags.size() == 1) *flags[0] = Value::from_bool(true);
+            return Flow::Normal;
+        },
+        b[from]->loc, "if");
+}
+
+Value Evaluator::trace_boolop(const BoolOp& b, const Value& x, uint32_t pred) {
+    Value result;
+    const char* name = b.is_and ? "and" : "or";
+    try {
+    trace_cond(
+        pred, {{&result, std::string("the value of `") + name + "`", TraceVar::Var}},
+        [&] {
+            result = b.is_and ? eval(*b.rhs) : x;
+            return Flow::Normal;
+        },
+        [&] {
+            result = b.is_and ? x : eval(*b.rhs);
+            return Flow::Normal;
+        },
+        b.loc, name);
+    } catch (Error& e) {
+        // operands of different types: a graph value has one type (in a
+        // condition this does not arise: see condition())
+        if (e.trace_kind == TraceErrorKind::Conversion && e.message().find("the value of `") == 1)
+            unsupported_in_graph(std::string("`") + name + "` on operands of different types");
+        throw;
+    }
+    if (result.maybe_undef()) unsupported_in_graph("`and` / `or` here");
+    return result;
+}
+
+Value Evaluator::trace_ifexp(const IfExp& e, uint32_t pred) {
+    Value result;
+    trace_cond(
+        pred, {{&result, "the value of the conditional expression", TraceVar::Var}},
+        [&] {
+            result = eval(*e.then_);
+            return Flow::Normal;
+        },
+        [&] {
+            result = eval(*e.else_);
+            return Flow::Normal;
+        },
+        e.loc, "if");
+    if (result.maybe_undef()) unsupported_in_graph("this conditional expression");
+    return result;
+}
+
+void Evaluator::trace_assert(const Assert& a, const Value& c) {
+    TraceState& T = *rt_.trace;
+    ValueId pred = c.is_symbolic() ? truth_node(c, a.cond->loc) : bool_id(T, c);
+    tracer::Template msg = text_template("assertion failed");
+    std::vector<ValueId> operands;
+    if (a.msg) {
+        Value m = eval(*a.msg);
+        msg.push_back(TextPiece{TextPiece::Text, ": ", 0});
+        append_str(T, msg, operands, m, false);
+    }
+    T.token = T.graph.assert_(T.token, pred, std::move(msg), operands, T.at(source(), a.loc));
+}
+
+// ------------------------------------------------------------------ while
+
+Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
+                                       std::vector<TraceVar> extra, Loc loc) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    LoopFlags flags;
+    LoopFlags* saved_loop = f_->loop;
+    Frame* frame = f_;
+    f_->loop = &flags;
+    std::vector<TraceVar> vars = trace_vars(std::move(extra));
+    std::erase_if(vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
+    const size_t nv = vars.size();
+    std::vector<Value> entry(nv);
+    for (size_t i = 0; i < nv; ++i) entry[i] = *vars[i].slot;
+    auto restore = [&] {
+        for (size_t i = 0; i < nv; ++i) *vars[i].slot = entry[i];
+    };
+    auto where = [&] { return " in the loop at " + format_location(source().get(), loc); };
+    auto fail_conversion = [&](const std::string& msg) {
+        restore();
+        f_->loop = saved_loop;
+        throw Error(msg + where(), source(), loc).as(TraceErrorKind::Conversion);
+    };
+    struct Plan {
+        bool carried = false;
+        bool flag = false;
+        Value skeleton;
+        std::vector<TensorType> types;
+    };
+    std::vector<Plan> plan(nv);
+    // Makes var i carried with the structure of `a` (and `b`, the value after
+    // one iteration, when known): types joined, or a conversion error.
+    auto carry = [&](size_t i, const Value& a, const Value* b) {
+        Plan& p = plan[i];
+        p.carried = true;
+        const TraceVar& var = vars[i];
+        if (var.role == TraceVar::Flag) {
+            p.skeleton = Value::from_bool(false);
+            p.types = {TensorType{stdlib::DType::Bool, {}, false}};
+            return;
+        }
+        Parts pa = decompose(a);
+        Parts pb = b ? decompose(*b) : Parts{};
+        const Value* sk = pa.inner ? pa.inner : pb.inner;
+        if (var.role == TraceVar::Var && (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
+            p.flag = true;
+        if (!sk) return;
+        if (pa.inner && pb.inner) {
+            if (auto d = structure_diff(*pa.inner, *pb.inner)) {
+                if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
+                if (d->what == "kind") fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
+                if (d->what == "length") fail_conversion("`" + var.name + "` changes length from " + d->a + " to " + d->b);
+                fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
+            }
+        }
+        p.skeleton = *sk;
+        std::vector<Value> la, lb;
+        if (pa.inner) collect_leaves(*pa.inner, la);
+        if (pb.inner) collect_leaves(*pb.inner, lb);
+        const std::vector<Value>& ls = pa.inner ? la : lb;
+        p.types.clear();
+        for (size_t k = 0; k < ls.size(); ++k) {
+            TensorType t = ls[k].tensor_type();
+            if (pa.inner && pb.inner) {
+                TensorType u = lb[k].tensor_type();
+                std::optional<TensorType> j = join(t, u);
+                if (!j) {
+                    if (t.dtype != u.dtype)
+                        fail_conversion("`" + var.name + "` changes dtype from " + stdlib::dtype_name(t.dtype) +
+                                        " to " + stdlib::dtype_name(u.dtype));
+                    fail_conversion("`" + var.name + "` changes shape from " + t.shape.to_string() + " to " +
+                                    u.shape.to_string());
+                }
+                t = *j;
+            }
+            p.types.push_back(t);
+        }
+    };
+    for (size_t i = 0; i < nv; ++i)
+        if (vars[i].force_carried) carry(i, entry[i], nullptr);
+
+    // The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
+    auto carried_ids = [&](size_t i, const Value& v, std::vector<ValueId>& out) {
+        const Plan& p = plan[i];
+        if (vars[i].role == TraceVar::Flag) {
+            out.push_back(bool_id(T, v));
+            return;
+        }
+        Parts pv = decompose(v);
+        std::vector<Value> ls;
+        if (pv.inner) collect_leaves(*pv.inner, ls);
+        for (size_t k = 0; k < p.types.size(); ++k) {
+            if (pv.inner) out.push_back(leaf_id(rt_, ls[k], p.types[k]));
+            else out.push_back(g.undef(tracer::ValueType::of(p.types[k]), T.at(source(), loc)));
+        }
+        if (p.flag) out.push_back(bool_id(T, pv.defined));
+    };
+    // Binds the carried variables to `ids` (region arguments or the loop's results).
+    auto bind = [&](std::span<const ValueId> ids) {
+        size_t k = 1;
+        T.token = ids[0];
+        for (size_t i = 0; i < nv; ++i) {
+            const Plan& p = plan[i];
+            if (!p.carried) continue;
+            if (vars[i].role == TraceVar::Flag) {
+                *vars[i].slot = symbolic(T, ids[k++]);
+                continue;
+            }
+            std::vector<Value> leaves;
+            for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(symbolic(T, ids[k++]));
+            size_t j = 0;
+            Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
+            if (p.flag)
+                v = Value::maybe_undefined(
+                    std::make_shared<const MaybeUndefObj>(MaybeUndefObj{std::move(v), symbolic(T, ids[k++])}));
+            *vars[i].slot = std::move(v);
+        }
+    };
+
+    const int max_attempts = 4 * static_cast<int>(nv) + 4;
+    for (int attempt = 0;; ++attempt) {
+        if (attempt > max_attempts) {
+            restore();
+            f_->loop = saved_loop;
+            unsupported_in_graph("this loop (its variables' types do not settle)");
+        }
+        restore();
+        const Graph::Checkpoint cp = g.checkpoint();
+        const ValueId tok_in = T.token;
+        auto roll_back = [&] {
+            f_ = frame;
+            restore();
+            T.token = tok_in;
+            g.rollback(cp);
+        };
+        std::vector<ValueId> inits{T.token};
+        for (size_t i = 0; i < nv; ++i)
+            if (plan[i].carried) carried_ids(i, entry[i], inits);
+        const NodeId node = g.add_while(inits, T.at(source(), loc));
+        const RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
+
+        // ---- the condition region: "no break/return yet, and the condition"
+        g.enter(cond_r);
+        bind(g.args(cond_r));
+        ValueId pred;
+        try {
+            std::vector<Value*> exits;
+            if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
+            if (flags.brk.is_symbolic()) exits.push_back(&flags.brk);
+            auto eval_pred = [&]() -> Value {
+                Value c = cond_fn();
+                if (c.is_symbolic()) return symbolic(T, truth_node(c, loc));
+                try {
+                    return Value::from_bool(truth(c));
+                } catch (const stdlib::OpError& err) {
+                    fail(err.what(), loc);
+                }
+            };
+            Value p;
+            if (exits.empty()) {
+                p = eval_pred();
+            } else {
+                at(loc);
+                uint32_t go = none_set(rt_, exits);
+                trace_cond(
+                    go, {{&p, "the loop condition", TraceVar::Var}},
+                    [&] {
+                        for (Value* e : exits) *e = Value::from_bool(false);
+                        p = eval_pred();
+                        return Flow::Normal;
+                    },
+                    [&] {
+                        p = Value::from_bool(false);
+                        return Flow::Normal;
+                    },
+                    loc, "while");
+            }
+            pred = bool_id(T, p);
+            std::vector<ValueId> ys{pred, T.token};
+            for (size_t i = 0; i < nv; ++i)
+                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys);
+            g.yield(ys);
+        } catch (...) {
+            roll_back();
+            f_->loop = saved_loop;
+            throw;
+        }
+        g.exit();
+
+        // ---- the body region
+        g.enter(body_r);
+        bind(g.args(body_r));
+        flags.brk = Value::from_bool(false);
+        flags.cont = Value::from_bool(false);
+        f_->ret_flag = Value::from_bool(false);
+        bool failed = false;
+        try {
+            set_flow_flag(body_fn());
+        } catch (Error& e) {
+            f_ = frame;
+            if (e.trace_kind != TraceErrorKind::User) {
+                roll_back();
+                f_->loop = saved_loop;
+                throw;
+            }
+            failed = true;
+            T.token = g.raise(T.token, text_template(e.message()), {}, error_location(T, e));
+        }
+        bool retry = false;
+        if (!failed) {
+            try {
+                for (size_t i = 0; i < nv; ++i) {
+                    const Value& now = *vars[i].slot;
+                    Plan& p = plan[i];
+                    if (!p.carried) {
+                        if (now.identical(entry[i])) continue;
+                        carry(i, entry[i], &now);
+                        retry = true;
+                        continue;
+                    }
+                    if (vars[i].role == TraceVar::Flag) continue;
+                    Parts pn = decompose(now);
+                    if (vars[i].role == TraceVar::Var && !p.flag && !statically_true(pn.defined)) {
+                        p.flag = true;
+                        retry = true;
+                    }
+                    if (!pn.inner) continue;
+                    if (!p.skeleton.defined()) {  // first assigned in the loop
+                        carry(i, entry[i], &now);
+                        retry = true;
+                        continue;
+                    }
+                    Value skeleton_value = p.skeleton;
+                    // compare the new value against the plan's structure and types
+                    std::vector<Value> ls;
+                    if (auto d = structure_diff(skeleton_value, *pn.inner)) {
+                        (void)d;
+                        carry(i, skeleton_value, pn.inner);  // throws the conversion error
+                    }
+                    collect_leaves(*pn.inner, ls);
+                    for (size_t k = 0; k < ls.size(); ++k) {
+                        TensorType t = ls[k].tensor_type();
+                        std::optional<TensorType> j = join(p.types[k], t);
+                        if (!j) {
+                            const TensorType& u = p.types[k];
+                            if (t.dtype != u.dtype)
+                                fail_conversion("`" + vars[i].name + "` changes dtype from " +
+                                                stdlib::dtype_name(u.dtype) + " to " + stdlib::dtype_name(t.dtype));
+                            fail_conversion("`" + vars[i].name + "` changes shape from " + u.shape.to_string() +
+                                            " to " + t.shape.to_string());
+                        }
+                        if (j->weak != p.types[k].weak) {
+                            p.types[k] = *j;
+                            retry = true;
+                        }
+                    }
+                }
+            } catch (...) {
+                g.exit();
+                roll_back();
+                f_->loop = saved_loop;
+                throw;
+            }
+        }
+        if (retry) {
+            g.exit();
+            roll_back();
+            continue;
+        }
+        std::vector<ValueId> ys{T.token};
+        if (failed) {
+            std::span<const ValueId> args = g.args(body_r);
+            ys.assign(args.begin(), args.end());
+            ys[0] = T.token;
+        } else {
+            for (size_t i = 0; i < nv; ++i)
+                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys);
+        }
+        g.yield(ys);
+        g.exit();
+        std::vector<ValueId> res = g.finish(node);
+        restore();
+        bind(res);
+        break;
+    }
+    f_->loop = saved_loop;
+    return Flow::Normal;
+}
+
+}  // namespace tg::interp

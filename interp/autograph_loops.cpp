@@ -1,0 +1,287 @@
+// Loops while tracing (SPEC §5.2): which loops become `while` nodes and
+// which run at trace time (unrolled).
+//
+//   while c:            c static at every check: runs at trace time; the first
+//                       time c is dynamic, the rest of the loop is converted.
+//   for i in range(..): converted (the counter is carried); if that fails and
+//                       the bounds are static (the body needs `i` static, a
+//                       list grows, a shape changes), unrolled instead.
+//   for row in x:       x a tensor: as range(len(x)) with row = x[i].
+//   for v in xs:        a list, tuple or string: unrolled.
+//
+// Unrolled loops honour a break/return that may have happened (a symbolic
+// flag): the remaining iterations run inside a `cond` on "not yet".
+#include "interp/control.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/trace.hpp"
+#include "lang/diagnostics.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+using tracer::Graph;
+
+namespace {
+constexpr int64_t kMaxUnroll = 1000;
+}  // namespace
+
+Evaluator::Flow Evaluator::unrolled(const std::function<bool(int64_t)>& item, const Block& body, Loc loc, int64_t from) {
+    for (int64_t k = from;; ++k) {
+        std::vector<Value*> exits;
+        if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
+        if (f_->loop->brk.is_symbolic()) exits.push_back(&f_->loop->brk);
+        if (!exits.empty()) {
+            at(loc);
+            uint32_t pred = none_set(rt_, exits);
+            return trace_cond(
+                pred, {},
+                [&, k] {
+                    for (Value* e : exits) *e = Value::from_bool(false);
+                    return unrolled(item, body, loc, k);
+                },
+                [] { return Flow::Normal; }, loc, "for");
+        }
+        f_->loop->cont = Value::from_bool(false);
+        if (!item(k)) return Flow::Normal;
+        count_step(loc);
+        Flow flow = exec_block(body);
+        if (flow == Flow::Break) return Flow::Normal;
+        if (flow == Flow::Return) return flow;
+    }
+}
+
+namespace {
+// Runs `fn` with a fresh innermost-loop state, restoring the enclosing one.
+template <class F>
+auto with_loop(Frame* f, F&& fn) {
+    LoopFlags flags;
+    LoopFlags* saved = f->loop;
+    f->loop = &flags;
+    try {
+        auto r = fn();
+        f->loop = saved;
+        return r;
+    } catch (...) {
+        f->loop = saved;
+        throw;
+    }
+}
+}  // namespace
+
+Evaluator::Flow Evaluator::exec_while_traced(const While& w) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    const size_t nodes0 = g.num_nodes();
+    int64_t iterations = 0;
+    bool converted = false;
+    Frame* frame = f_;
+    Flow r = with_loop(f_, [&] {
+        std::function<Flow()> run = [&]() -> Flow {
+            for (;;) {
+                std::vector<Value*> exits;
+                if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
+                if (f_->loop->brk.is_symbolic()) exits.push_back(&f_->loop->brk);
+                if (!exits.empty()) {
+                    at(w.loc);
+                    uint32_t pred = none_set(rt_, exits);
+                    return trace_cond(
+                        pred, {},
+                        [&] {
+                            for (Value* e : exits) *e = Value::from_bool(false);
+                            return run();
+                        },
+                        [] { return Flow::Normal; }, w.loc, "while");
+                }
+                f_->loop->cont = Value::from_bool(false);
+                const Graph::Checkpoint cp = g.checkpoint();
+                const tracer::ValueId tok = T.token;
+                uint32_t pred;
+                std::optional<bool> c = condition(*w.cond, pred);
+                if (!c) {
+                    // dynamic from here on: the rest of the loop is a `while` node
+                    g.rollback(cp);
+                    T.token = tok;
+                    converted = true;
+                    LoopFlags* mine = f_->loop;
+                    auto cond_fn = [&] {
+                        uint32_t p;
+                        std::optional<bool> c = condition(*w.cond, p);
+                        return c ? Value::from_bool(*c) : symbolic(T, p);
+                    };
+                    Flow flow = trace_while(cond_fn, [&] { return exec_block(w.body); }, {}, w.loc);
+                    f_->loop = mine;
+                    return flow;
+                }
+                if (!*c) return Flow::Normal;
+                Flow flow = exec_block(w.body);
+                if (flow == Flow::Break) return Flow::Normal;
+                if (flow == Flow::Return) return flow;
+                count_step(w.loc);
+                ++iterations;
+            }
+        };
+        return run();
+    });
+    f_ = frame;
+    if (iterations > 0 && !converted)
+        T.notes.push_back("unrolled the loop at " + format_location(source().get(), w.loc) + ": " +
+                          std::to_string(iterations) + " iterations, " + std::to_string(g.num_nodes() - nodes0) +
+                          " nodes");
+    return r;
+}
+
+Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    Value start = Value::from_int(0), stop, step = Value::from_int(1);
+    Value seq;  // the tensor iterated over axis 0 (range loops: undefined)
+    bool counted = false;
+    if (is_range_call(*s.iter)) {
+        const Call& c = s.iter->as<Call>();
+        size_t n = c.args.size();
+        if (n < 1 || n > 3) fail("range: takes 1 to 3 arguments but " + std::to_string(n) + " were given", c.loc);
+        Value a[3] = {Value::from_int(0), Value(), Value::from_int(1)};
+        for (size_t i = 0; i < n; ++i) {
+            Value v = eval(*c.args[i]);
+            if (v.is_symbolic()) {
+                const stdlib::TensorType& t = v.sym()->type;
+                if (t.shape.rank() != 0 || stdlib::is_float(t.dtype))
+                    fail(std::string("range: argument must be an int, not ") + stdlib::dtype_name(t.dtype) + " tensor",
+                         c.args[i]->loc);
+            } else {
+                try {
+                    v = Value::from_int(to_int(v, "range: argument"));
+                } catch (Error& e) {
+                    e.locate(source(), c.args[i]->loc);
+                    throw;
+                }
+            }
+            a[n == 1 ? 1 : i] = v;
+        }
+        start = a[0];
+        stop = a[1];
+        step = a[2];
+        if (step.scalar() && step.scalar()->i == 0) fail("range: step must not be zero", c.loc);
+        if (step.is_symbolic()) {
+            // eager checks this before the first iteration
+            at(c.loc);
+            Value nz = compare(rt_, CmpOp::Ne, step, Value::weak_int(0));
+            T.token = g.assert_(T.token, nz.sym()->id,
+                                {tracer::TextPiece{tracer::TextPiece::Text, "range: step must not be zero", 0}}, {},
+                                T.at(source(), c.loc));
+        }
+        counted = true;
+    } else {
+        Value it = eval(*s.iter);
+        if (it.is_tensor()) {
+            stdlib::TensorType t = it.tensor_type();
+            if (t.shape.rank() == 0) fail("cannot iterate over a 0-d tensor", s.iter->loc);
+            seq = it;
+            stop = Value::from_int(t.shape[0]);
+            counted = true;
+        } else {
+            Iterable items = [&] {
+                try {
+                    return Iterable(std::move(it), &rt_);
+                } catch (Error& e) {
+                    e.locate(source(), s.iter->loc);
+                    throw;
+                }
+            }();
+            const size_t nodes0 = g.num_nodes();
+            Flow f = with_loop(f_, [&] {
+                return unrolled(
+                    [&](int64_t k) {
+                        if (k >= items.size()) return false;
+                        assign(*s.target, items.item(k));
+                        return true;
+                    },
+                    s.body, s.loc, 0);
+            });
+            if (items.size() > 0)
+                T.notes.push_back("unrolled the loop at " + format_location(source().get(), s.loc) + ": " +
+                                  std::to_string(items.size()) + " iterations, " +
+                                  std::to_string(g.num_nodes() - nodes0) + " nodes");
+            return f;
+        }
+    }
+    (void)counted;
+    const bool all_static = !start.is_symbolic() && !stop.is_symbolic() && !step.is_symbolic();
+
+    // Convert: a `while` node carrying a hidden counter.
+    std::vector<TraceVar> snapshot = trace_vars({});
+    std::vector<Value> saved(snapshot.size());
+    for (size_t i = 0; i < snapshot.size(); ++i) saved[i] = *snapshot[i].slot;
+    const Graph::Checkpoint cp = g.checkpoint();
+    const tracer::ValueId tok = T.token;
+    Frame* frame = f_;
+    Value counter = start;
+    if (!counter.is_symbolic()) counter = Value::from_int(counter.scalar()->i);  // strong i64, as eager's loop variable
+    auto cond_fn = [&]() -> Value {
+        at(s.loc);
+        if (step.is_symbolic()) {
+            Value up = compare(rt_, CmpOp::Gt, step, Value::weak_int(0));
+            Value lt = compare(rt_, CmpOp::Lt, counter, stop);
+            Value gt = compare(rt_, CmpOp::Gt, counter, stop);
+            const stdlib::OpDef* where = stdlib::find_op("where");
+            Value in[3] = {up, lt, gt};
+            return trace_op(rt_, *where, in, {});
+        }
+        return compare(rt_, step.scalar()->i > 0 ? CmpOp::Lt : CmpOp::Gt, counter, stop);
+    };
+    auto body_fn = [&]() -> Flow {
+        Value item = counter;
+        if (seq.defined()) {
+            stdlib::IndexItem idx;
+            idx.kind = stdlib::IndexItem::Int;
+            at(s.loc);
+            item = index_tensor(rt_, seq, std::span<const stdlib::IndexItem>(&idx, 1), std::span<const Value>(&counter, 1));
+        }
+        at(s.loc);
+        counter = binary(rt_, BinOp::Add, counter, step);
+        count_step(s.loc);
+        assign(*s.target, std::move(item));
+        return exec_block(s.body);
+    };
+    try {
+        return trace_while(cond_fn, body_fn, {{&counter, "the loop counter", TraceVar::Var, true}}, s.loc);
+    } catch (Error& e) {
+        f_ = frame;
+        if (!all_static || e.trace_kind == TraceErrorKind::User) throw;
+        const int64_t a = start.scalar()->i, b = stop.scalar()->i, st = step.scalar()->i;
+        const int64_t count = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
+        if (count > kMaxUnroll) throw;
+        // The body needs the loop static: unroll it instead (same results).
+        for (size_t i = 0; i < snapshot.size(); ++i) *snapshot[i].slot = saved[i];
+        T.token = tok;
+        g.rollback(cp);
+    }
+    const int64_t a = start.scalar()->i, st = step.scalar()->i;
+    const int64_t b = stop.scalar()->i;
+    const size_t nodes0 = g.num_nodes();
+    Flow f = with_loop(f_, [&] {
+        return unrolled(
+            [&](int64_t k) {
+                int64_t i = a + k * st;
+                if (st > 0 ? i >= b : i <= b) return false;
+                Value item = Value::from_int(i);
+                if (seq.defined()) {
+                    stdlib::IndexItem idx;
+                    idx.kind = stdlib::IndexItem::Int;
+                    idx.index = i;
+                    at(s.loc);
+                    item = index_tensor(rt_, seq, std::span<const stdlib::IndexItem>(&idx, 1));
+                }
+                assign(*s.target, std::move(item));
+                return true;
+            },
+            s.body, s.loc, 0);
+    });
+    const int64_t count = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
+    T.notes.push_back("unrolled the loop at " + format_location(source().get(), s.loc) + ": " + std::to_string(count) +
+                      " iterations, " + std::to_string(g.num_nodes() - nodes0) + " nodes");
+    return f;
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,30 @@
+// The traces of one @graph function (SPEC §5.1): one concrete graph per
+// signature, guarded by the values of the variables it captured.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interp/trace.hpp"
+#include "tracer/graph.hpp"
+#include "tracer/signature.hpp"
+
+namespace tg::interp {
+
+struct GraphEntry {
+    tracer::Signature signature;   // arguments, and captured variables (for messages)
+    std::vector<Capture> captures;  // must be unchanged for the entry to apply
+    std::unique_ptr<tracer::Graph> graph;
+    // The function's result with its symbolic leaves standing for the graph's
+    // outputs, in order (concrete leaves are returned as they are).
+    Value result;
+    int number = 0;                 // 1, 2, ...: the function's n-th trace (for dumps)
+};
+
+struct GraphCache {
+    std::vector<std::unique_ptr<GraphEntry>> entries;
+    int traces = 0;
+};
+
+}  // namespace tg::interp

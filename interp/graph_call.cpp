@@ -1,0 +1,265 @@
+// Calls of @graph functions (SPEC §5.1): the signature, the trace cache,
+// tracing on a miss, and running the graph (the reference interpreter until
+// codegen lands). A trace that fails with the program's own error, or that
+// the tracer cannot express, runs the call eagerly instead — the same
+// results and output, no graph — so @graph never changes what runs.
+#include <filesystem>
+#include <fstream>
+
+#include "interp/evaluator.hpp"
+#include "interp/graph_cache.hpp"
+#include "interp/printing.hpp"
+#include "interp/trace.hpp"
+#include "lang/diagnostics.hpp"
+#include "tracer/graph_interpreter.hpp"
+#include "tracer/passes.hpp"
+#include "tracer/printer.hpp"
+#include "tracer/verifier.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+using stdlib::Tensor;
+using tracer::ArgDesc;
+
+namespace {
+
+std::string address(const void* p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%p", p);
+    return buf;
+}
+
+ArgDesc describe(const Value& v) {
+    if (v.is_tensor()) {
+        stdlib::TensorType t = v.tensor_type();
+        return ArgDesc::tensor(t.dtype, t.shape, t.weak);
+    }
+    if (v.is_sequence()) {
+        std::vector<ArgDesc> items;
+        for (const Value& x : v.items()) items.push_back(describe(x));
+        return v.is(Kind::List) ? ArgDesc::list(std::move(items)) : ArgDesc::tuple(std::move(items));
+    }
+    switch (v.kind()) {
+    case Kind::None: return ArgDesc::value("none", "None");
+    case Kind::Str: return ArgDesc::value("str:" + v.text(), quote(v.text()));
+    case Kind::DType: return ArgDesc::value(std::string("dtype:") + stdlib::dtype_name(v.dtype()), stdlib::dtype_name(v.dtype()));
+    case Kind::Function: return ArgDesc::value("fn:" + address(v.function_ptr().get()), str_of(v));
+    case Kind::Builtin: return ArgDesc::value("builtin:" + address(&v.builtin()), str_of(v));
+    case Kind::Module: return ArgDesc::value("module:" + address(v.module()), str_of(v));
+    case Kind::BoundMethod: return ArgDesc::value("bound:" + address(&v.bound()), str_of(v));
+    default: return ArgDesc::value("?", "?");
+    }
+}
+
+// Replaces every tensor leaf of v by a new input of the graph.
+Value make_inputs(TraceState& t, const Value& v, const std::string& name) {
+    if (v.is_tensor()) return symbolic(t, t.graph.add_input(v.tensor_type(), name));
+    if (v.is_sequence()) {
+        std::vector<Value> items;
+        for (size_t i = 0; i < v.items().size(); ++i)
+            items.push_back(make_inputs(t, v.items()[i], name + "[" + std::to_string(i) + "]"));
+        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    return v;
+}
+
+void input_tensors(const Value& v, std::vector<Tensor>& out) {
+    if (v.is_tensor()) out.push_back(v.tensor());
+    else if (v.is_sequence())
+        for (const Value& x : v.items()) input_tensors(x, out);
+}
+
+// The graph's outputs: the symbolic leaves of the result, in order.
+void output_ids(const Value& v, std::vector<tracer::ValueId>& out) {
+    if (const SymObj* s = v.sym()) out.push_back(s->id);
+    else if (v.sym_str() || v.maybe_undef()) unsupported_in_graph("returning a string that shows tensor values");
+    else if (v.is_sequence())
+        for (const Value& x : v.items()) output_ids(x, out);
+    else if (v.is(Kind::Function) || v.is(Kind::BoundMethod)) {
+        // a closure may hold symbolic values of the trace
+        unsupported_in_graph("returning a function from a @graph function");
+    }
+}
+
+Value rebuild_result(const Value& v, std::vector<Tensor>& outs, size_t& k) {
+    if (v.is_symbolic()) return Value(std::move(outs[k++]));
+    if (v.is_sequence()) {
+        std::vector<Value> items;
+        for (const Value& x : v.items()) items.push_back(rebuild_result(x, outs, k));
+        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    return v;
+}
+
+bool captures_unchanged(const GraphEntry& e) {
+    for (const Capture& c : e.captures)
+        if (!c.current().identical(c.value)) return false;
+    return true;
+}
+
+std::string short_str(const Value& v) {
+    std::string s = v.is(Kind::Str) ? quote(v.text()) : str_of(v);
+    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    return s;
+}
+
+// Why a call needs a new trace, from the closest cached one.
+std::string retrace_reason(const GraphCache& cache, const tracer::Signature& sig) {
+    if (cache.entries.empty()) return "";
+    const GraphEntry* best = nullptr;
+    size_t best_d = 0;
+    for (const auto& e : cache.entries) {
+        size_t d = tracer::distance(e->signature, sig);
+        if (!best || d < best_d) best = e.get(), best_d = d;
+    }
+    std::string out;
+    if (best_d == 0) {
+        for (const Capture& c : best->captures)
+            if (!c.current().identical(c.value))
+                out += (out.empty() ? "" : "; ") + std::string("captured `") + c.name + "` was rebound: " +
+                       short_str(c.value) + " → " + short_str(c.current());
+        return out;
+    }
+    for (const std::string& d : tracer::differences(best->signature, sig)) out += (out.empty() ? "" : "; ") + d;
+    return out;
+}
+
+// A run-time error of a graph as the eager error: message, location, and the
+// traceback through the calls that were inlined into it.
+Error graph_error(const tracer::RuntimeError& e) {
+    Error err(e.what(), e.where.source, e.where.loc);
+    for (auto c = e.where.inlined_in; c; c = c->outer) err.leave_frame(c->function, c->is_graph, c->source, c->loc);
+    return err;
+}
+
+}  // namespace
+
+void Evaluator::capture_global(const Name& n) {
+    const Value& v = f_->module->globals[static_cast<size_t>(n.slot)];
+    if (v.defined()) rt_.trace->capture(n.id, f_->module, nullptr, n.slot, v);
+}
+
+void Evaluator::capture_enclosing(const Name& n, const std::shared_ptr<Env>& env) {
+    rt_.trace->capture(n.id, nullptr, env, n.slot, env->slots[static_cast<size_t>(n.slot)]);
+}
+
+Value Evaluator::function_result(Frame& frame, Flow flow, const FunctionObj& fn) {
+    if (flow == Flow::Return) return frame.ret.defined() ? frame.ret : Value::none();
+    if (frame.ret_flag.is_symbolic()) {
+        // Some paths returned, the others fell off the end (None).
+        if (frame.ret.is(Kind::None)) return Value::none();
+        unsupported_in_graph("`" + fn.name + "` returning a value on some paths and None on others");
+    }
+    return Value::none();
+}
+
+bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                           const SourcePtr& call_source, Value& result) {
+    GraphCache& cache = *fn.graph_cache;
+    auto* facts = static_cast<const FunctionFacts*>(fn.info);
+    const auto& params = *fn.params;
+    tracer::Signature sig;
+    for (size_t i = 0; i < params.size(); ++i) sig.args.push_back({params[i].name, describe(env->slots[i])});
+
+    GraphEntry* entry = nullptr;
+    for (auto& e : cache.entries)
+        if (e->signature.args == sig.args && captures_unchanged(*e)) {
+            entry = e.get();
+            break;
+        }
+    auto log = [&](const std::string& s) {
+        if (rt_.options.trace && rt_.options.write_log) rt_.options.write_log(s);
+    };
+    if (!entry) {
+        const std::string reason = retrace_reason(cache, sig);
+        const std::string where = format_location(call_source.get(), args.loc);
+        auto T = std::make_unique<TraceState>(fn.name);
+        T->token = T->graph.add_input_token();
+        auto tenv = std::make_shared<Env>();
+        tenv->slots = env->slots;
+        tenv->parent = env->parent;
+        tenv->facts = env->facts;
+        tenv->traced = true;
+        for (size_t i = 0; i < params.size(); ++i) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
+        TraceState* saved_trace = rt_.trace;
+        Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
+        Frame* saved = f_;
+        const int depth = rt_.depth;
+        rt_.trace = T.get();
+        f_ = &frame;
+        ++rt_.depth;
+        auto leave = [&] {
+            rt_.depth = depth;
+            f_ = saved;
+            rt_.trace = saved_trace;
+        };
+        Value traced;
+        try {
+            if (fn.expr_body) {
+                traced = eval(*fn.expr_body);
+            } else {
+                Flow flow = exec_block(*fn.body);
+                traced = function_result(frame, flow, fn);
+            }
+            std::vector<tracer::ValueId> ys;
+            output_ids(traced, ys);
+            ys.push_back(T->token);
+            T->graph.yield(ys);
+            tracer::verify(T->graph);
+            tracer::optimize(T->graph);
+        } catch (Error& e) {
+            leave();
+            if (e.trace_kind == TraceErrorKind::Conversion) throw;
+            log("trace " + fn.name + " at " + where + ": runs eagerly: " + e.message() + "\n");
+            return false;
+        } catch (const std::exception& e) {
+            leave();
+            log("trace " + fn.name + " at " + where + ": runs eagerly (internal: " + e.what() + ")\n");
+            return false;
+        }
+        leave();
+        auto fresh = std::make_unique<GraphEntry>();
+        fresh->signature = sig;
+        fresh->captures = std::move(T->captures);
+        fresh->result = traced;
+        fresh->number = ++cache.traces;
+        fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
+        if (rt_.options.trace) {
+            std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + sig.to_string() + ") at " + where;
+            if (!reason.empty()) head += ": " + reason;
+            std::string text = head + "\n";
+            for (const std::string& note : T->notes) text += "  " + note + "\n";
+            text += tracer::print_graph(*fresh->graph);
+            log(text);
+        }
+        if (!rt_.options.dump_graphs_dir.empty()) {
+            namespace fs = std::filesystem;
+            std::error_code ec;
+            fs::create_directories(rt_.options.dump_graphs_dir, ec);
+            std::string base = rt_.options.dump_graphs_dir + "/" + fn.name + "." + std::to_string(fresh->number);
+            std::ofstream(base + ".txt") << tracer::print_graph(*fresh->graph);
+            std::ofstream(base + ".dot") << tracer::to_dot(*fresh->graph);
+        }
+        cache.entries.push_back(std::move(fresh));
+        entry = cache.entries.back().get();
+    }
+
+    std::vector<Tensor> inputs;
+    for (size_t i = 0; i < params.size(); ++i) input_tensors(env->slots[i], inputs);
+    tracer::RunContext ctx;
+    ctx.rng = &rt_.rng;
+    ctx.write = [this](std::string_view s) { rt_.write(s); };
+    ctx.on_iteration = [&] { count_step(args.loc); };
+    std::vector<Tensor> outs;
+    try {
+        outs = tracer::run_graph(*entry->graph, inputs, ctx);
+    } catch (const tracer::RuntimeError& e) {
+        throw graph_error(e);
+    }
+    size_t k = 0;
+    result = rebuild_result(entry->result, outs, k);
+    return true;
+}
+
+}  // namespace tg::interp

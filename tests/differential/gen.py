@@ -1,0 +1,809 @@
+#!/usr/bin/env python3
+"""Seeded differential test of @graph: random tg programs, run in three modes.
+
+usage: gen.py TG_BINARY [--seed S] [--programs N] [--keep DIR] [options]
+
+Generates N random, well-typed `@graph` functions (seeded, reproducible),
+writes them --per-file at a time into scripts, and runs every script as
+`TG run FILE`, `TG run --eager FILE` and `TG run --no-jit FILE`. All modes
+must give identical stdout, stderr and exit status, function by function.
+On a mismatch it prints the seed, the function and a diff, saves the script
+(and a one-function script) under --keep DIR, and exits 1.
+
+options:
+  --seed S        generator seed (default 1; CI uses the default)
+  --programs N    number of functions (default 2000)
+  --keep DIR      where failing scripts are saved
+                  (default: <folder of TG_BINARY>/temp/differential)
+  --per-file K    functions per script (default 100)
+  --jobs J        scripts run in parallel (default 2)
+  --only I        generate and run only program number I (to reproduce)
+  --emit          print the generated script(s) instead of running them
+  --eager-only    run only `--eager` (to check that the programs are valid);
+                  reports the error rate and the errors
+  --modes LIST    comma-separated subset of written,eager,nojit
+  --strict        also fail on differences within float tolerance in
+                  functions that use sum/mean (SPEC allows a compiled
+                  reduction to be reassociated; by default such a near-match
+                  is only a warning)
+  --timeout S     seconds per tg process (default 60)
+
+Every script prints a marker line `@@ NAME` before the calls of each
+function, so outputs are compared per function. A function that raises an
+error ends its script; if all modes raised the same error the remaining
+functions are run again in a new script, so one error costs little coverage.
+"""
+import concurrent.futures
+import difflib
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+DEFAULT_SEED = 1
+DEFAULT_PROGRAMS = 2000
+MODES = {"written": [], "eager": ["--eager"], "nojit": ["--no-jit"]}
+MARKER = "@@ "
+MAX_TIMEOUTS = 2     # per script: give up on the rest of it after this many
+MAX_FAILURES = 5     # per script: mismatches before giving up on the rest
+
+
+# --------------------------------------------------------------------------
+# Program generator
+#
+# Types: V = f32 vector of the argument length (3..5), S = f32 0-d,
+# I = i64 0-d, B = bool 0-d. Every variable keeps its type for the whole
+# function, so a variable carried around a dynamic loop or assigned in a
+# dynamic branch keeps its dtype and shape. Every local is initialized
+# before any control flow, except temporaries (`u3 = ...`), which are read
+# only later in the block that assigns them.
+# --------------------------------------------------------------------------
+
+def flit(rng, lo=-12, hi=12):
+    """A float literal on the grid of quarters (exact in f32)."""
+    v = rng.randint(lo, hi) / 4.0
+    if v == 0:
+        v = 0.0
+    s = repr(v)
+    return "(%s)" % s if v < 0 else s
+
+
+def ilit(rng, lo=-2, hi=5):
+    v = rng.randint(lo, hi)
+    return "(%d)" % v if v < 0 else str(v)
+
+
+class Gen:
+    MAX_DEPTH = 3        # nesting of blocks
+    MAX_LOOPS = 2        # nesting of loops (3 with a small probability)
+    MAX_STMTS = 26       # statements per function (roughly)
+
+    def __init__(self, seed, index):
+        self.rng = random.Random("tg-differential:%s:%d" % (seed, index))
+        self.index = index
+        self.name = "f%04d" % index
+        self.scopes = [{}]          # name -> type, innermost last
+        self.mutable = set()        # locals that statements may assign
+        self.safe = set()           # I variables always in [0, len(x))
+        self.tags = 0
+        self.temps = 0
+        self.counters = 0
+        self.stmts = 0
+        self.loop_names = ["i", "j", "q", "r"]
+        self.val_names = ["v", "e", "h", "g"]
+        self.loops = 0
+        self.reassoc = False        # uses sum/mean (order of a reduction)
+        self.max_loops = self.MAX_LOOPS + (1 if self.rng.random() < 0.15 else 0)
+
+    # -- scopes -------------------------------------------------------------
+    def vars_of(self, t, mutable_only=False):
+        out = []
+        for sc in self.scopes:
+            for n, ty in sc.items():
+                if ty == t and (not mutable_only or n in self.mutable):
+                    out.append(n)
+        return sorted(set(out))
+
+    def define(self, name, t, mutable=False):
+        self.scopes[-1][name] = t
+        if mutable:
+            self.mutable.add(name)
+
+    def push(self):
+        self.scopes.append({})
+
+    def pop(self):
+        sc = self.scopes.pop()
+        for n in sc:
+            self.safe.discard(n)
+            self.mutable.discard(n)
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def pick(self, xs):
+        return self.rng.choice(xs)
+
+    def weighted(self, items):
+        total = sum(w for w, _ in items)
+        r = self.rng.random() * total
+        for w, f in items:
+            r -= w
+            if r < 0:
+                return f()
+        return items[-1][1]()
+
+    # -- expressions ----------------------------------------------------------
+    # Each returns source text; composite expressions are parenthesized.
+    def expr(self, t, d=2):
+        return {"V": self.V, "S": self.S, "I": self.I, "B": self.B}[t](d)
+
+    def idx(self):
+        """An index into a V that is always in range."""
+        safe = sorted(self.safe)
+        items = [(2, lambda: str(self.rng.randint(-3, 2)))]
+        if safe:
+            items.append((6, lambda: self.pick(safe)))
+        items.append((2, lambda: "(%s %% len(x))" % self.I(1)))
+        items.append((1, lambda: "%s.argmax()" % self.V(0)))
+        items.append((1, lambda: "%s.argmin()" % self.V(0)))
+        if self.has_param("t"):
+            items.append((1, lambda: "(int(t) % 3)"))
+        return self.weighted(items)
+
+    def has_param(self, p):
+        return p in self.scopes[0]
+
+    def V(self, d=2):
+        vs = self.vars_of("V")
+        if d <= 0 or self.chance(0.25):
+            if self.chance(0.1):
+                return self.pick(["x[::-1]", "concat([x[1:], x[:1]])", "zeros_like(x)"])
+            return self.pick(vs)
+        S = lambda: self.S(d - 1)
+        V = lambda: self.V(d - 1)
+        VS = lambda: V() if self.chance(0.6) else (S() if self.chance(0.7) else flit(self.rng))
+        op = lambda: self.pick(["+", "-", "*", "+", "-"])
+        return self.weighted([
+            (5, lambda: "(%s %s %s)" % (V(), op(), VS())),
+            (2, lambda: "(%s %s %s)" % (S(), op(), V())),
+            (2, lambda: "%s(%s, %s)" % (self.pick(["maximum", "minimum"]), V(), VS())),
+            (1, lambda: "abs(%s)" % V()),
+            (2, lambda: "tanh(%s)" % V()),
+            (1, lambda: "(-%s)" % V()),
+            (1, lambda: "relu(%s)" % V()),
+            (1, lambda: "clip(%s, -2.0, 2.0)" % V()),
+            (2, lambda: "where(%s %s %s, %s, %s)" % (V(), self.pick(["<", ">", ">="]), VS(), V(), VS())),
+            (1, lambda: "where(%s, %s, %s)" % (self.B(d - 1), V(), VS())),
+            (1, lambda: "(%s if %s else %s)" % (V(), self.B(d - 1), V())),
+            (1, lambda: "(%s / (abs(%s) + 1.0))" % (V(), VS())),
+            (1, lambda: "%s[::-1]" % self.pick(vs)),
+            (1, lambda: "concat([%s[1:], %s[:1]])" % ((self.pick(vs),) * 2)),
+            (1, lambda: "(%s * %s)" % (V(), flit(self.rng))),
+        ])
+
+    def reduction(self, d):
+        v = self.V(max(d - 1, 0))
+        kind = self.pick(["sum", "sum", "max", "mean", "min"])
+        if kind in ("sum", "mean"):
+            self.reassoc = True
+        if self.chance(0.2):
+            return "%s(%s)" % (kind, v)
+        return "%s.%s()" % (v, kind)
+
+    def S(self, d=2):
+        ss = self.vars_of("S")
+        vs = self.vars_of("V")
+        leaves = [(3, lambda: "%s[%s]" % (self.pick(vs), self.idx()))]
+        if ss:
+            leaves.append((5, lambda: self.pick(ss)))
+        if d <= 0 or self.chance(0.25):
+            return self.weighted(leaves)
+        S = lambda: self.S(d - 1)
+        SL = lambda: S() if self.chance(0.65) else flit(self.rng)
+        return self.weighted(leaves + [
+            (6, lambda: "(%s %s %s)" % (S(), self.pick(["+", "-", "*", "+", "-"]), SL())),
+            (2, lambda: "%s(%s, %s)" % (self.pick(["maximum", "minimum"]), S(), SL())),
+            (1, lambda: "abs(%s)" % S()),
+            (2, lambda: "tanh(%s)" % S()),
+            (1, lambda: "(-%s)" % S()),
+            (3, lambda: self.reduction(d)),
+            (1, lambda: "(%s if %s else %s)" % (S(), self.B(d - 1), SL())),
+            (1, lambda: "where(%s, %s, %s)" % (self.B(d - 1), S(), SL())),
+            (1, lambda: "(%s / (abs(%s) + 1.0))" % (S(), S())),
+            (1, lambda: "clip(%s, -2.0, 2.0)" % S()),
+            (1, lambda: "(%s * 0.5)" % self.I(d - 1)),
+            (1, lambda: "float(%s)" % self.I(d - 1)),
+            (1, lambda: "(%s or %s)" % (S(), S())),
+        ])
+
+    def I(self, d=2):
+        ii = self.vars_of("I")
+        leaves = [(1, lambda: "len(x)")]
+        if ii:
+            leaves.append((6, lambda: self.pick(ii)))
+        if d <= 0 or self.chance(0.3):
+            return self.weighted(leaves)
+        I = lambda: self.I(d - 1)
+        IL = lambda: I() if self.chance(0.6) else ilit(self.rng)
+        items = leaves + [
+            (4, lambda: "(%s %s %s)" % (I(), self.pick(["+", "-"]), IL())),
+            (1, lambda: "(%s * %s)" % (I(), ilit(self.rng, -2, 3))),
+            (1, lambda: "(%s %% %d)" % (I(), self.rng.randint(2, 4))),
+            (1, lambda: "(%s // %d)" % (I(), self.rng.randint(2, 3))),
+            (1, lambda: "%s.argmax()" % self.V(d - 1)),
+            (1, lambda: "(%s > %s).sum()" % (self.V(d - 1), self.S(d - 1))),
+            (1, lambda: "%s(%s, %s)" % (self.pick(["maximum", "minimum"]), I(), IL())),
+            (1, lambda: "(%s if %s else %s)" % (I(), self.B(d - 1), IL())),
+        ]
+        if self.has_param("t"):
+            items.append((1, lambda: "int(t * %s)" % flit(self.rng, 1, 8)))
+        return self.weighted(items)
+
+    def cmp(self, d):
+        for _ in range(3):   # avoid `a < a`
+            c = self.cmp1(d)
+            if c.split(" ")[0] != c.split(" ")[-1]:
+                break
+        return c
+
+    def cmp1(self, d):
+        op = self.pick(["<", ">", "<=", ">=", "==", "!="] + ["<", ">"] * 3)
+        return self.weighted([
+            (5, lambda: "%s %s %s" % (self.S(d), op, self.S(d) if self.chance(0.5) else flit(self.rng))),
+            (2, lambda: "%s %s %s" % (self.I(d), op, self.I(d) if self.chance(0.5) else ilit(self.rng))),
+            (1, lambda: "%s(%s %s %s)" % (self.pick(["any", "all"]), self.V(d), op, self.S(d))),
+        ])
+
+    def B(self, d=2):
+        bs = self.vars_of("B")
+        if bs and self.chance(0.2):
+            return self.pick(bs)
+        if d <= 0 or self.chance(0.55):
+            return "(%s)" % self.cmp(max(d - 1, 0))
+        B = lambda: self.B(d - 1)
+        return self.weighted([
+            (4, lambda: "(%s and %s)" % (B(), B())),
+            (4, lambda: "(%s or %s)" % (B(), B())),
+            (2, lambda: "(not %s)" % B()),
+            (1, lambda: "(%s & %s)" % (B(), B())),
+        ])
+
+    def cond(self):
+        """A condition for if/while: usually a bool, sometimes a bare number."""
+        if self.chance(0.07):
+            return self.pick(self.vars_of("S") + self.vars_of("I"))
+        c = self.B(2)
+        return c[1:-1] if c.startswith("(") and c.endswith(")") and self.balanced(c[1:-1]) else c
+
+    @staticmethod
+    def balanced(s):
+        n = 0
+        for ch in s:
+            n += ch == "("
+            n -= ch == ")"
+            if n < 0:
+                return False
+        return n == 0
+
+    def ret_expr(self):
+        parts = [self.expr(t, 2) for t in self.ret]
+        return ", ".join(parts)
+
+    # -- statements -----------------------------------------------------------
+    def block(self, ind, depth, in_loop, n):
+        """n statements at indentation ind; stops after a terminator."""
+        out = []
+        for _ in range(n):
+            lines, term = self.stmt(ind, depth, in_loop)
+            out += lines
+            if term:
+                break
+        return out
+
+    def body(self, ind, depth, in_loop, lo=1, hi=3):
+        self.push()
+        lines = self.block(ind, depth, in_loop, self.rng.randint(lo, hi))
+        self.pop()
+        return lines or [ind + "pass"]
+
+    def stmt(self, ind, depth, in_loop):
+        self.stmts += 1
+        can_nest = depth < self.MAX_DEPTH and self.stmts < self.MAX_STMTS
+        can_loop = can_nest and self.loops < self.max_loops
+        items = [
+            (6, lambda: (self.assign(ind), False)),
+            (2, lambda: (self.index_assign(ind), False)),
+            (3, lambda: (self.print_stmt(ind), False)),
+            (1, lambda: (self.temp_stmt(ind), False)),
+        ]
+        if can_nest:
+            items.append((4, lambda: (self.if_stmt(ind, depth, in_loop), False)))
+        if can_loop:
+            items.append((2, lambda: (self.while_stmt(ind, depth), False)))
+            items.append((3, lambda: (self.for_range(ind, depth), False)))
+            items.append((2, lambda: (self.for_each(ind, depth), False)))
+        if in_loop:
+            items.append((2, lambda: self.jump(ind)))
+        items.append((0.5 + depth, lambda: self.return_stmt(ind, depth)))
+        if self.chance(0.004):
+            items.append((20, lambda: (self.assert_stmt(ind), False)))
+        return self.weighted(items)
+
+    def assign(self, ind):
+        choices = [t for t in "VSIB" if self.vars_of(t, mutable_only=True)]
+        t = self.pick(choices + [c for c in choices if c in "VS"])
+        name = self.pick(self.vars_of(t, mutable_only=True))
+        if t in "VS" and self.chance(0.25):
+            return ["%s%s %s= %s" % (ind, name, self.pick("+-*"), self.expr(t, 1))]
+        if t == "I" and self.chance(0.4):
+            return ["%s%s += %s" % (ind, name, self.pick(["1", "1", "2", self.I(1)]))]
+        e = self.expr(t, 2)
+        if e == name:
+            e = self.expr(t, 2)
+        return ["%s%s = %s" % (ind, name, e)]
+
+    def index_assign(self, ind):
+        vs = self.vars_of("V", mutable_only=True)
+        if not vs:
+            return self.assign(ind)
+        y = self.pick(vs)
+        op = "+=" if self.chance(0.2) else "="
+        return ["%s%s[%s] %s %s" % (ind, y, self.idx(), op, self.S(2))]
+
+    def print_stmt(self, ind):
+        self.tags += 1
+        args = ['"t%d"' % self.tags]
+        pool = []
+        for t in "VSIB":
+            pool += self.vars_of(t)
+        for _ in range(self.rng.randint(1, 3)):
+            if self.chance(0.65) and pool:
+                args.append(self.pick(pool))
+            else:
+                args.append(self.expr(self.pick("VSIB"), 1))
+        tail = ""
+        if self.chance(0.1):
+            tail = ', sep="|"'
+        elif self.chance(0.05):
+            tail = ', end=";\\n"'
+        return ["%sprint(%s%s)" % (ind, ", ".join(args), tail)]
+
+    def temp_stmt(self, ind):
+        """A temporary assigned here and read only later in this block."""
+        self.temps += 1
+        t = self.pick("VSSIB")
+        name = "u%d" % self.temps
+        line = "%s%s = %s" % (ind, name, self.expr(t, 2))
+        self.define(name, t, mutable=self.chance(0.5))
+        return [line]
+
+    def assert_stmt(self, ind):
+        self.tags += 1
+        if self.chance(0.6):   # always true: arguments are finite
+            c = "abs(x[%s]) >= 0.0" % self.idx()
+        else:
+            c = self.cond()
+        return ["%sassert %s, \"a%d\"" % (ind, c, self.tags)]
+
+    def jump(self, ind):
+        kw = self.pick(["break", "continue", "break"])
+        if self.chance(0.8):
+            return ["%sif %s:" % (ind, self.cond()), "%s    %s" % (ind, kw)], False
+        return ["%s%s" % (ind, kw)], True
+
+    def return_stmt(self, ind, depth):
+        if depth == 0 or self.chance(0.75):
+            return ["%sif %s:" % (ind, self.cond()), "%s    return %s" % (ind, self.ret_expr())], False
+        return ["%sreturn %s" % (ind, self.ret_expr())], True
+
+    def if_stmt(self, ind, depth, in_loop):
+        inner = ind + "    "
+        lines = ["%sif %s:" % (ind, self.cond())] + self.body(inner, depth + 1, in_loop)
+        for _ in range(self.pick([0, 0, 0, 1, 1, 2])):
+            lines += ["%selif %s:" % (ind, self.cond())] + self.body(inner, depth + 1, in_loop)
+        if self.chance(0.5):
+            lines += ["%selse:" % ind] + self.body(inner, depth + 1, in_loop)
+        return lines
+
+    def loop_body(self, ind, depth, header, setup=(), define=None):
+        self.loops += 1
+        self.push()
+        if define:
+            define()
+        lines = list(header) + [ind + "    " + s for s in setup]
+        lines += self.block(ind + "    ", depth + 1, True, self.rng.randint(1, 4)) or [ind + "    pass"]
+        self.pop()
+        self.loops -= 1
+        return lines
+
+    def while_stmt(self, ind, depth):
+        self.counters += 1
+        w = "w%d" % self.counters
+        K = self.rng.randint(1, 4)
+        lines = ["%s%s = 0" % (ind, w)]
+        if self.chance(0.2):
+            # while True with a bounded, dynamic break at the top.
+            header = ["%swhile True:" % ind]
+            setup = ["%s += 1" % w, "if %s > %d or %s:" % (w, K, self.cond()), "    break"]
+        else:
+            c = self.cond()
+            guard = "%s < %d" % (w, K)
+            head = "%s and %s" % ((guard, "(%s)" % c) if self.chance(0.5) else ("(%s)" % c, guard))
+            header = ["%swhile %s:" % (ind, head)]
+            setup = [self.pick(["%s += 1", "%s = %s + 1"]).replace("%s", w)]
+        self.define(w, "I")   # readable after the loop too, in this block
+        return lines + self.loop_body(ind, depth, header, setup)
+
+    def for_range(self, ind, depth):
+        i = self.loop_names[self.loops]
+        forms = [
+            (3, "range(len(x))", True),
+            (2, "range(%d)" % self.rng.randint(0, 3), True),
+            (1, "range(1, len(x))", True),
+            (1, "range(len(x) - 1, -1, -1)", True),
+            (1, "range(minimum(%s, 4))" % self.I(1), False),
+        ]
+        if self.has_param("n"):
+            forms.append((4, "range(n)", True))
+            forms.append((1, "range(n, 0, -1)", False))
+        if self.has_param("m"):
+            forms.append((2, "range(m)", False))
+        _, it, safe = self.weighted([(w, (lambda f=(w, it, s): f)) for w, it, s in forms])
+
+        def define():
+            mutable = self.chance(0.05)   # `i += 2` in the body: the loop still counts on
+            self.define(i, "I", mutable=mutable)
+            if safe and not mutable:
+                self.safe.add(i)
+        return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, i, it)], define=define)
+
+    def for_each(self, ind, depth):
+        v = self.val_names[self.loops]
+        vs = self.vars_of("V")
+        it = self.pick(vs + ["x[1:]", "x[::-1]", "%s[:2]" % self.pick(vs)])
+        return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, v, it)],
+                              define=lambda: self.define(v, "S", mutable=self.chance(0.05)))
+
+    # -- a whole function and its calls ----------------------------------------
+    def program(self):
+        rng = self.rng
+        params = ["x"]
+        for p, prob in (("w", 0.35), ("t", 0.7), ("n", 0.6), ("m", 0.3)):
+            if rng.random() < prob:
+                params.append(p)
+        types = {"x": "V", "w": "V", "t": "S", "n": "I", "m": "I"}
+        for p in params:
+            self.define(p, types[p])
+        self.ret = self.pick([["V"], ["S"], ["V", "S"], ["S", "I"], ["V"], ["S"], ["I"], ["B", "S"]])
+
+        lines = ["@graph", "def %s(%s):" % (self.name, ", ".join(params))]
+        ind = "    "
+        locals_ = [("acc", "S", ["x[0] * 0.0", "x.sum() * 0.0", "x[-1] + 0.0", "t * 1.0" if "t" in params else "x[1] * 1.0"]),
+                   ("y", "V", ["zeros_like(x)", "x * 1.0", "ones_like(x)", "x + 0.0"]),
+                   ("k", "I", ["0", "0", "len(x) * 0", "n * 0" if "n" in params else "0"]),
+                   ("z", "V", ["x * 0.5", "abs(x)", "tanh(x)"]),
+                   ("s", "S", ["x.max()", "x[1] * 2.0", "abs(x[0])"]),
+                   ("flag", "B", ["x[0] > 0.0", "x.sum() > 1.0", "len(x) > 3"]),
+                   ("cnt", "I", ["0", "1"])]
+        chosen = locals_[:3] + [l for l in locals_[3:] if rng.random() < 0.45]
+        for name, t, inits in chosen:
+            lines.append("%s%s = %s" % (ind, name, self.pick(inits)))
+            self.define(name, t, mutable=True)
+        self.push()
+        lines += self.block(ind, 0, False, rng.randint(3, 7))
+        self.pop()
+        lines.append("%sreturn %s" % (ind, self.ret_expr()))
+
+        # Calls: 3-4, the same length mostly; sometimes a new length (retrace).
+        L0 = rng.randint(3, 5)
+        vary = rng.random() < 0.3
+        calls = []
+        for _ in range(rng.randint(3, 4)):
+            L = rng.randint(3, 5) if vary else L0
+            kw_from = rng.randint(0, len(params) - 1) if rng.random() < 0.15 else len(params)
+            args = []
+            for pos, p in enumerate(params):
+                if types[p] == "V":
+                    a = "tensor([%s])" % ", ".join(repr(rng.randint(-12, 12) / 4.0 + 0.0) for _ in range(L))
+                elif p == "t":
+                    v = repr(rng.randint(-8, 8) / 4.0 + 0.0)
+                    a = v if rng.random() < 0.25 else "tensor(%s)" % v
+                else:
+                    v = str(rng.randint(0, L) if p == "n" else rng.randint(-3, 6))
+                    a = v if rng.random() < 0.25 else "tensor(%s)" % v
+                args.append("%s=%s" % (p, a) if pos >= kw_from else a)
+            fixed = args
+            calls.append("print(%s(%s))" % (self.name, ", ".join(fixed)))
+        return Program(self.index, self.name, "\n".join(lines) + "\n", "\n".join(calls) + "\n", self.reassoc)
+
+
+class Program:
+    def __init__(self, index, name, fn, calls, reassoc):
+        self.index, self.name, self.fn, self.calls, self.reassoc = index, name, fn, calls, reassoc
+
+    def text(self):
+        return "%s\nprint(\"%s%s\")\n%s" % (self.fn, MARKER, self.name, self.calls)
+
+
+def script_text(seed, progs):
+    head = "# tg differential test (tests/differential/gen.py): seed %s, programs %d..%d\n\n" % (
+        seed, progs[0].index, progs[-1].index)
+    return head + "\n".join(p.text() for p in progs)
+
+
+# --------------------------------------------------------------------------
+# Running and comparing
+# --------------------------------------------------------------------------
+
+def run_tg(tg, flags, path, timeout):
+    folder, name = os.path.split(path)
+    try:
+        p = subprocess.run([tg, "run"] + flags + [name], cwd=folder, capture_output=True, timeout=timeout)
+        return p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.returncode
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode("utf-8", "replace")
+        return out, "timeout after %d s\n" % timeout, "timeout"
+
+
+def split_sections(out):
+    """stdout -> (preamble, {name: text}, [names in order])."""
+    pre, secs, order, cur = [], {}, [], None
+    for line in out.splitlines(keepends=True):
+        if line.startswith(MARKER):
+            cur = line[len(MARKER):].strip()
+            order.append(cur)
+            secs[cur] = []
+        elif cur is None:
+            pre.append(line)
+        else:
+            secs[cur].append(line)
+    return "".join(pre), {k: "".join(v) for k, v in secs.items()}, order
+
+
+NUM = re.compile(r"-?(?:\d+\.\d*(?:e[+-]?\d+)?|\d+e[+-]?\d+|inf|nan)")
+
+
+def near(a, b, rel=1e-4, abs_=1e-6):
+    """Equal up to float tolerance (same text between the numbers)."""
+    if NUM.sub("#", a) != NUM.sub("#", b):
+        return False
+    for x, y in zip(NUM.findall(a), NUM.findall(b)):
+        if x == y:
+            continue
+        try:
+            fx, fy = float(x), float(y)
+        except ValueError:
+            return False
+        if abs(fx - fy) > max(abs_, rel * max(abs(fx), abs(fy))):
+            return False
+    return True
+
+
+class Result:
+    def __init__(self):
+        self.functions = 0      # functions compared
+        self.errors = []        # (program, stderr) functions that raised an error (same in all modes)
+        self.failures = []      # text blocks
+        self.warnings = []
+        self.processes = 0
+
+
+def check_chunk(args, seed, progs, workdir, keep):
+    tg, modes, timeout, strict = args.tg, args.modes, args.timeout, args.strict
+    res = Result()
+    part = 0
+    timeouts = 0
+    while progs:
+        part += 1
+        path = os.path.join(workdir, "diff_s%s_%04d_%d.tg" % (seed, progs[0].index, part))
+        text = script_text(seed, progs)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        outs = {}
+        for m in modes:
+            outs[m] = run_tg(tg, MODES[m], path, timeout)
+            res.processes += 1
+        parsed = {m: split_sections(o[0]) for m, o in outs.items()}
+        pre = {m: parsed[m][0] for m in modes}
+        failed_here = False
+        if len(set(pre.values())) > 1 or any(pre.values()):
+            res.failures.append(report(seed, None, {m: (pre[m], "", "") for m in modes}, path, keep, progs))
+            failed_here = True
+        rest = []
+        for k, p in enumerate(progs):
+            outcome = {}
+            stopped = False
+            for m in modes:
+                _, secs, order = parsed[m]
+                out, err, rc = outs[m]
+                last = order[-1] if order else None
+                if p.name not in secs:
+                    outcome[m] = ("<not reached>\n", "", "")
+                    continue
+                if p.name == last:
+                    outcome[m] = (secs[p.name], err, rc)
+                    stopped = stopped or rc != 0
+                else:
+                    outcome[m] = (secs[p.name], "", 0)
+            if all(o[0] == "<not reached>\n" for o in outcome.values()):
+                # No mode ran it: the script failed before (a syntax error?).
+                o = outs.get("eager", next(iter(outs.values())))
+                res.failures.append("SCRIPT FAILED: seed %s, %s: no mode reached %s (program %d); "
+                                    "exit %s, stderr:\n%s" % (seed, os.path.join(keep, os.path.basename(path)),
+                                                              p.name, p.index, o[2], o[1]))
+                save(path, keep)
+                return res
+            res.functions += 1
+            vals = list(outcome.values())
+            if any(v != vals[0] for v in vals):
+                ref = outcome.get("eager", vals[0])
+                if (not strict and p.reassoc and all(v[1:] == ref[1:] and near(v[0], ref[0]) for v in vals)):
+                    res.warnings.append("%s (program %d): outputs differ within float tolerance "
+                                        "(reduction order)" % (p.name, p.index))
+                else:
+                    res.failures.append(report(seed, p, outcome, path, keep, progs))
+                    failed_here = True
+            elif stopped:
+                res.errors.append((p, vals[0][1]))
+            if stopped or any(o[0] == "<not reached>\n" for o in outcome.values()):
+                rest = progs[k + 1:]
+                break
+        if failed_here:
+            save(path, keep)
+        timeouts += sum(1 for o in outs.values() if o[2] == "timeout")
+        if rest and (timeouts >= MAX_TIMEOUTS or len(res.failures) >= MAX_FAILURES):
+            res.failures.append("STOPPED: seed %s, script %s: %d timeouts, %d mismatches; %d functions "
+                                "(from %s) not compared" % (seed, os.path.basename(path), timeouts,
+                                                            len(res.failures), len(rest), rest[0].name))
+            break
+        progs = rest
+    return res
+
+
+def save(path, keep):
+    os.makedirs(keep, exist_ok=True)
+    dst = os.path.join(keep, os.path.basename(path))
+    shutil.copyfile(path, dst)
+    return dst
+
+
+def report(seed, prog, outcome, path, keep, progs):
+    lines = []
+    name = prog.name if prog else "<before the first function>"
+    saved = os.path.join(keep, os.path.basename(path))
+    lines.append("MISMATCH: seed %s, function %s%s" % (
+        seed, name, " (program %d)" % prog.index if prog else ""))
+    lines.append("  script: %s" % saved)
+    if prog:
+        os.makedirs(keep, exist_ok=True)
+        one = os.path.join(keep, "diff_s%s_%s.tg" % (seed, prog.name))
+        with open(one, "w", encoding="utf-8") as f:
+            f.write(script_text(seed, [prog]))
+        lines.append("  alone:  %s   (or: gen.py TG --seed %s --only %d)" % (one, seed, prog.index))
+    modes = list(outcome)
+    ref = "eager" if "eager" in outcome else modes[0]
+    for m in modes:
+        if m == ref or outcome[m] == outcome[ref]:
+            continue
+        a = "stdout:\n%sstderr:\n%sexit: %s\n" % outcome[ref]
+        b = "stdout:\n%sstderr:\n%sexit: %s\n" % outcome[m]
+        diff = difflib.unified_diff(a.splitlines(True), b.splitlines(True), "--eager" if ref == "eager" else ref,
+                                    m if m != "written" else "as written", n=3)
+        d = "".join(diff)
+        if len(d) > 6000:
+            d = d[:6000] + "\n... (diff truncated)\n"
+        lines.append(d.rstrip("\n"))
+    if prog:
+        lines.append("  source:")
+        lines += ["    " + l for l in prog.fn.rstrip("\n").splitlines()]
+        lines += ["    " + l for l in prog.calls.rstrip("\n").splitlines()]
+    return "\n".join(lines)
+
+
+def parse_args(argv):
+    class A:
+        pass
+    a = A()
+    a.tg, a.seed, a.programs, a.keep, a.per_file, a.jobs = None, str(DEFAULT_SEED), DEFAULT_PROGRAMS, None, 100, 2
+    a.only, a.emit, a.strict, a.timeout = None, False, False, 60
+    a.modes = ["written", "eager", "nojit"]
+    it = iter(argv)
+    for x in it:
+        if x in ("-h", "--help"):
+            print(__doc__)
+            sys.exit(0)
+        elif x == "--seed":
+            a.seed = next(it)
+        elif x == "--programs":
+            a.programs = int(next(it))
+        elif x == "--keep":
+            a.keep = next(it)
+        elif x == "--per-file":
+            a.per_file = max(1, int(next(it)))
+        elif x == "--jobs":
+            a.jobs = max(1, int(next(it)))
+        elif x == "--only":
+            a.only = int(next(it))
+        elif x == "--emit":
+            a.emit = True
+        elif x == "--strict":
+            a.strict = True
+        elif x == "--timeout":
+            a.timeout = int(next(it))
+        elif x == "--eager-only":
+            a.modes = ["eager"]
+        elif x == "--modes":
+            a.modes = next(it).split(",")
+            for m in a.modes:
+                if m not in MODES:
+                    sys.exit("gen.py: unknown mode %r (use written, eager, nojit)" % m)
+        elif x.startswith("-"):
+            sys.exit("gen.py: unknown option %s\n%s" % (x, __doc__))
+        elif a.tg is None:
+            a.tg = x
+        else:
+            sys.exit("gen.py: unexpected argument %s" % x)
+    if a.tg is None and not a.emit:
+        sys.exit(__doc__)
+    return a
+
+
+def main(argv):
+    args = parse_args(argv)
+    indices = [args.only] if args.only is not None else list(range(args.programs))
+    progs = [Gen(args.seed, i).program() for i in indices]
+    chunks = [progs[i:i + args.per_file] for i in range(0, len(progs), args.per_file)]
+    if args.emit:
+        for c in chunks:
+            sys.stdout.write(script_text(args.seed, c))
+        return 0
+    args.tg = os.path.abspath(args.tg)
+    if not os.path.exists(args.tg):
+        print("gen.py: %s does not exist" % args.tg)
+        return 1
+    keep = os.path.abspath(args.keep or os.path.join(os.path.dirname(args.tg), "temp", "differential"))
+    t0 = time.time()
+    total = Result()
+    with tempfile.TemporaryDirectory(prefix="tg_differential_") as work:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futs = [pool.submit(check_chunk, args, args.seed, c, work, keep) for c in chunks]
+            for fu in futs:
+                r = fu.result()
+                total.functions += r.functions
+                total.errors += r.errors
+                total.failures += r.failures
+                total.warnings += r.warnings
+                total.processes += r.processes
+    dt = time.time() - t0
+    for f in total.failures[:20]:
+        print(f)
+        print()
+    if len(total.failures) > 20:
+        print("... and %d more mismatches" % (len(total.failures) - 20))
+    for w in total.warnings[:10]:
+        print("warning:", w)
+    if args.modes == ["eager"] or os.environ.get("TG_DIFF_VERBOSE"):
+        for p, err in total.errors:
+            first = err.splitlines()[0] if err else "(no message)"
+            print("error in %s (program %d): %s" % (p.name, p.index, first))
+    n = len(progs)
+    print("differential: seed %s, %d programs, %d compared, %d raised an error (%.1f%%), "
+          "%d failures, %d near-matches; modes %s; %d tg processes, %.1f s"
+          % (args.seed, n, total.functions, len(total.errors), 100.0 * len(total.errors) / max(n, 1),
+             len(total.failures), len(total.warnings), ",".join(args.modes), total.processes, dt))
+    if total.failures:
+        print("failing scripts saved under %s" % keep)
+        return 1
+    if total.functions < n:
+        print("differential: only %d of %d functions were compared" % (total.functions, n))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
