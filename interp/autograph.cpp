@@ -291,7 +291,11 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         T.token = g.args(reg[b])[0];
         restore();
         try {
-            set_flow_flag((b == 0 ? then_fn : else_fn)());
+            try {
+                set_flow_flag((b == 0 ? then_fn : else_fn)());
+            } catch (const stdlib::OpError& err) {
+                throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
+            }
         } catch (Error& e) {
             f_ = frame;
             if (e.trace_kind != TraceErrorKind::User) {
@@ -737,7 +741,11 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         f_->ret_flag = Value::from_bool(false);
         bool failed = false;
         try {
-            set_flow_flag(body_fn());
+            try {
+                set_flow_flag(body_fn());
+            } catch (const stdlib::OpError& err) {
+                throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
+            }
         } catch (Error& e) {
             f_ = frame;
             if (e.trace_kind != TraceErrorKind::User) {

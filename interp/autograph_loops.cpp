@@ -236,7 +236,12 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
             stdlib::IndexItem idx;
             idx.kind = stdlib::IndexItem::Int;
             at(s.loc);
-            item = index_tensor(rt_, seq, std::span<const stdlib::IndexItem>(&idx, 1), std::span<const Value>(&counter, 1));
+            try {
+                item = index_tensor(rt_, seq, std::span<const stdlib::IndexItem>(&idx, 1),
+                                    std::span<const Value>(&counter, 1));
+            } catch (const stdlib::OpError& err) {
+                fail(err.what(), s.loc);  // an empty axis: the body never runs, so neither does this error
+            }
         }
         at(s.loc);
         counter = binary(rt_, BinOp::Add, counter, step);

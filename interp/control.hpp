@@ -2,10 +2,9 @@
 // or, not, assert, x if c else y, comprehension filters) goes through
 // truth(); every `for` loop and comprehension iterates through Iterable.
 //
-// SEAM (tracer): when the condition or the iterable is symbolic (it depends
-// on a traced argument's contents), these are the two places where the
-// evaluator hands the statement to the tracer's AutoGraph converter, which
-// builds `cond` / `while` nodes instead of deciding here (SPEC §5.2).
+// Tracing: a symbolic condition or iterable never reaches these; the
+// evaluator's statements hand it to the AutoGraph converter
+// (interp/autograph*.cpp), which builds `cond` / `while` nodes (SPEC §5.2).
 #pragma once
 
 #include <cstdint>

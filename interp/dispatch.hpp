@@ -7,7 +7,7 @@
 // keyword, defaults), converted (numbers and nested lists become tensors,
 // static attributes are checked), and the eager kernel runs.
 //
-// SEAM (tracer): when any tensor operand is symbolic, this is where the op
+// Tracing: when any tensor operand is symbolic, this is where the op
 // appends a graph node (using the op's shape rule) and returns a symbolic
 // tensor instead of running the kernel. Nothing above this layer needs to
 // know which kind of tensor it holds.

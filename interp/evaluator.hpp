@@ -20,6 +20,8 @@
 
 namespace tg::interp {
 
+struct GraphEntry;
+
 // While tracing, `break` / `continue` of the innermost loop that may or may
 // not have happened (symbolic bools; static False otherwise).
 struct LoopFlags {
@@ -104,6 +106,7 @@ private:
     Value eval_attribute(const lang::Attribute& a);
     Value eval_fstring(const lang::FString& f);
     Value eval_compare(const lang::Compare& c);
+    Value compare_chain(const lang::Compare& c, size_t from, Value left);
     // Evaluates a side-effect-free scalar expression (names, literals,
     // arithmetic and single comparisons on 0-d values) without building any
     // Value. Returns false as soon as something else appears; the caller then
@@ -176,6 +179,9 @@ private:
     bool call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                     const lang::SourcePtr& call_source, Value& result);
     Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
+    void run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& env, const CallArgs& args, Value& result);
+    bool verify_call(const FunctionObj& fn, const GraphEntry& entry, const std::shared_ptr<Env>& env,
+                     const CallArgs& args, const lang::SourcePtr& call_source, Value& result);
 
     friend class EvaluatorAccess;
 };

@@ -338,9 +338,12 @@ Value Evaluator::binary_at(const Binary& b, const Value& x, const Value& y) {
 Value Evaluator::eval_compare(const Compare& c) {
     check_stack(c.loc);
     if (Scalar out; c.ops.size() == 1 && eval_scalar(c, out)) return Value(out);
-    Value left = eval(*c.first);
+    return compare_chain(c, 0, eval(*c.first));
+}
+
+Value Evaluator::compare_chain(const Compare& c, size_t from, Value left) {
     Value result;
-    for (size_t i = 0; i < c.ops.size(); ++i) {
+    for (size_t i = from; i < c.ops.size(); ++i) {
         Value right = eval(*c.rest[i]);
         at(c.op_locs[i]);
         try {
@@ -354,8 +357,23 @@ Value Evaluator::eval_compare(const Compare& c) {
         if (i + 1 < c.ops.size()) {
             // a < b < c is (a < b) and (b < c), evaluating b once
             bool t;
-            if (result.is_symbolic())
-                unsupported_in_graph("a chained comparison on traced tensors (write `a < b and b < c`)");
+            if (result.is_symbolic() && rt_.trace) {
+                // dynamic: the rest of the chain runs only where this part holds
+                Value out;
+                const Value first = result;
+                trace_cond(
+                    truth_node(result, c.op_locs[i]), {{&out, "the value of the comparison", TraceVar::Var}},
+                    [&] {
+                        out = compare_chain(c, i + 1, right);
+                        return Flow::Normal;
+                    },
+                    [&] {
+                        out = first;
+                        return Flow::Normal;
+                    },
+                    c.op_locs[i], "comparison");
+                return out;
+            }
             try {
                 t = truth(result);
             } catch (const stdlib::OpError& err) {
@@ -629,7 +647,7 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
         out.push_back(eval(*c.elt));
     };
     try {
-        // SEAM (tracer): iteration goes through Iterable, as in `for`.
+        // Iteration goes through Iterable (a traced tensor: unrolled over its static axis 0).
         Iterable it = [&] {
             try {
                 return Iterable(iter, &rt_);

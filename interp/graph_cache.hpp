@@ -19,6 +19,7 @@ struct GraphEntry {
     // The function's result with its symbolic leaves standing for the graph's
     // outputs, in order (concrete leaves are returned as they are).
     Value result;
+    const std::vector<lang::Param>* params = nullptr;
     int number = 0;                 // 1, 2, ...: the function's n-th trace (for dumps)
 };
 

@@ -3,6 +3,7 @@
 // codegen lands). A trace that fails with the program's own error, or that
 // the tracer cannot express, runs the call eagerly instead — the same
 // results and output, no graph — so @graph never changes what runs.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -195,6 +196,9 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
             rt_.trace = saved_trace;
         };
         Value traced;
+        using clock = std::chrono::steady_clock;
+        const auto t0 = clock::now();
+        auto t1 = t0;
         try {
             if (fn.expr_body) {
                 traced = eval(*fn.expr_body);
@@ -207,6 +211,7 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
             ys.push_back(T->token);
             T->graph.yield(ys);
             tracer::verify(T->graph);
+            t1 = clock::now();
             tracer::optimize(T->graph);
         } catch (Error& e) {
             leave();
@@ -218,18 +223,23 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
             log("trace " + fn.name + " at " + where + ": runs eagerly (internal: " + e.what() + ")\n");
             return false;
         }
+        const auto t2 = clock::now();
         leave();
         auto fresh = std::make_unique<GraphEntry>();
         fresh->signature = sig;
         fresh->captures = std::move(T->captures);
         fresh->result = traced;
         fresh->number = ++cache.traces;
+        fresh->params = fn.params;
         fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
         if (rt_.options.trace) {
             std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + sig.to_string() + ") at " + where;
             if (!reason.empty()) head += ": " + reason;
             std::string text = head + "\n";
             for (const std::string& note : T->notes) text += "  " + note + "\n";
+            auto ms = [](auto d) { return std::to_string(std::chrono::duration<double, std::milli>(d).count()) + " ms"; };
+            text += "  time: trace " + ms(t1 - t0) + ", optimize " + ms(t2 - t1) + "; " +
+                    std::to_string(fresh->graph->live_node_count()) + " nodes\n";
             text += tracer::print_graph(*fresh->graph);
             log(text);
         }
@@ -245,6 +255,13 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
         entry = cache.entries.back().get();
     }
 
+    if (rt_.options.verify) return verify_call(fn, *entry, env, args, call_source, result);
+    run_entry(*entry, env, args, result);
+    return true;
+}
+
+void Evaluator::run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& env, const CallArgs& args, Value& result) {
+    const auto& params = *entry.params;
     std::vector<Tensor> inputs;
     for (size_t i = 0; i < params.size(); ++i) input_tensors(env->slots[i], inputs);
     tracer::RunContext ctx;
@@ -253,12 +270,68 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
     ctx.on_iteration = [&] { count_step(args.loc); };
     std::vector<Tensor> outs;
     try {
-        outs = tracer::run_graph(*entry->graph, inputs, ctx);
+        outs = tracer::run_graph(*entry.graph, inputs, ctx);
     } catch (const tracer::RuntimeError& e) {
         throw graph_error(e);
     }
     size_t k = 0;
-    result = rebuild_result(entry->result, outs, k);
+    result = rebuild_result(entry.result, outs, k);
+}
+
+// --verify: the call runs both ways — the graph, then eagerly from the same
+// generator state — and the printed output, the result and any error must
+// agree; the first difference is an error at the call.
+bool Evaluator::verify_call(const FunctionObj& fn, const GraphEntry& entry, const std::shared_ptr<Env>& env,
+                            const CallArgs& args, const SourcePtr& call_source, Value& result) {
+    struct Run {
+        std::string out, error;
+        Value value;
+        bool failed = false;
+    } runs[2];
+    auto saved_write = rt_.options.write_output;
+    const stdlib::Rng rng0 = rt_.rng;
+    stdlib::Rng rng_graph = rng0;
+    for (int k = 0; k < 2; ++k) {
+        Run& r = runs[k];
+        rt_.options.write_output = [&r](std::string_view s) { r.out += s; };
+        rt_.rng = rng0;
+        try {
+            if (k == 0) {
+                run_entry(entry, env, args, r.value);
+            } else {
+                rt_.options.eager = true;
+                std::vector<Value> pos(env->slots.begin(), env->slots.begin() + static_cast<std::ptrdiff_t>(fn.params->size()));
+                r.value = call_function(fn, CallArgs{pos, {}, {}, args.loc}, call_source);
+            }
+        } catch (Error& e) {
+            r.failed = true;
+            r.error = e.message() + " at " + format_location(e.source().get(), e.loc());
+            if (k == 0) rng_graph = rt_.rng;
+        }
+        rt_.options.eager = false;
+        if (k == 0) rng_graph = rt_.rng;
+    }
+    rt_.options.write_output = saved_write;
+    rt_.rng = rng_graph;
+    std::string diff;
+    if (runs[0].out != runs[1].out)
+        diff = "the printed output differs: graph " + quote(runs[0].out) + ", eager " + quote(runs[1].out);
+    else if (runs[0].failed != runs[1].failed || runs[0].error != runs[1].error)
+        diff = "the graph " + (runs[0].failed ? "raised " + quote(runs[0].error) : std::string("returned")) +
+               ", eagerly it " + (runs[1].failed ? "raised " + quote(runs[1].error) : std::string("returned"));
+    else if (!runs[0].failed && repr_of(runs[0].value) != repr_of(runs[1].value))
+        diff = "the result differs: graph " + repr_of(runs[0].value) + ", eager " + repr_of(runs[1].value);
+    if (!diff.empty())
+        throw Error("--verify: `" + fn.name + "` (trace " + std::to_string(entry.number) + ") differs from eager: " + diff,
+                    call_source, args.loc);
+    if (runs[0].failed) {
+        // the same error both ways: the caller runs the call eagerly once
+        // more, which prints the same output and raises the error as eager does
+        rt_.rng = rng0;
+        return false;
+    }
+    rt_.write(runs[0].out);
+    result = runs[0].value;
     return true;
 }
 
