@@ -1,0 +1,115 @@
+// @graph through the embedding API: traced, cached, retraced, logged; the
+// same results as eager; the tracer's fallbacks and errors.
+#include <doctest/doctest.h>
+
+#include <tg/tg.hpp>
+
+#include <string>
+
+namespace {
+struct Run {
+    std::string out, log;
+    tg::Interpreter interp;
+    explicit Run(bool eager = false) : interp(options(eager)) {}
+    tg::Options options(bool eager) {
+        tg::Options o;
+        o.write_output = [this](std::string_view s) { out += s; };
+        o.write_log = [this](std::string_view s) { log += s; };
+        o.trace = true;
+        o.eager = eager;
+        return o;
+    }
+    size_t count(const std::string& what) const {
+        size_t n = 0;
+        for (size_t p = log.find(what); p != std::string::npos; p = log.find(what, p + 1)) ++n;
+        return n;
+    }
+};
+
+const char* kProgram = R"(
+@graph
+def f(x, n):
+    acc = zeros_like(x)
+    i = 0
+    while i < n:
+        if acc.sum() > 10.0:
+            break
+        acc = acc + x * i
+        print("step", i, acc)
+        i += 1
+    return acc, i
+a, k = f(tensor([1.0, 2.0]), 3)
+b, j = f(tensor([1.0, 2.0]), 10)
+c, m = f(tensor([1.0, 2.0, 3.0]), 2)
+print(a, k, b, j, c, m)
+)";
+}  // namespace
+
+TEST_CASE("a @graph function computes and prints what eager does, with one trace per signature") {
+    Run graph, eager(true);
+    graph.interp.run_source(kProgram, "p.tg");
+    eager.interp.run_source(kProgram, "p.tg");
+    CHECK(graph.out == eager.out);
+    CHECK(graph.count("\ntrace f(") + graph.count("trace f(") >= 1);
+    CHECK(graph.count("retrace f(") == 1);  // the third call has a new shape
+    CHECK(graph.count("shape (2,) → (3,)") == 1);
+    CHECK(graph.count("= while") >= 1);
+    CHECK(graph.count("= cond") >= 1);
+    CHECK(eager.log.empty());  // nothing traced when eager
+}
+
+TEST_CASE("a @graph function called from C++ runs its graph") {
+    Run r;
+    r.interp.run_source("@graph\ndef g(x):\n    return x * 2.0 if x.sum() > 0 else -x\n");
+    tg::Value y = r.interp.call("g", {tg::Value(tg::Tensor::wrap(nullptr, tg::DType::F32, {0}))});
+    CHECK(y.str() == "[]");
+    r.interp.run_source("print(g(tensor([1.0, -3.0])), g(tensor([2.0, 1.0])))\n");
+    CHECK(r.out == "[-1.0, 3.0] [4.0, 2.0]\n");
+}
+
+TEST_CASE("rebinding a captured module variable retraces") {
+    Run r;
+    r.interp.run_source("k = 2.0\n@graph\ndef g(x):\n    return x * k\nprint(g(1.0))\nk = 5.0\nprint(g(1.0))\n");
+    CHECK(r.out == "2.0\n5.0\n");
+    CHECK(r.count("captured `k` was rebound: 2.0 → 5.0") == 1);
+}
+
+TEST_CASE("host functions inside @graph make the call run eagerly") {
+    Run r;
+    int calls = 0;
+    r.interp.define("host", [&](std::span<const tg::Value> a) {
+        ++calls;
+        return a[0];
+    });
+    r.interp.run_source("@graph\ndef g(x):\n    return host(x) + 1\nprint(g(1), g(2))\n");
+    CHECK(r.out == "2 3\n");
+    CHECK(calls == 2);
+    CHECK(r.count("runs eagerly") == 2);
+}
+
+TEST_CASE("trace-time errors name the variable and the loop") {
+    Run r;
+    try {
+        r.interp.run_source("@graph\ndef g(x):\n    h = x\n    while h.sum() < 100.0:\n        h = concat([h, h])\n    return h\ng(tensor([1.0]))\n",
+                            "g.tg");
+        FAIL("expected an error");
+    } catch (const tg::Error& e) {
+        CHECK(std::string(e.message()) == "`h` changes shape from (1,) to (2,) in the loop at g.tg:4:5");
+        CHECK(e.line() == 4);
+    }
+    Run eager(true);
+    eager.interp.run_source("@graph\ndef g(x):\n    h = x\n    while h.sum() < 100.0:\n        h = concat([h, h])\n    return h\nprint(g(tensor([1.0])).shape)\n");
+    CHECK(eager.out == "(128,)\n");
+}
+
+TEST_CASE("two interpreters trace independently") {
+    Run a, b;
+    a.interp.run_source("@graph\ndef g(x):\n    return x + 1\n");
+    b.interp.run_source("@graph\ndef g(x):\n    return x - 1\n");
+    a.interp.run_source("print(g(1.0))\n");
+    b.interp.run_source("print(g(1.0))\n");
+    CHECK(a.out == "2.0\n");
+    CHECK(b.out == "0.0\n");
+    CHECK(a.count("trace g(") == 1);
+    CHECK(b.count("trace g(") == 1);
+}
