@@ -98,7 +98,8 @@ void err(std::string_view s) {
 const char* kHelp =
     "Enter tg statements; a block ends with an empty line.\n"
     "  :eager on|off   run @graph functions eagerly\n"
-    "  :trace on|off   log traces (the tracer is not built yet)\n"
+    "  :trace on|off   log every trace of a @graph function with its graph\n"
+    "  :graph NAME [dot]  show the traced graphs of @graph function NAME\n"
     "  :time STMT      run STMT and print the elapsed time\n"
     "  :vars           list the variables\n"
     "  :load FILE      run a file in this session\n"
@@ -147,8 +148,22 @@ int repl(Options options) {
             }
             if (cmd == "quit" || cmd == "q") break;
             if (cmd == "help") out(kHelp);
-            else if (cmd == "eager") interp->set_eager(arg == "on");
-            else if (cmd == "trace") {}  // accepted: results are the same either way
+            else if (cmd == "eager") interp->set_eager(options.eager = arg == "on");
+            else if (cmd == "trace") interp->set_trace(options.trace = arg == "on");
+            else if (cmd == "graph") {
+                std::string name = arg, mode;
+                if (auto sp = arg.find(' '); sp != std::string::npos) {
+                    name = arg.substr(0, sp);
+                    mode = arg.substr(sp + 1);
+                }
+                try {
+                    auto gs = interp->graphs(name, mode == "dot");
+                    if (gs.empty()) out("`" + name + "` has not been traced yet\n");
+                    for (auto& g : gs) out(g);
+                } catch (const Error& e) {
+                    err(e.message() + "\n");
+                }
+            }
             else if (cmd == "vars") {
                 for (auto& n : interp->variables()) out(n + " = " + interp->get(n).repr() + "\n");
             } else if (cmd == "load") {

@@ -13,6 +13,8 @@
 #include "interp/printing.hpp"
 #include "interp/resolver.hpp"
 #include "interp/runtime.hpp"
+#include "interp/graph_cache.hpp"
+#include "tracer/printer.hpp"
 #include "lang/parser.hpp"
 #include "stdlib/format.hpp"
 
@@ -328,6 +330,24 @@ void Interpreter::define(std::string name, HostFunction fn) {
 }
 
 void Interpreter::set_eager(bool on) { impl_->rt.options.eager = on; }
+void Interpreter::set_trace(bool on) { impl_->rt.options.trace = on; }
+
+std::vector<std::string> Interpreter::graphs(std::string_view name, bool dot) const {
+    const interp::ModuleState& m = impl_->rt.main_module();
+    int slot = m.find(name);
+    if (slot < 0 || !m.globals[slot].defined()) throw plain_error("`" + std::string(name) + "` is not defined");
+    const interp::Value& v = m.globals[slot];
+    if (!v.is(interp::Kind::Function) || !v.function().graph_cache)
+        throw plain_error("`" + std::string(name) + "` is not a @graph function");
+    std::vector<std::string> out;
+    for (const auto& e : v.function().graph_cache->entries)
+    {
+        std::string text = "# " + e->signature.to_string() + "\n" + (dot ? tracer::to_dot(*e->graph) : tracer::print_graph(*e->graph));
+        if (text.back() != '\n') text += '\n';
+        out.push_back(std::move(text));
+    }
+    return out;
+}
 
 // ---------------------------------------------------------------- check
 

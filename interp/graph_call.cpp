@@ -241,6 +241,7 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
             text += "  time: trace " + ms(t1 - t0) + ", optimize " + ms(t2 - t1) + "; " +
                     std::to_string(fresh->graph->live_node_count()) + " nodes\n";
             text += tracer::print_graph(*fresh->graph);
+            if (text.back() != '\n') text += '\n';
             log(text);
         }
         if (!rt_.options.dump_graphs_dir.empty()) {

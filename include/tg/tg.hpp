@@ -203,6 +203,11 @@ public:
     void define(std::string name, HostFunction fn);
 
     void set_eager(bool on);  // the :eager switch
+    void set_trace(bool on);  // the :trace switch: log every trace with its graph (to write_log)
+    // The traced graphs of the @graph function `name` (a main-module variable),
+    // one text per cached signature, oldest first: the IR text, or Graphviz
+    // DOT when `dot`. Throws tg::Error if `name` is not a @graph function.
+    std::vector<std::string> graphs(std::string_view name, bool dot = false) const;
 
     struct Impl;
 

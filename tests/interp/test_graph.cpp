@@ -113,3 +113,15 @@ TEST_CASE("two interpreters trace independently") {
     CHECK(a.count("trace g(") == 1);
     CHECK(b.count("trace g(") == 1);
 }
+
+TEST_CASE("graphs() shows each trace of a @graph function, as text or DOT") {
+    Run r;
+    r.interp.run_source("@graph\ndef g(x):\n    return x.sum()\ng(ones((2,)))\ng(ones((3,)))\ndef plain(x):\n    return x\n");
+    auto texts = r.interp.graphs("g");
+    REQUIRE(texts.size() == 2);
+    CHECK(texts[0].find("# x: f32[2]") == 0);
+    CHECK(texts[1].find("func @g(") != std::string::npos);
+    CHECK(r.interp.graphs("g", true)[0].find("digraph") != std::string::npos);
+    CHECK_THROWS_AS(r.interp.graphs("plain"), tg::Error);
+    CHECK_THROWS_AS(r.interp.graphs("nothing"), tg::Error);
+}
