@@ -76,6 +76,19 @@ Evaluator::Flow Evaluator::exec_while_traced(const While& w) {
     int64_t iterations = 0;
     bool converted = false;
     Frame* frame = f_;
+    // The rest of the loop as a `while` node.
+    auto convert_rest = [&]() -> Flow {
+        converted = true;
+        LoopFlags* mine = f_->loop;
+        auto cond_fn = [&] {
+            uint32_t p;
+            std::optional<bool> c = condition(*w.cond, p);
+            return c ? Value::from_bool(*c) : symbolic(T, p);
+        };
+        Flow flow = trace_while(cond_fn, [&] { return exec_block(w.body); }, {}, w.loc);
+        f_->loop = mine;
+        return flow;
+    };
     Flow r = with_loop(f_, [&] {
         std::function<Flow()> run = [&]() -> Flow {
             for (;;) {
@@ -83,12 +96,22 @@ Evaluator::Flow Evaluator::exec_while_traced(const While& w) {
                 if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
                 if (f_->loop->brk.is_symbolic()) exits.push_back(&f_->loop->brk);
                 if (!exits.empty()) {
+                    // A break/return may have happened (dynamic): the loop goes
+                    // on only if it did not, so the rest is a `while` node
+                    // (unrolling it would nest one `cond` per iteration). If
+                    // the rest cannot be converted, it stays unrolled.
                     at(w.loc);
                     uint32_t pred = none_set(rt_, exits);
                     return trace_cond(
                         pred, {},
                         [&] {
                             for (Value* e : exits) *e = Value::from_bool(false);
+                            try {
+                                return convert_rest();
+                            } catch (Error& e) {
+                                if (e.trace_kind != TraceErrorKind::Conversion) throw;
+                                converted = false;
+                            }
                             return run();
                         },
                         [] { return Flow::Normal; }, w.loc, "while");
@@ -102,16 +125,7 @@ Evaluator::Flow Evaluator::exec_while_traced(const While& w) {
                     // dynamic from here on: the rest of the loop is a `while` node
                     g.rollback(cp);
                     T.token = tok;
-                    converted = true;
-                    LoopFlags* mine = f_->loop;
-                    auto cond_fn = [&] {
-                        uint32_t p;
-                        std::optional<bool> c = condition(*w.cond, p);
-                        return c ? Value::from_bool(*c) : symbolic(T, p);
-                    };
-                    Flow flow = trace_while(cond_fn, [&] { return exec_block(w.body); }, {}, w.loc);
-                    f_->loop = mine;
-                    return flow;
+                    return convert_rest();
                 }
                 if (!*c) return Flow::Normal;
                 Flow flow = exec_block(w.body);

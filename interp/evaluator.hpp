@@ -103,6 +103,7 @@ private:
     Value eval_index(const lang::Index& e);
     Value index_value(const Value& base, const lang::Index& e);
     std::vector<stdlib::IndexItem> index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr);
+    std::vector<stdlib::IndexItem> located_index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr);
     Value eval_attribute(const lang::Attribute& a);
     Value eval_fstring(const lang::FString& f);
     Value eval_compare(const lang::Compare& c);

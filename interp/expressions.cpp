@@ -429,6 +429,17 @@ Value Evaluator::eval_fstring(const FString& f) {
     return Value::str(std::move(out));
 }
 
+// index_items, with errors that carry no location yet (a dynamic list index
+// while tracing) located at the subscript.
+std::vector<stdlib::IndexItem> Evaluator::located_index_items(const Index& e, std::vector<Value>* dynamic) {
+    try {
+        return index_items(e, dynamic);
+    } catch (Error& err) {
+        err.locate(source(), e.loc);
+        throw;
+    }
+}
+
 std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vector<Value>* dynamic) {
     std::vector<stdlib::IndexItem> items;
     items.reserve(e.indices.size());
@@ -513,7 +524,7 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
 
 Value Evaluator::index_value(const Value& base, const Index& e) {
     std::vector<Value> dynamic;
-    std::vector<stdlib::IndexItem> items = index_items(e, base.is_tensor() && rt_.trace ? &dynamic : nullptr);
+    std::vector<stdlib::IndexItem> items = located_index_items(e, base.is_tensor() && rt_.trace ? &dynamic : nullptr);
     at(e.loc);
     try {
         if (base.is_tensor()) return index_tensor(rt_, base, items, dynamic);

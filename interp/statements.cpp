@@ -274,7 +274,7 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
     Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression (assign to an item of a variable)", t.loc);
     std::vector<Value> dynamic;
-    std::vector<stdlib::IndexItem> items = index_items(t, base->is_tensor() && rt_.trace ? &dynamic : nullptr);
+    std::vector<stdlib::IndexItem> items = located_index_items(t, base->is_tensor() && rt_.trace ? &dynamic : nullptr);
     at(t.loc);
     try {
         if (base->is_tensor()) {

@@ -92,7 +92,7 @@ def main():
                     problems.append("%s.modes lists no mode to run" % os.path.basename(base))
             results = {m: run(tg, script, flags, args) for m, flags in modes}
             out, err, code = results[modes[0][0]] if modes else ("", "", 0)
-            if update:
+            if update and modes:
                 with open(base + ".out", "w", encoding="utf-8") as f:
                     f.write(out)
                 if err:
