@@ -16,16 +16,29 @@ expected files beside the script:
                (e.g. `written nojit` in tests/scripts/graph_errors/). The modes
                that run must still agree with each other and with the expected
                files. An unknown mode name fails the test.
+  <name>.ir    optional: golden graph IR. The script additionally runs once as
+               `tg run --dump-graphs TMPDIR <name>.tg` (from its folder, so
+               `loc(...)` shows the bare file name); every traced graph is
+               written as `<function>.<n>.txt` (text) and `.dot`. The .txt
+               files, sorted by file name, each preceded by a line
+               `// <function>.<n>.txt`, are concatenated and must equal
+               <name>.ir. That run must also print <name>.out and exit like
+               the other modes, and must dump at least one graph.
+               Used by tests/scripts/graph_ir/ (one script per converted
+               construct of SPEC §5.2).
 A script with a .err file must exit with status 1; others with 0.
 --update rewrites .out / .err from the as-written run (or the first mode
-listed in .modes; review them by hand!).
+listed in .modes) and .ir from the dump run, where a .ir exists (create an
+empty one to start a golden IR test); review them by hand!
 Files named *_module.tg are imported by other scripts and are not run on their
 own. When the script's folder has a `lib` subfolder, TG_PATH points at it
 (to test the module search path); `lib` folders are not searched for scripts.
 """
+import difflib
 import os
 import subprocess
 import sys
+import tempfile
 
 MODES = [("written", []), ("eager", ["--eager"]), ("nojit", ["--no-jit"])]
 TIMEOUT_S = 60
@@ -50,6 +63,26 @@ def run(tg, script, mode_flags, args):
         return p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.returncode
     except subprocess.TimeoutExpired:
         return "", "timeout after %d s" % TIMEOUT_S, -1
+
+
+def dump_graphs(tg, script, args):
+    """Runs the script with --dump-graphs into a fresh folder; returns
+    (stdout, stderr, status, concatenated .txt graphs, number of graphs)."""
+    with tempfile.TemporaryDirectory(prefix="tg-ir-") as tmp:
+        out, err, code = run(tg, script, ["--dump-graphs", tmp], args)
+        names = sorted(f for f in os.listdir(tmp) if f.endswith(".txt"))
+        text = ""
+        for n in names:
+            body = read(os.path.join(tmp, n))
+            if body and not body.endswith("\n"):
+                body += "\n"
+            text += "// %s\n%s" % (n, body or "")
+        return out, err, code, text, len(names)
+
+
+def ir_diff(expected, got):
+    lines = difflib.unified_diff(expected.splitlines(True), got.splitlines(True), "expected", "got")
+    return "".join(l if l.endswith("\n") else l + "\n" for l in lines)
 
 
 def scripts_in(d):
@@ -100,10 +133,25 @@ def main():
                         f.write(err)
                 elif os.path.exists(base + ".err"):
                     os.remove(base + ".err")
+            exp_ir = read(base + ".ir")
+            if exp_ir is not None:
+                ir_out, ir_err, ir_code, ir, ir_count = dump_graphs(tg, script, args)
+                if update:
+                    with open(base + ".ir", "w", encoding="utf-8") as f:
+                        f.write(ir)
+                    exp_ir = ir
             exp_out = read(base + ".out")
             exp_err = read(base + ".err") or ""
             if exp_out is None:
                 problems.append("missing %s.out" % os.path.basename(base))
+            if exp_ir is not None:
+                results["dump-graphs"] = (ir_out, ir_err, ir_code)
+                if ir_count == 0:
+                    problems.append("[dump-graphs] no graph was dumped, but %s.ir exists"
+                                    % os.path.basename(base))
+                elif ir != exp_ir:
+                    problems.append("[dump-graphs] graph IR differs from %s.ir:\n%s"
+                                    % (os.path.basename(base), ir_diff(exp_ir, ir)))
             for mode, (o, e, c) in results.items():
                 if exp_out is not None and o != exp_out:
                     problems.append("[%s] stdout differs:\n--- expected\n%s--- got\n%s" % (mode, exp_out, o))
