@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
     run_cmd->add_flag("--eager", opts.eager, "run @graph functions eagerly");
     run_cmd->add_flag("--trace", opts.trace, "log every trace and retrace");
     run_cmd->add_flag("--no-jit", opts.no_jit, "run graphs with the reference graph interpreter");
+    run_cmd->add_flag("--no-cache", opts.no_cache, "do not use the persistent cache of compiled code");
     run_cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
     run_cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
 

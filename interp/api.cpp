@@ -79,6 +79,8 @@ interp::Options to_internal(const Options& o) {
     r.eager = o.eager;
     r.trace = o.trace;
     r.no_jit = o.no_jit;
+    r.no_cache = o.no_cache;
+    r.cache_dir = o.cache_dir;
     r.verify = o.verify;
     r.dump_graphs_dir = o.dump_graphs_dir;
     r.max_call_depth = o.max_call_depth;

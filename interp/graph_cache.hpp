@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/compiler.hpp"
 #include "interp/trace.hpp"
 #include "tracer/graph.hpp"
 #include "tracer/signature.hpp"
@@ -21,6 +22,8 @@ struct GraphEntry {
     Value result;
     const std::vector<lang::Param>* params = nullptr;
     int number = 0;                 // 1, 2, ...: the function's n-th trace (for dumps)
+    // Native code of `graph` (null with --no-jit); released with the entry.
+    std::unique_ptr<codegen::CompiledGraph> compiled;
 };
 
 struct GraphCache {

@@ -232,6 +232,15 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
         fresh->number = ++cache.traces;
         fresh->params = fn.params;
         fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
+        if (!rt_.options.no_jit) {
+            try {
+                fresh->compiled = rt_.compiler().compile(*fresh->graph, fn.name);
+            } catch (const codegen::CodegenError& e) {
+                // a bug in tg, never the program's fault: report it with the graph
+                throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
+                            call_source, args.loc);
+            }
+        }
         if (rt_.options.trace) {
             std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + sig.to_string() + ") at " + where;
             if (!reason.empty()) head += ": " + reason;
@@ -240,6 +249,14 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
             auto ms = [](auto d) { return std::to_string(std::chrono::duration<double, std::milli>(d).count()) + " ms"; };
             text += "  time: trace " + ms(t1 - t0) + ", optimize " + ms(t2 - t1) + "; " +
                     std::to_string(fresh->graph->live_node_count()) + " nodes\n";
+            if (const codegen::CompiledGraph* c = fresh->compiled.get()) {
+                const codegen::LoweringStats& s = c->stats();
+                text += "  compile " + std::to_string(c->compile_ms()) + " ms" +
+                        (c->from_cache() ? " (object cache hit)" : "") + ": " + std::to_string(s.native_nodes) +
+                        " nodes native (" + std::to_string(s.fused_nodes) + " element-wise in " +
+                        std::to_string(s.fused_groups) + " fused loops), " + std::to_string(s.runtime_nodes) +
+                        " through the runtime\n";
+            }
             text += tracer::print_graph(*fresh->graph);
             if (text.back() != '\n') text += '\n';
             log(text);
@@ -269,9 +286,14 @@ void Evaluator::run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& e
     ctx.rng = &rt_.rng;
     ctx.write = [this](std::string_view s) { rt_.write(s); };
     ctx.on_iteration = [&] { count_step(args.loc); };
+    ctx.on_iterations = [&](int64_t n) {
+        rt_.steps += n - 1;
+        count_step(args.loc);
+    };
     std::vector<Tensor> outs;
     try {
-        outs = tracer::run_graph(*entry.graph, inputs, ctx);
+        if (entry.compiled && !rt_.options.no_jit) outs = entry.compiled->run(inputs, ctx);
+        else outs = tracer::run_graph(*entry.graph, inputs, ctx);
     } catch (const tracer::RuntimeError& e) {
         throw graph_error(e);
     }

@@ -1,5 +1,7 @@
 #include "interp/runtime.hpp"
 
+#include "codegen/compiler.hpp"
+
 #include <pthread.h>
 
 #include <cstdlib>
@@ -37,6 +39,16 @@ Runtime::Runtime(Options opts) : options(std::move(opts)), main_(std::make_uniqu
 }
 
 Runtime::~Runtime() = default;
+
+codegen::Compiler& Runtime::compiler() {
+    if (!compiler_) {
+        codegen::JitOptions jo;
+        jo.object_cache = !options.no_cache;
+        jo.cache_dir = options.cache_dir;
+        compiler_ = std::make_unique<codegen::Compiler>(std::move(jo));
+    }
+    return *compiler_;
+}
 
 int Runtime::builtin_slot(std::string_view name) const {
     auto it = builtin_index_.find(std::string(name));

@@ -18,6 +18,10 @@
 #include "lang/ast.hpp"
 #include "stdlib/random.hpp"
 
+namespace tg::codegen {
+class Compiler;
+}
+
 namespace tg::interp {
 
 struct TraceState;
@@ -57,6 +61,8 @@ struct Options {
     std::function<void(std::string_view)> write_output;  // print(); null: output is dropped
     std::function<void(std::string_view)> write_log;     // --trace logs; null: dropped
     bool eager = false, trace = false, no_jit = false, verify = false;
+    bool no_cache = false;  // the persistent object cache of compiled code is off
+    std::string cache_dir;  // "" = codegen::default_cache_dir()
     std::string dump_graphs_dir;
     int max_call_depth = 1000;
     int64_t max_steps = 0;  // statements + loop iterations; 0 = unlimited
@@ -106,11 +112,15 @@ public:
     int64_t steps = 0;
     const char* stack_limit = nullptr;  // lowest safe native stack address (see stack_guard)
 
+    // The JIT compiler of @graph functions (created on first use).
+    codegen::Compiler& compiler();
+
     void write(std::string_view s) const {
         if (options.write_output) options.write_output(s);
     }
 
 private:
+    std::unique_ptr<codegen::Compiler> compiler_;
     std::vector<Value> builtins_;
     std::unordered_map<std::string, int> builtin_index_;
     std::unique_ptr<ModuleState> main_;

@@ -22,53 +22,10 @@ std::string render_template(const Template& t, std::span<const Tensor> operands)
 
 namespace {
 
-class Interpreter {
+// One node that owns no regions, with its operands read from env.
+class NodeRunner {
 public:
-    Interpreter(const Graph& g, RunContext& ctx) : g_(g), ctx_(ctx), env_(g.num_values()) {}
-
-    std::vector<Tensor> run(std::span<const Tensor> inputs) {
-        const Region& body = g_.region(Graph::kBody);
-        size_t k = 0;
-        for (ValueId a : body.args) {
-            if (g_.type(a).token) continue;
-            if (k >= inputs.size())
-                throw RuntimeError("graph " + g_.name() + " expects more than " + std::to_string(inputs.size()) +
-                                       " inputs", {});
-            env_[a] = inputs[k++];
-        }
-        if (k != inputs.size())
-            throw RuntimeError("graph " + g_.name() + " takes " + std::to_string(k) + " inputs, got " +
-                                   std::to_string(inputs.size()), {});
-        std::vector<Tensor> out;
-        for (ValueId v : exec(Graph::kBody))
-            if (!g_.type(v).token) out.push_back(env_[v]);
-        return out;
-    }
-
-private:
-    // Runs region r (its arguments already bound); returns the yielded value ids.
-    const std::vector<ValueId>& exec(RegionId r) {
-        const Region& reg = g_.region(r);
-        for (NodeId n : reg.nodes) {
-            const Node& node = g_.node(n);
-            if (node.op == Op::Yield) return node.operands;
-            try {
-                step(node);
-            } catch (const stdlib::OpError& e) {
-                throw RuntimeError(e.what(), node.loc);
-            }
-        }
-        static const std::vector<ValueId> none;
-        return none;
-    }
-
-    void bind_args(RegionId r, std::span<const ValueId> from) {
-        const Region& reg = g_.region(r);
-        for (size_t i = 0; i < reg.args.size(); ++i) args_tmp_.push_back(env_[from[i]]);
-        // Copy through a temporary: `from` may name the region's own arguments (loops).
-        for (size_t i = 0; i < reg.args.size(); ++i) env_[reg.args[i]] = std::move(args_tmp_[args_tmp_.size() - reg.args.size() + i]);
-        args_tmp_.resize(args_tmp_.size() - reg.args.size());
-    }
+    NodeRunner(const Graph& g, std::span<Tensor> env, RunContext& ctx) : g_(g), env_(env), ctx_(ctx) {}
 
     std::vector<Tensor> operand_values(const Node& node) {
         std::vector<Tensor> vals;
@@ -86,7 +43,7 @@ private:
         return items;
     }
 
-    void step(const Node& node) {
+    void run(const Node& node) {
         switch (node.op) {
             case Op::Apply: {
                 bool random = node.def->flags & stdlib::kRandom;
@@ -140,6 +97,70 @@ private:
                 for (size_t k = 0; k < res.size(); ++k) env_[node.results[k]] = std::move(res[k]);
                 return;
             }
+            case Op::Cond:
+            case Op::While:
+            case Op::Yield:
+                throw RuntimeError(std::string("graph interpreter: run_node on ") + op_name(node.op), node.loc);
+        }
+    }
+
+private:
+    const Graph& g_;
+    std::span<Tensor> env_;
+    RunContext& ctx_;
+    std::vector<Tensor> inputs_tmp_;
+};
+
+class Interpreter {
+public:
+    Interpreter(const Graph& g, RunContext& ctx) : g_(g), ctx_(ctx), env_(g.num_values()) {}
+
+    std::vector<Tensor> run(std::span<const Tensor> inputs) {
+        const Region& body = g_.region(Graph::kBody);
+        size_t k = 0;
+        for (ValueId a : body.args) {
+            if (g_.type(a).token) continue;
+            if (k >= inputs.size())
+                throw RuntimeError("graph " + g_.name() + " expects more than " + std::to_string(inputs.size()) +
+                                       " inputs", {});
+            env_[a] = inputs[k++];
+        }
+        if (k != inputs.size())
+            throw RuntimeError("graph " + g_.name() + " takes " + std::to_string(k) + " inputs, got " +
+                                   std::to_string(inputs.size()), {});
+        std::vector<Tensor> out;
+        for (ValueId v : exec(Graph::kBody))
+            if (!g_.type(v).token) out.push_back(env_[v]);
+        return out;
+    }
+
+private:
+    // Runs region r (its arguments already bound); returns the yielded value ids.
+    const std::vector<ValueId>& exec(RegionId r) {
+        const Region& reg = g_.region(r);
+        for (NodeId n : reg.nodes) {
+            const Node& node = g_.node(n);
+            if (node.op == Op::Yield) return node.operands;
+            try {
+                step(node);
+            } catch (const stdlib::OpError& e) {
+                throw RuntimeError(e.what(), node.loc);
+            }
+        }
+        static const std::vector<ValueId> none;
+        return none;
+    }
+
+    void bind_args(RegionId r, std::span<const ValueId> from) {
+        const Region& reg = g_.region(r);
+        for (size_t i = 0; i < reg.args.size(); ++i) args_tmp_.push_back(env_[from[i]]);
+        // Copy through a temporary: `from` may name the region's own arguments (loops).
+        for (size_t i = 0; i < reg.args.size(); ++i) env_[reg.args[i]] = std::move(args_tmp_[args_tmp_.size() - reg.args.size() + i]);
+        args_tmp_.resize(args_tmp_.size() - reg.args.size());
+    }
+
+    void step(const Node& node) {
+        switch (node.op) {
             case Op::Cond: {
                 RegionId r = node.regions[env_[node.operands[0]].item_bool() ? 0 : 1];
                 bind_args(r, std::span<const ValueId>(node.operands).subspan(1));
@@ -162,6 +183,7 @@ private:
                 }
             }
             case Op::Yield: return;
+            default: NodeRunner(g_, env_, ctx_).run(node); return;
         }
     }
 
@@ -172,10 +194,18 @@ private:
     const Graph& g_;
     RunContext& ctx_;
     std::vector<Tensor> env_;  // one slot per value id; tokens hold nothing
-    std::vector<Tensor> inputs_tmp_, args_tmp_;
+    std::vector<Tensor> args_tmp_;
 };
 
 }  // namespace
+
+void run_node(const Graph& g, const Node& node, std::span<Tensor> env, RunContext& ctx) {
+    try {
+        NodeRunner(g, env, ctx).run(node);
+    } catch (const stdlib::OpError& e) {
+        throw RuntimeError(e.what(), node.loc);
+    }
+}
 
 std::vector<Tensor> run_graph(const Graph& g, std::span<const Tensor> inputs, RunContext& ctx) {
     return Interpreter(g, ctx).run(inputs);

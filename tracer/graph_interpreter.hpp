@@ -23,6 +23,9 @@ struct RunContext {
     // Called before every while-loop iteration; may throw to enforce the
     // host's limits (steps, wall time).
     std::function<void()> on_iteration;
+    // Compiled code reports iterations in batches instead (on_iteration is
+    // called `count` times when this is not set).
+    std::function<void(int64_t count)> on_iterations;
     // Runs a host function (HostCall nodes) by its HostFn id.
     std::function<std::vector<stdlib::Tensor>(const HostFn&, std::span<const stdlib::Tensor>)> host_call;
 };
@@ -32,6 +35,12 @@ struct RunContext {
 // Throws RuntimeError (message + the failing node's location) for errors of
 // the program: integer division by zero, index out of range, a failed assert.
 std::vector<stdlib::Tensor> run_graph(const Graph& g, std::span<const stdlib::Tensor> inputs, RunContext& ctx);
+
+// Runs one node that owns no regions (not cond/while/yield): operands are
+// read from `env` (indexed by value id), results written there. The reference
+// semantics of one op, for compiled code to call for ops it does not lower
+// itself. Throws RuntimeError like run_graph.
+void run_node(const Graph& g, const Node& node, std::span<stdlib::Tensor> env, RunContext& ctx);
 
 // Renders a print/assert/raise template with the given operand values
 // (indexed like the node's operands; tokens are ignored).

@@ -148,6 +148,8 @@ struct Options {
     bool eager = false;     // run @graph functions eagerly
     bool trace = false;     // log every trace and retrace
     bool no_jit = false;    // run graphs with the reference graph interpreter
+    bool no_cache = false;  // do not use the persistent cache of compiled code
+    std::string cache_dir;  // where compiled code is cached; "" = $TG_CACHE_DIR, $XDG_CACHE_HOME/tg, ~/.cache/tg
     bool verify = false;    // run each @graph call both ways and compare
     std::string dump_graphs_dir;
     // Limits: an untrusted script ends with a tg::Error instead of hanging.

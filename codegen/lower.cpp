@@ -1,0 +1,572 @@
+// Graph -> LLVM IR text (codegen/lower.hpp). One pass over the regions in
+// program order; element-wise nodes on tensors are grouped into fused loop
+// nests as they are met (see emit_region).
+#include "codegen/lower.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "codegen/ir_builder.hpp"
+#include "stdlib/elementwise.hpp"
+
+namespace tg::codegen {
+
+using stdlib::BinaryKind;
+using stdlib::DType;
+using stdlib::Shape;
+using stdlib::TensorType;
+using stdlib::UnaryKind;
+using tracer::Graph;
+using tracer::Node;
+using tracer::NodeId;
+using tracer::Op;
+using tracer::RegionId;
+using tracer::ValueId;
+
+namespace {
+
+constexpr int64_t kTickBatch = 1024;  // while-loop iterations reported to the host at once
+
+// An element-wise op compiled code computes itself.
+struct NativeOp {
+    enum Kind { Binary, Unary, AsType, Where, Clip } kind = Binary;
+    BinaryKind bk = BinaryKind::Add;
+    UnaryKind uk = UnaryKind::Neg;
+    Ty compute = Ty::F32;                    // binary / unary; clip: the maximum
+    Ty mid = Ty::F32, compute2 = Ty::F32;    // clip: maximum's result, minimum's compute type
+    bool may_raise = false;                  // integer floordiv / mod / pow
+};
+
+std::optional<NativeOp> native_of(const Graph& g, const Node& n) {
+    if (n.op != Op::Apply || !(n.def->flags & stdlib::kElementwise) || (n.def->flags & stdlib::kRandom)) return {};
+    auto in = [&](size_t i) -> const TensorType& { return g.tensor_type(n.operands[i]); };
+    NativeOp op;
+    try {
+        for (int k = 0; k < 18; ++k) {
+            auto bk = static_cast<BinaryKind>(k);
+            if (n.def->name != stdlib::binary_name(bk)) continue;
+            const stdlib::OpSignature s = stdlib::binary_signature(bk, in(0).dtype, in(0).weak, in(1).dtype, in(1).weak);
+            op.kind = NativeOp::Binary;
+            op.bk = bk;
+            op.compute = ty_of(s.compute);
+            if (op.compute == Ty::B && (bk == BinaryKind::Sub || bk == BinaryKind::Div || bk == BinaryKind::FloorDiv ||
+                                        bk == BinaryKind::Mod || bk == BinaryKind::Pow))
+                return {};
+            op.may_raise = is_int_ty(op.compute) &&
+                           (bk == BinaryKind::FloorDiv || bk == BinaryKind::Mod || bk == BinaryKind::Pow);
+            return op;
+        }
+        for (int k = 0; k < stdlib::kNumUnaryKinds; ++k) {
+            auto uk = static_cast<UnaryKind>(k);
+            if (n.def->name != stdlib::unary_name(uk)) continue;
+            const stdlib::OpSignature s = stdlib::unary_signature(uk, in(0).dtype, in(0).weak);
+            op.kind = NativeOp::Unary;
+            op.uk = uk;
+            op.compute = ty_of(s.compute);
+            if (op.compute == Ty::B && uk == UnaryKind::Neg) return {};
+            if (is_float_ty(op.compute) && uk == UnaryKind::Invert) return {};
+            return op;
+        }
+        if (n.def->name == "astype") {
+            op.kind = NativeOp::AsType;
+            return op;
+        }
+        if (n.def->name == "where") {
+            op.kind = NativeOp::Where;
+            return op;
+        }
+        if (n.def->name == "clip") {
+            const stdlib::OpSignature s1 =
+                stdlib::binary_signature(BinaryKind::Maximum, in(0).dtype, in(0).weak, in(1).dtype, in(1).weak);
+            const stdlib::OpSignature s2 =
+                stdlib::binary_signature(BinaryKind::Minimum, s1.result, s1.weak, in(2).dtype, in(2).weak);
+            op.kind = NativeOp::Clip;
+            op.compute = ty_of(s1.compute);
+            op.mid = storage_ty(s1.result, s1.weak);
+            op.compute2 = ty_of(s2.compute);
+            return op;
+        }
+    } catch (const std::exception&) {
+        return {};  // the kernel rejects these dtypes: leave the error to the runtime
+    }
+    return {};
+}
+
+bool is_bool_result(UnaryKind k) {
+    return k == UnaryKind::LogicalNot || k == UnaryKind::IsNan || k == UnaryKind::IsFinite;
+}
+
+class Lowerer {
+public:
+    explicit Lowerer(const Graph& g) : g_(g), reg_(g.num_values()), users_(g.num_values()) {
+        g.walk(Graph::kBody, [&](NodeId n) {
+            for (ValueId v : g.node(n).operands) users_[v].push_back(n);
+        });
+    }
+
+    Lowered run(const std::string& entry) {
+        b_.lines.push_back("define i32 @" + entry + "(ptr %ctx) {");
+        b_.start("entry");
+        b_.emit("%cnt = alloca i64");
+        b_.emit("store i64 " + std::to_string(kTickBatch) + ", ptr %cnt");
+        const tracer::Region& body = g_.region(Graph::kBody);
+        for (ValueId a : body.args)
+            if (scalar(a)) load(a);
+        const Node& y = emit_region(Graph::kBody);
+        for (ValueId v : y.operands)
+            if (scalar(v)) spill(v);
+        // report the iterations not reported yet
+        std::string left = b_.def("load i64, ptr %cnt");
+        std::string done = b_.def("sub i64 " + std::to_string(kTickBatch) + ", " + left);
+        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + done + ")"));
+        b_.emit("ret i32 0");
+        b_.start("fail");
+        b_.emit("ret i32 1");
+        b_.lines.push_back("}");
+        Lowered out;
+        out.entry = entry;
+        out.ir = module_prelude() + globals_;
+        for (const std::string& l : b_.lines) out.ir += l + "\n";
+        out.stats = stats_;
+        return out;
+    }
+
+private:
+    // ---- values
+    bool scalar(ValueId v) const { return !g_.type(v).token && g_.tensor_type(v).shape.rank() == 0; }
+    bool tensor(ValueId v) const { return !g_.type(v).token && g_.tensor_type(v).shape.rank() > 0; }
+    Ty ty(ValueId v) const {
+        const TensorType& t = g_.tensor_type(v);
+        return storage_ty(t.dtype, t.weak);
+    }
+    static std::string id(uint32_t v) { return std::to_string(v); }
+
+    const std::string& value(ValueId v) {
+        if (reg_[v].empty()) throw std::logic_error("codegen: 0-d value %" + id(v) + " has no register");
+        return reg_[v];
+    }
+    void load(ValueId v) {
+        const Ty t = ty(v);
+        std::string call = std::string("call ") + (t == Ty::B ? "i32" : llvm_ty(t)) + " @tg_rt_get_" + ty_suffix(t) +
+                           "(ptr %ctx, i32 " + id(v) + ")";
+        std::string x = b_.def(call);
+        reg_[v] = t == Ty::B ? b_.def("icmp ne i32 " + x + ", 0") : x;
+    }
+    void spill(ValueId v) {
+        const Ty t = ty(v);
+        std::string x = value(v);
+        if (t == Ty::B) x = b_.def("zext i1 " + x + " to i32");
+        b_.emit(std::string("call void @tg_rt_set_") + ty_suffix(t) + "(ptr %ctx, i32 " + id(v) + ", " +
+                (t == Ty::B ? "i32" : llvm_ty(t)) + " " + x + ")");
+    }
+    // slots[dst[i]] = slots[src[i]] for the tensor pairs (a parallel assignment).
+    void copies(std::span<const ValueId> dst, std::span<const ValueId> src) {
+        std::vector<ValueId> d, s;
+        for (size_t i = 0; i < dst.size(); ++i)
+            if (tensor(dst[i]) && dst[i] != src[i]) {
+                d.push_back(dst[i]);
+                s.push_back(src[i]);
+            }
+        if (d.empty()) return;
+        auto array = [&](const std::vector<ValueId>& xs) {
+            std::string name = "@ids" + std::to_string(next_global_++);
+            globals_ += name + " = private unnamed_addr constant [" + std::to_string(xs.size()) + " x i32] [";
+            for (size_t i = 0; i < xs.size(); ++i) globals_ += (i ? ", i32 " : "i32 ") + id(xs[i]);
+            globals_ += "]\n";
+            return name;
+        };
+        std::string dn = array(d), sn = array(s);
+        b_.emit("call void @tg_rt_copies(ptr %ctx, ptr " + dn + ", ptr " + sn + ", i32 " + std::to_string(d.size()) + ")");
+    }
+
+    // ---- regions
+    // Emits the nodes of region r (its arguments bound) and returns its yield.
+    // Element-wise nodes on tensors of one shape that follow each other are
+    // collected into `open` and emitted as one loop nest when something else
+    // needs their results; 0-d native nodes in between are emitted at once
+    // (they cannot read the open group's tensors).
+    const Node& emit_region(RegionId r) {
+        std::vector<NodeId> open;
+        Shape open_shape;
+        auto flush = [&] {
+            if (!open.empty()) emit_group(open);
+            open.clear();
+        };
+        for (NodeId n : g_.region(r).nodes) {
+            const Node& node = g_.node(n);
+            if (node.op == Op::Yield) {
+                flush();
+                return node;
+            }
+            std::optional<NativeOp> nat = native_of(g_, node);
+            if (nat && tensor(node.results[0])) {
+                const Shape& s = g_.tensor_type(node.results[0]).shape;
+                if (!open.empty() && (!(s == open_shape) || nat->may_raise)) flush();
+                open.push_back(n);
+                open_shape = s;
+                if (nat->may_raise) flush();  // alone: its error must come first, as in eager
+                continue;
+            }
+            if (nat && !nat->may_raise && is_native_scalar_node(node)) {
+                emit_native_scalar(n, *nat);
+                continue;
+            }
+            if (!nat && (node.op == Op::Constant || node.op == Op::Undef || node.op == Op::Truth) &&
+                scalar(node.results[0]) && (node.op != Op::Truth || scalar(node.operands[0]))) {
+                emit_simple_scalar(node);
+                continue;
+            }
+            flush();
+            if (nat) emit_native_scalar(n, *nat);
+            else emit_node(n);
+        }
+        throw std::logic_error("codegen: region without a yield");
+    }
+
+    bool is_native_scalar_node(const Node& node) const {
+        for (ValueId v : node.operands)
+            if (!scalar(v)) return false;
+        return scalar(node.results[0]);
+    }
+
+    void emit_simple_scalar(const Node& node) {
+        const ValueId r = node.results[0];
+        const Ty t = ty(r);
+        ++stats_.native_nodes;
+        if (node.op == Op::Truth) {
+            reg_[r] = b_.convert(value(node.operands[0]), ty(node.operands[0]), Ty::B);
+            return;
+        }
+        if (node.op == Op::Undef) {
+            reg_[r] = t == Ty::B ? "false" : (is_float_ty(t) ? "0.0" : "0");
+            return;
+        }
+        const stdlib::Tensor& c = std::get<stdlib::Tensor>(node.payload);
+        switch (t) {
+            case Ty::B: reg_[r] = c.item_bool() ? "true" : "false"; break;
+            case Ty::I32:
+            case Ty::I64: reg_[r] = int_lit(c.item_i64()); break;
+            case Ty::F32: reg_[r] = float_lit(static_cast<float>(c.item_f64())); break;
+            case Ty::F64: reg_[r] = float_lit(c.item_f64()); break;
+        }
+    }
+
+    // One element of a native op, from operand elements (value, storage type),
+    // in the result's storage type.
+    std::string element(const NativeOp& op, NodeId n, const std::vector<std::pair<std::string, Ty>>& x, Ty result) {
+        auto cv = [&](size_t i, Ty to) { return b_.convert(x[i].first, x[i].second, to); };
+        switch (op.kind) {
+            case NativeOp::Binary: {
+                std::string r = b_.binary(op.bk, op.compute, cv(0, op.compute), cv(1, op.compute), n);
+                return b_.convert(r, stdlib::is_comparison(op.bk) ? Ty::B : op.compute, result);
+            }
+            case NativeOp::Unary: {
+                std::string r = b_.unary(op.uk, op.compute, cv(0, op.compute));
+                return b_.convert(r, is_bool_result(op.uk) ? Ty::B : op.compute, result);
+            }
+            case NativeOp::AsType: return cv(0, result);
+            case NativeOp::Where: {
+                std::string c = cv(0, Ty::B), a = cv(1, result), b = cv(2, result);
+                return b_.def(std::string("select i1 ") + c + ", " + llvm_ty(result) + " " + a + ", " + llvm_ty(result) +
+                              " " + b);
+            }
+            case NativeOp::Clip: {
+                std::string m = b_.binary(BinaryKind::Maximum, op.compute, cv(0, op.compute), cv(1, op.compute), n);
+                m = b_.convert(b_.convert(m, op.compute, op.mid), op.mid, op.compute2);
+                std::string r = b_.binary(BinaryKind::Minimum, op.compute2, m, cv(2, op.compute2), n);
+                return b_.convert(r, op.compute2, result);
+            }
+        }
+        throw std::logic_error("codegen: unknown native op");
+    }
+
+    void emit_native_scalar(NodeId n, const NativeOp& op) {
+        const Node& node = g_.node(n);
+        std::vector<std::pair<std::string, Ty>> x;
+        for (ValueId v : node.operands) x.emplace_back(value(v), ty(v));
+        reg_[node.results[0]] = element(op, n, x, ty(node.results[0]));
+        ++stats_.native_nodes;
+    }
+
+    // ---- fused element-wise loop nests
+    void emit_group(const std::vector<NodeId>& members) {
+        const Shape shape = g_.tensor_type(g_.node(members.back()).results[0]).shape;
+        std::unordered_set<NodeId> in_group(members.begin(), members.end());
+        std::unordered_set<ValueId> produced;
+        for (NodeId n : members) produced.insert(g_.node(n).results[0]);
+        // outputs: results read outside the group
+        std::vector<ValueId> outputs;
+        for (NodeId n : members) {
+            ValueId r = g_.node(n).results[0];
+            for (NodeId u : users_[r])
+                if (!in_group.count(u)) {
+                    outputs.push_back(r);
+                    break;
+                }
+        }
+        // tensor inputs from outside the group
+        std::vector<ValueId> inputs;
+        for (NodeId n : members)
+            for (ValueId v : g_.node(n).operands)
+                if (tensor(v) && !produced.count(v) && std::find(inputs.begin(), inputs.end(), v) == inputs.end())
+                    inputs.push_back(v);
+        ++stats_.fused_groups;
+        stats_.fused_nodes += static_cast<int>(members.size());
+        stats_.native_nodes += static_cast<int>(members.size());
+
+        std::unordered_map<ValueId, std::string> ptr;
+        for (ValueId v : inputs) ptr[v] = b_.def("call ptr @tg_rt_in(ptr %ctx, i32 " + id(v) + ")");
+        for (ValueId v : outputs) {
+            ptr[v] = b_.def("call ptr @tg_rt_out(ptr %ctx, i32 " + id(v) + ")");
+            b_.fail_if(b_.def("icmp eq ptr " + ptr[v] + ", null"));
+        }
+        if (shape.numel() == 0) return;
+
+        // Strides (in elements) of each operand over the output's dims;
+        // broadcast dims have stride 0. Dims of size 1 are dropped and
+        // neighbours that are contiguous for every operand merged.
+        const int rank = shape.rank();
+        auto strides_of = [&](const Shape& s) {
+            std::vector<int64_t> st(rank, 0);
+            int64_t step = 1;
+            for (int d = s.rank() - 1; d >= 0; --d) {
+                int od = d + rank - s.rank();
+                st[od] = (s[d] == 1 && shape[od] != 1) ? 0 : step;
+                step *= s[d];
+            }
+            return st;
+        };
+        std::vector<ValueId> addressed = inputs;
+        addressed.insert(addressed.end(), outputs.begin(), outputs.end());
+        std::vector<std::vector<int64_t>> st;
+        for (ValueId v : addressed) st.push_back(strides_of(g_.tensor_type(v).shape));
+        std::vector<int64_t> dims;
+        std::vector<std::vector<int64_t>> cst(addressed.size());
+        for (int d = 0; d < rank; ++d) {
+            if (shape[d] == 1) continue;
+            bool merge = !dims.empty();
+            for (size_t k = 0; merge && k < addressed.size(); ++k)
+                if (cst[k].back() != st[k][d] * shape[d]) merge = false;
+            if (merge) {
+                dims.back() *= shape[d];
+                for (size_t k = 0; k < addressed.size(); ++k) cst[k].back() = st[k][d];
+            } else {
+                dims.push_back(shape[d]);
+                for (size_t k = 0; k < addressed.size(); ++k) cst[k].push_back(st[k][d]);
+            }
+        }
+        if (dims.empty()) {
+            dims.push_back(1);
+            for (auto& c : cst) c.push_back(0);
+        }
+
+        // the loop nest (do-while form: every dim is >= 1)
+        struct Level {
+            std::string pre, head, latch, exit, i, next;
+        };
+        std::vector<Level> levels(dims.size());
+        for (size_t k = 0; k < dims.size(); ++k) {
+            Level& L = levels[k];
+            L.pre = b_.block;
+            L.head = b_.label("loop");
+            L.latch = b_.label("latch");
+            L.exit = b_.label("done");
+            L.i = b_.tmp();
+            L.next = b_.tmp();
+            b_.emit("br label %" + L.head);
+            b_.start(L.head);
+            b_.emit(L.i + " = phi i64 [0, %" + L.pre + "], [" + L.next + ", %" + L.latch + "]");
+        }
+        auto offset = [&](size_t k) {
+            std::string off = "0";
+            for (size_t d = 0; d < dims.size(); ++d) {
+                if (cst[k][d] == 0) continue;
+                std::string term = cst[k][d] == 1 ? levels[d].i : b_.def("mul i64 " + levels[d].i + ", " + std::to_string(cst[k][d]));
+                off = off == "0" ? term : b_.def("add i64 " + off + ", " + term);
+            }
+            return off;
+        };
+        std::unordered_map<ValueId, std::pair<std::string, Ty>> elem;
+        for (size_t k = 0; k < inputs.size(); ++k) {
+            const ValueId v = inputs[k];
+            const Ty t = ty(v);
+            std::string p = b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + ptr[v] + ", i64 " + offset(k));
+            std::string x = b_.def(std::string("load ") + mem_ty(t) + ", ptr " + p);
+            if (t == Ty::B) x = b_.def("trunc i8 " + x + " to i1");
+            elem[v] = {x, t};
+        }
+        for (NodeId n : members) {
+            const Node& node = g_.node(n);
+            std::vector<std::pair<std::string, Ty>> x;
+            for (ValueId v : node.operands) {
+                if (scalar(v)) x.emplace_back(value(v), ty(v));
+                else x.push_back(elem.at(v));
+            }
+            const ValueId r = node.results[0];
+            elem[r] = {element(*native_of(g_, node), n, x, ty(r)), ty(r)};
+        }
+        for (size_t j = 0; j < outputs.size(); ++j) {
+            const ValueId v = outputs[j];
+            const Ty t = ty(v);
+            std::string p = b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + ptr[v] + ", i64 " +
+                                   offset(inputs.size() + j));
+            std::string x = elem.at(v).first;
+            if (t == Ty::B) x = b_.def("zext i1 " + x + " to i8");
+            b_.emit(std::string("store ") + mem_ty(t) + " " + x + ", ptr " + p);
+        }
+        for (size_t k = dims.size(); k-- > 0;) {
+            Level& L = levels[k];
+            b_.emit("br label %" + L.latch);
+            b_.start(L.latch);
+            b_.emit(L.next + " = add i64 " + L.i + ", 1");
+            std::string end = b_.def("icmp eq i64 " + L.next + ", " + std::to_string(dims[k]));
+            b_.emit("br i1 " + end + ", label %" + L.exit + ", label %" + L.head);
+            b_.start(L.exit);
+        }
+    }
+
+    // ---- other nodes
+    void emit_node(NodeId n) {
+        const Node& node = g_.node(n);
+        switch (node.op) {
+            case Op::Cond: emit_cond(n); return;
+            case Op::While: emit_while(n); return;
+            case Op::Assert:
+                if (scalar(node.operands[1])) {
+                    emit_assert(n);
+                    return;
+                }
+                break;
+            default: break;
+        }
+        emit_runtime(n);
+    }
+
+    void emit_runtime(NodeId n) {
+        const Node& node = g_.node(n);
+        for (ValueId v : node.operands)
+            if (scalar(v)) spill(v);
+        b_.check_status(b_.def("call i32 @tg_rt_node(ptr %ctx, i32 " + id(n) + ")"));
+        for (ValueId v : node.results)
+            if (scalar(v)) load(v);
+        ++stats_.runtime_nodes;
+    }
+
+    void emit_assert(NodeId n) {
+        const Node& node = g_.node(n);
+        std::string bad = b_.label("assert"), ok = b_.label("ok");
+        b_.emit("br i1 " + value(node.operands[1]) + ", label %" + ok + ", label %" + bad);
+        b_.start(bad);
+        for (ValueId v : node.operands)
+            if (scalar(v)) spill(v);
+        b_.emit("call i32 @tg_rt_node(ptr %ctx, i32 " + id(n) + ")");  // raises the assert's message
+        b_.emit("br label %fail");
+        b_.start(ok);
+        ++stats_.native_nodes;
+    }
+
+    // Binds region r's arguments to `from` (0-d: the same registers; tensors: slot copies).
+    void bind(RegionId r, std::span<const ValueId> from) {
+        const auto& args = g_.region(r).args;
+        for (size_t i = 0; i < args.size(); ++i)
+            if (scalar(args[i])) reg_[args[i]] = value(from[i]);
+        copies(args, from);
+    }
+
+    void emit_cond(NodeId n) {
+        const Node& node = g_.node(n);
+        std::span<const ValueId> ins(node.operands.data() + 1, node.operands.size() - 1);
+        std::string lt = b_.label("then"), le = b_.label("else"), lm = b_.label("merge");
+        b_.emit("br i1 " + value(node.operands[0]) + ", label %" + lt + ", label %" + le);
+        std::string ends[2];
+        std::vector<std::string> yields[2];
+        for (int k = 0; k < 2; ++k) {
+            b_.start(k == 0 ? lt : le);
+            bind(node.regions[k], ins);
+            const Node& y = emit_region(node.regions[k]);
+            for (size_t i = 0; i < node.results.size(); ++i)
+                yields[k].push_back(scalar(y.operands[i]) ? value(y.operands[i]) : "");
+            copies(node.results, y.operands);
+            ends[k] = b_.block;
+            b_.emit("br label %" + lm);
+        }
+        b_.start(lm);
+        for (size_t i = 0; i < node.results.size(); ++i) {
+            const ValueId r = node.results[i];
+            if (!scalar(r)) continue;
+            reg_[r] = b_.def(std::string("phi ") + llvm_ty(ty(r)) + " [" + yields[0][i] + ", %" + ends[0] + "], [" +
+                             yields[1][i] + ", %" + ends[1] + "]");
+        }
+        ++stats_.native_nodes;
+    }
+
+    void emit_while(NodeId n) {
+        const Node& node = g_.node(n);
+        const RegionId cr = node.regions[0], br = node.regions[1];
+        const auto& cargs = g_.region(cr).args;
+        copies(cargs, node.operands);
+        const std::string pre = b_.block;
+        std::string head = b_.label("whead"), body = b_.label("wbody"), exit = b_.label("wexit");
+        b_.emit("br label %" + head);
+        b_.start(head);
+        // phis of the 0-d carried values; the back edge is filled in after the body
+        std::vector<size_t> phi_line(cargs.size(), SIZE_MAX);
+        for (size_t i = 0; i < cargs.size(); ++i) {
+            if (!scalar(cargs[i])) continue;
+            reg_[cargs[i]] = b_.tmp();
+            phi_line[i] = b_.lines.size();
+            b_.lines.push_back("");
+        }
+        const Node& cy = emit_region(cr);
+        const std::vector<ValueId> cyv = cy.operands;  // pred, carried...
+        std::span<const ValueId> carried(cyv.data() + 1, cyv.size() - 1);
+        b_.emit("br i1 " + value(cyv[0]) + ", label %" + body + ", label %" + exit);
+        b_.start(body);
+        // the host's limits (steps, interrupts), every kTickBatch iterations
+        std::string c0 = b_.def("load i64, ptr %cnt");
+        std::string c1 = b_.def("sub i64 " + c0 + ", 1");
+        b_.emit("store i64 " + c1 + ", ptr %cnt");
+        std::string tick = b_.label("tick"), go = b_.label("go");
+        b_.emit("br i1 " + b_.def("icmp eq i64 " + c1 + ", 0") + ", label %" + tick + ", label %" + go);
+        b_.start(tick);
+        b_.emit("store i64 " + std::to_string(kTickBatch) + ", ptr %cnt");
+        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + std::to_string(kTickBatch) + ")"));
+        b_.emit("br label %" + go);
+        b_.start(go);
+        bind(br, carried);
+        const Node& by = emit_region(br);
+        std::vector<std::string> back;
+        for (ValueId v : by.operands) back.push_back(scalar(v) ? value(v) : "");
+        copies(cargs, by.operands);
+        const std::string latch = b_.block;
+        b_.emit("br label %" + head);
+        for (size_t i = 0; i < cargs.size(); ++i) {
+            if (phi_line[i] == SIZE_MAX) continue;
+            b_.lines[phi_line[i]] = "  " + reg_[cargs[i]] + " = phi " + llvm_ty(ty(cargs[i])) + " [" +
+                                    value(node.operands[i]) + ", %" + pre + "], [" + back[i] + ", %" + latch + "]";
+        }
+        b_.start(exit);
+        for (size_t i = 0; i < node.results.size(); ++i)
+            if (scalar(node.results[i])) reg_[node.results[i]] = value(carried[i]);
+        copies(node.results, carried);
+        ++stats_.native_nodes;
+    }
+
+    const Graph& g_;
+    IrBuilder b_;
+    std::vector<std::string> reg_;               // 0-d values: their LLVM operand
+    std::vector<std::vector<NodeId>> users_;     // per value: the nodes reading it
+    std::string globals_;
+    int next_global_ = 0;
+    LoweringStats stats_;
+};
+
+}  // namespace
+
+Lowered lower_graph(const Graph& g, const std::string& entry) { return Lowerer(g).run(entry); }
+
+}  // namespace tg::codegen

@@ -1,0 +1,41 @@
+// The runtime ABI of compiled graphs: the only way compiled code calls back
+// into tg. A compiled graph is `i32 fn(ptr ctx)`; `ctx` is a CallFrame. The
+// C functions below (named tg_rt_*) are defined as absolute symbols in the
+// JIT session; they never throw through compiled code: an error is stored in
+// the frame and the function returns nonzero, and compiled code returns 1.
+//
+// Values that compiled code does not keep in registers (tensors with
+// elements, and operands/results of ops it does not lower itself) live in
+// the frame's slots, one per graph value id, exactly like the reference
+// interpreter's environment.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+#include "codegen/jit_session.hpp"
+#include "stdlib/tensor.hpp"
+#include "tracer/graph_interpreter.hpp"
+
+namespace tg::codegen {
+
+// Per-call state handed to compiled code.
+struct CallFrame {
+    const tracer::Graph* graph = nullptr;
+    tracer::RunContext* run = nullptr;
+    std::vector<stdlib::Tensor> slots;  // one per value id
+    std::exception_ptr error;           // set when a runtime function fails
+};
+
+// Error codes compiled code passes to tg_rt_error (the message is eager's).
+enum class ErrorCode : int32_t {
+    IntDivByZero = 1,
+    IntModByZero = 2,
+    NegativeIntPower = 3,
+};
+
+// Every runtime symbol compiled code may call, with its address.
+const std::vector<RuntimeSymbol>& runtime_symbols();
+
+}  // namespace tg::codegen
