@@ -98,7 +98,8 @@ void err(std::string_view s) {
 const char* kHelp =
     "Enter tg statements; a block ends with an empty line.\n"
     "  :eager on|off   run @graph functions eagerly\n"
-    "  :trace on|off   log every trace of a @graph function with its graph\n"
+    "  :trace on|off   trace every input into a graph (shown, then run) and log\n"
+    "                  every trace of a @graph function with its graph\n"
     "  :graph NAME [dot]  show the traced graphs of @graph function NAME\n"
     "  :time STMT      run STMT and print the elapsed time\n"
     "  :vars           list the variables\n"
@@ -130,7 +131,10 @@ int repl(Options options) {
         auto echo = [](const Value& v) { out(v.repr() + "\n"); };
         InterruptScope scope;
         try {
-            interp->run_interactive(code, "<stdin:" + std::to_string(++counter) + ">", echo);
+            const std::string name = "<stdin:" + std::to_string(++counter) + ">";
+            // :trace on: the input is traced into a graph, shown, run (SPEC §7)
+            if (options.trace) interp->run_traced(code, name);
+            else interp->run_interactive(code, name, echo);
         } catch (const Error& e) {
             err(e.rendered());
         }

@@ -14,6 +14,7 @@
 #include "interp/resolver.hpp"
 #include "interp/runtime.hpp"
 #include "interp/graph_cache.hpp"
+#include "interp/trace_input.hpp"
 #include "tracer/printer.hpp"
 #include "lang/parser.hpp"
 #include "stdlib/format.hpp"
@@ -260,6 +261,13 @@ void Interpreter::run_interactive(std::string_view source, std::string_view name
         };
         impl_->rt.run_chunk(impl_->rt.main_module(),
                             std::make_shared<lang::Source>(std::string(name), std::string(source)), &e, nullptr, {});
+    });
+}
+
+void Interpreter::run_traced(std::string_view source, std::string_view name) {
+    guarded([&] {
+        interp::run_input_traced(impl_->rt, impl_->rt.main_module(),
+                                 std::make_shared<lang::Source>(std::string(name), std::string(source)));
     });
 }
 

@@ -61,12 +61,20 @@ public:
     // Calls any callable value. Errors are located at args.loc in `call_source`.
     Value call(const Value& callee, const CallArgs& args, const lang::SourcePtr& call_source);
 
+    // A REPL input traced into one graph (SPEC §7 `:trace on`; trace_input.cpp).
+    struct TracedInput;
+    // Traces, shows and runs it; false when it must run eagerly instead
+    // (TracedInput says why, or that the graph raised an error).
+    bool run_traced_input(TracedInput& in);
+
 private:
     enum class Flow { Normal, Break, Continue, Return };
 
     Runtime& rt_;
     Frame* f_ = nullptr;
     const std::function<void(const Value&)>* echo_ = nullptr;
+    // A traced REPL input runs as a function: its frame echoes too (trace_input.cpp).
+    const Frame* echo_frame_ = nullptr;
 
     // statements (statements.cpp)
     Flow exec_block(const lang::Block& b);
@@ -183,6 +191,7 @@ private:
     void run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& env, const CallArgs& args, Value& result);
     bool verify_call(const FunctionObj& fn, const GraphEntry& entry, const std::shared_ptr<Env>& env,
                      const CallArgs& args, const lang::SourcePtr& call_source, Value& result);
+    bool trace_input_graph(TracedInput& in, bool static_scalars);  // trace_input.cpp
 
     friend class EvaluatorAccess;
 };

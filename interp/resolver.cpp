@@ -30,6 +30,17 @@ public:
         for (auto& s : chunk.body) stmt(*s, nullptr);
     }
 
+    // A traced REPL input (interp/trace_input.cpp): the chunk is the body of
+    // a function whose parameters are `params`.
+    void function_body(Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts) {
+        Scope inner{&facts, {}, nullptr};
+        facts.source = source_;
+        for (const auto& p : params) inner.declare(p, {});
+        facts.num_params = static_cast<int>(params.size());
+        declare_block(chunk.body, &inner);
+        block(chunk.body, &inner);
+    }
+
 private:
     ModuleState& m_;
     const Runtime& rt_;
@@ -263,6 +274,11 @@ private:
 
 void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt) {
     Resolver(m, rt, chunk.source).module(chunk);
+}
+
+void resolve_as_function(lang::Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts,
+                         ModuleState& m, const Runtime& rt) {
+    Resolver(m, rt, chunk.source).function_body(chunk, params, facts);
 }
 
 }  // namespace tg::interp

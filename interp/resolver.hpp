@@ -17,4 +17,10 @@ namespace tg::interp {
 // for the names the chunk assigns).
 void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt);
 
+// Resolves `chunk` as the body of a function with parameters `params` (a
+// traced REPL input, interp/trace_input.cpp): the names it assigns are locals
+// of that function, the others resolve as in module `m`. Fills `facts`.
+void resolve_as_function(lang::Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts,
+                         ModuleState& m, const Runtime& rt);
+
 }  // namespace tg::interp

@@ -59,7 +59,7 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     switch (s.kind) {
     case StmtKind::Expr: {
         const Expr& e = *s.as<ExprStmt>().expr;
-        if (echo_ && !f_->env) {
+        if (echo_ && (!f_->env || f_ == echo_frame_)) {
             Value v = eval(e);
             (*echo_)(v);
         } else {

@@ -188,6 +188,16 @@ public:
     // expression statement's value.
     void run_interactive(std::string_view source, std::string_view name,
                          const std::function<void(const Value&)>& echo);
+    // The REPL's form under SPEC §7's tracing toggle (`:trace on`): the input
+    // is traced into one graph whose free variables (the main-module
+    // variables it reads) are its inputs; the graph is logged (write_log),
+    // run, and released, and the variables the input assigns are set from
+    // its results. Each top-level expression statement's value is echoed as
+    // the REPL shows it (repr and a newline) to write_output, in order with
+    // print()'s output. What cannot be traced (a `def`, an `import`, a host
+    // function...) runs eagerly, with a one-line note in the log. Output,
+    // variables and errors are the same as run_interactive's.
+    void run_traced(std::string_view source, std::string_view name);
 
     // Variables of the main module.
     bool has(std::string_view name) const;
