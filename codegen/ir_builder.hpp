@@ -70,5 +70,7 @@ private:
 
 // Declarations and internal helper functions every module carries.
 std::string module_prelude();
+// exp, log, tanh, sigmoid (f32 and f64) as inlinable IR (ir_fastmath.cpp).
+std::string fastmath_functions();
 
 }  // namespace tg::codegen

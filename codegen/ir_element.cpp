@@ -264,7 +264,7 @@ declare void @tg_rt_set_f64(ptr, i32, double) nounwind
 )";
     for (const char* T : {"float", "double"}) {
         const std::string t = T, sfx = t == "float" ? "f32" : "f64";
-        for (const char* fn : {"exp", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid"})
+        for (const char* fn : {"log1p", "sin", "cos", "tan"})
             s += "declare " + t + " @tg_" + fn + "_" + sfx + "(" + t + ") nounwind willreturn memory(none)\n";
         for (const char* fn : {"pow", "fmod"})
             s += "declare " + t + " @tg_" + fn + "_" + sfx + "(" + t + ", " + t + ") nounwind willreturn memory(none)\n";
@@ -342,7 +342,7 @@ declare void @tg_rt_set_f64(ptr, i32, double) nounwind
              "done:\n  ret " + t + " %res\n"
              "}\n";
     }
-    return s;
+    return s + fastmath_functions();
 }
 
 }  // namespace tg::codegen

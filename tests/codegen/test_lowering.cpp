@@ -1,0 +1,455 @@
+// Compiled graphs against the reference graph interpreter (the oracle):
+// every element-wise op on every dtype combination, on 0-d values (the
+// register path), on tensors (fused loops) and with broadcasting, over
+// special values (±0, ±inf, NaN, subnormals, integer extremes). Results
+// must be bit-identical (any NaN matches any NaN: LLVM does not promise NaN
+// payloads). Also control flow, runtime errors with their locations, and the
+// object cache.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "codegen/compiler.hpp"
+#include "stdlib/cast.hpp"
+#include "stdlib/elementwise.hpp"
+#include "tracer/graph_interpreter.hpp"
+#include "tracer/passes.hpp"
+#include "tracer/printer.hpp"
+#include "tracer/verifier.hpp"
+
+using namespace tg;
+using stdlib::DType;
+using stdlib::Shape;
+using stdlib::Tensor;
+using stdlib::TensorType;
+using tracer::Graph;
+using tracer::ValueId;
+
+namespace {
+
+codegen::JitOptions no_cache() {
+    codegen::JitOptions o;
+    o.object_cache = false;
+    return o;
+}
+
+codegen::Compiler& compiler() {
+    static codegen::Compiler c(no_cache());
+    return c;
+}
+
+// The values every test runs over, per dtype.
+std::vector<double> special_floats(DType d) {
+    std::vector<double> v = {0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 7.25, -7.25, 0.3, 1e30, -1e30, 88.5, -103.0,
+                             100.0, 0.001, std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(), std::nan("")};
+    if (d == DType::F32) v.push_back(1e-40);  // subnormal
+    else v.push_back(1e-310);
+    return v;
+}
+std::vector<int64_t> special_ints(DType d) {
+    if (d == DType::Bool) return {0, 1};
+    std::vector<int64_t> v = {0, 1, -1, 2, -7, 7, 13, 100, 3, -3};
+    if (d == DType::I32) {
+        v.push_back(std::numeric_limits<int32_t>::min());
+        v.push_back(std::numeric_limits<int32_t>::max());
+    } else {
+        v.push_back(std::numeric_limits<int64_t>::min());
+        v.push_back(std::numeric_limits<int64_t>::max());
+    }
+    return v;
+}
+
+// A 1-d tensor of `n` values of type t cycling through the special values
+// (repeated `rep` times each, so that two operands form all pairs).
+Tensor values(DType d, int64_t n, int64_t rep, int64_t shift = 0) {
+    Tensor t = Tensor::empty(d, Shape{n});
+    if (stdlib::is_float(d)) {
+        auto v = special_floats(d);
+        for (int64_t i = 0; i < n; ++i) {
+            double x = v[static_cast<size_t>((i / rep + shift) % static_cast<int64_t>(v.size()))];
+            if (d == DType::F32) t.data<float>()[i] = static_cast<float>(x);
+            else t.data<double>()[i] = x;
+        }
+    } else {
+        auto v = special_ints(d);
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t x = v[static_cast<size_t>((i / rep + shift) % static_cast<int64_t>(v.size()))];
+            if (d == DType::Bool) t.data<bool>()[i] = x != 0;
+            else if (d == DType::I32) t.data<int32_t>()[i] = static_cast<int32_t>(x);
+            else t.data<int64_t>()[i] = x;
+        }
+    }
+    return t;
+}
+
+size_t count(DType d) { return stdlib::is_float(d) ? special_floats(d).size() : special_ints(d).size(); }
+
+bool same_bits(const Tensor& a, const Tensor& b) {
+    if (a.dtype() != b.dtype() || a.weak() != b.weak() || !(a.shape() == b.shape())) return false;
+    Tensor ca = a.contiguous(), cb = b.contiguous();
+    const int64_t n = ca.numel();
+    const DType d = ca.storage_dtype();
+    for (int64_t i = 0; i < n; ++i) {
+        if (d == DType::F32) {
+            float x = static_cast<const float*>(ca.raw_data())[i], y = static_cast<const float*>(cb.raw_data())[i];
+            if (std::isnan(x) && std::isnan(y)) continue;
+            if (std::memcmp(&x, &y, 4) != 0) return false;
+        } else if (d == DType::F64) {
+            double x = static_cast<const double*>(ca.raw_data())[i], y = static_cast<const double*>(cb.raw_data())[i];
+            if (std::isnan(x) && std::isnan(y)) continue;
+            if (std::memcmp(&x, &y, 8) != 0) return false;
+        } else {
+            const size_t sz = stdlib::dtype_size(d);
+            if (std::memcmp(static_cast<const char*>(ca.raw_data()) + i * sz, static_cast<const char*>(cb.raw_data()) + i * sz,
+                            sz) != 0)
+                return false;
+        }
+    }
+    return true;
+}
+
+struct Outcome {
+    std::vector<Tensor> values;
+    std::string error;  // message @ line:col
+};
+
+Outcome run_ref(const Graph& g, const std::vector<Tensor>& in) {
+    tracer::RunContext ctx;
+    Outcome o;
+    try {
+        o.values = tracer::run_graph(g, in, ctx);
+    } catch (const tracer::RuntimeError& e) {
+        o.error = std::string(e.what()) + " @ " + tracer::to_string(e.where);
+    }
+    return o;
+}
+
+Outcome run_jit(const codegen::CompiledGraph& c, const std::vector<Tensor>& in) {
+    tracer::RunContext ctx;
+    Outcome o;
+    try {
+        o.values = c.run(in, ctx);
+    } catch (const tracer::RuntimeError& e) {
+        o.error = std::string(e.what()) + " @ " + tracer::to_string(e.where);
+    }
+    return o;
+}
+
+// Runs g both ways on `in` and checks they agree; returns the reference outcome.
+Outcome agree(const Graph& g, const codegen::CompiledGraph& c, const std::vector<Tensor>& in, const std::string& what) {
+    Outcome r = run_ref(g, in), j = run_jit(c, in);
+    INFO(what);
+    CHECK(r.error == j.error);
+    REQUIRE(r.values.size() == j.values.size());
+    for (size_t k = 0; k < r.values.size(); ++k) {
+        INFO("output " << k << " (" << tracer::print_graph(g) << ")");
+        CHECK(same_bits(r.values[k], j.values[k]));
+    }
+    return r;
+}
+
+// A graph over inputs of `types` whose outputs are every op `build` adds.
+struct Built {
+    std::unique_ptr<Graph> g;
+    std::vector<std::string> names;
+};
+Built build(const std::vector<TensorType>& types,
+            const std::function<void(Graph&, const std::vector<ValueId>&, std::vector<ValueId>&, std::vector<std::string>&)>& body) {
+    Built b{std::make_unique<Graph>("ops"), {}};
+    Graph& g = *b.g;
+    ValueId tok = g.add_input_token();
+    std::vector<ValueId> ins, outs;
+    for (const TensorType& t : types) ins.push_back(g.add_input(t));
+    body(g, ins, outs, b.names);
+    outs.push_back(tok);
+    g.yield(outs);
+    tracer::verify(g);
+    return b;
+}
+
+const char* kBinary[] = {"add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum", "minimum", "eq",
+                         "ne", "lt", "le", "gt", "ge", "bitand", "bitor", "bitxor"};
+const DType kDTypes[] = {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64};
+
+void add_ops(Graph& g, std::span<const char* const> names, std::span<const ValueId> args, std::vector<ValueId>& outs,
+             std::vector<std::string>& what) {
+    for (const char* name : names) {
+        try {
+            outs.push_back(g.apply1(*stdlib::find_op(name), args));
+            what.push_back(name);
+        } catch (const stdlib::OpError&) {
+            // not defined for these dtypes
+        }
+    }
+}
+
+// A 0-d tensor holding element i of t, as type `as` (weak or strong).
+Tensor element(const Tensor& t, int64_t i, const TensorType& as) {
+    stdlib::IndexItem it;
+    it.index = i;
+    Tensor e = stdlib::index(t, std::span<const stdlib::IndexItem>(&it, 1));
+    if (!as.weak) return e;
+    return stdlib::is_float(as.dtype) ? Tensor::weak_float(e.item_f64()) : Tensor::weak_int(e.item_i64());
+}
+
+}  // namespace
+
+TEST_CASE("binary ops on every dtype pair: fused loops, 0-d registers and broadcasting match the interpreter") {
+    std::vector<TensorType> kinds;
+    for (DType d : kDTypes) kinds.push_back({d, {}, false});
+    kinds.push_back({DType::I64, {}, true});  // weak int
+    kinds.push_back({DType::F32, {}, true});  // weak float
+    for (const TensorType& ta : kinds)
+        for (const TensorType& tb : kinds) {
+            const DType sa = ta.weak ? (stdlib::is_float(ta.dtype) ? DType::F64 : DType::I64) : ta.dtype;
+            const DType sb = tb.weak ? (stdlib::is_float(tb.dtype) ? DType::F64 : DType::I64) : tb.dtype;
+            const int64_t na = static_cast<int64_t>(count(sa)), nb = static_cast<int64_t>(count(sb));
+            const int64_t n = na * nb;
+            Tensor a = values(sa, n, nb), b = values(sb, n, 1);
+            const std::string what = tracer::to_string(tracer::ValueType::of(ta)) + " op " +
+                                     tracer::to_string(tracer::ValueType::of(tb));
+            // 0-d operands: the register path, one run per pair
+            {
+                Built s = build({ta, tb}, [&](Graph& g, auto& in, auto& outs, auto& names) { add_ops(g, kBinary, in, outs, names); });
+                auto c = compiler().compile(*s.g, "scalar");
+                for (int64_t i = 0; i < n; ++i)
+                    agree(*s.g, *c, {element(a, i, ta), element(b, i, tb)}, what + " (0-d) element " + std::to_string(i));
+            }
+            if (ta.weak || tb.weak) continue;
+            // tensors: one fused loop per op (the integer ones that may raise run alone)
+            {
+                TensorType va{ta.dtype, Shape{n}, false}, vb{tb.dtype, Shape{n}, false};
+                Built v = build({va, vb}, [&](Graph& g, auto& in, auto& outs, auto& names) { add_ops(g, kBinary, in, outs, names); });
+                auto c = compiler().compile(*v.g, "vector");
+                Outcome r = agree(*v.g, *c, {a, b}, what + " (vectors)");
+                // without zero divisors, so the integer division results are compared too
+                if (!r.error.empty()) {
+                    Tensor nz = stdlib::binary(stdlib::BinaryKind::Maximum, b, Tensor::scalar(int64_t(1), tb.dtype));
+                    nz = stdlib::cast(nz, tb.dtype);
+                    agree(*v.g, *c, {a, nz}, what + " (vectors, no zero divisor)");
+                }
+            }
+            // broadcasting: a (n,1) against b (nb,), and a vector with a 0-d operand
+            {
+                TensorType va{ta.dtype, Shape{na, 1}, false}, vb{tb.dtype, Shape{nb}, false};
+                TensorType sb0{tb.dtype, Shape{}, false};
+                Built v = build({va, vb, sb0}, [&](Graph& g, auto& in, auto& outs, auto& names) {
+                    add_ops(g, kBinary, std::vector<ValueId>{in[0], in[1]}, outs, names);
+                    add_ops(g, kBinary, std::vector<ValueId>{in[1], in[2]}, outs, names);
+                });
+                auto c = compiler().compile(*v.g, "broadcast");
+                Tensor a2 = values(sa, na, 1).view(Shape{na, 1}, Shape{1, 1}, 0).contiguous();
+                Tensor b1 = values(sb, nb, 1);
+                agree(*v.g, *c, {a2, b1, element(b1, 1, sb0)}, what + " (broadcast)");
+            }
+        }
+}
+
+TEST_CASE("unary ops, astype, where and clip on every dtype match the interpreter") {
+    const char* unary[] = {"neg", "invert", "logical_not", "abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos",
+                           "tan", "tanh", "sigmoid", "relu", "floor", "ceil", "round", "sign", "square", "isnan",
+                           "isfinite"};
+    std::vector<TensorType> kinds;
+    for (DType d : kDTypes) kinds.push_back({d, {}, false});
+    kinds.push_back({DType::I64, {}, true});
+    kinds.push_back({DType::F32, {}, true});
+    for (const TensorType& t : kinds) {
+        const DType s = t.weak ? (stdlib::is_float(t.dtype) ? DType::F64 : DType::I64) : t.dtype;
+        const int64_t n = static_cast<int64_t>(count(s));
+        Tensor x = values(s, n, 1);
+        auto body = [&](Graph& g, const std::vector<ValueId>& in, std::vector<ValueId>& outs, std::vector<std::string>& names) {
+            add_ops(g, unary, std::vector<ValueId>{in[0]}, outs, names);
+            for (DType d : kDTypes) {
+                outs.push_back(g.apply1(*stdlib::find_op("astype"), std::vector<ValueId>{in[0]},
+                                        {std::monostate{}, d}));
+                names.push_back("astype");
+            }
+            ValueId w = g.apply1("where", {in[0], in[0], in[1]});
+            outs.push_back(w);
+            try {
+                outs.push_back(g.apply1("clip", {in[0], in[1], in[2]}));
+            } catch (const stdlib::OpError&) {
+            }
+        };
+        const std::string what = tracer::to_string(tracer::ValueType::of(t));
+        TensorType other{DType::F32, {}, false}, lo{DType::I32, {}, false};
+        {
+            Built b = build({t, other, lo}, body);
+            auto c = compiler().compile(*b.g, "unary_scalar");
+            for (int64_t i = 0; i < n; ++i)
+                agree(*b.g, *c, {element(x, i, t), Tensor::scalar(2.5, DType::F32), Tensor::scalar(int32_t(-1))},
+                      what + " (0-d) element " + std::to_string(i));
+        }
+        if (t.weak) continue;
+        {
+            TensorType v{t.dtype, Shape{n}, false};
+            Built b = build({v, other, lo}, body);
+            auto c = compiler().compile(*b.g, "unary_vector");
+            agree(*b.g, *c, {x, Tensor::scalar(2.5, DType::F32), Tensor::scalar(int32_t(-1))}, what + " (vector)");
+        }
+    }
+}
+
+TEST_CASE("exp, log, tanh and sigmoid are bit-identical to the eager kernels over a dense sweep") {
+    for (DType d : {DType::F32, DType::F64}) {
+        const int64_t n = 200001;
+        Tensor x = Tensor::empty(d, Shape{n});
+        for (int64_t i = 0; i < n; ++i) {
+            double v = (i - n / 2) * 0.0011;  // -110 .. 110
+            if (d == DType::F32) x.data<float>()[i] = static_cast<float>(v);
+            else x.data<double>()[i] = v;
+        }
+        Built b = build({TensorType{d, Shape{n}, false}}, [&](Graph& g, auto& in, auto& outs, auto& names) {
+            const char* fns[] = {"exp", "log", "tanh", "sigmoid"};
+            add_ops(g, fns, in, outs, names);
+        });
+        auto c = compiler().compile(*b.g, "sweep");
+        agree(*b.g, *c, {x}, d == DType::F32 ? "f32 sweep" : "f64 sweep");
+    }
+}
+
+TEST_CASE("fusion: an element-wise chain is one loop; values read elsewhere get buffers") {
+    Built b = build({TensorType{DType::F32, Shape{1000}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+        ValueId half = g.constant(Tensor::weak_float(0.5));
+        ValueId one = g.constant(Tensor::weak_float(1.0));
+        ValueId t = g.apply1("tanh", {g.apply1("add", {g.apply1("mul", {in[0], half}), one})});
+        ValueId s = g.apply1("sigmoid", {in[0]});
+        ValueId y = g.apply1("sub", {g.apply1("mul", {t, s}), g.apply1("mul", {in[0], in[0]})});
+        outs.push_back(y);
+        outs.push_back(g.apply1("sum", {s}));  // s is also read by a reduction
+    });
+    auto c = compiler().compile(*b.g, "chain");
+    CHECK(c->stats().fused_groups == 1);
+    CHECK(c->stats().fused_nodes == 7);
+    CHECK(c->stats().runtime_nodes == 1);  // the sum
+    agree(*b.g, *c, {values(DType::F32, 1000, 1)}, "chain");
+}
+
+TEST_CASE("cond and while with 0-d and tensor carried values, print and assert") {
+    // while i < n: v = v * 2 + i; i = i + 1;  print(i) when i is even
+    Graph g("loop");
+    ValueId tok = g.add_input_token();
+    ValueId n = g.add_input({DType::I64, {}, false}, "n");
+    ValueId v0 = g.add_input({DType::F32, Shape{3}, false}, "v");
+    ValueId zero = g.constant(Tensor::scalar(int64_t(0), DType::I64));
+    std::vector<ValueId> inits{tok, zero, v0};
+    auto w = g.add_while(inits);
+    auto cr = g.node(w).regions[0], br = g.node(w).regions[1];
+    g.enter(cr);
+    {
+        auto a = g.args(cr);
+        ValueId p = g.apply1("lt", {a[1], n});
+        std::vector<ValueId> ys{p, a[0], a[1], a[2]};
+        g.yield(ys);
+    }
+    g.exit();
+    g.enter(br);
+    {
+        auto a = g.args(br);
+        std::vector<ValueId> args(a.begin(), a.end());
+        ValueId two = g.constant(Tensor::weak_float(2.0));
+        ValueId fi = g.apply1("astype", {args[1]}, {}, {std::monostate{}, DType::F32});
+        ValueId v = g.apply1("add", {g.apply1("mul", {args[2], two}), fi});
+        ValueId i = g.apply1("add", {args[1], g.constant(Tensor::weak_int(1))});
+        ValueId even = g.apply1("eq", {g.apply1("mod", {i, g.constant(Tensor::weak_int(2))}), g.constant(Tensor::weak_int(0))});
+        std::vector<ValueId> cin{args[0]};
+        auto cn = g.add_cond(even, cin);
+        auto then_r = g.node(cn).regions[0], else_r = g.node(cn).regions[1];
+        g.enter(then_r);
+        {
+            std::vector<ValueId> pv{i};
+            ValueId t2 = g.print(g.args(then_r)[0], {tracer::TextPiece{tracer::TextPiece::Text, "i=", 0},
+                                                     tracer::TextPiece{tracer::TextPiece::Str, "", 0},
+                                                     tracer::TextPiece{tracer::TextPiece::Text, "\n", 0}},
+                                 pv);
+            std::vector<ValueId> ys{t2};
+            g.yield(ys);
+        }
+        g.exit();
+        g.enter(else_r);
+        {
+            std::vector<ValueId> ys{g.args(else_r)[0]};
+            g.yield(ys);
+        }
+        g.exit();
+        auto cres = g.finish(cn);
+        std::vector<ValueId> ys{cres[0], i, v};
+        g.yield(ys);
+    }
+    g.exit();
+    auto res = g.finish(w);
+    ValueId ok = g.apply1("lt", {res[1], g.constant(Tensor::weak_int(100))});
+    ValueId t3 = g.assert_(res[0], ok, {tracer::TextPiece{tracer::TextPiece::Text, "too many", 0}}, {},
+                           tracer::SrcLoc{nullptr, {7, 3}, nullptr});
+    std::vector<ValueId> outs{res[1], res[2], t3};
+    g.yield(outs);
+    tracer::verify(g);
+    auto c = compiler().compile(g, "loop");
+    for (int64_t k : {0, 1, 5, 150}) {
+        std::string ref_out, jit_out;
+        tracer::RunContext rc, jc;
+        rc.write = [&](std::string_view s) { ref_out += s; };
+        jc.write = [&](std::string_view s) { jit_out += s; };
+        std::vector<Tensor> in{Tensor::scalar(k, DType::I64), values(DType::F32, 3, 1, 2)};
+        std::string re, je;
+        std::vector<Tensor> r, j;
+        try {
+            r = tracer::run_graph(g, in, rc);
+        } catch (const tracer::RuntimeError& e) {
+            re = std::string(e.what()) + " @ " + tracer::to_string(e.where);
+        }
+        try {
+            j = c->run(in, jc);
+        } catch (const tracer::RuntimeError& e) {
+            je = std::string(e.what()) + " @ " + tracer::to_string(e.where);
+        }
+        INFO("n = " << k);
+        CHECK(ref_out == jit_out);
+        CHECK(re == je);
+        REQUIRE(r.size() == j.size());
+        for (size_t q = 0; q < r.size(); ++q) CHECK(same_bits(r[q], j[q]));
+        if (k == 150) CHECK(je == "too many @ 7:3");
+    }
+}
+
+TEST_CASE("integer division by zero raises eager's message at the node's location") {
+    Graph g("div");
+    ValueId tok = g.add_input_token();
+    ValueId a = g.add_input({DType::I64, {}, false});
+    ValueId b = g.add_input({DType::I64, {}, false});
+    ValueId va = g.add_input({DType::I32, Shape{4}, false});
+    ValueId q = g.apply1("floordiv", {a, b}, tracer::SrcLoc{nullptr, {3, 9}, nullptr});
+    ValueId r = g.apply1("mod", {va, g.apply1("astype", {b}, {}, {std::monostate{}, DType::I32})},
+                         tracer::SrcLoc{nullptr, {4, 2}, nullptr});
+    std::vector<ValueId> outs{q, r, tok};
+    g.yield(outs);
+    auto c = compiler().compile(g, "div");
+    Tensor v = values(DType::I32, 4, 1);
+    CHECK(run_jit(*c, {Tensor::scalar(int64_t(7), DType::I64), Tensor::scalar(int64_t(0), DType::I64), v}).error ==
+          "integer division by zero @ 3:9");
+    agree(g, *c, {Tensor::scalar(int64_t(7), DType::I64), Tensor::scalar(int64_t(-2), DType::I64), v}, "no error");
+}
+
+TEST_CASE("the object cache serves a compiled graph to a second compiler without compiling") {
+    const std::string dir = (std::filesystem::temp_directory_path() / "tg_codegen_cache_test").string();
+    std::filesystem::remove_all(dir);
+    codegen::JitOptions o;
+    o.cache_dir = dir;
+    Built b = build({TensorType{DType::F32, Shape{8}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+        outs.push_back(g.apply1("exp", {in[0]}));
+    });
+    {
+        codegen::Compiler first(o);
+        auto c = first.compile(*b.g, "cached");
+        CHECK_FALSE(c->from_cache());
+    }
+    codegen::Compiler second(o);
+    auto c = second.compile(*b.g, "cached");
+    CHECK(c->from_cache());
+    agree(*b.g, *c, {values(DType::F32, 8, 1)}, "cached");
+    std::filesystem::remove_all(dir);
+}
