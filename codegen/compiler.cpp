@@ -1,6 +1,8 @@
 #include "codegen/compiler.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
 
 #include "codegen/runtime.hpp"
 #include "tracer/printer.hpp"
@@ -60,11 +62,15 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     const std::string entry = "tg_" + symbol_part(name) + "_" + std::to_string(next_id_++);
     Lowered low;
     try {
-        low = lower_graph(g, entry);
+        low = lower_graph(g, entry, options_.count_iterations);
     } catch (const std::exception& e) {
         throw CodegenError(std::string("cannot lower the graph of `") + name + "`: " + e.what() + "\n" +
                            tracer::print_graph(g));
     }
+    // Debugging aid: TG_DUMP_LLVM=DIR writes each module's LLVM IR (before
+    // optimization) to DIR/<symbol>.ll; `opt-19 -O2 -mcpu=native` reproduces
+    // what the session does with it.
+    if (const char* dir = std::getenv("TG_DUMP_LLVM"); dir && *dir) std::ofstream(std::string(dir) + "/" + entry + ".ll") << low.ir;
     auto out = std::unique_ptr<CompiledGraph>(new CompiledGraph());
     const uint64_t hits = session_->stats().cache_hits;
     try {

@@ -29,6 +29,10 @@ struct RuntimeSymbol {
 struct JitOptions {
     bool object_cache = true;  // `--no-cache` turns it off
     std::string cache_dir;     // empty: default_cache_dir()
+    // Compiled loops report their iterations to the host (RunContext::
+    // on_iterations) for step limits and interrupts. Off when the host has
+    // neither: the loops then carry no counter at all.
+    bool count_iterations = true;
 };
 
 struct JitStats {

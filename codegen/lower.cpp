@@ -102,7 +102,7 @@ bool is_bool_result(UnaryKind k) {
 
 class Lowerer {
 public:
-    explicit Lowerer(const Graph& g) : g_(g), reg_(g.num_values()), users_(g.num_values()) {
+    Lowerer(const Graph& g, bool ticks) : g_(g), ticks_(ticks), reg_(g.num_values()), users_(g.num_values()) {
         g.walk(Graph::kBody, [&](NodeId n) {
             for (ValueId v : g.node(n).operands) users_[v].push_back(n);
         });
@@ -119,10 +119,11 @@ public:
         const Node& y = emit_region(Graph::kBody);
         for (ValueId v : y.operands)
             if (scalar(v)) spill(v);
-        // report the iterations not reported yet
-        std::string left = b_.def("load i64, ptr %cnt");
-        std::string done = b_.def("sub i64 " + std::to_string(kTickBatch) + ", " + left);
-        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + done + ")"));
+        if (ticks_) {  // report the iterations not reported yet
+            std::string left = b_.def("load i64, ptr %cnt");
+            std::string done = b_.def("sub i64 " + std::to_string(kTickBatch) + ", " + left);
+            b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + done + ")"));
+        }
         b_.emit("ret i32 0");
         b_.start("fail");
         b_.emit("ret i32 1");
@@ -504,6 +505,21 @@ private:
         ++stats_.native_nodes;
     }
 
+    // One loop iteration for the host's limits (steps, interrupts), reported
+    // every kTickBatch iterations.
+    void tick() {
+        std::string c0 = b_.def("load i64, ptr %cnt");
+        std::string c1 = b_.def("sub i64 " + c0 + ", 1");
+        b_.emit("store i64 " + c1 + ", ptr %cnt");
+        std::string t = b_.label("tick"), go = b_.label("go");
+        b_.emit("br i1 " + b_.def("icmp eq i64 " + c1 + ", 0") + ", label %" + t + ", label %" + go);
+        b_.start(t);
+        b_.emit("store i64 " + std::to_string(kTickBatch) + ", ptr %cnt");
+        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + std::to_string(kTickBatch) + ")"));
+        b_.emit("br label %" + go);
+        b_.start(go);
+    }
+
     void emit_while(NodeId n) {
         const Node& node = g_.node(n);
         const RegionId cr = node.regions[0], br = node.regions[1];
@@ -526,17 +542,7 @@ private:
         std::span<const ValueId> carried(cyv.data() + 1, cyv.size() - 1);
         b_.emit("br i1 " + value(cyv[0]) + ", label %" + body + ", label %" + exit);
         b_.start(body);
-        // the host's limits (steps, interrupts), every kTickBatch iterations
-        std::string c0 = b_.def("load i64, ptr %cnt");
-        std::string c1 = b_.def("sub i64 " + c0 + ", 1");
-        b_.emit("store i64 " + c1 + ", ptr %cnt");
-        std::string tick = b_.label("tick"), go = b_.label("go");
-        b_.emit("br i1 " + b_.def("icmp eq i64 " + c1 + ", 0") + ", label %" + tick + ", label %" + go);
-        b_.start(tick);
-        b_.emit("store i64 " + std::to_string(kTickBatch) + ", ptr %cnt");
-        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + std::to_string(kTickBatch) + ")"));
-        b_.emit("br label %" + go);
-        b_.start(go);
+        if (ticks_) tick();
         bind(br, carried);
         const Node& by = emit_region(br);
         std::vector<std::string> back;
@@ -557,6 +563,7 @@ private:
     }
 
     const Graph& g_;
+    const bool ticks_;  // loops count iterations for the host
     IrBuilder b_;
     std::vector<std::string> reg_;               // 0-d values: their LLVM operand
     std::vector<std::vector<NodeId>> users_;     // per value: the nodes reading it
@@ -567,6 +574,8 @@ private:
 
 }  // namespace
 
-Lowered lower_graph(const Graph& g, const std::string& entry) { return Lowerer(g).run(entry); }
+Lowered lower_graph(const Graph& g, const std::string& entry, bool count_iterations) {
+    return Lowerer(g, count_iterations).run(entry);
+}
 
 }  // namespace tg::codegen

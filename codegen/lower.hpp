@@ -35,6 +35,7 @@ struct Lowered {
 
 // Throws std::logic_error for a graph it cannot lower (a bug: every op has
 // at least the runtime fallback).
-Lowered lower_graph(const tracer::Graph& g, const std::string& entry);
+// `count_iterations`: loops report iterations to tg_rt_tick (JitOptions).
+Lowered lower_graph(const tracer::Graph& g, const std::string& entry, bool count_iterations = true);
 
 }  // namespace tg::codegen

@@ -45,6 +45,8 @@ codegen::Compiler& Runtime::compiler() {
         codegen::JitOptions jo;
         jo.object_cache = !options.no_cache;
         jo.cache_dir = options.cache_dir;
+        // only step limits and interrupts need compiled loops to count
+        jo.count_iterations = options.max_steps > 0 || options.interrupt != nullptr;
         compiler_ = std::make_unique<codegen::Compiler>(std::move(jo));
     }
     return *compiler_;

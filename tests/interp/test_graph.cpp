@@ -125,3 +125,43 @@ TEST_CASE("graphs() shows each trace of a @graph function, as text or DOT") {
     CHECK_THROWS_AS(r.interp.graphs("plain"), tg::Error);
     CHECK_THROWS_AS(r.interp.graphs("nothing"), tg::Error);
 }
+
+TEST_CASE("a step limit stops a compiled @graph loop with eager's error; without limits the loop counts nothing") {
+    const char* loop = "@graph\ndef spin(n):\n    i = 0\n    while i < n:\n        i += 1\n    return i\nprint(spin(100000000))\n";
+    for (bool jit : {true, false}) {
+        tg::Options o;
+        std::string out;
+        o.write_output = [&](std::string_view s) { out += s; };
+        o.max_steps = 50000;
+        o.no_jit = !jit;
+        tg::Interpreter interp(o);
+        try {
+            interp.run_source(loop, "spin.tg");
+            FAIL("no error");
+        } catch (const tg::Error& e) {
+            INFO("jit " << jit);
+            CHECK(std::string(e.what()).find("step limit exceeded") != std::string::npos);
+        }
+        CHECK(out.empty());
+    }
+    Run r;
+    r.interp.run_source("@graph\ndef spin(n):\n    i = 0\n    while i < n:\n        i += 1\n    return i\nprint(spin(3000))\n");
+    CHECK(r.out == "3000\n");
+}
+
+TEST_CASE("compiled code is released with its interpreter, and two interpreters compile independently") {
+    const char* pa = "@graph\ndef g(x):\n    return tanh(x) * 2.0\nprint(g(tensor([0.5, 1.0])))\n";
+    const char* pb = "@graph\ndef g(x):\n    return tanh(x) * 3.0\nprint(g(tensor([0.5, 1.0])))\n";
+    Run ea(true), eb(true);
+    ea.interp.run_source(pa);
+    eb.interp.run_source(pb);
+    for (int k = 0; k < 3; ++k) {
+        Run a, b;
+        a.interp.run_source(pa);
+        b.interp.run_source(pb);
+        CHECK(a.out == ea.out);
+        CHECK(b.out == eb.out);
+        CHECK(a.out != b.out);
+        CHECK(a.count("compile ") == 1);
+    }
+}
