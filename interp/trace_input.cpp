@@ -461,15 +461,21 @@ bool Evaluator::run_traced_input(TracedInput& in) {
         in.printed += s;
         if (saved_write) saved_write(s);
     };
+    // the module's frame: an interrupt or the step limit is located in the input
+    Frame frame{nullptr, nullptr, in.module, &in.chunk->source, {}};
+    f_ = &frame;
     try {
         run_entry(in.graph->entry, env, CallArgs{{}, {}, {}, loc}, result);
+        f_ = nullptr;
     } catch (Error&) {
+        f_ = nullptr;
         rt_.options.write_output = saved_write;
         if (limit_reached(rt_)) throw;
         in.graph_failed = true;
         in.graph.reset();
         return false;
     } catch (...) {
+        f_ = nullptr;
         rt_.options.write_output = saved_write;
         throw;
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Drives `tg repl` in a real terminal (tmux): prompts, continuation lines,
-Ctrl-C interrupting a running loop with the session's state intact, history
+Ctrl-C interrupting a running loop (also a traced input's graph) with the
+session's state intact, history
 recalled with the Up arrow and kept across sessions, tab completion.
 
 usage: tty_test.py TG_BINARY
@@ -68,6 +69,16 @@ try:
     s = screen()
     if s.count("tensor(42, shape=(), dtype=i64)") < 2:
         failures.append("Up arrow did not recall the last line:\n" + s)
+    # Ctrl-C also stops a traced input while its graph runs (:trace on)
+    keys(":trace on", "Enter")
+    keys("n = 0", "Enter", wait=0.8)
+    keys("while n >= 0:", "Enter")
+    keys("    n += 1", "Enter", "Enter", wait=2.0)
+    keys("C-c", wait=0.8)
+    everything = tmux("capture-pane", "-p", "-S", "-", "-t", session).stdout
+    if everything.count("error: interrupted") < 2 or "trace input" not in everything:
+        failures.append("Ctrl-C did not stop the traced input:\n" + everything)
+    keys(":trace off", "Enter")
     keys("zeros_l", "Tab", wait=0.5)
     keys("(x)", "Enter")
     expect("tensor(0, shape=(), dtype=i64)", "tab completion of zeros_like")
