@@ -164,6 +164,14 @@ private:
         b_.emit(std::string("call void @tg_rt_set_") + ty_suffix(t) + "(ptr %ctx, i32 " + id(v) + ", " +
                 (t == Ty::B ? "i32" : llvm_ty(t)) + " " + x + ")");
     }
+    // A constant array of value ids (a module global); its name.
+    std::string id_array(const std::vector<ValueId>& xs) {
+        std::string name = "@ids" + std::to_string(next_global_++);
+        globals_ += name + " = private unnamed_addr constant [" + std::to_string(xs.size()) + " x i32] [";
+        for (size_t i = 0; i < xs.size(); ++i) globals_ += (i ? ", i32 " : "i32 ") + id(xs[i]);
+        globals_ += "]\n";
+        return name;
+    }
     // slots[dst[i]] = slots[src[i]] for the tensor pairs (a parallel assignment).
     void copies(std::span<const ValueId> dst, std::span<const ValueId> src) {
         std::vector<ValueId> d, s;
@@ -173,14 +181,7 @@ private:
                 s.push_back(src[i]);
             }
         if (d.empty()) return;
-        auto array = [&](const std::vector<ValueId>& xs) {
-            std::string name = "@ids" + std::to_string(next_global_++);
-            globals_ += name + " = private unnamed_addr constant [" + std::to_string(xs.size()) + " x i32] [";
-            for (size_t i = 0; i < xs.size(); ++i) globals_ += (i ? ", i32 " : "i32 ") + id(xs[i]);
-            globals_ += "]\n";
-            return name;
-        };
-        std::string dn = array(d), sn = array(s);
+        std::string dn = id_array(d), sn = id_array(s);
         b_.emit("call void @tg_rt_copies(ptr %ctx, ptr " + dn + ", ptr " + sn + ", i32 " + std::to_string(d.size()) + ")");
     }
 
@@ -190,14 +191,37 @@ private:
     // collected into `open` and emitted as one loop nest when something else
     // needs their results; 0-d native nodes in between are emitted at once
     // (they cannot read the open group's tensors).
+    //
+    // Liveness: a tensor defined in r is released (its slot emptied, so its
+    // buffer goes back to the allocator's caches for the next allocation of
+    // that size) right after the last node of r that reads it, directly or
+    // inside a nested region; while a fused group is open, releases wait
+    // until it is emitted.
     const Node& emit_region(RegionId r) {
         std::vector<NodeId> open;
         Shape open_shape;
+        const std::vector<std::vector<ValueId>> dying = last_uses(r);
+        std::vector<ValueId> pending;
+        auto release = [&] {
+            if (open.empty() && !pending.empty()) {
+                b_.emit("call void @tg_rt_release(ptr %ctx, ptr " + id_array(pending) + ", i32 " +
+                        std::to_string(pending.size()) + ")");
+                stats_.released += static_cast<int>(pending.size());
+                pending.clear();
+            }
+        };
         auto flush = [&] {
             if (!open.empty()) emit_group(open);
             open.clear();
+            release();
         };
-        for (NodeId n : g_.region(r).nodes) {
+        const auto& nodes = g_.region(r).nodes;
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            if (k > 0) {
+                pending.insert(pending.end(), dying[k - 1].begin(), dying[k - 1].end());
+                release();
+            }
+            const NodeId n = nodes[k];
             const Node& node = g_.node(n);
             if (node.op == Op::Yield) {
                 flush();
@@ -226,6 +250,29 @@ private:
             else emit_node(n);
         }
         throw std::logic_error("codegen: region without a yield");
+    }
+
+    // For each node of r (by position): the tensors defined in r whose last
+    // reader in r is that node.
+    std::vector<std::vector<ValueId>> last_uses(RegionId r) const {
+        const auto& nodes = g_.region(r).nodes;
+        std::unordered_map<ValueId, size_t> last;
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            auto note = [&](NodeId n) {
+                for (ValueId v : g_.node(n).operands)
+                    if (tensor(v)) last[v] = k;
+            };
+            note(nodes[k]);
+            for (RegionId sub : g_.node(nodes[k]).regions) g_.walk(sub, note);
+        }
+        std::vector<std::vector<ValueId>> out(nodes.size());
+        for (const auto& [v, k] : last) {
+            const tracer::ValueInfo& info = g_.value(v);
+            const bool here = info.def == tracer::kNoId ? info.region == r : g_.node(info.def).parent == r;
+            if (here && g_.node(nodes[k]).op != Op::Yield) out[k].push_back(v);
+        }
+        for (auto& vs : out) std::sort(vs.begin(), vs.end());  // deterministic IR (the cache key)
+        return out;
     }
 
     bool is_native_scalar_node(const Node& node) const {

@@ -25,6 +25,7 @@ struct LoweringStats {
     int runtime_nodes = 0;  // run by tg_rt_node
     int fused_groups = 0;   // element-wise loop nests
     int fused_nodes = 0;    // element-wise nodes inside them
+    int released = 0;       // tensors released right after their last use
 };
 
 struct Lowered {

@@ -134,6 +134,13 @@ static void tg_rt_copies(void* ctx, const uint32_t* dst, const uint32_t* src, ui
     for (uint32_t i = 0; i < n; ++i) f.slots[dst[i]] = std::move(t[i]);
 }
 
+// Empties the slots of tensors no longer needed (liveness), so their buffers
+// can be reused by the allocations that follow.
+static void tg_rt_release(void* ctx, const uint32_t* ids, uint32_t n) {
+    CallFrame& f = frame(ctx);
+    for (uint32_t i = 0; i < n; ++i) f.slots[ids[i]] = Tensor();
+}
+
 static int32_t tg_rt_get_b(void* ctx, uint32_t v) { return element<bool>(frame(ctx).slots[v]) ? 1 : 0; }
 static int32_t tg_rt_get_i32(void* ctx, uint32_t v) { return element<int32_t>(frame(ctx).slots[v]); }
 static int64_t tg_rt_get_i64(void* ctx, uint32_t v) { return element<int64_t>(frame(ctx).slots[v]); }
@@ -174,7 +181,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
 #define TG_SYM(name) RuntimeSymbol{#name, reinterpret_cast<void*>(&name)}
     static const std::vector<RuntimeSymbol> symbols = {
         TG_SYM(tg_rt_node), TG_SYM(tg_rt_tick), TG_SYM(tg_rt_error), TG_SYM(tg_rt_in), TG_SYM(tg_rt_out),
-        TG_SYM(tg_rt_copies), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
+        TG_SYM(tg_rt_copies), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
         TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
         TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_exp_f32),
         TG_SYM(tg_exp_f64), TG_SYM(tg_log_f32), TG_SYM(tg_log_f64), TG_SYM(tg_tanh_f32), TG_SYM(tg_tanh_f64),

@@ -329,6 +329,43 @@ TEST_CASE("fusion: an element-wise chain is one loop; values read elsewhere get 
     agree(*b.g, *c, {values(DType::F32, 1000, 1)}, "chain");
 }
 
+TEST_CASE("liveness: tensors are released after their last use, also across loops, and results stay right") {
+    // y = matmul(x, x) (runtime); z = y * 2 (fused); s = sum(z); loop 3 times: acc = acc + y; out: s, acc
+    Graph g("live");
+    ValueId tok = g.add_input_token();
+    ValueId x = g.add_input({DType::F32, Shape{4, 4}, false}, "x");
+    ValueId y = g.apply1("matmul", {x, x});
+    ValueId z = g.apply1("mul", {y, g.constant(Tensor::weak_float(2.0))});
+    ValueId s = g.apply1("sum", {z});
+    ValueId zero = g.constant(Tensor::scalar(int64_t(0), DType::I64));
+    std::vector<ValueId> inits{tok, zero, x};
+    auto w = g.add_while(inits);
+    auto cr = g.node(w).regions[0], br = g.node(w).regions[1];
+    g.enter(cr);
+    {
+        auto a = g.args(cr);
+        std::vector<ValueId> ys{g.apply1("lt", {a[1], g.constant(Tensor::weak_int(3))}), a[0], a[1], a[2]};
+        g.yield(ys);
+    }
+    g.exit();
+    g.enter(br);
+    {
+        auto a = g.args(br);
+        std::vector<ValueId> args(a.begin(), a.end());
+        std::vector<ValueId> ys{args[0], g.apply1("add", {args[1], g.constant(Tensor::weak_int(1))}),
+                                g.apply1("add", {args[2], y})};
+        g.yield(ys);
+    }
+    g.exit();
+    auto res = g.finish(w);
+    std::vector<ValueId> outs{s, res[2], res[0]};
+    g.yield(outs);
+    tracer::verify(g);
+    auto c = compiler().compile(g, "live");
+    CHECK(c->stats().released >= 3);  // x, y (after the loop), z
+    agree(g, *c, {values(DType::F32, 16, 1).view(Shape{4, 4}, Shape{4, 1}, 0)}, "live");
+}
+
 TEST_CASE("cond and while with 0-d and tensor carried values, print and assert") {
     // while i < n: v = v * 2 + i; i = i + 1;  print(i) when i is even
     Graph g("loop");
