@@ -87,12 +87,16 @@ int main(int argc, char** argv) {
     auto* run_cmd = app.add_subcommand("run", "run a script");
     run_cmd->add_option("file", file, "the .tg script")->required();
     run_cmd->add_option("args", script_args, "arguments for the script (the list `argv`)");
-    run_cmd->add_flag("--eager", opts.eager, "run @graph functions eagerly");
-    run_cmd->add_flag("--trace", opts.trace, "log every trace and retrace");
-    run_cmd->add_flag("--no-jit", opts.no_jit, "run graphs with the reference graph interpreter");
-    run_cmd->add_flag("--no-cache", opts.no_cache, "do not use the persistent cache of compiled code");
-    run_cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
-    run_cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
+    // The graph switches of SPEC §5.4, shared by `run` and `repl`.
+    auto graph_flags = [&opts](CLI::App* cmd) {
+        cmd->add_flag("--eager", opts.eager, "run @graph functions eagerly");
+        cmd->add_flag("--trace", opts.trace, "log every trace and retrace");
+        cmd->add_flag("--no-jit", opts.no_jit, "run graphs with the reference graph interpreter");
+        cmd->add_flag("--no-cache", opts.no_cache, "do not use the persistent cache of compiled code");
+        cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
+        cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
+    };
+    graph_flags(run_cmd);
 
     std::string check_file;
     bool want_ast = false;
@@ -101,6 +105,7 @@ int main(int argc, char** argv) {
     check_cmd->add_flag("--ast", want_ast, "print the AST");
 
     auto* repl_cmd = app.add_subcommand("repl", "interactive session");
+    graph_flags(repl_cmd);
 
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
