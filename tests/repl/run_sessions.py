@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Runs scripted REPL sessions with and without SPEC §7's tracing toggle and
 requires the same results: each session in tests/repl/sessions/ is fed to
-`tg repl` on standard input twice, as written (eager) and with `:trace on`
-first (every input traced into a graph, shown, run). Standard output must be
+`tg repl` on standard input three times: as written (eager), with `:trace on`
+first (every input traced into a graph, shown, run compiled), and the same
+with `tg repl --no-jit` (graphs on the reference interpreter). Standard output must be
 identical, and so must the error reports on standard error (the traced run's
 stderr also holds the graphs and notes, which are left out of the comparison).
 
@@ -57,8 +58,8 @@ def error_reports(stderr):
     return ["\n".join(r) for r in reports]
 
 
-def run(tg, stdin):
-    proc = subprocess.run([tg, "repl"], input=stdin.encode(), capture_output=True, timeout=TIMEOUT_S)
+def run(tg, stdin, *flags):
+    proc = subprocess.run([tg, "repl", *flags], input=stdin.encode(), capture_output=True, timeout=TIMEOUT_S)
     return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
 
 
@@ -77,6 +78,10 @@ def check_session(tg, path):
         er, tr = error_reports(eager[2]), error_reports(traced[2])
         if er != tr:
             problems.append("error reports differ:\n    eager:  %r\n    traced: %r" % (er, tr))
+        # traced again, graphs on the reference interpreter (`tg repl --no-jit`)
+        nojit = run(tg, ":trace on\n" + stdin, "--no-jit")
+        if nojit[1] != eager[1] or error_reports(nojit[2]) != er:
+            problems.append("--no-jit traced run differs from eager:\n    eager:  %r\n    no-jit: %r" % (eager[1], nojit[1]))
     if exact is not None and traced[1].splitlines() != exact:
         problems.append("stdout is not as expected:\n    expected: %r\n    got:      %r" % (exact, traced[1].splitlines()))
     lines = traced[1].splitlines() + traced[2].splitlines()
