@@ -26,6 +26,7 @@ struct LoweringStats {
     int fused_groups = 0;   // element-wise loop nests
     int fused_nodes = 0;    // element-wise nodes inside them
     int released = 0;       // tensors released right after their last use
+    int fused_reductions = 0;  // sum/mean computed inside their producers' group
 };
 
 struct Lowered {

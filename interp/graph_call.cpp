@@ -254,7 +254,8 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
                 text += "  compile " + std::to_string(c->compile_ms()) + " ms" +
                         (c->from_cache() ? " (object cache hit)" : "") + ": " + std::to_string(s.native_nodes) +
                         " nodes native (" + std::to_string(s.fused_nodes) + " element-wise in " +
-                        std::to_string(s.fused_groups) + " fused loops), " + std::to_string(s.runtime_nodes) +
+                        std::to_string(s.fused_groups) + " fused loops, " + std::to_string(s.fused_reductions) +
+                        " reductions fused), " + std::to_string(s.runtime_nodes) +
                         " through the runtime\n";
             }
             text += tracer::print_graph(*fresh->graph);
