@@ -245,10 +245,13 @@ std::string IrBuilder::unary(UnaryKind k, Ty t, const std::string& x) {
 }
 
 std::string module_prelude() {
+    // tg_rt_in is declared read-only although it may make a view contiguous in
+    // its slot: that write is idempotent and invisible to compiled code, and
+    // the declaration lets the optimizer hoist it out of loops.
     std::string s = R"(declare i32 @tg_rt_node(ptr, i32) nounwind
 declare i32 @tg_rt_tick(ptr, i64) nounwind
 declare i32 @tg_rt_error(ptr, i32, i32) nounwind
-declare ptr @tg_rt_in(ptr, i32) nounwind
+declare ptr @tg_rt_in(ptr, i32) nounwind willreturn memory(read)
 declare ptr @tg_rt_out(ptr, i32) nounwind
 declare void @tg_rt_copies(ptr, ptr, ptr, i32) nounwind
 declare void @tg_rt_release(ptr, ptr, i32) nounwind

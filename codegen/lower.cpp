@@ -694,9 +694,68 @@ private:
                     return;
                 }
                 break;
+            case Op::Index:
+                if (emit_element_index(n)) return;
+                break;
             default: break;
         }
         emit_runtime(n);
+    }
+
+    // x[i, j, ...] reading one element (an int per axis, static or dynamic):
+    // a bounds check and a load. Negative indices count from the end; out
+    // of range, the node runs in the runtime, which raises eager's error.
+    bool emit_element_index(NodeId n) {
+        const Node& node = g_.node(n);
+        const ValueId x = node.operands[0], r = node.results[0];
+        const tracer::IndexSpec& spec = std::get<tracer::IndexSpec>(node.payload);
+        const Shape& shape = g_.tensor_type(x).shape;
+        if (!tensor(x) || !scalar(r) || static_cast<int>(spec.items.size()) != shape.rank()) return false;
+        for (const stdlib::IndexItem& it : spec.items)
+            if (it.kind != stdlib::IndexItem::Int) return false;
+        const Ty t = ty(x);
+        if (ty(r) != t) return false;
+        std::string p = b_.def("call ptr @tg_rt_in(ptr %ctx, i32 " + id(x) + ")");
+        std::string bad = "false", off = "0";
+        size_t dyn = 1;
+        // row-major strides of the contiguous elements
+        std::vector<int64_t> st(spec.items.size(), 1);
+        for (size_t d = spec.items.size(); d-- > 1;) st[d - 1] = st[d] * shape[static_cast<int>(d)];
+        for (size_t d = 0; d < spec.items.size(); ++d) {
+            const int64_t size = shape[static_cast<int>(d)];
+            std::string idx;
+            if (spec.dynamic[d]) {
+                const ValueId v = node.operands[dyn++];
+                idx = b_.convert(value(v), ty(v), Ty::I64);
+                std::string neg = b_.def("icmp slt i64 " + idx + ", 0");
+                std::string wrapped = b_.def("add i64 " + idx + ", " + std::to_string(size));
+                idx = b_.def("select i1 " + neg + ", i64 " + wrapped + ", i64 " + idx);
+                std::string out = b_.def("icmp uge i64 " + idx + ", " + std::to_string(size));  // negatives too
+                bad = bad == "false" ? out : b_.def("or i1 " + bad + ", " + out);
+            } else {
+                int64_t k = spec.items[d].index;
+                if (k < 0) k += size;
+                if (k < 0 || k >= size) return false;  // cannot happen: the tracer checked static indices
+                idx = std::to_string(k);
+            }
+            std::string term = st[d] == 1 ? idx : b_.def("mul i64 " + idx + ", " + std::to_string(st[d]));
+            off = off == "0" ? term : b_.def("add i64 " + off + ", " + term);
+        }
+        if (bad != "false") {
+            std::string err = b_.label("oob"), ok = b_.label("ok");
+            b_.emit("br i1 " + bad + ", label %" + err + ", label %" + ok);
+            b_.start(err);
+            for (ValueId v : node.operands)
+                if (scalar(v)) spill(v);
+            b_.emit("call i32 @tg_rt_node(ptr %ctx, i32 " + id(n) + ")");  // raises eager's error
+            b_.emit("br label %fail");
+            b_.start(ok);
+        }
+        std::string e = b_.def(std::string("load ") + mem_ty(t) + ", ptr " +
+                               b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + p + ", i64 " + off));
+        reg_[r] = t == Ty::B ? b_.def("trunc i8 " + e + " to i1") : e;
+        ++stats_.native_nodes;
+        return true;
     }
 
     void emit_runtime(NodeId n) {

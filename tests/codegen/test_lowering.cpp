@@ -527,3 +527,33 @@ TEST_CASE("sum and mean fused with their producers keep the stdlib's pairwise or
             if (stdlib::is_float(d) && n > 8) CHECK(std::isfinite(r.values[0].item_f64()));
         }
 }
+
+TEST_CASE("reading one element (static, dynamic and negative indices) is native; out of range raises eager's error") {
+    for (DType d : kDTypes) {
+        Graph g("index");
+        ValueId tok = g.add_input_token();
+        ValueId x = g.add_input({d, Shape{3, 4}, false});
+        ValueId i = g.add_input({DType::I64, {}, false});
+        ValueId j = g.add_input({DType::I32, {}, false});
+        tracer::IndexSpec both{{stdlib::IndexItem{}, stdlib::IndexItem{}}, {true, true}};
+        tracer::IndexSpec fixed_row{{stdlib::IndexItem{}, stdlib::IndexItem{}}, {false, true}};
+        fixed_row.items[0].index = -1;
+        std::vector<ValueId> ij{i, j}, jj{j};
+        ValueId a = g.index(x, both, ij, tracer::SrcLoc{nullptr, {5, 7}, nullptr});
+        ValueId b = g.index(x, fixed_row, jj, tracer::SrcLoc{nullptr, {6, 7}, nullptr});
+        std::vector<ValueId> outs{a, b, tok};
+        g.yield(outs);
+        tracer::verify(g);
+        auto c = compiler().compile(g, "index");
+        CHECK(c->stats().runtime_nodes == 0);
+        Tensor xv = values(d, 12, 1).view(Shape{3, 4}, Shape{4, 1}, 0);
+        for (int64_t r : {-4, -3, -1, 0, 2, 3})
+            for (int32_t k : {-5, -4, -1, 0, 3, 4}) {
+                INFO("dtype " << stdlib::dtype_name(d) << " [" << r << ", " << k << "]");
+                Outcome o = agree(g, *c, {xv, Tensor::scalar(r, DType::I64), Tensor::scalar(k)}, "index");
+                const bool in_range = r >= -3 && r < 3 && k >= -4 && k < 4;
+                CHECK(o.error.empty() == in_range);
+                if (!in_range) CHECK(o.error.find("is out of range") != std::string::npos);
+            }
+    }
+}
