@@ -132,6 +132,7 @@ public:
         out.entry = entry;
         out.ir = module_prelude() + globals_ + helpers_;
         for (const std::string& l : b_.lines) out.ir += l + "\n";
+        out.ir += metadata_;
         out.stats = stats_;
         return out;
     }
@@ -164,6 +165,15 @@ private:
         b_.emit(std::string("call void @tg_rt_set_") + ty_suffix(t) + "(ptr %ctx, i32 " + id(v) + ", " +
                 (t == Ty::B ? "i32" : llvm_ty(t)) + " " + x + ")");
     }
+    // Metadata of a fused loop: no interleaving (see emit_group).
+    std::string loop_metadata() {
+        const std::string id = "!" + std::to_string(next_metadata_);
+        metadata_ += id + " = distinct !{" + id + ", !" + std::to_string(next_metadata_ + 1) + "}\n!" +
+                     std::to_string(next_metadata_ + 1) + " = !{!\"llvm.loop.interleave.count\", i32 1}\n";
+        next_metadata_ += 2;
+        return id;
+    }
+
     // A constant array of value ids (a module global); its name.
     std::string id_array(const std::vector<ValueId>& xs) {
         std::string name = "@ids" + std::to_string(next_global_++);
@@ -512,7 +522,10 @@ private:
             b_.start(L.latch);
             b_.emit(L.next + " = add i64 " + L.i + ", 1");
             std::string end = b_.def("icmp eq i64 " + L.next + ", " + std::to_string(dims[k]));
-            b_.emit("br i1 " + end + ", label %" + L.exit + ", label %" + L.head);
+            // vectorized, not interleaved: interleaving copies the (often
+            // large) body several times for little gain on loops that are
+            // compute- or memory-bound, and costs compile time
+            b_.emit("br i1 " + end + ", label %" + L.exit + ", label %" + L.head + ", !llvm.loop " + loop_metadata());
             b_.start(L.exit);
         }
     }
@@ -627,7 +640,7 @@ private:
         b_.emit("%e1 = add i64 %e, 1");
         b_.emit("br label %flatch");
         b_.start("flatch");
-        b_.emit("br label %fhead");
+        b_.emit("br label %fhead, !llvm.loop " + loop_metadata());
         b_.start("sums");
         b_.emit("br label %lhead");
         b_.start("lhead");
@@ -880,6 +893,8 @@ private:
     std::vector<std::vector<NodeId>> users_;     // per value: the nodes reading it
     std::string globals_;
     std::string helpers_;  // functions of fused reductions
+    std::string metadata_;  // loop metadata nodes
+    int next_metadata_ = 0;
     int next_global_ = 0;
     LoweringStats stats_;
 };
