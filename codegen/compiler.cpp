@@ -73,6 +73,7 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     if (const char* dir = std::getenv("TG_DUMP_LLVM"); dir && *dir) std::ofstream(std::string(dir) + "/" + entry + ".ll") << low.ir;
     auto out = std::unique_ptr<CompiledGraph>(new CompiledGraph());
     const uint64_t hits = session_->stats().cache_hits;
+    const double optimized = session_->stats().optimize_ms;
     try {
         out->module_ = session_->add_ir(low.ir, options_.object_cache ? low.ir : std::string());
         out->fn_ = reinterpret_cast<int32_t (*)(void*)>(session_->lookup(entry));
@@ -84,6 +85,7 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     out->graph_ = &g;
     out->stats_ = low.stats;
     out->from_cache_ = session_->stats().cache_hits > hits;
+    out->optimize_ms_ = session_->stats().optimize_ms - optimized;
     out->compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }

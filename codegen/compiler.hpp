@@ -31,7 +31,8 @@ public:
     std::vector<stdlib::Tensor> run(std::span<const stdlib::Tensor> inputs, tracer::RunContext& ctx) const;
 
     const LoweringStats& stats() const { return stats_; }
-    double compile_ms() const { return compile_ms_; }
+    double compile_ms() const { return compile_ms_; }      // lowering + LLVM (or an object cache hit)
+    double optimize_ms() const { return optimize_ms_; }    // of which LLVM's O2 pipeline
     bool from_cache() const { return from_cache_; }
 
 private:
@@ -43,6 +44,7 @@ private:
     const tracer::Graph* graph_ = nullptr;
     LoweringStats stats_;
     double compile_ms_ = 0;
+    double optimize_ms_ = 0;
     bool from_cache_ = false;
 };
 

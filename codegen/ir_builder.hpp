@@ -70,6 +70,9 @@ private:
 
 // Declarations and internal helper functions every module carries.
 std::string module_prelude();
+// The prelude with only the helper functions `code` calls (parsing and
+// dropping unused definitions costs compile time).
+std::string module_prelude_for(const std::string& code);
 // exp, log, tanh, sigmoid (f32 and f64) as inlinable IR (ir_fastmath.cpp).
 std::string fastmath_functions();
 

@@ -244,6 +244,26 @@ std::string IrBuilder::unary(UnaryKind k, Ty t, const std::string& x) {
     throw std::logic_error("codegen: unary op not lowered");
 }
 
+std::string module_prelude_for(const std::string& code) {
+    const std::string all = module_prelude();
+    std::string out;
+    size_t pos = 0;
+    while (pos < all.size()) {
+        const size_t start = all.find("define internal ", pos);
+        if (start == std::string::npos) {
+            out += all.substr(pos);
+            break;
+        }
+        out += all.substr(pos, start - pos);
+        const size_t end = all.find("\n}\n", start) + 3;
+        const size_t at = all.find('@', start), paren = all.find('(', at);
+        const std::string call = all.substr(at, paren - at + 1);  // "@name("
+        if (code.find(call) != std::string::npos) out += all.substr(start, end - start);
+        pos = end;
+    }
+    return out;
+}
+
 std::string module_prelude() {
     // tg_rt_in is declared read-only although it may make a view contiguous in
     // its slot: that write is idempotent and invisible to compiled code, and

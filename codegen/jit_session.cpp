@@ -114,6 +114,12 @@ struct JitSession::Impl {
     JitStats stats;
 
     void optimize(Module& m) {
+        const auto start = std::chrono::steady_clock::now();
+        optimize_pipeline(m);
+        stats.optimize_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    void optimize_pipeline(Module& m) {
         LoopAnalysisManager lam;
         FunctionAnalysisManager fam;
         CGSCCAnalysisManager cgam;

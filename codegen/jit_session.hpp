@@ -39,6 +39,7 @@ struct JitStats {
     uint64_t modules_compiled = 0;  // went through O2 and codegen
     uint64_t cache_hits = 0;        // loaded from the object cache
     double compile_ms = 0;          // total time in add_ir (optimize + codegen or cache load)
+    double optimize_ms = 0;         // of which in the O2 pipeline
 };
 
 // $TG_CACHE_DIR, else $XDG_CACHE_HOME/tg, else ~/.cache/tg (then /tmp/tg-cache-UID).

@@ -130,9 +130,10 @@ public:
         b_.lines.push_back("}");
         Lowered out;
         out.entry = entry;
-        out.ir = module_prelude() + globals_ + helpers_;
-        for (const std::string& l : b_.lines) out.ir += l + "\n";
-        out.ir += metadata_;
+        std::string code = globals_ + helpers_;
+        for (const std::string& l : b_.lines) code += l + "\n";
+        code += metadata_;
+        out.ir = module_prelude_for(code) + code;
         out.stats = stats_;
         return out;
     }
