@@ -362,3 +362,42 @@ func @cr(%x: f32[]) -> (f32[]) {
 )");
     CHECK(run_str(g, {Tensor::scalar(0.5)}) + run_str(g, {Tensor::scalar(-0.5)}) == before);
 }
+
+TEST_CASE("dce: a cond that only passes the token through goes; one with an effect or a possible error stays") {
+    // if x > 0: y = sin(x) else: y = x (y unused) — the token threaded through it
+    Graph g("tok");
+    ValueId tok = g.add_input_token();
+    ValueId x = g.add_input(f32(), "x");
+    ValueId n = g.add_input(i64(), "n");
+    auto cond = [&](ValueId t, int kind) {
+        ValueId p = g.truth(g.apply1("gt", {x, k(g, Tensor::weak_int(0))}));
+        ValueId ins[] = {t};
+        NodeId c = g.add_cond(p, ins);
+        g.enter(g.node(c).regions[0]);
+        ValueId t0 = g.args(g.node(c).regions[0])[0];
+        ValueId y = g.apply1("sin", {x});
+        if (kind == 1) t0 = g.print(t0, {{TextPiece::Text, "then\n"}}, {});  // an effect
+        if (kind == 2) y = g.apply1("astype", {g.apply1("floordiv", {n, n}, at(4, 9))}, {}, {std::monostate{}, DType::F32});  // may raise
+        ValueId o1[] = {t0, y};
+        g.yield(o1);
+        g.exit();
+        g.enter(g.node(c).regions[1]);
+        ValueId o2[] = {g.args(g.node(c).regions[1])[0], x};
+        g.yield(o2);
+        g.exit();
+        return g.finish(c)[0];
+    };
+    tok = cond(tok, 0);  // removable
+    tok = cond(tok, 1);  // prints: stays
+    tok = cond(tok, 2);  // may raise: stays
+    ValueId out[] = {x, tok};
+    g.yield(out);
+    verify(g);
+    std::string before = run_str(g, {Tensor::scalar(0.5), Tensor::scalar(int64_t(1))});
+    CHECK(eliminate_dead_code(g));
+    verify(g);
+    int conds = 0;
+    g.walk(Graph::kBody, [&](NodeId m) { conds += g.node(m).op == Op::Cond; });
+    CHECK(conds == 2);
+    CHECK(run_str(g, {Tensor::scalar(0.5), Tensor::scalar(int64_t(1))}) == before);
+}

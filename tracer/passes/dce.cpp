@@ -6,6 +6,33 @@ namespace tg::tracer {
 
 using namespace passes;
 
+namespace {
+
+bool removable_cond(Graph& g, NodeId n, const std::vector<uint32_t>& uses) {
+    const Node& node = g.node(n);
+    // the token among the ins, and the token result
+    size_t tok_in = SIZE_MAX, tok_out = SIZE_MAX;
+    for (size_t j = 1; j < node.operands.size(); ++j)
+        if (g.type(node.operands[j]).token) tok_in = j - 1;
+    for (size_t i = 0; i < node.results.size(); ++i) {
+        if (g.type(node.results[i]).token) tok_out = i;
+        else if (uses[node.results[i]] != 0) return false;
+    }
+    if (tok_in == SIZE_MAX || tok_out == SIZE_MAX) return false;
+    for (RegionId r : node.regions) {
+        const Region& reg = g.region(r);
+        if (g.node(reg.nodes.back()).operands[tok_out] != reg.args[tok_in]) return false;
+        bool pure = true;
+        g.walk(r, [&](NodeId k) { pure = pure && (g.node(k).op == Op::Yield || is_pure(g, k)); });
+        if (!pure) return false;
+    }
+    g.replace_all_uses(node.results[tok_out], node.operands[1 + tok_in]);
+    g.erase(n);
+    return true;
+}
+
+}  // namespace
+
 bool eliminate_dead_code(Graph& g) {
     bool changed = false;
     for (;;) {
@@ -41,6 +68,20 @@ bool eliminate_dead_code(Graph& g) {
                     }
                     g.remove_result(n, i);
                     removed = true;
+                }
+            }
+        }
+        // A cond whose branches have no effect and can raise nothing, whose
+        // results nobody reads but the token it only passes through: the
+        // token flows around it and it goes. (`while` nodes stay: removing
+        // one could remove a loop that never ends.)
+        if (!removed) {
+            for (NodeId n : all_nodes(g)) {
+                const Node& node = g.node(n);
+                if (node.erased || node.op != Op::Cond) continue;
+                if (removable_cond(g, n, uses)) {
+                    removed = true;
+                    break;  // use counts changed: recount
                 }
             }
         }
