@@ -246,12 +246,14 @@ TEST_CASE("simplify: identities that keep every bit") {
     ValueId r7 = g.apply1("floordiv", {i, k(g, Tensor::weak_int(1))});      // i
     ValueId r8 = g.apply1("neg", {g.apply1("neg", {x})});                    // x
     ValueId r9 = g.apply1("astype", {x}, {}, {std::monostate{}, DType::F32}); // x
-    ValueId out[] = {r1, r2, r3, r4, r5, r6, r7, r8, r9};
+    ValueId b = g.add_input(boolean(), "b");
+    ValueId r10 = g.truth(g.truth(b));                                       // b
+    ValueId out[] = {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10};
     g.yield(out);
     CHECK(simplify_algebra(g));
     verify(g);
     const Node& ret = g.node(g.region(Graph::kBody).nodes.back());
-    CHECK(ret.operands == std::vector<ValueId>{x, x, x, x, x, i, i, x, x});
+    CHECK(ret.operands == std::vector<ValueId>{x, x, x, x, x, i, i, x, x, b});
 }
 
 TEST_CASE("simplify: no rewrite that could change a value, dtype or shape") {

@@ -15,6 +15,9 @@ namespace {
 
 // The operand that `node` equals, if a rule applies.
 std::optional<ValueId> simplified(const Graph& g, const Node& node) {
+    // the truth of a bool[] value is that value
+    if (node.op == Op::Truth && same_type(g.tensor_type(node.operands[0]), g.tensor_type(node.results[0])))
+        return node.operands[0];
     if (node.op != Op::Apply || node.results.size() != 1) return std::nullopt;
     std::string_view op = node.def->name;
     const stdlib::TensorType& rt = g.tensor_type(node.results[0]);
