@@ -1,0 +1,327 @@
+// Fused element-wise loop nests (one per group of element-wise nodes of one
+// shape) and reductions fused with their producers.
+#include <algorithm>
+#include <unordered_set>
+
+#include "codegen/lowerer.hpp"
+
+namespace tg::codegen::detail {
+
+// `reduced`: a result whose only reader is a fused reduction (no buffer).
+Lowerer::GroupPlan Lowerer::plan_group(const std::vector<NodeId>& members, ValueId reduced) const {
+    GroupPlan P;
+    const Shape shape = g_.tensor_type(g_.node(members.back()).results[0]).shape;
+    P.numel = shape.numel();
+    std::unordered_set<NodeId> in_group(members.begin(), members.end());
+    std::unordered_set<ValueId> produced;
+    for (NodeId n : members) produced.insert(g_.node(n).results[0]);
+    for (NodeId n : members) {
+        ValueId r = g_.node(n).results[0];
+        if (r == reduced) continue;
+        for (NodeId u : users_[r])
+            if (!in_group.count(u)) {
+                P.outputs.push_back(r);
+                break;
+            }
+    }
+    for (NodeId n : members)
+        for (ValueId v : g_.node(n).operands)
+            if (tensor(v) && !produced.count(v) && std::find(P.inputs.begin(), P.inputs.end(), v) == P.inputs.end())
+                P.inputs.push_back(v);
+    const int rank = shape.rank();
+    auto strides_of = [&](const Shape& s) {
+        std::vector<int64_t> st(rank, 0);
+        int64_t step = 1;
+        for (int d = s.rank() - 1; d >= 0; --d) {
+            int od = d + rank - s.rank();
+            st[od] = (s[d] == 1 && shape[od] != 1) ? 0 : step;
+            step *= s[d];
+        }
+        return st;
+    };
+    std::vector<ValueId> addressed = P.inputs;
+    addressed.insert(addressed.end(), P.outputs.begin(), P.outputs.end());
+    std::vector<std::vector<int64_t>> st;
+    for (ValueId v : addressed) st.push_back(strides_of(g_.tensor_type(v).shape));
+    std::vector<std::vector<int64_t>>& cst = P.strides;
+    cst.resize(addressed.size());
+    for (int d = 0; d < rank; ++d) {
+        if (shape[d] == 1) continue;
+        bool merge = !P.dims.empty();
+        for (size_t k = 0; merge && k < addressed.size(); ++k)
+            if (cst[k].back() != st[k][d] * shape[d]) merge = false;
+        if (merge) {
+            P.dims.back() *= shape[d];
+            for (size_t k = 0; k < addressed.size(); ++k) cst[k].back() = st[k][d];
+        } else {
+            P.dims.push_back(shape[d]);
+            for (size_t k = 0; k < addressed.size(); ++k) cst[k].push_back(st[k][d]);
+        }
+    }
+    if (P.dims.empty()) {
+        P.dims.push_back(1);
+        for (auto& c : cst) c.push_back(0);
+    }
+    return P;
+}
+
+// Pointers to the elements of the group's inputs and (fresh) outputs.
+std::vector<std::string> Lowerer::group_pointers(const GroupPlan& P) {
+    std::vector<std::string> ptr;
+    for (ValueId v : P.inputs) ptr.push_back(b_.def("call ptr @tg_rt_in(ptr %ctx, i32 " + id(v) + ")"));
+    for (ValueId v : P.outputs) {
+        ptr.push_back(b_.def("call ptr @tg_rt_out(ptr %ctx, i32 " + id(v) + ")"));
+        b_.fail_if(b_.def("icmp eq ptr " + ptr.back() + ", null"));
+    }
+    return ptr;
+}
+
+// The group's element code at the element whose offset in addressed
+// operand k is offset(k): loads, the members' element functions, stores.
+// Returns the elements of every member result.
+std::unordered_map<ValueId, std::pair<std::string, Ty>> Lowerer::group_elements(
+    const std::vector<NodeId>& members, const GroupPlan& P, const std::vector<std::string>& ptr,
+    const std::function<std::string(size_t)>& offset) {
+    std::unordered_map<ValueId, std::pair<std::string, Ty>> elem;
+    for (size_t k = 0; k < P.inputs.size(); ++k) {
+        const ValueId v = P.inputs[k];
+        const Ty t = ty(v);
+        std::string p = b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + ptr[k] + ", i64 " + offset(k));
+        std::string x = b_.def(std::string("load ") + mem_ty(t) + ", ptr " + p);
+        if (t == Ty::B) x = b_.def("trunc i8 " + x + " to i1");
+        elem[v] = {x, t};
+    }
+    for (NodeId n : members) {
+        const Node& node = g_.node(n);
+        std::vector<std::pair<std::string, Ty>> x;
+        for (ValueId v : node.operands) {
+            if (scalar(v)) x.emplace_back(value(v), ty(v));
+            else x.push_back(elem.at(v));
+        }
+        const ValueId r = node.results[0];
+        elem[r] = {element(*native_of(g_, node), n, x, ty(r)), ty(r)};
+    }
+    for (size_t j = 0; j < P.outputs.size(); ++j) {
+        const size_t k = P.inputs.size() + j;
+        const ValueId v = P.outputs[j];
+        const Ty t = ty(v);
+        std::string p = b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + ptr[k] + ", i64 " + offset(k));
+        std::string x = elem.at(v).first;
+        if (t == Ty::B) x = b_.def("zext i1 " + x + " to i8");
+        b_.emit(std::string("store ") + mem_ty(t) + " " + x + ", ptr " + p);
+    }
+    return elem;
+}
+
+void Lowerer::count_group(const std::vector<NodeId>& members) {
+    ++stats_.fused_groups;
+    stats_.fused_nodes += static_cast<int>(members.size());
+    stats_.native_nodes += static_cast<int>(members.size());
+}
+
+// ---- fused element-wise loop nests
+void Lowerer::emit_group(const std::vector<NodeId>& members) {
+    const GroupPlan P = plan_group(members);
+    count_group(members);
+    const std::vector<std::string> ptr = group_pointers(P);
+    if (P.numel == 0) return;
+    const std::vector<int64_t>& dims = P.dims;
+    struct Level {
+        std::string pre, head, latch, exit, i, next;
+    };
+    std::vector<Level> levels(dims.size());
+    for (size_t k = 0; k < dims.size(); ++k) {
+        Level& L = levels[k];
+        L.pre = b_.block;
+        L.head = b_.label("loop");
+        L.latch = b_.label("latch");
+        L.exit = b_.label("done");
+        L.i = b_.tmp();
+        L.next = b_.tmp();
+        b_.emit("br label %" + L.head);
+        b_.start(L.head);
+        b_.emit(L.i + " = phi i64 [0, %" + L.pre + "], [" + L.next + ", %" + L.latch + "]");
+    }
+    group_elements(members, P, ptr, [&](size_t k) {
+        std::string off = "0";
+        for (size_t d = 0; d < dims.size(); ++d) {
+            const int64_t s = P.strides[k][d];
+            if (s == 0) continue;
+            std::string term = s == 1 ? levels[d].i : b_.def("mul i64 " + levels[d].i + ", " + std::to_string(s));
+            off = off == "0" ? term : b_.def("add i64 " + off + ", " + term);
+        }
+        return off;
+    });
+    for (size_t k = dims.size(); k-- > 0;) {
+        Level& L = levels[k];
+        b_.emit("br label %" + L.latch);
+        b_.start(L.latch);
+        b_.emit(L.next + " = add i64 " + L.i + ", 1");
+        std::string end = b_.def("icmp eq i64 " + L.next + ", " + std::to_string(dims[k]));
+        b_.emit("br i1 " + end + ", label %" + L.exit + ", label %" + L.head + ", !llvm.loop " + loop_metadata());
+        b_.start(L.exit);
+    }
+}
+
+// ---- reductions fused with their producers
+// `sum` / `mean` over all elements (a 0-d result) of a value of the open
+// group that nothing else reads.
+bool Lowerer::is_full_reduction(const Node& node) const {
+    if (node.op != Op::Apply || (node.def->name != "sum" && node.def->name != "mean")) return false;
+    if (!scalar(node.results[0]) || !tensor(node.operands[0]) || users_[node.operands[0]].size() != 1) return false;
+    if (node.attrs.size() < 3) return false;
+    const stdlib::Attr& axis = node.attrs[1];
+    if (!std::holds_alternative<std::monostate>(axis)) {
+        const int rank = g_.tensor_type(node.operands[0]).shape.rank();
+        if (!(rank == 1 && std::holds_alternative<int64_t>(axis) &&
+              (std::get<int64_t>(axis) == 0 || std::get<int64_t>(axis) == -1)))
+            return false;
+    }
+    return true;
+}
+
+// Emits the group with `red` (a full sum/mean of one of its results)
+// computed inside it, in exactly the stdlib's summation order: 0 +
+// pairwise_sum (stdlib/reduce_runs.hpp: halves down to leaves of <= 256
+// elements, 8 accumulators per leaf) in f64 for floats, wrapping u64 for
+// integers. Only for groups whose loop is flat (one dim); false otherwise
+// (nothing emitted).
+bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red) {
+    const Node& rnode = g_.node(red);
+    const ValueId v = rnode.operands[0];
+    const GroupPlan P = plan_group(members, v);
+    if (P.dims.size() != 1 || P.numel < 1) return false;
+    const bool mean = rnode.def->name == "mean";
+    const Ty vt = ty(v);
+    const Ty acc = (mean || is_float_ty(vt)) ? Ty::F64 : Ty::I64;
+    const std::string A = llvm_ty(acc);
+    const std::string add = acc == Ty::F64 ? "fadd double " : "add i64 ";
+    count_group(members);
+    ++stats_.native_nodes;
+    ++stats_.fused_reductions;
+    const std::vector<std::string> ptr = group_pointers(P);
+
+    std::vector<ValueId> scalars;
+    for (NodeId n : members)
+        for (ValueId o : g_.node(n).operands)
+            if (scalar(o) && std::find(scalars.begin(), scalars.end(), o) == scalars.end() && !reg_[o].empty() &&
+                reg_[o][0] == '%')
+                scalars.push_back(o);
+    const std::string fn = "@red" + std::to_string(next_global_++);
+    std::string params = "ptr %ctx", args = "ptr %ctx";
+    for (size_t k = 0; k < ptr.size(); ++k) {
+        params += ", ptr %p" + std::to_string(k);
+        args += ", ptr " + ptr[k];
+    }
+    std::vector<std::string> saved(scalars.size());
+    for (size_t k = 0; k < scalars.size(); ++k) {
+        const std::string T = llvm_ty(ty(scalars[k]));
+        params += ", " + T + " %s" + std::to_string(k);
+        args += ", " + T + " " + reg_[scalars[k]];
+        saved[k] = reg_[scalars[k]];
+        reg_[scalars[k]] = "%s" + std::to_string(k);
+    }
+    IrBuilder h;
+    std::swap(b_, h);  // element code goes into the helper
+    std::vector<std::string> lptr;
+    for (size_t k = 0; k < ptr.size(); ++k) lptr.push_back("%p" + std::to_string(k));
+    auto elem_at = [&](const std::string& idx) {
+        auto e = group_elements(members, P, lptr, [&](size_t k) {
+            return P.strides[k][0] == 0 ? std::string("0") : idx;  // flat: stride 1 or 0
+        });
+        const auto& [x, t] = e.at(v);
+        return b_.convert(x, t, acc == Ty::F64 ? Ty::F64 : (t == Ty::B ? Ty::B : Ty::I64)) ;
+    };
+    auto widen = [&](const std::string& x) {  // static_cast<Acc>(element)
+        if (acc == Ty::F64) return x;
+        if (vt == Ty::B) return b_.def("zext i1 " + x + " to i64");
+        return x;  // already i64 (i32 sign-extended by convert)
+    };
+    const std::string pargs = args;
+    b_.emit("%buf = alloca [256 x " + A + "]");
+    b_.emit("%big = icmp sgt i64 %n, 256");
+    b_.emit("br i1 %big, label %split, label %leaf");
+    b_.start("split");
+    b_.emit("%h0 = sdiv i64 %n, 2");
+    b_.emit("%hr = srem i64 %h0, 8");
+    b_.emit("%h = sub i64 %h0, %hr");
+    std::string rec = "ptr %ctx";
+    for (size_t k = 0; k < ptr.size(); ++k) rec += ", ptr %p" + std::to_string(k);
+    for (size_t k = 0; k < scalars.size(); ++k) rec += ", " + std::string(llvm_ty(ty(scalars[k]))) + " %s" + std::to_string(k);
+    b_.emit("%l = call " + A + " " + fn + "(" + rec + ", i64 %a, i64 %h)");
+    b_.emit("%a2 = add i64 %a, %h");
+    b_.emit("%n2 = sub i64 %n, %h");
+    b_.emit("%r = call " + A + " " + fn + "(" + rec + ", i64 %a2, i64 %n2)");
+    b_.emit("%lr = " + add + "%l, %r");
+    b_.emit("ret " + A + " %lr");
+    const std::string zero = acc == Ty::F64 ? "0.0" : "0";
+    auto at = [&](const std::string& i) {
+        return b_.def("load " + A + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 " + i));
+    };
+    b_.start("leaf");
+    b_.emit("br label %fhead");
+    b_.start("fhead");
+    b_.emit("%e = phi i64 [0, %leaf], [%e1, %flatch]");
+    b_.emit("%fmore = icmp slt i64 %e, %n");
+    b_.emit("br i1 %fmore, label %fbody, label %sums");
+    b_.start("fbody");
+    std::string x = widen(elem_at(b_.def("add i64 %a, %e")));
+    b_.emit("store " + A + " " + x + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 %e"));
+    b_.emit("%e1 = add i64 %e, 1");
+    b_.emit("br label %flatch");
+    b_.start("flatch");
+    b_.emit("br label %fhead, !llvm.loop " + loop_metadata());
+    b_.start("sums");
+    b_.emit("br label %lhead");
+    b_.start("lhead");
+    b_.emit("%i = phi i64 [0, %sums], [%i8, %llatch]");
+    for (int k = 0; k < 8; ++k)
+        b_.emit("%s" + std::to_string(k) + "acc = phi " + A + " [" + zero + ", %sums], [%s" + std::to_string(k) +
+                "next, %llatch]");
+    b_.emit("%i8 = add i64 %i, 8");
+    b_.emit("%more = icmp sle i64 %i8, %n");
+    b_.emit("br i1 %more, label %lbody, label %ltail");
+    b_.start("lbody");
+    for (int k = 0; k < 8; ++k)  // s[k] += p[i + k]
+        b_.emit("%s" + std::to_string(k) + "next = " + add + "%s" + std::to_string(k) + "acc, " +
+                at(b_.def("add i64 %i, " + std::to_string(k))));
+    b_.emit("br label %llatch");
+    b_.start("llatch");
+    b_.emit("br label %lhead");
+    b_.start("ltail");
+    auto sum2 = [&](const std::string& p, const std::string& q) { return b_.def(add + p + ", " + q); };
+    std::string r0 = sum2(sum2(sum2("%s0acc", "%s1acc"), sum2("%s2acc", "%s3acc")),
+                          sum2(sum2("%s4acc", "%s5acc"), sum2("%s6acc", "%s7acc")));
+    b_.emit("br label %thead");
+    b_.start("thead");
+    b_.emit("%j = phi i64 [%i, %ltail], [%j1, %tlatch]");
+    b_.emit("%racc = phi " + A + " [" + r0 + ", %ltail], [%r1, %tlatch]");
+    b_.emit("%tmore = icmp slt i64 %j, %n");
+    b_.emit("br i1 %tmore, label %tbody, label %tdone");
+    b_.start("tbody");
+    b_.emit("%r1 = " + add + "%racc, " + at("%j"));
+    b_.emit("%j1 = add i64 %j, 1");
+    b_.emit("br label %tlatch");
+    b_.start("tlatch");
+    b_.emit("br label %thead");
+    b_.start("tdone");
+    b_.emit("ret " + A + " %racc");
+    std::swap(b_, h);
+    for (size_t k = 0; k < scalars.size(); ++k) reg_[scalars[k]] = saved[k];
+
+    std::string text = "define internal " + A + " " + fn + "(" + params + ", i64 %a, i64 %n) {\nentry:\n";
+    for (const std::string& l : h.lines)
+        if (l != "entry:") text += l + "\n";
+    text += "}\n";
+    helpers_ += text;
+
+    std::string total = b_.def("call " + A + " " + fn + "(" + pargs + ", i64 0, i64 " + std::to_string(P.numel) + ")");
+    total = b_.def(add + zero + ", " + total);
+    const ValueId out = rnode.results[0];
+    const Ty ot = ty(out);
+    if (mean) total = b_.def("fdiv double " + total + ", " + float_lit(static_cast<double>(P.numel)));
+    reg_[out] = acc == Ty::F64 ? b_.convert(total, Ty::F64, ot) : total;
+    return true;
+}
+
+}  // namespace tg::codegen::detail

@@ -1,0 +1,196 @@
+// The lowering's internals (codegen/lower.hpp is the interface): one
+// Lowerer writes the LLVM function of one graph. Its parts:
+//   lower.cpp        regions, control flow, values, single nodes
+//   lower_fused.cpp  fused element-wise loop nests and fused reductions
+//   native_ops.cpp   which ops compiled code computes itself
+//   ir_element.cpp   the per-element semantics of those ops
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "codegen/ir_builder.hpp"
+#include "codegen/lower.hpp"
+#include "stdlib/elementwise.hpp"
+#include "tracer/graph.hpp"
+
+namespace tg::codegen::detail {
+
+using stdlib::BinaryKind;
+using stdlib::DType;
+using stdlib::Shape;
+using stdlib::TensorType;
+using stdlib::UnaryKind;
+using tracer::Graph;
+using tracer::Node;
+using tracer::NodeId;
+using tracer::Op;
+using tracer::RegionId;
+using tracer::ValueId;
+
+inline constexpr int64_t kTickBatch = 1024;  // while-loop iterations reported to the host at once
+
+// An element-wise op compiled code computes itself.
+struct NativeOp {
+    enum Kind { Binary, Unary, AsType, Where, Clip } kind = Binary;
+    BinaryKind bk = BinaryKind::Add;
+    UnaryKind uk = UnaryKind::Neg;
+    Ty compute = Ty::F32;                    // binary / unary; clip: the maximum
+    Ty mid = Ty::F32, compute2 = Ty::F32;    // clip: maximum's result, minimum's compute type
+    bool may_raise = false;                  // integer floordiv / mod / pow
+};
+
+// The native form of node n, if compiled code computes it itself.
+std::optional<NativeOp> native_of(const Graph& g, const Node& n);
+
+inline bool is_bool_result(UnaryKind k) {
+    return k == UnaryKind::LogicalNot || k == UnaryKind::IsNan || k == UnaryKind::IsFinite;
+}
+
+class Lowerer {
+public:
+    Lowerer(const Graph& g, bool ticks) : g_(g), ticks_(ticks), reg_(g.num_values()), users_(g.num_values()) {
+        g.walk(Graph::kBody, [&](NodeId n) {
+            for (ValueId v : g.node(n).operands) users_[v].push_back(n);
+        });
+    }
+
+    Lowered run(const std::string& entry);
+
+private:
+    // ---- values
+    bool scalar(ValueId v) const { return !g_.type(v).token && g_.tensor_type(v).shape.rank() == 0; }
+    bool tensor(ValueId v) const { return !g_.type(v).token && g_.tensor_type(v).shape.rank() > 0; }
+    Ty ty(ValueId v) const {
+        const TensorType& t = g_.tensor_type(v);
+        return storage_ty(t.dtype, t.weak);
+    }
+    static std::string id(uint32_t v) { return std::to_string(v); }
+
+    const std::string& value(ValueId v) {
+        if (reg_[v].empty()) throw std::logic_error("codegen: 0-d value %" + id(v) + " has no register");
+        return reg_[v];
+    }
+    void load(ValueId v);
+    void spill(ValueId v);
+    // Metadata of a fused loop: no interleaving (see emit_group).
+    std::string loop_metadata();
+
+    // A constant array of value ids (a module global); its name.
+    std::string id_array(const std::vector<ValueId>& xs);
+    // slots[dst[i]] = slots[src[i]] for the tensor pairs (a parallel assignment).
+    void copies(std::span<const ValueId> dst, std::span<const ValueId> src);
+
+    // ---- regions
+    // Emits the nodes of region r (its arguments bound) and returns its yield.
+    // Element-wise nodes on tensors of one shape that follow each other are
+    // collected into `open` and emitted as one loop nest when something else
+    // needs their results; 0-d native nodes in between are emitted at once
+    // (they cannot read the open group's tensors).
+    //
+    // Liveness: a tensor defined in r is released (its slot emptied, so its
+    // buffer goes back to the allocator's caches for the next allocation of
+    // that size) right after the last node of r that reads it, directly or
+    // inside a nested region; while a fused group is open, releases wait
+    // until it is emitted.
+    const Node& emit_region(RegionId r);
+
+    // For each node of r (by position): the tensors defined in r whose last
+    // reader in r is that node.
+    std::vector<std::vector<ValueId>> last_uses(RegionId r) const;
+
+    bool is_native_scalar_node(const Node& node) const;
+
+    void emit_simple_scalar(const Node& node);
+
+    // One element of a native op, from operand elements (value, storage type),
+    // in the result's storage type.
+    std::string element(const NativeOp& op, NodeId n, const std::vector<std::pair<std::string, Ty>>& x, Ty result);
+
+    void emit_native_scalar(NodeId n, const NativeOp& op);
+
+    // ---- fused element-wise loop nests
+    // What a fused group reads and writes, and its loop nest.
+    struct GroupPlan {
+        std::vector<ValueId> inputs;   // tensors from outside the group
+        std::vector<ValueId> outputs;  // results read outside the group
+        std::vector<int64_t> dims;     // the loop nest (size-1 dims dropped, contiguous neighbours merged)
+        std::vector<std::vector<int64_t>> strides;  // per input, then per output: element stride per dim
+        int64_t numel = 0;
+    };
+
+    // `reduced`: a result whose only reader is a fused reduction (no buffer).
+    GroupPlan plan_group(const std::vector<NodeId>& members, ValueId reduced = tracer::kNoId) const;
+
+    // Pointers to the elements of the group's inputs and (fresh) outputs.
+    std::vector<std::string> group_pointers(const GroupPlan& P);
+
+    // The group's element code at the element whose offset in addressed
+    // operand k is offset(k): loads, the members' element functions, stores.
+    // Returns the elements of every member result.
+    std::unordered_map<ValueId, std::pair<std::string, Ty>> group_elements(
+        const std::vector<NodeId>& members, const GroupPlan& P, const std::vector<std::string>& ptr,
+        const std::function<std::string(size_t)>& offset);
+
+    void count_group(const std::vector<NodeId>& members);
+
+    // ---- fused element-wise loop nests
+    void emit_group(const std::vector<NodeId>& members);
+
+    // ---- reductions fused with their producers
+    // `sum` / `mean` over all elements (a 0-d result) of a value of the open
+    // group that nothing else reads.
+    bool is_full_reduction(const Node& node) const;
+
+    // Emits the group with `red` (a full sum/mean of one of its results)
+    // computed inside it, in exactly the stdlib's summation order: 0 +
+    // pairwise_sum (stdlib/reduce_runs.hpp: halves down to leaves of <= 256
+    // elements, 8 accumulators per leaf) in f64 for floats, wrapping u64 for
+    // integers. Only for groups whose loop is flat (one dim); false otherwise
+    // (nothing emitted).
+    bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red);
+
+    // ---- other nodes
+    void emit_node(NodeId n);
+
+    // x[i, j, ...] reading one element (an int per axis, static or dynamic):
+    // a bounds check and a load. Negative indices count from the end; out
+    // of range, the node runs in the runtime, which raises eager's error.
+    bool emit_element_index(NodeId n);
+
+    void emit_runtime(NodeId n);
+
+    void emit_assert(NodeId n);
+
+    // Binds region r's arguments to `from` (0-d: the same registers; tensors: slot copies).
+    void bind(RegionId r, std::span<const ValueId> from);
+
+    void emit_cond(NodeId n);
+
+    // One loop iteration for the host's limits (steps, interrupts), reported
+    // every kTickBatch iterations.
+    void tick();
+
+    void emit_while(NodeId n);
+
+    const Graph& g_;
+    const bool ticks_;  // loops count iterations for the host
+    IrBuilder b_;
+    std::vector<std::string> reg_;               // 0-d values: their LLVM operand
+    std::vector<std::vector<NodeId>> users_;     // per value: the nodes reading it
+    std::string globals_;
+    std::string helpers_;  // functions of fused reductions
+    std::string metadata_;  // loop metadata nodes
+    int next_metadata_ = 0;
+    int next_global_ = 0;
+    LoweringStats stats_;
+};
+
+}  // namespace tg::codegen::detail
