@@ -273,7 +273,8 @@ declare i32 @tg_rt_tick(ptr, i64) nounwind
 declare i32 @tg_rt_error(ptr, i32, i32) nounwind
 declare ptr @tg_rt_in(ptr, i32) nounwind willreturn memory(read)
 declare ptr @tg_rt_out(ptr, i32) nounwind
-declare void @tg_rt_copies(ptr, ptr, ptr, i32) nounwind
+declare void @tg_rt_copies(ptr, ptr, ptr, ptr, i32) nounwind
+declare ptr @tg_rt_own(ptr, i32, i32, i32) nounwind
 declare void @tg_rt_release(ptr, ptr, i32) nounwind
 declare i32 @tg_rt_get_b(ptr, i32) nounwind
 declare i32 @tg_rt_get_i32(ptr, i32) nounwind

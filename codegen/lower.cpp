@@ -75,16 +75,23 @@ std::string Lowerer::id_array(const std::vector<ValueId>& xs) {
 }
 
 // slots[dst[i]] = slots[src[i]] for the tensor pairs (a parallel assignment).
-void Lowerer::copies(std::span<const ValueId> dst, std::span<const ValueId> src) {
-    std::vector<ValueId> d, s;
+void Lowerer::copies(std::span<const ValueId> dst, std::span<const ValueId> src, RegionId dying) {
+    std::vector<ValueId> d, s, dead;
     for (size_t i = 0; i < dst.size(); ++i)
         if (tensor(dst[i]) && dst[i] != src[i]) {
             d.push_back(dst[i]);
             s.push_back(src[i]);
+            dead.push_back(dying != tracer::kNoId && defined_in(src[i], dying) ? 1 : 0);
         }
     if (d.empty()) return;
-    std::string dn = id_array(d), sn = id_array(s);
-    b_.emit("call void @tg_rt_copies(ptr %ctx, ptr " + dn + ", ptr " + sn + ", i32 " + std::to_string(d.size()) + ")");
+    std::string dn = id_array(d), sn = id_array(s), kn = id_array(dead);
+    b_.emit("call void @tg_rt_copies(ptr %ctx, ptr " + dn + ", ptr " + sn + ", ptr " + kn + ", i32 " +
+            std::to_string(d.size()) + ")");
+}
+
+bool Lowerer::defined_in(ValueId v, RegionId r) const {
+    const tracer::ValueInfo& info = g_.value(v);
+    return info.def == tracer::kNoId ? info.region == r : g_.node(info.def).parent == r;
 }
 
 // ---- regions
@@ -157,7 +164,9 @@ const Node& Lowerer::emit_region(RegionId r) {
         }
         flush();
         if (nat) emit_native_scalar(n, *nat);
-        else emit_node(n);
+        else if (node.op != Op::IndexAssign ||
+                 !emit_element_store(n, std::find(dying[k].begin(), dying[k].end(), node.operands[0]) != dying[k].end()))
+            emit_node(n);
     }
     throw std::logic_error("codegen: region without a yield");
 }
@@ -273,19 +282,20 @@ void Lowerer::emit_node(NodeId n) {
 // x[i, j, ...] reading one element (an int per axis, static or dynamic):
 // a bounds check and a load. Negative indices count from the end; out
 // of range, the node runs in the runtime, which raises eager's error.
-bool Lowerer::emit_element_index(NodeId n) {
+std::optional<std::string> Lowerer::element_offset(NodeId n, ValueId x, size_t first_dynamic) {
     const Node& node = g_.node(n);
-    const ValueId x = node.operands[0], r = node.results[0];
     const tracer::IndexSpec& spec = std::get<tracer::IndexSpec>(node.payload);
     const Shape& shape = g_.tensor_type(x).shape;
-    if (!tensor(x) || !scalar(r) || static_cast<int>(spec.items.size()) != shape.rank()) return false;
-    for (const stdlib::IndexItem& it : spec.items)
-        if (it.kind != stdlib::IndexItem::Int) return false;
-    const Ty t = ty(x);
-    if (ty(r) != t) return false;
-    std::string p = b_.def("call ptr @tg_rt_in(ptr %ctx, i32 " + id(x) + ")");
+    if (!tensor(x) || static_cast<int>(spec.items.size()) != shape.rank()) return std::nullopt;
+    for (size_t d = 0; d < spec.items.size(); ++d) {
+        if (spec.items[d].kind != stdlib::IndexItem::Int) return std::nullopt;
+        if (!spec.dynamic[d]) {
+            const int64_t k = spec.items[d].index, size = shape[static_cast<int>(d)];
+            if (k < -size || k >= size) return std::nullopt;  // cannot happen: the tracer checked static indices
+        }
+    }
     std::string bad = "false", off = "0";
-    size_t dyn = 1;
+    size_t dyn = first_dynamic;
     std::vector<int64_t> st(spec.items.size(), 1);
     for (size_t d = spec.items.size(); d-- > 1;) st[d - 1] = st[d] * shape[static_cast<int>(d)];
     for (size_t d = 0; d < spec.items.size(); ++d) {
@@ -300,10 +310,8 @@ bool Lowerer::emit_element_index(NodeId n) {
             std::string out = b_.def("icmp uge i64 " + idx + ", " + std::to_string(size));  // negatives too
             bad = bad == "false" ? out : b_.def("or i1 " + bad + ", " + out);
         } else {
-            int64_t k = spec.items[d].index;
-            if (k < 0) k += size;
-            if (k < 0 || k >= size) return false;  // cannot happen: the tracer checked static indices
-            idx = std::to_string(k);
+            const int64_t k = spec.items[d].index;
+            idx = std::to_string(k < 0 ? k + size : k);
         }
         std::string term = st[d] == 1 ? idx : b_.def("mul i64 " + idx + ", " + std::to_string(st[d]));
         off = off == "0" ? term : b_.def("add i64 " + off + ", " + term);
@@ -318,9 +326,39 @@ bool Lowerer::emit_element_index(NodeId n) {
         b_.emit("br label %fail");
         b_.start(ok);
     }
+    return off;
+}
+
+bool Lowerer::emit_element_index(NodeId n) {
+    const Node& node = g_.node(n);
+    const ValueId x = node.operands[0], r = node.results[0];
+    if (!tensor(x) || !scalar(r) || ty(r) != ty(x)) return false;
+    std::optional<std::string> off = element_offset(n, x, 1);
+    if (!off) return false;
+    const Ty t = ty(x);
+    std::string p = b_.def("call ptr @tg_rt_in(ptr %ctx, i32 " + id(x) + ")");
     std::string e = b_.def(std::string("load ") + mem_ty(t) + ", ptr " +
-                           b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + p + ", i64 " + off));
+                           b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + p + ", i64 " + *off));
     reg_[r] = t == Ty::B ? b_.def("trunc i8 " + e + " to i1") : e;
+    ++stats_.native_nodes;
+    return true;
+}
+
+bool Lowerer::emit_element_store(NodeId n, bool x_dies) {
+    const Node& node = g_.node(n);
+    const ValueId x = node.operands[0], v = node.operands[1], r = node.results[0];
+    if (!tensor(x) || !scalar(v) || !tensor(r) || ty(r) != ty(x)) return false;
+    std::optional<std::string> off = element_offset(n, x, 2);
+    if (!off) return false;
+    const Ty t = ty(x);
+    // the value as x's dtype (index_assign casts it), computed before x is taken over
+    std::string e = b_.convert(value(v), ty(v), t);
+    if (t == Ty::B) e = b_.def("zext i1 " + e + " to i8");
+    std::string p = b_.def("call ptr @tg_rt_own(ptr %ctx, i32 " + id(r) + ", i32 " + id(x) + ", i32 " +
+                           (x_dies ? "1" : "0") + ")");
+    b_.fail_if(b_.def("icmp eq ptr " + p + ", null"));
+    b_.emit(std::string("store ") + mem_ty(t) + " " + e + ", ptr " +
+            b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + p + ", i64 " + *off));
     ++stats_.native_nodes;
     return true;
 }
@@ -349,11 +387,11 @@ void Lowerer::emit_assert(NodeId n) {
 }
 
 // Binds region r's arguments to `from` (0-d: the same registers; tensors: slot copies).
-void Lowerer::bind(RegionId r, std::span<const ValueId> from) {
+void Lowerer::bind(RegionId r, std::span<const ValueId> from, RegionId dying) {
     const auto& args = g_.region(r).args;
     for (size_t i = 0; i < args.size(); ++i)
         if (scalar(args[i])) reg_[args[i]] = value(from[i]);
-    copies(args, from);
+    copies(args, from, dying);
 }
 
 void Lowerer::emit_cond(NodeId n) {
@@ -369,7 +407,7 @@ void Lowerer::emit_cond(NodeId n) {
         const Node& y = emit_region(node.regions[k]);
         for (size_t i = 0; i < node.results.size(); ++i)
             yields[k].push_back(scalar(y.operands[i]) ? value(y.operands[i]) : "");
-        copies(node.results, y.operands);
+        copies(node.results, y.operands, node.regions[k]);
         ends[k] = b_.block;
         b_.emit("br label %" + lm);
     }
@@ -420,11 +458,11 @@ void Lowerer::emit_while(NodeId n) {
     b_.emit("br i1 " + value(cyv[0]) + ", label %" + body + ", label %" + exit);
     b_.start(body);
     if (ticks_) tick();
-    bind(br, carried);
+    bind(br, carried, cr);
     const Node& by = emit_region(br);
     std::vector<std::string> back;
     for (ValueId v : by.operands) back.push_back(scalar(v) ? value(v) : "");
-    copies(cargs, by.operands);
+    copies(cargs, by.operands, br);
     const std::string latch = b_.block;
     b_.emit("br label %" + head);
     for (size_t i = 0; i < cargs.size(); ++i) {
@@ -435,7 +473,7 @@ void Lowerer::emit_while(NodeId n) {
     b_.start(exit);
     for (size_t i = 0; i < node.results.size(); ++i)
         if (scalar(node.results[i])) reg_[node.results[i]] = value(carried[i]);
-    copies(node.results, carried);
+    copies(node.results, carried, cr);
     ++stats_.native_nodes;
 }
 

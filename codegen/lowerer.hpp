@@ -86,7 +86,11 @@ private:
     // A constant array of value ids (a module global); its name.
     std::string id_array(const std::vector<ValueId>& xs);
     // slots[dst[i]] = slots[src[i]] for the tensor pairs (a parallel assignment).
-    void copies(std::span<const ValueId> dst, std::span<const ValueId> src);
+    // Sources defined in region `dying` (which is being left) are dead
+    // afterwards: their slots are released, so the destinations can own
+    // their buffers alone (and update them in place, see emit_element_store).
+    void copies(std::span<const ValueId> dst, std::span<const ValueId> src, RegionId dying = tracer::kNoId);
+    bool defined_in(ValueId v, RegionId r) const;
 
     // ---- regions
     // Emits the nodes of region r (its arguments bound) and returns its yield.
@@ -164,13 +168,20 @@ private:
     // a bounds check and a load. Negative indices count from the end; out
     // of range, the node runs in the runtime, which raises eager's error.
     bool emit_element_index(NodeId n);
+    // x[i, j] = v for one element: x's buffer taken over (moved when x dies
+    // here, copied only if shared), the element stored in place.
+    bool emit_element_store(NodeId n, bool x_dies);
+    // The offset of the element x[items] (row-major), with a bounds check that
+    // runs node n in the runtime (eager's error) when an index is out of
+    // range; nullopt when the items are not one int per axis.
+    std::optional<std::string> element_offset(NodeId n, ValueId x, size_t first_dynamic);
 
     void emit_runtime(NodeId n);
 
     void emit_assert(NodeId n);
 
     // Binds region r's arguments to `from` (0-d: the same registers; tensors: slot copies).
-    void bind(RegionId r, std::span<const ValueId> from);
+    void bind(RegionId r, std::span<const ValueId> from, RegionId dying = tracer::kNoId);
 
     void emit_cond(NodeId n);
 

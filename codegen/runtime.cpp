@@ -120,9 +120,17 @@ static void* tg_rt_out(void* ctx, uint32_t v) {
 }
 
 // slots[dst[i]] = slots[src[i]] for all i at once (a parallel assignment:
-// loops pass carried values in any order).
-static void tg_rt_copies(void* ctx, const uint32_t* dst, const uint32_t* src, uint32_t n) {
+// loops pass carried values in any order). Sources with dead[i] set are
+// not needed afterwards: their slots are emptied, so that a destination can
+// be the only owner of its buffer.
+static void tg_rt_copies(void* ctx, const uint32_t* dst, const uint32_t* src, const uint32_t* dead, uint32_t n) {
     CallFrame& f = frame(ctx);
+    if (n == 1) {  // the common case: one tensor carried
+        if (dead[0]) f.slots[dst[0]] = std::move(f.slots[src[0]]);
+        else f.slots[dst[0]] = f.slots[src[0]];
+        if (dead[0]) f.slots[src[0]] = Tensor();
+        return;
+    }
     Tensor tmp[16];
     std::vector<Tensor> big;
     Tensor* t = tmp;
@@ -131,7 +139,26 @@ static void tg_rt_copies(void* ctx, const uint32_t* dst, const uint32_t* src, ui
         t = big.data();
     }
     for (uint32_t i = 0; i < n; ++i) t[i] = f.slots[src[i]];
+    for (uint32_t i = 0; i < n; ++i)
+        if (dead[i]) f.slots[src[i]] = Tensor();
     for (uint32_t i = 0; i < n; ++i) f.slots[dst[i]] = std::move(t[i]);
+}
+
+// slots[r] = slots[x] (moved when x is dead), made contiguous and the only
+// owner of its buffer (copy-on-write), for an in-place element store; its
+// elements. Null on failure (error set).
+static void* tg_rt_own(void* ctx, uint32_t r, uint32_t x, int32_t move) {
+    void* p = nullptr;
+    guarded(ctx, [&] {
+        CallFrame& f = frame(ctx);
+        Tensor t = move ? std::move(f.slots[x]) : f.slots[x];
+        if (move) f.slots[x] = Tensor();
+        if (!t.is_contiguous()) t = t.contiguous();
+        else t.make_unique();
+        f.slots[r] = std::move(t);
+        p = f.slots[r].raw_data();
+    });
+    return p;
 }
 
 // Empties the slots of tensors no longer needed (liveness), so their buffers
@@ -181,7 +208,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
 #define TG_SYM(name) RuntimeSymbol{#name, reinterpret_cast<void*>(&name)}
     static const std::vector<RuntimeSymbol> symbols = {
         TG_SYM(tg_rt_node), TG_SYM(tg_rt_tick), TG_SYM(tg_rt_error), TG_SYM(tg_rt_in), TG_SYM(tg_rt_out),
-        TG_SYM(tg_rt_copies), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
+        TG_SYM(tg_rt_copies), TG_SYM(tg_rt_own), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
         TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
         TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_exp_f32),
         TG_SYM(tg_exp_f64), TG_SYM(tg_log_f32), TG_SYM(tg_log_f64), TG_SYM(tg_tanh_f32), TG_SYM(tg_tanh_f64),

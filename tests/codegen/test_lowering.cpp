@@ -557,3 +557,34 @@ TEST_CASE("reading one element (static, dynamic and negative indices) is native;
             }
     }
 }
+
+TEST_CASE("storing one element: in place when the old value dies, never visible through another value") {
+    // y = x; y[i] = 7 (x still read after: copy) ; z = y; z[-1] = y[0] (y dies: in place)
+    for (DType d : kDTypes) {
+        Graph g("store");
+        ValueId tok = g.add_input_token();
+        ValueId x = g.add_input({d, Shape{5}, false});
+        ValueId i = g.add_input({DType::I64, {}, false});
+        tracer::IndexSpec dyn{{stdlib::IndexItem{}}, {true}};
+        tracer::IndexSpec last{{stdlib::IndexItem{}}, {false}};
+        last.items[0].index = -1;
+        tracer::IndexSpec first{{stdlib::IndexItem{}}, {false}};
+        std::vector<ValueId> ii{i}, none;
+        ValueId seven = g.constant(Tensor::weak_int(7));
+        ValueId y = g.index_assign(x, seven, dyn, ii, tracer::SrcLoc{nullptr, {3, 5}, nullptr});
+        ValueId y0 = g.index(y, first, none);
+        ValueId z = g.index_assign(y, y0, last, none);
+        std::vector<ValueId> outs{x, z, tok};
+        g.yield(outs);
+        tracer::verify(g);
+        auto c = compiler().compile(g, "store");
+        CHECK(c->stats().runtime_nodes == 0);
+        Tensor xv = values(d, 5, 1);
+        for (int64_t k : {-6, -5, -1, 0, 4, 5}) {
+            INFO("dtype " << stdlib::dtype_name(d) << " i = " << k);
+            Outcome o = agree(g, *c, {xv, Tensor::scalar(k, DType::I64)}, "store");
+            CHECK(o.error.empty() == (k >= -5 && k < 5));
+        }
+        CHECK(same_bits(xv, values(d, 5, 1)));  // the caller's tensor is untouched
+    }
+}
