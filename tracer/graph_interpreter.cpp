@@ -48,11 +48,13 @@ public:
             case Op::Apply: {
                 bool random = node.def->flags & stdlib::kRandom;
                 size_t first = random ? 1 : 0;
-                inputs_tmp_.clear();
-                for (size_t k = first; k < node.operands.size(); ++k) inputs_tmp_.push_back(env_[node.operands[k]]);
+                std::vector<Tensor>& inputs = ctx_.scratch;
+                inputs.clear();
+                for (size_t k = first; k < node.operands.size(); ++k) inputs.push_back(env_[node.operands[k]]);
                 stdlib::OpContext octx{ctx_.rng};
                 if (random && !ctx_.rng) throw RuntimeError("graph interpreter: a random op needs RunContext::rng", node.loc);
-                env_[node.results[0]] = node.def->eager(octx, stdlib::OpArgs{inputs_tmp_, node.attrs});
+                env_[node.results[0]] = node.def->eager(octx, stdlib::OpArgs{inputs, node.attrs});
+                inputs.clear();  // drop the references before the next node
                 return;
             }
             case Op::Constant: env_[node.results[0]] = std::get<Tensor>(node.payload); return;
@@ -108,7 +110,6 @@ private:
     const Graph& g_;
     std::span<Tensor> env_;
     RunContext& ctx_;
-    std::vector<Tensor> inputs_tmp_;
 };
 
 class Interpreter {

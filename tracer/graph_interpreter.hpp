@@ -26,6 +26,9 @@ struct RunContext {
     // Compiled code reports iterations in batches instead (on_iteration is
     // called `count` times when this is not set).
     std::function<void(int64_t count)> on_iterations;
+    // Scratch space reused from node to node (an op's input list), so that
+    // running a node allocates nothing of its own.
+    std::vector<stdlib::Tensor> scratch;
     // Runs a host function (HostCall nodes) by its HostFn id.
     std::function<std::vector<stdlib::Tensor>(const HostFn&, std::span<const stdlib::Tensor>)> host_call;
 };

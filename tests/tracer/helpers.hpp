@@ -25,7 +25,7 @@ inline const lang::SourcePtr& source() {
     static const lang::SourcePtr s = std::make_shared<lang::Source>("f.tg", "line 1\nline 2\nline 3\nline 4\nline 5\n");
     return s;
 }
-inline SrcLoc at(uint32_t line, uint32_t col) { return {source(), {line, col}}; }
+inline SrcLoc at(uint32_t line, uint32_t col) { return {source(), {line, col}, nullptr}; }
 
 inline const stdlib::OpDef& op(std::string_view name) {
     const stdlib::OpDef* d = stdlib::find_op(name);
