@@ -58,7 +58,11 @@ std::string symbol_part(const std::string& name) {
 
 std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const std::string& name) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (!session_) session_ = JitSession::create(options_, runtime_symbols());
+    double session_ms = 0;
+    if (!session_) {
+        session_ = JitSession::create(options_, runtime_symbols());
+        session_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
     const std::string entry = "tg_" + symbol_part(name) + "_" + std::to_string(next_id_++);
     Lowered low;
     try {
@@ -74,6 +78,7 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     auto out = std::unique_ptr<CompiledGraph>(new CompiledGraph());
     const uint64_t hits = session_->stats().cache_hits;
     const double optimized = session_->stats().optimize_ms;
+    const double generated = session_->stats().codegen_ms;
     try {
         out->module_ = session_->add_ir(low.ir, options_.object_cache ? low.ir : std::string());
         out->fn_ = reinterpret_cast<int32_t (*)(void*)>(session_->lookup(entry));
@@ -86,6 +91,8 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     out->stats_ = low.stats;
     out->from_cache_ = session_->stats().cache_hits > hits;
     out->optimize_ms_ = session_->stats().optimize_ms - optimized;
+    out->codegen_ms_ = session_->stats().codegen_ms - generated;
+    out->session_ms_ = session_ms;
     out->compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }

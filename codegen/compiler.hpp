@@ -33,6 +33,8 @@ public:
     const LoweringStats& stats() const { return stats_; }
     double compile_ms() const { return compile_ms_; }      // lowering + LLVM (or an object cache hit)
     double optimize_ms() const { return optimize_ms_; }    // of which LLVM's O2 pipeline
+    double codegen_ms() const { return codegen_ms_; }      // of which instruction selection and emission
+    double session_ms() const { return session_ms_; }      // of which creating the JIT (first compile only)
     bool from_cache() const { return from_cache_; }
 
 private:
@@ -45,6 +47,8 @@ private:
     LoweringStats stats_;
     double compile_ms_ = 0;
     double optimize_ms_ = 0;
+    double codegen_ms_ = 0;
+    double session_ms_ = 0;
     bool from_cache_ = false;
 };
 

@@ -94,6 +94,22 @@ private:
     std::string dir_;
 };
 
+// Instruction selection and object emission, timed for `--trace`.
+class TimedCompiler : public TMOwningSimpleCompiler {
+public:
+    TimedCompiler(std::unique_ptr<TargetMachine> tm, ObjectCache* cache, JitStats* stats)
+        : TMOwningSimpleCompiler(std::move(tm), cache), stats_(stats) {}
+    Expected<CompileResult> operator()(Module& m) override {
+        const auto start = std::chrono::steady_clock::now();
+        auto result = TMOwningSimpleCompiler::operator()(m);
+        stats_->codegen_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return result;
+    }
+
+private:
+    JitStats* stats_;
+};
+
 }  // namespace
 
 std::string default_cache_dir() {
@@ -161,13 +177,14 @@ std::unique_ptr<JitSession> JitSession::create(const JitOptions& options, const 
     impl->cache = std::make_unique<DiskObjectCache>(impl->cache_dir);
 
     DiskObjectCache* cache = impl->cache.get();
+    JitStats* raw_stats = &impl->stats;
     impl->jit = unwrap(LLJITBuilder()
                            .setJITTargetMachineBuilder(jtmb)
                            .setCompileFunctionCreator(
-                               [cache](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
+                               [cache, raw_stats](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
                                    auto tm = builder.createTargetMachine();
                                    if (!tm) return tm.takeError();
-                                   return std::make_unique<TMOwningSimpleCompiler>(std::move(*tm), cache);
+                                   return std::make_unique<TimedCompiler>(std::move(*tm), cache, raw_stats);
                                })
                            .create(),
                        "cannot create the JIT");

@@ -40,6 +40,8 @@ struct JitStats {
     uint64_t cache_hits = 0;        // loaded from the object cache
     double compile_ms = 0;          // total time in add_ir (optimize + codegen or cache load)
     double optimize_ms = 0;         // of which in the O2 pipeline
+    double codegen_ms = 0;          // of which in instruction selection and object emission
+    double session_ms = 0;          // creating the LLJIT (once per interpreter, on the first compile)
 };
 
 // $TG_CACHE_DIR, else $XDG_CACHE_HOME/tg, else ~/.cache/tg (then /tmp/tg-cache-UID).

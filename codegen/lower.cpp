@@ -56,13 +56,54 @@ void Lowerer::spill(ValueId v) {
             (t == Ty::B ? "i32" : llvm_ty(t)) + " " + x + ")");
 }
 
-// Metadata of a fused loop: no interleaving (see emit_group).
+// Metadata of a fused loop: no interleaving and no unrolling. The vector
+// loop alone is as fast (the loops stream memory), and every copy of the
+// body costs compile time: the first call waits for it.
 std::string Lowerer::loop_metadata() {
-    const std::string id = "!" + std::to_string(next_metadata_);
-    metadata_ += id + " = distinct !{" + id + ", !" + std::to_string(next_metadata_ + 1) + "}\n!" +
-                 std::to_string(next_metadata_ + 1) + " = !{!\"llvm.loop.interleave.count\", i32 1}\n";
-    next_metadata_ += 2;
+    const int n = next_metadata_;
+    next_metadata_ += 3;
+    metadata_ += "!" + std::to_string(n) + " = distinct !{!" + std::to_string(n) + ", !" + std::to_string(n + 1) +
+                 ", !" + std::to_string(n + 2) + "}\n!" + std::to_string(n + 1) +
+                 " = !{!\"llvm.loop.interleave.count\", i32 1}\n!" + std::to_string(n + 2) +
+                 " = !{!\"llvm.loop.unroll.disable\"}\n";
+    return "!" + std::to_string(n);
+}
+
+// A metadata node (its text after `!N = `); its name.
+std::string Lowerer::metadata_node(const std::string& text) {
+    const std::string id = "!" + std::to_string(next_metadata_++);
+    metadata_ += id + " = " + text + "\n";
     return id;
+}
+
+// Alias scopes of a fused group: one per output buffer. The outputs are
+// fresh buffers (tg_rt_out), so they alias neither the inputs nor each
+// other; saying so spares the vectorizer its runtime overlap checks and the
+// scalar copy of the loop that goes with them.
+Lowerer::GroupScopes Lowerer::group_scopes(size_t outputs) {
+    GroupScopes S;
+    if (outputs == 0) return S;
+    const std::string domain = "!" + std::to_string(next_metadata_);
+    metadata_node("distinct !{" + domain + "}");
+    std::vector<std::string> scope;
+    for (size_t j = 0; j < outputs; ++j) {
+        const std::string sid = "!" + std::to_string(next_metadata_);
+        metadata_node("distinct !{" + sid + ", " + domain + "}");
+        scope.push_back(sid);
+    }
+    auto list = [&](size_t except) {
+        std::string t;
+        for (size_t j = 0; j < outputs; ++j)
+            if (j != except) t += (t.empty() ? "" : ", ") + scope[j];
+        return t;
+    };
+    S.loads = ", !noalias " + metadata_node("!{" + list(outputs) + "}");
+    for (size_t j = 0; j < outputs; ++j) {
+        std::string st = ", !alias.scope " + metadata_node("!{" + scope[j] + "}");
+        if (outputs > 1) st += ", !noalias " + metadata_node("!{" + list(j) + "}");
+        S.stores.push_back(st);
+    }
+    return S;
 }
 
 // A constant array of value ids (a module global); its name.

@@ -83,11 +83,12 @@ std::unordered_map<ValueId, std::pair<std::string, Ty>> Lowerer::group_elements(
     const std::vector<NodeId>& members, const GroupPlan& P, const std::vector<std::string>& ptr,
     const std::function<std::string(size_t)>& offset) {
     std::unordered_map<ValueId, std::pair<std::string, Ty>> elem;
+    const GroupScopes scopes = group_scopes(P.outputs.size());
     for (size_t k = 0; k < P.inputs.size(); ++k) {
         const ValueId v = P.inputs[k];
         const Ty t = ty(v);
         std::string p = b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + ptr[k] + ", i64 " + offset(k));
-        std::string x = b_.def(std::string("load ") + mem_ty(t) + ", ptr " + p);
+        std::string x = b_.def(std::string("load ") + mem_ty(t) + ", ptr " + p + scopes.loads);
         if (t == Ty::B) x = b_.def("trunc i8 " + x + " to i1");
         elem[v] = {x, t};
     }
@@ -108,7 +109,7 @@ std::unordered_map<ValueId, std::pair<std::string, Ty>> Lowerer::group_elements(
         std::string p = b_.def(std::string("getelementptr ") + mem_ty(t) + ", ptr " + ptr[k] + ", i64 " + offset(k));
         std::string x = elem.at(v).first;
         if (t == Ty::B) x = b_.def("zext i1 " + x + " to i8");
-        b_.emit(std::string("store ") + mem_ty(t) + " " + x + ", ptr " + p);
+        b_.emit(std::string("store ") + mem_ty(t) + " " + x + ", ptr " + p + scopes.stores[j]);
     }
     return elem;
 }

@@ -130,6 +130,13 @@ private:
         int64_t numel = 0;
     };
 
+    struct GroupScopes {
+        std::string loads;                // ", !noalias !N" for the group's loads
+        std::vector<std::string> stores;  // per output: ", !alias.scope !N[, !noalias !M]"
+    };
+    GroupScopes group_scopes(size_t outputs);
+    std::string metadata_node(const std::string& text);
+
     // `reduced`: a result whose only reader is a fused reduction (no buffer).
     GroupPlan plan_group(const std::vector<NodeId>& members, ValueId reduced = tracer::kNoId) const;
 

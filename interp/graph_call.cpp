@@ -253,7 +253,9 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
                 const codegen::LoweringStats& s = c->stats();
                 text += "  compile " + std::to_string(c->compile_ms()) + " ms" +
                         (c->from_cache() ? " (object cache hit)"
-                                         : " (LLVM O2 " + std::to_string(c->optimize_ms()) + " ms)") +
+                                         : " (LLVM O2 " + std::to_string(c->optimize_ms()) + " ms, codegen " +
+                                               std::to_string(c->codegen_ms()) + " ms, JIT setup " +
+                                               std::to_string(c->session_ms()) + " ms)") +
                         ": " + std::to_string(s.native_nodes) +
                         " nodes native (" + std::to_string(s.fused_nodes) + " element-wise in " +
                         std::to_string(s.fused_groups) + " fused loops, " + std::to_string(s.fused_reductions) +
