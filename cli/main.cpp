@@ -93,6 +93,9 @@ int main(int argc, char** argv) {
         cmd->add_flag("--trace", opts.trace, "log every trace and retrace");
         cmd->add_flag("--no-jit", opts.no_jit, "run graphs with the reference graph interpreter");
         cmd->add_flag("--no-cache", opts.no_cache, "do not use the persistent cache of compiled code");
+        cmd->add_flag("--sync-jit", opts.sync_jit,
+                      "compile every graph before its first call (default: small graphs start on the graph "
+                      "interpreter while they compile in the background)");
         cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
         cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
     };

@@ -11,10 +11,32 @@ namespace tg::codegen {
 
 CompiledGraph::~CompiledGraph() {
     try {
-        if (session_) session_->remove(module_);
+        if (job_) job_->abandon();
+        else if (session_ && module_) session_->remove(module_);
     } catch (...) {
         // releasing code cannot fail in a way the program could act on
     }
+}
+
+bool CompiledGraph::ready() {
+    if (fn_) return true;
+    if (!job_ || !job_->finished.load(std::memory_order_acquire)) return false;
+    const std::shared_ptr<CompileJob> job = std::move(job_);  // from now on the module is ours to release
+    std::lock_guard lock(job->mutex);
+    if (job->state == CompileJob::State::Failed)
+        throw CodegenError("cannot compile the graph of `" + graph_->name() + "` (in the background): " + job->error +
+                           "\n" + tracer::print_graph(*graph_) + "\n" + job->ir);
+    module_ = job->module;
+    fn_ = reinterpret_cast<int32_t (*)(void*)>(job->fn);
+    times_ = job->times;
+    news_ = true;
+    return true;
+}
+
+bool CompiledGraph::take_ready_news() {
+    const bool news = news_;
+    news_ = false;
+    return news;
 }
 
 std::vector<stdlib::Tensor> CompiledGraph::run(std::span<const stdlib::Tensor> inputs, tracer::RunContext& ctx) const {
@@ -42,10 +64,7 @@ std::vector<stdlib::Tensor> CompiledGraph::run(std::span<const stdlib::Tensor> i
 Compiler::Compiler(JitOptions options) : options_(std::move(options)) {}
 Compiler::~Compiler() = default;
 
-const JitStats& Compiler::stats() {
-    static const JitStats none;
-    return session_ ? session_->stats() : none;
-}
+JitStats Compiler::stats() { return session_ ? session_->stats() : JitStats{}; }
 
 namespace {
 // A symbol-safe version of a tg function name.
@@ -54,14 +73,18 @@ std::string symbol_part(const std::string& name) {
     for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
     return s;
 }
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
 }  // namespace
 
-std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const std::string& name) {
+std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const std::string& name, Tiering tiering) {
     const auto t0 = std::chrono::steady_clock::now();
     double session_ms = 0;
     if (!session_) {
         session_ = JitSession::create(options_, runtime_symbols());
-        session_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        session_ms = ms_since(t0);
     }
     const std::string entry = "tg_" + symbol_part(name) + "_" + std::to_string(next_id_++);
     Lowered low;
@@ -76,24 +99,36 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     // what the session does with it.
     if (const char* dir = std::getenv("TG_DUMP_LLVM"); dir && *dir) std::ofstream(std::string(dir) + "/" + entry + ".ll") << low.ir;
     auto out = std::unique_ptr<CompiledGraph>(new CompiledGraph());
-    const uint64_t hits = session_->stats().cache_hits;
-    const double optimized = session_->stats().optimize_ms;
-    const double generated = session_->stats().codegen_ms;
+    out->session_ = session_;
+    out->graph_ = &g;
+    out->stats_ = low.stats;
+    out->session_ms_ = session_ms;
+    const std::string key = options_.object_cache ? low.ir : std::string();
+
+    if (tiering == Tiering::Background && options_.background) {
+        const int64_t work = bounded_work(g);
+        if (work >= 0 && work <= options_.background_max_work && !session_->cached(key)) {
+            auto job = std::make_shared<CompileJob>();
+            job->ir = std::move(low.ir);
+            job->entry = entry;
+            job->cache_key = options_.object_cache ? job->ir : std::string();
+            job->session = session_;
+            out->job_ = job;
+            out->background_ = true;
+            out->lower_ms_ = ms_since(t0) - session_ms;
+            if (!worker_) worker_ = std::make_unique<CompileWorker>();
+            worker_->submit(std::move(job));
+            return out;
+        }
+    }
     try {
-        out->module_ = session_->add_ir(low.ir, options_.object_cache ? low.ir : std::string());
+        out->module_ = session_->add_ir(low.ir, key, &out->times_);
         out->fn_ = reinterpret_cast<int32_t (*)(void*)>(session_->lookup(entry));
     } catch (const CodegenError& e) {
         throw CodegenError(std::string("cannot compile the graph of `") + name + "`: " + e.what() + "\n" +
                            tracer::print_graph(g) + "\n" + low.ir);
     }
-    out->session_ = session_;
-    out->graph_ = &g;
-    out->stats_ = low.stats;
-    out->from_cache_ = session_->stats().cache_hits > hits;
-    out->optimize_ms_ = session_->stats().optimize_ms - optimized;
-    out->codegen_ms_ = session_->stats().codegen_ms - generated;
-    out->session_ms_ = session_ms;
-    out->compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    out->lower_ms_ = ms_since(t0) - session_ms - out->times_.total_ms;
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/background.hpp"
 #include "codegen/jit_session.hpp"
 #include "codegen/lower.hpp"
 #include "stdlib/tensor.hpp"
@@ -18,38 +19,58 @@
 namespace tg::codegen {
 
 // The native code of one concrete function. Releasing it releases the code
-// (the module's ORC ResourceTracker).
+// (the module's ORC ResourceTracker); releasing it while it still compiles in
+// the background drops the job, or waits for it if LLVM is already at work.
 class CompiledGraph {
 public:
     ~CompiledGraph();
     CompiledGraph(const CompiledGraph&) = delete;
     CompiledGraph& operator=(const CompiledGraph&) = delete;
 
+    // Whether the native code can run. Always true for a graph compiled with
+    // Tiering::Wait; one compiling in the background becomes ready when the
+    // worker is done (callers run the reference interpreter meanwhile).
+    // Throws CodegenError if the background compile failed (a bug in tg).
+    bool ready();
+    // True once, on the first ready() that found a background compile
+    // finished (for `--trace`).
+    bool take_ready_news();
+
     // Same contract as tracer::run_graph: inputs bound to the graph's tensor
     // inputs, returns what its body yields; throws tracer::RuntimeError (or
-    // whatever the RunContext callbacks throw).
+    // whatever the RunContext callbacks throw). Only when ready().
     std::vector<stdlib::Tensor> run(std::span<const stdlib::Tensor> inputs, tracer::RunContext& ctx) const;
 
     const LoweringStats& stats() const { return stats_; }
-    double compile_ms() const { return compile_ms_; }      // lowering + LLVM (or an object cache hit)
-    double optimize_ms() const { return optimize_ms_; }    // of which LLVM's O2 pipeline
-    double codegen_ms() const { return codegen_ms_; }      // of which instruction selection and emission
-    double session_ms() const { return session_ms_; }      // of which creating the JIT (first compile only)
-    bool from_cache() const { return from_cache_; }
+    bool background() const { return background_; }     // compiled on the worker thread
+    double lower_ms() const { return lower_ms_; }         // lowering to LLVM IR
+    // LLVM's share (parse, O2, codegen, link; or the cache load): known once ready().
+    const ModuleTimes& llvm_times() const { return times_; }
+    double compile_ms() const { return session_ms_ + lower_ms_ + times_.total_ms; }
+    double session_ms() const { return session_ms_; }    // creating the JIT (first compile only)
+    bool from_cache() const { return times_.cache_hit; }
 
 private:
     friend class Compiler;
     CompiledGraph() = default;
     std::shared_ptr<JitSession> session_;
+    std::shared_ptr<CompileJob> job_;  // while compiling in the background
     JitSession::ModuleId module_ = 0;
     int32_t (*fn_)(void*) = nullptr;
     const tracer::Graph* graph_ = nullptr;
     LoweringStats stats_;
-    double compile_ms_ = 0;
-    double optimize_ms_ = 0;
-    double codegen_ms_ = 0;
+    ModuleTimes times_;
+    double lower_ms_ = 0;
     double session_ms_ = 0;
-    bool from_cache_ = false;
+    bool background_ = false;
+    bool news_ = false;
+};
+
+// How a compile may proceed (Compiler::compile).
+enum class Tiering {
+    Wait,        // compile now; the result is ready on return
+    Background,  // if the graph's work is small and bounded and the object cache misses: compile on the
+                 // worker thread while the caller runs the interpreter (JitOptions::background)
 };
 
 class Compiler {
@@ -60,14 +81,17 @@ public:
     // Compiles g (which must outlive the result). `name` is the tg function's
     // name (for the symbol). Throws CodegenError with the graph and the LLVM
     // IR in the message: a failure to compile is a bug in tg.
-    std::unique_ptr<CompiledGraph> compile(const tracer::Graph& g, const std::string& name);
+    std::unique_ptr<CompiledGraph> compile(const tracer::Graph& g, const std::string& name,
+                                           Tiering tiering = Tiering::Wait);
 
-    const JitStats& stats();
+    JitStats stats();
 
 private:
     JitOptions options_;
     std::shared_ptr<JitSession> session_;  // created on first use
     int next_id_ = 0;
+    // Declared last: destroyed first, so its thread stops before the session goes.
+    std::unique_ptr<CompileWorker> worker_;
 };
 
 }  // namespace tg::codegen

@@ -97,17 +97,17 @@ private:
 // Instruction selection and object emission, timed for `--trace`.
 class TimedCompiler : public TMOwningSimpleCompiler {
 public:
-    TimedCompiler(std::unique_ptr<TargetMachine> tm, ObjectCache* cache, JitStats* stats)
-        : TMOwningSimpleCompiler(std::move(tm), cache), stats_(stats) {}
+    TimedCompiler(std::unique_ptr<TargetMachine> tm, ObjectCache* cache, ModuleTimes* times)
+        : TMOwningSimpleCompiler(std::move(tm), cache), times_(times) {}
     Expected<CompileResult> operator()(Module& m) override {
         const auto start = std::chrono::steady_clock::now();
         auto result = TMOwningSimpleCompiler::operator()(m);
-        stats_->codegen_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        times_->codegen_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
 
 private:
-    JitStats* stats_;
+    ModuleTimes* times_;  // JitSession::Impl::current
 };
 
 }  // namespace
@@ -129,10 +129,13 @@ struct JitSession::Impl {
     ModuleId next_id = 1;
     JitStats stats;
 
+    mutable std::mutex mutex;  // serializes add_ir / lookup / remove / stats across threads
+    ModuleTimes current;       // of the module add_ir is compiling (under the mutex)
+
     void optimize(Module& m) {
         const auto start = std::chrono::steady_clock::now();
         optimize_pipeline(m);
-        stats.optimize_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        current.optimize_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
 
     void optimize_pipeline(Module& m) {
@@ -177,14 +180,14 @@ std::unique_ptr<JitSession> JitSession::create(const JitOptions& options, const 
     impl->cache = std::make_unique<DiskObjectCache>(impl->cache_dir);
 
     DiskObjectCache* cache = impl->cache.get();
-    JitStats* raw_stats = &impl->stats;
+    ModuleTimes* current = &impl->current;
     impl->jit = unwrap(LLJITBuilder()
                            .setJITTargetMachineBuilder(jtmb)
                            .setCompileFunctionCreator(
-                               [cache, raw_stats](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
+                               [cache, current](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
                                    auto tm = builder.createTargetMachine();
                                    if (!tm) return tm.takeError();
-                                   return std::make_unique<TimedCompiler>(std::move(*tm), cache, raw_stats);
+                                   return std::make_unique<TimedCompiler>(std::move(*tm), cache, current);
                                })
                            .create(),
                        "cannot create the JIT");
@@ -206,8 +209,17 @@ std::unique_ptr<JitSession> JitSession::create(const JitOptions& options, const 
     return std::unique_ptr<JitSession>(new JitSession(std::move(impl)));
 }
 
-JitSession::ModuleId JitSession::add_ir(std::string_view ir_text, std::string_view cache_key) {
+bool JitSession::cached(std::string_view cache_key) const {
+    const Impl& s = *impl_;
+    if (s.cache_dir.empty() || cache_key.empty()) return false;
+    std::error_code ec;
+    return fs::exists(s.cache_file(s.full_key(cache_key)), ec);
+}
+
+JitSession::ModuleId JitSession::add_ir(std::string_view ir_text, std::string_view cache_key, ModuleTimes* times) {
     Impl& s = *impl_;
+    std::lock_guard lock(s.mutex);
+    s.current = ModuleTimes{};
     auto start = std::chrono::steady_clock::now();
     ResourceTrackerSP tracker = s.jit->getMainJITDylib().createResourceTracker();
     std::string hash = (!s.cache_dir.empty() && !cache_key.empty()) ? s.full_key(cache_key) : "";
@@ -245,18 +257,25 @@ JitSession::ModuleId JitSession::add_ir(std::string_view ir_text, std::string_vi
     } else {
         ++s.stats.cache_hits;
     }
-    s.stats.compile_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    s.current.total_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    s.current.cache_hit = hit;
+    s.stats.compile_ms += s.current.total_ms;
+    s.stats.optimize_ms += s.current.optimize_ms;
+    s.stats.codegen_ms += s.current.codegen_ms;
+    if (times) *times = s.current;
     ModuleId id = s.next_id++;
     s.modules.emplace(id, std::move(tracker));
     return id;
 }
 
 void* JitSession::lookup(std::string_view symbol) {
+    std::lock_guard lock(impl_->mutex);
     auto addr = unwrap(impl_->jit->lookup(StringRef(symbol.data(), symbol.size())), "symbol not found");
     return addr.toPtr<void*>();
 }
 
 void JitSession::remove(ModuleId id) {
+    std::lock_guard lock(impl_->mutex);
     auto it = impl_->modules.find(id);
     if (it == impl_->modules.end()) return;
     check(it->second->remove(), "cannot release a module");
@@ -265,6 +284,9 @@ void JitSession::remove(ModuleId id) {
 
 std::string JitSession::host_cpu() const { return impl_->tm->getTargetCPU().str(); }
 std::string JitSession::target_triple() const { return impl_->tm->getTargetTriple().str(); }
-const JitStats& JitSession::stats() const { return impl_->stats; }
+JitStats JitSession::stats() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->stats;
+}
 
 }  // namespace tg::codegen

@@ -33,6 +33,12 @@ struct JitOptions {
     // on_iterations) for step limits and interrupts. Off when the host has
     // neither: the loops then carry no counter at all.
     bool count_iterations = true;
+    // Tiered compilation (codegen/background.hpp): graphs with no `while` and
+    // at most this many element operations per run start on the reference
+    // interpreter while they compile on a background thread. Off: every graph
+    // is compiled before its first call (`tg run --sync-jit`).
+    bool background = true;
+    int64_t background_max_work = int64_t{1} << 22;
 };
 
 struct JitStats {
@@ -41,7 +47,14 @@ struct JitStats {
     double compile_ms = 0;          // total time in add_ir (optimize + codegen or cache load)
     double optimize_ms = 0;         // of which in the O2 pipeline
     double codegen_ms = 0;          // of which in instruction selection and object emission
-    double session_ms = 0;          // creating the LLJIT (once per interpreter, on the first compile)
+};
+
+// What compiling one module cost (add_ir).
+struct ModuleTimes {
+    double total_ms = 0;     // in add_ir: parse + optimize + codegen + link, or a cache load
+    double optimize_ms = 0;  // LLVM's O2 pipeline
+    double codegen_ms = 0;   // instruction selection and object emission
+    bool cache_hit = false;
 };
 
 // $TG_CACHE_DIR, else $XDG_CACHE_HOME/tg, else ~/.cache/tg (then /tmp/tg-cache-UID).
@@ -62,7 +75,13 @@ public:
     // content (e.g. a hash of the optimized tg graph); it is combined with the
     // LLVM version and the host CPU to key the object cache. An empty key
     // disables caching for this module. Throws CodegenError.
-    ModuleId add_ir(std::string_view ir_text, std::string_view cache_key);
+    // Thread-safe (calls are serialized): the background compile worker
+    // (codegen/background.hpp) and the interpreter's thread share a session.
+    ModuleId add_ir(std::string_view ir_text, std::string_view cache_key, ModuleTimes* times = nullptr);
+
+    // Whether the object cache holds the module with this key (add_ir would
+    // only load it).
+    bool cached(std::string_view cache_key) const;
 
     // Address of a symbol a module defines; throws CodegenError if absent.
     void* lookup(std::string_view symbol);
@@ -72,7 +91,7 @@ public:
 
     std::string host_cpu() const;
     std::string target_triple() const;
-    const JitStats& stats() const;
+    JitStats stats() const;  // a snapshot
 
 private:
     struct Impl;

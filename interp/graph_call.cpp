@@ -134,6 +134,27 @@ Error graph_error(const tracer::RuntimeError& e) {
     return err;
 }
 
+// The `--trace` line of a compiled graph: where the time went and how much
+// of the graph runs as native code.
+std::string compile_note(codegen::CompiledGraph& c) {
+    const codegen::LoweringStats& s = c.stats();
+    auto ms = [](double x) { return std::to_string(x) + " ms"; };
+    std::string how;
+    if (c.background() && !c.ready())
+        how = "compile: in the background (lowering " + ms(c.lower_ms()) +
+              "); calls run on the graph interpreter until the native code is ready";
+    else if (c.from_cache())
+        how = "compile " + ms(c.compile_ms()) + " (object cache hit)";
+    else
+        how = "compile " + ms(c.compile_ms()) + " (lowering " + ms(c.lower_ms()) + ", LLVM O2 " +
+              ms(c.llvm_times().optimize_ms) + ", codegen " + ms(c.llvm_times().codegen_ms) + ", JIT setup " +
+              ms(c.session_ms()) + ")";
+    return "  " + how + ": " + std::to_string(s.native_nodes) + " nodes native (" + std::to_string(s.fused_nodes) +
+           " element-wise in " + std::to_string(s.fused_groups) + " fused loops, " +
+           std::to_string(s.fused_reductions) + " reductions fused), " + std::to_string(s.runtime_nodes) +
+           " through the runtime\n";
+}
+
 }  // namespace
 
 void Evaluator::capture_global(const Name& n) {
@@ -234,7 +255,7 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
         fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
         if (!rt_.options.no_jit) {
             try {
-                fresh->compiled = rt_.compiler().compile(*fresh->graph, fn.name);
+                fresh->compiled = rt_.compiler().compile(*fresh->graph, fn.name, codegen::Tiering::Background);
             } catch (const codegen::CodegenError& e) {
                 // a bug in tg, never the program's fault: report it with the graph
                 throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
@@ -249,19 +270,7 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
             auto ms = [](auto d) { return std::to_string(std::chrono::duration<double, std::milli>(d).count()) + " ms"; };
             text += "  time: trace " + ms(t1 - t0) + ", optimize " + ms(t2 - t1) + "; " +
                     std::to_string(fresh->graph->live_node_count()) + " nodes\n";
-            if (const codegen::CompiledGraph* c = fresh->compiled.get()) {
-                const codegen::LoweringStats& s = c->stats();
-                text += "  compile " + std::to_string(c->compile_ms()) + " ms" +
-                        (c->from_cache() ? " (object cache hit)"
-                                         : " (LLVM O2 " + std::to_string(c->optimize_ms()) + " ms, codegen " +
-                                               std::to_string(c->codegen_ms()) + " ms, JIT setup " +
-                                               std::to_string(c->session_ms()) + " ms)") +
-                        ": " + std::to_string(s.native_nodes) +
-                        " nodes native (" + std::to_string(s.fused_nodes) + " element-wise in " +
-                        std::to_string(s.fused_groups) + " fused loops, " + std::to_string(s.fused_reductions) +
-                        " reductions fused), " + std::to_string(s.runtime_nodes) +
-                        " through the runtime\n";
-            }
+            if (codegen::CompiledGraph* c = fresh->compiled.get()) text += compile_note(*c);
             text += tracer::print_graph(*fresh->graph);
             if (text.back() != '\n') text += '\n';
             log(text);
@@ -278,6 +287,18 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
         entry = cache.entries.back().get();
     }
 
+    // A graph compiling in the background runs on the interpreter until its
+    // native code is ready (codegen/background.hpp); either gives the same results.
+    if (codegen::CompiledGraph* c = entry->compiled.get(); c && !rt_.options.no_jit) {
+        try {
+            if (c->ready() && c->take_ready_news())
+                log("native code ready for " + fn.name + "(" + entry->signature.to_string() + "), compiled in the background:\n" +
+                    compile_note(*c));
+        } catch (const codegen::CodegenError& e) {
+            throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
+                        call_source, args.loc);
+        }
+    }
     if (rt_.options.verify) return verify_call(fn, *entry, env, args, call_source, result);
     run_entry(*entry, env, args, result);
     return true;
@@ -297,7 +318,7 @@ void Evaluator::run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& e
     };
     std::vector<Tensor> outs;
     try {
-        if (entry.compiled && !rt_.options.no_jit) outs = entry.compiled->run(inputs, ctx);
+        if (entry.compiled && !rt_.options.no_jit && entry.compiled->ready()) outs = entry.compiled->run(inputs, ctx);
         else outs = tracer::run_graph(*entry.graph, inputs, ctx);
     } catch (const tracer::RuntimeError& e) {
         throw graph_error(e);

@@ -47,6 +47,7 @@ codegen::Compiler& Runtime::compiler() {
         jo.cache_dir = options.cache_dir;
         // only step limits and interrupts need compiled loops to count
         jo.count_iterations = options.max_steps > 0 || options.interrupt != nullptr;
+        jo.background = !options.sync_jit;
         compiler_ = std::make_unique<codegen::Compiler>(std::move(jo));
     }
     return *compiler_;

@@ -62,6 +62,7 @@ struct Options {
     std::function<void(std::string_view)> write_log;     // --trace logs; null: dropped
     bool eager = false, trace = false, no_jit = false, verify = false;
     bool no_cache = false;  // the persistent object cache of compiled code is off
+    bool sync_jit = false;  // compile every graph before its first call (no background tier)
     std::string cache_dir;  // "" = codegen::default_cache_dir()
     std::string dump_graphs_dir;
     int max_call_depth = 1000;

@@ -3,15 +3,18 @@
 
 usage: run_scripts.py [--update] TG_BINARY DIR...
 
-Every `<name>.tg` under each DIR (recursively) runs in three modes — as
-written, `--eager` and `--no-jit` — from the script's own folder. All modes
+Every `<name>.tg` under each DIR (recursively) runs in four modes — as
+written, `--eager`, `--no-jit` and `--sync-jit` (every graph compiled before
+its first call: as written, small graphs start on the graph interpreter while
+they compile in the background, so a short script may never run native
+code) — from the script's own folder. All modes
 must give identical stdout, stderr and exit status, and they must match the
 expected files beside the script:
   <name>.out   expected stdout (required)
   <name>.err   expected stderr, exactly (for failing scripts; absent = empty)
   <name>.args  optional: script arguments, one per line
   <name>.modes optional: the modes to run, by name, separated by spaces or
-               newlines (`written`, `eager`, `nojit`); the default is all three.
+               newlines (`written`, `eager`, `nojit`, `sync`); the default is all four.
                Used for trace-time errors that exist only in graph modes
                (e.g. `written nojit` in tests/scripts/graph_errors/). The modes
                that run must still agree with each other and with the expected
@@ -40,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 
-MODES = [("written", []), ("eager", ["--eager"]), ("nojit", ["--no-jit"])]
+MODES = [("written", []), ("eager", ["--eager"]), ("nojit", ["--no-jit"]), ("sync", ["--sync-jit"])]
 TIMEOUT_S = 60
 
 

@@ -150,6 +150,10 @@ struct Options {
     bool no_jit = false;    // run graphs with the reference graph interpreter
     bool no_cache = false;  // do not use the persistent cache of compiled code
     std::string cache_dir;  // where compiled code is cached; "" = $TG_CACHE_DIR, $XDG_CACHE_HOME/tg, ~/.cache/tg
+    // Compile every graph before its first call. By default a graph with no
+    // `while` and little work starts on the graph interpreter while it
+    // compiles on a background thread (same results either way).
+    bool sync_jit = false;
     bool verify = false;    // run each @graph call both ways and compare
     std::string dump_graphs_dir;
     // Limits: an untrusted script ends with a tg::Error instead of hanging.

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Seeded differential test of @graph: random tg programs, run in three modes.
+"""Seeded differential test of @graph: random tg programs, run in four modes.
 
 usage: gen.py TG_BINARY [--seed S] [--programs N] [--keep DIR] [options]
 
 Generates N random, well-typed `@graph` functions (seeded, reproducible),
 writes them --per-file at a time into scripts, and runs every script as
-`TG run FILE`, `TG run --eager FILE` and `TG run --no-jit FILE`. All modes
+`TG run FILE`, `TG run --eager FILE`, `TG run --no-jit FILE` and
+`TG run --sync-jit FILE` (compiled before the first call; as written, small
+graphs start on the graph interpreter while they compile in the background).
+All modes
 must give identical stdout, stderr and exit status, function by function.
 On a mismatch it prints the seed, the function and a diff, saves the script
 (and a one-function script) under --keep DIR, and exits 1.
@@ -21,7 +24,7 @@ options:
   --emit          print the generated script(s) instead of running them
   --eager-only    run only `--eager` (to check that the programs are valid);
                   reports the error rate and the errors
-  --modes LIST    comma-separated subset of written,eager,nojit
+  --modes LIST    comma-separated subset of written,eager,nojit,sync
   --strict        also fail on differences within float tolerance in
                   functions that use sum/mean (SPEC allows a compiled
                   reduction to be reassociated; by default such a near-match
@@ -46,7 +49,7 @@ import time
 
 DEFAULT_SEED = 1
 DEFAULT_PROGRAMS = 2000
-MODES = {"written": [], "eager": ["--eager"], "nojit": ["--no-jit"]}
+MODES = {"written": [], "eager": ["--eager"], "nojit": ["--no-jit"], "sync": ["--sync-jit"]}
 MARKER = "@@ "
 MAX_TIMEOUTS = 2     # per script: give up on the rest of it after this many
 MAX_FAILURES = 5     # per script: mismatches before giving up on the rest
@@ -711,7 +714,7 @@ def parse_args(argv):
     a = A()
     a.tg, a.seed, a.programs, a.keep, a.per_file, a.jobs = None, str(DEFAULT_SEED), DEFAULT_PROGRAMS, None, 100, 2
     a.only, a.emit, a.strict, a.timeout = None, False, False, 60
-    a.modes = ["written", "eager", "nojit"]
+    a.modes = ["written", "eager", "nojit", "sync"]
     it = iter(argv)
     for x in it:
         if x in ("-h", "--help"):

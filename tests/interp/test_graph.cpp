@@ -4,19 +4,25 @@
 
 #include <tg/tg.hpp>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 namespace {
 struct Run {
     std::string out, log;
     tg::Interpreter interp;
-    explicit Run(bool eager = false) : interp(options(eager)) {}
-    tg::Options options(bool eager) {
+    // sync_jit: compiled code from the first call (tiering has its own test below)
+    explicit Run(bool eager = false, bool sync_jit = true, bool no_cache = false)
+        : interp(options(eager, sync_jit, no_cache)) {}
+    tg::Options options(bool eager, bool sync_jit, bool no_cache) {
         tg::Options o;
         o.write_output = [this](std::string_view s) { out += s; };
         o.write_log = [this](std::string_view s) { log += s; };
         o.trace = true;
         o.eager = eager;
+        o.sync_jit = sync_jit;
+        o.no_cache = no_cache;
         return o;
     }
     size_t count(const std::string& what) const {
@@ -164,4 +170,33 @@ TEST_CASE("compiled code is released with its interpreter, and two interpreters 
         CHECK(a.out != b.out);
         CHECK(a.count("compile ") == 1);
     }
+}
+
+TEST_CASE("tiering: a small @graph function starts on the graph interpreter and switches to native code; the output "
+          "never changes") {
+    const char* program = "@graph\ndef g(x):\n    return (tanh(x) * 2.0 + x).sum()\nx = tensor([0.5, 1.0, -2.0])\n";
+    Run eager(true);
+    eager.interp.run_source(std::string(program) + "print(g(x))\n");
+    Run t(false, false, true);  // no object cache: a hit would load the code at once
+    t.interp.run_source(std::string(program) + "print(g(x))\n");
+    CHECK(t.count("compile: in the background") == 1);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    int calls = 1;
+    while (t.count("native code ready") == 0 && std::chrono::steady_clock::now() < deadline) {
+        t.interp.run_source("print(g(x))\n");
+        ++calls;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    REQUIRE(t.count("native code ready") == 1);
+    t.interp.run_source("print(g(x))\n");  // on native code
+    ++calls;
+    std::string want;
+    for (int i = 0; i < calls; ++i) want += eager.out;
+    CHECK(t.out == want);
+    CHECK(t.count("native code ready") == 1);
+
+    // a function with a while loop compiles before its first call
+    t.interp.run_source("@graph\ndef h(n):\n    i = 0\n    while i < n:\n        i += 1\n    return i\nprint(h(5))\n");
+    CHECK(t.count("compile: in the background") == 1);
+    CHECK(t.log.find("(lowering ") != std::string::npos);
 }

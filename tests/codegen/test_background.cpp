@@ -1,0 +1,215 @@
+// Tiered compilation (codegen/background.hpp): which graphs compile in the
+// background, that their native code becomes ready and agrees with the
+// reference interpreter, and that releasing code (or the compiler) while a
+// compile is queued or running neither hangs nor crashes.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include <unistd.h>
+
+#include "codegen/background.hpp"
+#include "codegen/compiler.hpp"
+#include "tracer/graph_interpreter.hpp"
+#include "tracer/verifier.hpp"
+
+using namespace tg;
+using stdlib::DType;
+using stdlib::Shape;
+using stdlib::Tensor;
+using tracer::Graph;
+using tracer::ValueId;
+
+namespace {
+
+codegen::JitOptions options(bool background, int64_t max_work = int64_t{1} << 22, std::string cache_dir = {}) {
+    codegen::JitOptions o;
+    o.object_cache = !cache_dir.empty();
+    o.cache_dir = std::move(cache_dir);
+    o.background = background;
+    o.background_max_work = max_work;
+    return o;
+}
+
+// y = tanh(x * k) + x on f32[n]: straight-line, n * 3 elements of work.
+std::unique_ptr<Graph> straight(int64_t n, double k) {
+    auto g = std::make_unique<Graph>("straight");
+    ValueId tok = g->add_input_token();
+    ValueId x = g->add_input({DType::F32, Shape{n}, false}, "x");
+    ValueId y = g->apply1("add", {g->apply1("tanh", {g->apply1("mul", {x, g->constant(Tensor::weak_float(k))})}), x});
+    std::vector<ValueId> outs{y, tok};
+    g->yield(outs);
+    tracer::verify(*g);
+    return g;
+}
+
+// while i < 3: i = i + 1 (a loop: no bound on its work).
+std::unique_ptr<Graph> looping() {
+    auto g = std::make_unique<Graph>("looping");
+    ValueId tok = g->add_input_token();
+    ValueId zero = g->constant(Tensor::scalar(int64_t(0), DType::I64));
+    std::vector<ValueId> inits{tok, zero};
+    auto w = g->add_while(inits);
+    auto cr = g->node(w).regions[0], br = g->node(w).regions[1];
+    g->enter(cr);
+    {
+        auto a = g->args(cr);
+        std::vector<ValueId> ys{g->apply1("lt", {a[1], g->constant(Tensor::weak_int(3))}), a[0], a[1]};
+        g->yield(ys);
+    }
+    g->exit();
+    g->enter(br);
+    {
+        auto a = g->args(br);
+        std::vector<ValueId> ys{a[0], g->apply1("add", {a[1], g->constant(Tensor::weak_int(1))})};
+        g->yield(ys);
+    }
+    g->exit();
+    auto res = g->finish(w);
+    std::vector<ValueId> outs{res[1], res[0]};
+    g->yield(outs);
+    tracer::verify(*g);
+    return g;
+}
+
+Tensor ramp(int64_t n) {
+    Tensor t = Tensor::empty(DType::F32, Shape{n});
+    for (int64_t i = 0; i < n; ++i) t.data<float>()[i] = static_cast<float>(i) * 0.01f - 3.0f;
+    return t;
+}
+
+bool wait_ready(codegen::CompiledGraph& c) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!c.ready()) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
+
+void check_agrees(const Graph& g, codegen::CompiledGraph& c, int64_t n) {
+    std::vector<Tensor> in{ramp(n)};
+    tracer::RunContext a, b;
+    auto want = tracer::run_graph(g, in, a);
+    auto got = c.run(in, b);
+    REQUIRE(got.size() == want.size());
+    CHECK(std::memcmp(got[0].data<float>(), want[0].data<float>(), static_cast<size_t>(n) * sizeof(float)) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("bounded_work: result elements (matmul: times the inner dim); a while has no bound") {
+    CHECK(codegen::bounded_work(*straight(100, 2.0)) == 300 + 1);  // mul, tanh, add + the constant
+    CHECK(codegen::bounded_work(*looping()) == -1);
+    Graph g("mm");
+    ValueId tok = g.add_input_token();
+    ValueId a = g.add_input({DType::F32, Shape{8, 5}, false}, "a");
+    ValueId b = g.add_input({DType::F32, Shape{5, 3}, false}, "b");
+    std::vector<ValueId> outs{g.apply1("matmul", {a, b}), tok};
+    g.yield(outs);
+    CHECK(codegen::bounded_work(g) == 8 * 3 * 5);
+}
+
+TEST_CASE("a small bounded graph compiles in the background, becomes ready and agrees with the interpreter") {
+    codegen::Compiler compiler(options(true));
+    auto g = straight(1000, 0.5);
+    auto c = compiler.compile(*g, "bg", codegen::Tiering::Background);
+    CHECK(c->background());
+    REQUIRE(wait_ready(*c));
+    CHECK(c->take_ready_news());
+    CHECK_FALSE(c->take_ready_news());  // reported once
+    CHECK(c->llvm_times().total_ms > 0);
+    check_agrees(*g, *c, 1000);
+}
+
+TEST_CASE("graphs compile before their first call when they loop, are big, or tiering is off") {
+    SUBCASE("a while loop") {
+        codegen::Compiler compiler(options(true));
+        auto g = looping();
+        auto c = compiler.compile(*g, "loop", codegen::Tiering::Background);
+        CHECK_FALSE(c->background());
+        CHECK(c->ready());
+        tracer::RunContext ctx;
+        auto out = c->run({}, ctx);
+        CHECK(out[0].data<int64_t>()[0] == 3);
+    }
+    SUBCASE("more work than background_max_work") {
+        codegen::Compiler compiler(options(true, 100));
+        auto g = straight(1000, 0.5);
+        auto c = compiler.compile(*g, "big", codegen::Tiering::Background);
+        CHECK_FALSE(c->background());
+        CHECK(c->ready());
+        check_agrees(*g, *c, 1000);
+    }
+    SUBCASE("JitOptions::background off (--sync-jit)") {
+        codegen::Compiler compiler(options(false));
+        auto g = straight(10, 0.5);
+        auto c = compiler.compile(*g, "sync", codegen::Tiering::Background);
+        CHECK_FALSE(c->background());
+        CHECK(c->ready());
+    }
+    SUBCASE("Tiering::Wait") {
+        codegen::Compiler compiler(options(true));
+        auto g = straight(10, 0.5);
+        auto c = compiler.compile(*g, "wait");
+        CHECK_FALSE(c->background());
+        CHECK(c->ready());
+    }
+}
+
+TEST_CASE("an object cache hit loads at once instead of going to the background") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("tg-background-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    auto g = straight(64, 1.5);
+    {
+        codegen::Compiler first(options(true, int64_t{1} << 22, dir.string()));
+        auto c = first.compile(*g, "cached", codegen::Tiering::Background);
+        CHECK(c->background());
+        REQUIRE(wait_ready(*c));
+        CHECK_FALSE(c->from_cache());
+    }
+    codegen::Compiler second(options(true, int64_t{1} << 22, dir.string()));
+    auto c = second.compile(*g, "cached", codegen::Tiering::Background);
+    CHECK_FALSE(c->background());
+    CHECK(c->from_cache());
+    check_agrees(*g, *c, 64);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("releasing code while it compiles, or the compiler before its code, neither hangs nor crashes") {
+    std::vector<std::unique_ptr<Graph>> graphs;
+    for (int i = 0; i < 6; ++i) graphs.push_back(straight(100 + i, 1.0 + i));
+    SUBCASE("code released while queued or running") {
+        codegen::Compiler compiler(options(true));
+        std::vector<std::unique_ptr<codegen::CompiledGraph>> code;
+        for (size_t i = 0; i < graphs.size(); ++i)
+            code.push_back(compiler.compile(*graphs[i], "r" + std::to_string(i), codegen::Tiering::Background));
+        for (size_t i = 0; i < code.size(); i += 2) code[i].reset();  // queued, running or done: never waits
+        for (size_t i = 1; i < code.size(); i += 2) {
+            REQUIRE(wait_ready(*code[i]));
+            check_agrees(*graphs[i], *code[i], 100 + static_cast<int64_t>(i));
+        }
+        // the compiler still works afterwards
+        auto again = compiler.compile(*graphs[0], "again", codegen::Tiering::Background);
+        REQUIRE(wait_ready(*again));
+        check_agrees(*graphs[0], *again, 100);
+    }
+    SUBCASE("the compiler released first: it finishes the queued compiles (for the object cache)") {
+        auto compiler = std::make_unique<codegen::Compiler>(options(true));
+        std::vector<std::unique_ptr<codegen::CompiledGraph>> code;
+        for (size_t i = 0; i < graphs.size(); ++i)
+            code.push_back(compiler->compile(*graphs[i], "c" + std::to_string(i), codegen::Tiering::Background));
+        code[1].reset();  // abandoned before the compiler goes
+        compiler.reset();
+        for (size_t i = 0; i < code.size(); ++i) {
+            if (!code[i]) continue;
+            REQUIRE(code[i]->ready());
+            check_agrees(*graphs[i], *code[i], 100 + static_cast<int64_t>(i));
+            code[i].reset();
+        }
+    }
+}
