@@ -1,13 +1,12 @@
 // matmul, dot, outer (see linalg.hpp).
 #include "stdlib/linalg.hpp"
 
-#include <cblas.h>
-
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "stdlib/blas.hpp"
 #include "stdlib/broadcast.hpp"
 #include "stdlib/cast.hpp"
 #include "stdlib/op_registry.hpp"
@@ -123,11 +122,17 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     const auto TA = ta ? CblasTrans : CblasNoTrans;
     const auto TB = tb ? CblasTrans : CblasNoTrans;
     const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
+    const blas::Functions* f = nullptr;
+    try {
+        f = &blas::functions();
+    } catch (const std::exception& e) {
+        fail("matmul", e.what());
+    }
     if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasRowMajor, TA, TB, M, N, K, 1.0f, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb),
+        f->sgemm(CblasRowMajor, TA, TB, M, N, K, 1.0f, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb),
                     0.0f, c, N);
     else
-        cblas_dgemm(CblasRowMajor, TA, TB, M, N, K, 1.0, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb), 0.0,
+        f->dgemm(CblasRowMajor, TA, TB, M, N, K, 1.0, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb), 0.0,
                     c, N);
 }
 

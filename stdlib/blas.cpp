@@ -1,0 +1,49 @@
+#include "stdlib/blas.hpp"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace tg::stdlib::blas {
+
+namespace {
+
+struct Loaded {
+    Functions fns;
+    std::string error;  // non-empty if loading failed
+};
+
+Loaded load() {
+    Loaded r;
+    // The soname first (what the dynamic linker would have found), then the
+    // library CMake found when tg was built.
+    const char* names[] = {"libopenblas.so.0", TG_BLAS_LIBRARY};
+    void* lib = nullptr;
+    for (const char* name : names) {
+        if (!*name) continue;
+        lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (lib) break;
+        const char* why = ::dlerror();
+        r.error += std::string(r.error.empty() ? "" : "; ") + (why ? why : name);
+    }
+    if (!lib) {
+        r.error = "cannot load OpenBLAS (" + r.error + ")";
+        return r;
+    }
+    r.fns.sgemm = reinterpret_cast<decltype(&cblas_sgemm)>(::dlsym(lib, "cblas_sgemm"));
+    r.fns.dgemm = reinterpret_cast<decltype(&cblas_dgemm)>(::dlsym(lib, "cblas_dgemm"));
+    if (!r.fns.sgemm || !r.fns.dgemm) r.error = "OpenBLAS has no cblas_sgemm/cblas_dgemm";
+    return r;
+}
+
+}  // namespace
+
+const Functions& functions() {
+    static const Loaded loaded = load();  // thread-safe initialization, once per process
+    if (!loaded.error.empty()) throw std::runtime_error(loaded.error);
+    return loaded.fns;
+}
+
+}  // namespace tg::stdlib::blas
