@@ -95,13 +95,17 @@ private:
 };
 
 // Instruction selection and object emission, timed for `--trace`.
-class TimedCompiler : public TMOwningSimpleCompiler {
+// It uses the session's one TargetMachine (JitSession::Impl::tm), which the
+// optimization pipeline uses too: a second one would build its own X86
+// subtarget on the first compile (~1-2 ms of every script's first call).
+// Safe because add_ir runs one compile at a time.
+class TimedCompiler : public SimpleCompiler {
 public:
-    TimedCompiler(std::unique_ptr<TargetMachine> tm, ObjectCache* cache, ModuleTimes* times)
-        : TMOwningSimpleCompiler(std::move(tm), cache), times_(times) {}
+    TimedCompiler(TargetMachine& tm, ObjectCache* cache, ModuleTimes* times)
+        : SimpleCompiler(tm, cache), times_(times) {}
     Expected<CompileResult> operator()(Module& m) override {
         const auto start = std::chrono::steady_clock::now();
-        auto result = TMOwningSimpleCompiler::operator()(m);
+        auto result = SimpleCompiler::operator()(m);
         times_->codegen_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
@@ -184,10 +188,9 @@ std::unique_ptr<JitSession> JitSession::create(const JitOptions& options, const 
     impl->jit = unwrap(LLJITBuilder()
                            .setJITTargetMachineBuilder(jtmb)
                            .setCompileFunctionCreator(
-                               [cache, current](JITTargetMachineBuilder builder) -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
-                                   auto tm = builder.createTargetMachine();
-                                   if (!tm) return tm.takeError();
-                                   return std::make_unique<TimedCompiler>(std::move(*tm), cache, current);
+                               [cache, current, tm = impl->tm.get()](JITTargetMachineBuilder)
+                                   -> Expected<std::unique_ptr<IRCompileLayer::IRCompiler>> {
+                                   return std::make_unique<TimedCompiler>(*tm, cache, current);
                                })
                            .create(),
                        "cannot create the JIT");
