@@ -1,6 +1,7 @@
 // Fused element-wise loop nests (one per group of element-wise nodes of one
 // shape) and reductions fused with their producers.
 #include <algorithm>
+#include <limits>
 #include <unordered_set>
 
 #include "codegen/lowerer.hpp"
@@ -165,10 +166,12 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
 }
 
 // ---- reductions fused with their producers
-// `sum` / `mean` over all elements (a 0-d result) of a value of the open
-// group that nothing else reads.
+// `sum` / `mean` / `max` / `min` over all elements (a 0-d result) of a value
+// of the open group that nothing else reads.
 bool Lowerer::is_full_reduction(const Node& node) const {
-    if (node.op != Op::Apply || (node.def->name != "sum" && node.def->name != "mean")) return false;
+    if (node.op != Op::Apply) return false;
+    const std::string_view name = node.def->name;
+    if (name != "sum" && name != "mean" && name != "max" && name != "min") return false;
     if (!scalar(node.results[0]) || !tensor(node.operands[0]) || users_[node.operands[0]].size() != 1) return false;
     if (node.attrs.size() < 3) return false;
     const stdlib::Attr& axis = node.attrs[1];
@@ -181,22 +184,22 @@ bool Lowerer::is_full_reduction(const Node& node) const {
     return true;
 }
 
-// Emits the group with `red` (a full sum/mean of one of its results)
-// computed inside it, in exactly the stdlib's summation order: 0 +
-// pairwise_sum (stdlib/reduce_runs.hpp: halves down to leaves of <= 256
-// elements, 8 accumulators per leaf) in f64 for floats, wrapping u64 for
-// integers. Only for groups whose loop is flat (one dim); false otherwise
-// (nothing emitted).
+// Emits the group with `red` (a full reduction of one of its results)
+// computed inside it, in a helper `@redN(ctx, pointers..., scalars..., i64
+// %a, i64 %n)` over elements [a, a + n), in exactly the stdlib's order (see
+// emit_pairwise_sum / emit_extreme). Only for groups whose loop is flat (one
+// dim); false otherwise (nothing emitted).
 bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red) {
     const Node& rnode = g_.node(red);
     const ValueId v = rnode.operands[0];
     const GroupPlan P = plan_group(members, v);
     if (P.dims.size() != 1 || P.numel < 1) return false;
-    const bool mean = rnode.def->name == "mean";
+    const std::string_view name = rnode.def->name;
+    const bool mean = name == "mean";
+    const bool extreme = name == "max" || name == "min";
     const Ty vt = ty(v);
-    const Ty acc = (mean || is_float_ty(vt)) ? Ty::F64 : Ty::I64;
+    const Ty acc = extreme ? vt : (mean || is_float_ty(vt)) ? Ty::F64 : Ty::I64;
     const std::string A = llvm_ty(acc);
-    const std::string add = acc == Ty::F64 ? "fadd double " : "add i64 ";
     count_group(members);
     ++stats_.native_nodes;
     ++stats_.fused_reductions;
@@ -209,16 +212,18 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
                 reg_[o][0] == '%')
                 scalars.push_back(o);
     const std::string fn = "@red" + std::to_string(next_global_++);
-    std::string params = "ptr %ctx", args = "ptr %ctx";
+    std::string params = "ptr %ctx", args = "ptr %ctx", rec = "ptr %ctx";
     for (size_t k = 0; k < ptr.size(); ++k) {
         params += ", ptr %p" + std::to_string(k);
         args += ", ptr " + ptr[k];
+        rec += ", ptr %p" + std::to_string(k);
     }
     std::vector<std::string> saved(scalars.size());
     for (size_t k = 0; k < scalars.size(); ++k) {
         const std::string T = llvm_ty(ty(scalars[k]));
         params += ", " + T + " %s" + std::to_string(k);
         args += ", " + T + " " + reg_[scalars[k]];
+        rec += ", " + T + " %s" + std::to_string(k);
         saved[k] = reg_[scalars[k]];
         reg_[scalars[k]] = "%s" + std::to_string(k);
     }
@@ -226,19 +231,67 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
     std::swap(b_, h);  // element code goes into the helper
     std::vector<std::string> lptr;
     for (size_t k = 0; k < ptr.size(); ++k) lptr.push_back("%p" + std::to_string(k));
+    // The element of v at index idx (an i64 register), as the helper's type.
     auto elem_at = [&](const std::string& idx) {
         auto e = group_elements(members, P, lptr, [&](size_t k) {
             return P.strides[k][0] == 0 ? std::string("0") : idx;  // flat: stride 1 or 0
         });
         const auto& [x, t] = e.at(v);
-        return b_.convert(x, t, acc == Ty::F64 ? Ty::F64 : (t == Ty::B ? Ty::B : Ty::I64)) ;
+        if (extreme) return x;
+        std::string y = b_.convert(x, t, acc == Ty::F64 ? Ty::F64 : (t == Ty::B ? Ty::B : Ty::I64));
+        if (acc == Ty::I64 && vt == Ty::B) y = b_.def("zext i1 " + y + " to i64");  // static_cast<u64>(bool)
+        return y;
     };
-    auto widen = [&](const std::string& x) {  // static_cast<Acc>(element)
-        if (acc == Ty::F64) return x;
-        if (vt == Ty::B) return b_.def("zext i1 " + x + " to i64");
-        return x;  // already i64 (i32 sign-extended by convert)
-    };
-    const std::string pargs = args;
+    if (extreme) emit_extreme(A, acc, name == "max", fn, rec, elem_at);
+    else emit_pairwise_sum(A, acc, fn, rec, elem_at);
+    std::swap(b_, h);
+    for (size_t k = 0; k < scalars.size(); ++k) reg_[scalars[k]] = saved[k];
+
+    std::string text = "define internal " + A + " " + fn + "(" + params + ", i64 %a, i64 %n) {\nentry:\n";
+    for (const std::string& l : h.lines)
+        if (l != "entry:") text += l + "\n";
+    text += "}\n";
+    helpers_ += text;
+
+    std::string total = b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(P.numel) + ")");
+    const ValueId out = rnode.results[0];
+    if (extreme) {
+        reg_[out] = total;
+        return true;
+    }
+    total = b_.def((acc == Ty::F64 ? "fadd double 0.0, " : "add i64 0, ") + total);
+    if (mean) total = b_.def("fdiv double " + total + ", " + float_lit(static_cast<double>(P.numel)));
+    reg_[out] = acc == Ty::F64 ? b_.convert(total, Ty::F64, ty(out)) : total;
+    return true;
+}
+
+// In a reduction helper: %buf[e] = the element at base + e for e in [0,
+// count) — one vectorized copy of the element code — then block `done`.
+void Lowerer::emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
+                               const std::string& done, const std::function<std::string(const std::string&)>& elem_at) {
+    const std::string pre = b_.block;
+    b_.emit("br label %fhead");
+    b_.start("fhead");
+    b_.emit("%e = phi i64 [0, %" + pre + "], [%e1, %flatch]");
+    b_.emit("%fmore = icmp slt i64 %e, " + count);
+    b_.emit("br i1 %fmore, label %fbody, label %" + done);
+    b_.start("fbody");
+    const std::string x = elem_at(b_.def("add i64 " + base + ", %e"));
+    b_.emit("store " + A + " " + x + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 %e"));
+    b_.emit("%e1 = add i64 %e, 1");
+    b_.emit("br label %flatch");
+    b_.start("flatch");
+    b_.emit("br label %fhead, !llvm.loop " + loop_metadata());
+    b_.start(done);
+}
+
+// The helper's body for sum / mean: the stdlib's pairwise_sum
+// (stdlib/reduce_runs.hpp): halves down to leaves of <= 256 elements, 8
+// accumulators per leaf, in f64 for floats and wrapping u64 for integers.
+// The caller adds the result to 0 (the reduction's init).
+void Lowerer::emit_pairwise_sum(const std::string& A, Ty acc, const std::string& fn, const std::string& rec,
+                                const std::function<std::string(const std::string&)>& elem_at) {
+    const std::string add = acc == Ty::F64 ? "fadd double " : "add i64 ";
     b_.emit("%buf = alloca [256 x " + A + "]");
     b_.emit("%big = icmp sgt i64 %n, 256");
     b_.emit("br i1 %big, label %split, label %leaf");
@@ -246,9 +299,6 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
     b_.emit("%h0 = sdiv i64 %n, 2");
     b_.emit("%hr = srem i64 %h0, 8");
     b_.emit("%h = sub i64 %h0, %hr");
-    std::string rec = "ptr %ctx";
-    for (size_t k = 0; k < ptr.size(); ++k) rec += ", ptr %p" + std::to_string(k);
-    for (size_t k = 0; k < scalars.size(); ++k) rec += ", " + std::string(llvm_ty(ty(scalars[k]))) + " %s" + std::to_string(k);
     b_.emit("%l = call " + A + " " + fn + "(" + rec + ", i64 %a, i64 %h)");
     b_.emit("%a2 = add i64 %a, %h");
     b_.emit("%n2 = sub i64 %n, %h");
@@ -260,19 +310,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
         return b_.def("load " + A + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 " + i));
     };
     b_.start("leaf");
-    b_.emit("br label %fhead");
-    b_.start("fhead");
-    b_.emit("%e = phi i64 [0, %leaf], [%e1, %flatch]");
-    b_.emit("%fmore = icmp slt i64 %e, %n");
-    b_.emit("br i1 %fmore, label %fbody, label %sums");
-    b_.start("fbody");
-    std::string x = widen(elem_at(b_.def("add i64 %a, %e")));
-    b_.emit("store " + A + " " + x + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 %e"));
-    b_.emit("%e1 = add i64 %e, 1");
-    b_.emit("br label %flatch");
-    b_.start("flatch");
-    b_.emit("br label %fhead, !llvm.loop " + loop_metadata());
-    b_.start("sums");
+    emit_fill_buffer(A, "%a", "%n", "sums", elem_at);
     b_.emit("br label %lhead");
     b_.start("lhead");
     b_.emit("%i = phi i64 [0, %sums], [%i8, %llatch]");
@@ -307,22 +345,126 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
     b_.emit("br label %thead");
     b_.start("tdone");
     b_.emit("ret " + A + " %racc");
-    std::swap(b_, h);
-    for (size_t k = 0; k < scalars.size(); ++k) reg_[scalars[k]] = saved[k];
+}
 
-    std::string text = "define internal " + A + " " + fn + "(" + params + ", i64 %a, i64 %n) {\nentry:\n";
-    for (const std::string& l : h.lines)
-        if (l != "entry:") text += l + "\n";
-    text += "}\n";
-    helpers_ += text;
-
-    std::string total = b_.def("call " + A + " " + fn + "(" + pargs + ", i64 0, i64 " + std::to_string(P.numel) + ")");
-    total = b_.def(add + zero + ", " + total);
-    const ValueId out = rnode.results[0];
-    const Ty ot = ty(out);
-    if (mean) total = b_.def("fdiv double " + total + ", " + float_lit(static_cast<double>(P.numel)));
-    reg_[out] = acc == Ty::F64 ? b_.convert(total, Ty::F64, ot) : total;
-    return true;
+// The helper's body for max / min, in the order of the stdlib's
+// runs::extreme (stdlib/reduce_runs.hpp) — which matters only for the sign
+// of a zero result, since +0 and -0 compare equal: 16 lanes that start at
+// element 0; block i of 16 elements updates lane k with element 16i + k
+// (`v > lane ? v : lane`); then r = lane 0, folded with lanes 0..15, then
+// with the last n % 16 elements in order; NaN if any element was NaN. The
+// elements are computed chunk by chunk (256 at a time, a multiple of 16)
+// into a buffer, so lane k still sees exactly the elements = k (mod 16).
+// Booleans: any (max) / all (min). Called with a = 0 and n >= 1.
+void Lowerer::emit_extreme(const std::string& A, Ty t, bool is_max, const std::string&, const std::string&,
+                           const std::function<std::string(const std::string&)>& elem_at) {
+    const bool fl = is_float_ty(t);
+    if (t == Ty::B) {  // r = !Max; r = Max ? r || x : r && x
+        const std::string pre = b_.block;
+        b_.emit("br label %bhead");
+        b_.start("bhead");
+        b_.emit("%e = phi i64 [0, %" + pre + "], [%e1, %blatch]");
+        b_.emit(std::string("%r = phi i1 [") + (is_max ? "false" : "true") + ", %" + pre + "], [%r1, %blatch]");
+        b_.emit("%more = icmp slt i64 %e, %n");
+        b_.emit("br i1 %more, label %bbody, label %bdone");
+        b_.start("bbody");
+        const std::string x = elem_at("%e");
+        b_.emit("%r1 = " + std::string(is_max ? "or" : "and") + " i1 %r, " + x);
+        b_.emit("%e1 = add i64 %e, 1");
+        b_.emit("br label %blatch");
+        b_.start("blatch");
+        b_.emit("br label %bhead, !llvm.loop " + loop_metadata());
+        b_.start("bdone");
+        b_.emit("ret i1 %r");
+        return;
+    }
+    // `better(x, y)`: x replaces y (v > lane for max, v < lane for min)
+    auto better = [&](const std::string& x, const std::string& y) {
+        return b_.def(fl ? std::string("fcmp ") + (is_max ? "ogt " : "olt ") + A + " " + x + ", " + y
+                         : std::string("icmp ") + (is_max ? "sgt " : "slt ") + A + " " + x + ", " + y);
+    };
+    auto pick = [&](const std::string& x, const std::string& y) {
+        return b_.def("select i1 " + better(x, y) + ", " + A + " " + x + ", " + A + " " + y);
+    };
+    auto is_nan = [&](const std::string& x) { return b_.def("fcmp uno " + A + " " + x + ", 0.0"); };
+    auto at = [&](const std::string& i) {
+        return b_.def("load " + A + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 " + i));
+    };
+    b_.emit("%buf = alloca [256 x " + A + "]");
+    const std::string first = elem_at("0");
+    b_.emit("%full = and i64 %n, -16");  // elements that go to the lanes
+    const std::string pre = b_.block;
+    b_.emit("br label %chead");
+    // chunks of 256 elements of [0, full)
+    b_.start("chead");
+    b_.emit("%c = phi i64 [0, %" + pre + "], [%c1, %cdone]");
+    for (int k = 0; k < 16; ++k)
+        b_.emit("%lane" + std::to_string(k) + " = phi " + A + " [" + first + ", %" + pre + "], [%lout" +
+                std::to_string(k) + ", %cdone]");
+    if (fl) b_.emit("%nan = phi i1 [false, %" + pre + "], [%nout, %cdone]");  // element 0 is checked in a block or the tail
+    b_.emit("%cmore = icmp slt i64 %c, %full");
+    b_.emit("br i1 %cmore, label %cbody, label %combine");
+    b_.start("cbody");
+    b_.emit("%rest = sub i64 %full, %c");
+    b_.emit("%small = icmp slt i64 %rest, 256");
+    b_.emit("%m = select i1 %small, i64 %rest, i64 256");
+    emit_fill_buffer(A, "%c", "%m", "lstart", elem_at);
+    b_.emit("br label %lhead");
+    b_.start("lhead");  // blocks of 16 in the buffer
+    b_.emit("%i = phi i64 [0, %lstart], [%i16, %lbody]");
+    for (int k = 0; k < 16; ++k)
+        b_.emit("%acc" + std::to_string(k) + " = phi " + A + " [%lane" + std::to_string(k) + ", %lstart], [%next" +
+                std::to_string(k) + ", %lbody]");
+    if (fl) b_.emit("%bnan = phi i1 [%nan, %lstart], [%bnan1, %lbody]");
+    b_.emit("%lmore = icmp slt i64 %i, %m");
+    b_.emit("br i1 %lmore, label %lbody, label %cdone");
+    b_.start("lbody");
+    std::string nan_acc = "%bnan";
+    for (int k = 0; k < 16; ++k) {
+        const std::string vk = at(b_.def("add i64 %i, " + std::to_string(k)));
+        b_.emit("%next" + std::to_string(k) + " = select i1 " + better(vk, "%acc" + std::to_string(k)) + ", " + A +
+                " " + vk + ", " + A + " %acc" + std::to_string(k));
+        if (fl) nan_acc = b_.def("or i1 " + nan_acc + ", " + is_nan(vk));
+    }
+    if (fl) b_.emit("%bnan1 = or i1 " + nan_acc + ", false");
+    b_.emit("%i16 = add i64 %i, 16");
+    b_.emit("br label %lhead");
+    b_.start("cdone");
+    for (int k = 0; k < 16; ++k)
+        b_.emit("%lout" + std::to_string(k) + " = select i1 true, " + A + " %acc" + std::to_string(k) + ", " + A +
+                " %acc" + std::to_string(k));
+    if (fl) b_.emit("%nout = or i1 %bnan, false");
+    b_.emit("%c1 = add i64 %c, 256");
+    b_.emit("br label %chead");
+    // r = lane 0, then every lane, then the last n % 16 elements
+    b_.start("combine");
+    std::string r = "%lane0";
+    for (int k = 0; k < 16; ++k) r = pick("%lane" + std::to_string(k), r);
+    b_.emit("%r0 = select i1 true, " + A + " " + r + ", " + A + " " + r);
+    b_.emit("br label %thead");
+    b_.start("thead");
+    b_.emit("%j = phi i64 [%full, %combine], [%j1, %tlatch]");
+    b_.emit("%r = phi " + A + " [%r0, %combine], [%r1, %tlatch]");
+    if (fl) b_.emit("%tnan = phi i1 [%nan, %combine], [%tnan1, %tlatch]");
+    b_.emit("%tmore = icmp slt i64 %j, %n");
+    b_.emit("br i1 %tmore, label %tbody, label %tdone");
+    b_.start("tbody");
+    const std::string y = elem_at("%j");
+    b_.emit("%r1 = select i1 " + better(y, "%r") + ", " + A + " " + y + ", " + A + " %r");
+    if (fl) b_.emit("%tnan1 = or i1 %tnan, " + is_nan(y));
+    b_.emit("%j1 = add i64 %j, 1");
+    b_.emit("br label %tlatch");
+    b_.start("tlatch");
+    b_.emit("br label %thead");
+    b_.start("tdone");
+    if (fl) {
+        const std::string bad = b_.def("or i1 %tnan, " + is_nan("%r"));
+        b_.emit("%res = select i1 " + bad + ", " + A + " " + float_lit(std::numeric_limits<double>::quiet_NaN()) +
+                ", " + A + " %r");
+        b_.emit("ret " + A + " %res");
+    } else {
+        b_.emit("ret " + A + " %r");
+    }
 }
 
 }  // namespace tg::codegen::detail

@@ -156,17 +156,20 @@ private:
     void emit_group(const std::vector<NodeId>& members);
 
     // ---- reductions fused with their producers
-    // `sum` / `mean` over all elements (a 0-d result) of a value of the open
-    // group that nothing else reads.
+    // `sum` / `mean` / `max` / `min` over all elements (a 0-d result) of a
+    // value of the open group that nothing else reads.
     bool is_full_reduction(const Node& node) const;
 
-    // Emits the group with `red` (a full sum/mean of one of its results)
-    // computed inside it, in exactly the stdlib's summation order: 0 +
-    // pairwise_sum (stdlib/reduce_runs.hpp: halves down to leaves of <= 256
-    // elements, 8 accumulators per leaf) in f64 for floats, wrapping u64 for
-    // integers. Only for groups whose loop is flat (one dim); false otherwise
-    // (nothing emitted).
+    // Emits the group with `red` (a full reduction of one of its results)
+    // computed inside it, in exactly the stdlib's order. Only for groups
+    // whose loop is flat (one dim); false otherwise (nothing emitted).
     bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red);
+    void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
+                          const std::string& done, const std::function<std::string(const std::string&)>& elem_at);
+    void emit_pairwise_sum(const std::string& A, Ty acc, const std::string& fn, const std::string& rec,
+                           const std::function<std::string(const std::string&)>& elem_at);
+    void emit_extreme(const std::string& A, Ty t, bool is_max, const std::string& fn, const std::string& rec,
+                      const std::function<std::string(const std::string&)>& elem_at);
 
     // ---- other nodes
     void emit_node(NodeId n);

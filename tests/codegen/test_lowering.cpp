@@ -528,6 +528,71 @@ TEST_CASE("sum and mean fused with their producers keep the stdlib's pairwise or
         }
 }
 
+TEST_CASE("max and min fused with their producers keep the stdlib's lane order (the sign of a zero) bit for bit") {
+    for (DType d : kDTypes)
+        for (int64_t n : {1, 2, 15, 16, 17, 31, 32, 33, 255, 256, 257, 300, 1000, 4099}) {
+            Built b = build({TensorType{d, Shape{n}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+                ValueId x = in[0];
+                if (d == DType::Bool) {
+                    outs.push_back(g.apply1("max", {g.apply1("logical_not", {x})}));
+                    outs.push_back(g.apply1("min", {g.apply1("logical_not", {x})}));
+                } else if (stdlib::is_float(d)) {  // x * 1 keeps the sign of a zero
+                    outs.push_back(g.apply1("max", {g.apply1("mul", {x, g.constant(Tensor::weak_int(1))})}));
+                    outs.push_back(g.apply1("min", {g.apply1("neg", {x})}));
+                } else {
+                    outs.push_back(g.apply1("max", {g.apply1("mul", {x, g.constant(Tensor::weak_int(3))})}));
+                    outs.push_back(g.apply1("min", {g.apply1("sub", {x, g.constant(Tensor::weak_int(7))})}));
+                }
+            });
+            auto c = compiler().compile(*b.g, "extreme");
+            INFO("dtype " << tg::stdlib::dtype_name(d) << ", n = " << n);
+            CHECK(c->stats().fused_reductions == 2);
+            CHECK(c->stats().runtime_nodes == 0);
+            agree(*b.g, *c, {values(d, n, 1, 3)}, "max/min over special values");
+            // zeros of both signs (and, for floats, -1.5 / 1.5): which zero wins depends on the order
+            for (int seed = 0; seed < 4; ++seed) {
+                Tensor z = Tensor::empty(d, Shape{n});
+                uint64_t st = 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(seed + 1);
+                for (int64_t i = 0; i < n; ++i) {
+                    st = st * 6364136223846793005ull + 1442695040888963407ull;
+                    const int pick = static_cast<int>((st >> 33) % 5);
+                    const double v = pick < 2 ? 0.0 : pick < 4 ? -0.0 : (seed % 2 ? 1.5 : -1.5);
+                    if (d == DType::F32) z.data<float>()[i] = static_cast<float>(v);
+                    else if (d == DType::F64) z.data<double>()[i] = v;
+                    else if (d == DType::I32) z.data<int32_t>()[i] = static_cast<int32_t>(pick) - 2;
+                    else if (d == DType::I64) z.data<int64_t>()[i] = static_cast<int64_t>(pick) * 1000000007LL;
+                    else z.data<bool>()[i] = pick == seed;
+                }
+                agree(*b.g, *c, {z}, "max/min over signed zeros");
+                if (!stdlib::is_float(d)) continue;
+                // a few zeros of both signs among -1.5 (max) / 1.5 (min, through neg): the winner
+                // depends on which lane (or the tail) each zero falls in
+                for (int64_t i = 0; i < n; ++i) {
+                    st = st * 6364136223846793005ull + 1442695040888963407ull;
+                    const bool zero = (st >> 33) % static_cast<uint64_t>(std::max<int64_t>(n / 3, 1)) == 0;
+                    const double v = zero ? ((st >> 20) % 2 ? 0.0 : -0.0) : -1.5;
+                    if (d == DType::F32) z.data<float>()[i] = static_cast<float>(v);
+                    else z.data<double>()[i] = v;
+                }
+                agree(*b.g, *c, {z}, "max/min over a few signed zeros");
+            }
+            if (!stdlib::is_float(d) || n < 32) continue;
+            // two zeros of opposite signs: one in lane 5 of the first block, one in lane 3 of the last
+            // full block. The lanes keep both; folding the lanes in order picks lane 3's (a plain loop
+            // would pick the first one)
+            for (double first : {0.0, -0.0}) {
+                Tensor z = Tensor::empty(d, Shape{n});
+                for (int64_t i = 0; i < n; ++i) {
+                    const double v = i == 5 ? first : i == (n & -16) - 13 ? -first : -1.5;
+                    if (d == DType::F32) z.data<float>()[i] = static_cast<float>(v);
+                    else z.data<double>()[i] = v;
+                }
+                Outcome r = agree(*b.g, *c, {z}, "max/min: zeros in two lanes");
+                CHECK(std::signbit(r.values[0].item_f64()) == !std::signbit(first));
+            }
+        }
+}
+
 TEST_CASE("reading one element (static, dynamic and negative indices) is native; out of range raises eager's error") {
     for (DType d : kDTypes) {
         Graph g("index");
