@@ -166,12 +166,14 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
 }
 
 // ---- reductions fused with their producers
-// `sum` / `mean` / `max` / `min` over all elements (a 0-d result) of a value
-// of the open group that nothing else reads.
+// `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` over all elements
+// (a 0-d result) of a value of the open group that nothing else reads.
 bool Lowerer::is_full_reduction(const Node& node) const {
     if (node.op != Op::Apply) return false;
     const std::string_view name = node.def->name;
-    if (name != "sum" && name != "mean" && name != "max" && name != "min") return false;
+    if (name != "sum" && name != "mean" && name != "max" && name != "min" && name != "prod" && name != "any" &&
+        name != "all")
+        return false;
     if (!scalar(node.results[0]) || !tensor(node.operands[0]) || users_[node.operands[0]].size() != 1) return false;
     if (node.attrs.size() < 3) return false;
     const stdlib::Attr& axis = node.attrs[1];
@@ -197,8 +199,13 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
     const std::string_view name = rnode.def->name;
     const bool mean = name == "mean";
     const bool extreme = name == "max" || name == "min";
+    const bool prod = name == "prod", logical = name == "any" || name == "all";
     const Ty vt = ty(v);
-    const Ty acc = extreme ? vt : (mean || is_float_ty(vt)) ? Ty::F64 : Ty::I64;
+    const Ty acc = extreme ? vt
+                   : logical ? Ty::B
+                   : prod ? (is_float_ty(vt) ? vt : Ty::I64)
+                   : (mean || is_float_ty(vt)) ? Ty::F64
+                                               : Ty::I64;
     const std::string A = llvm_ty(acc);
     count_group(members);
     ++stats_.native_nodes;
@@ -238,11 +245,19 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
         });
         const auto& [x, t] = e.at(v);
         if (extreme) return x;
+        if (logical) {  // x != 0 (NaN counts as true)
+            if (t == Ty::B) return x;
+            return b_.def(is_float_ty(t) ? std::string("fcmp une ") + llvm_ty(t) + " " + x + ", 0.0"
+                                         : std::string("icmp ne ") + llvm_ty(t) + " " + x + ", 0");
+        }
+        if (prod && is_float_ty(t)) return x;
         std::string y = b_.convert(x, t, acc == Ty::F64 ? Ty::F64 : (t == Ty::B ? Ty::B : Ty::I64));
         if (acc == Ty::I64 && vt == Ty::B) y = b_.def("zext i1 " + y + " to i64");  // static_cast<u64>(bool)
         return y;
     };
     if (extreme) emit_extreme(A, acc, name == "max", fn, rec, elem_at);
+    else if (prod) emit_fold(A, acc == Ty::I64 ? "1" : "1.0", acc == Ty::I64 ? "mul" : "fmul", elem_at);
+    else if (logical) emit_fold(A, name == "any" ? "false" : "true", name == "any" ? "or" : "and", elem_at);
     else emit_pairwise_sum(A, acc, fn, rec, elem_at);
     std::swap(b_, h);
     for (size_t k = 0; k < scalars.size(); ++k) reg_[scalars[k]] = saved[k];
@@ -255,7 +270,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
 
     std::string total = b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(P.numel) + ")");
     const ValueId out = rnode.results[0];
-    if (extreme) {
+    if (extreme || prod || logical) {  // already the result (prod of ints: the u64 product is the i64 one)
         reg_[out] = total;
         return true;
     }
@@ -347,6 +362,29 @@ void Lowerer::emit_pairwise_sum(const std::string& A, Ty acc, const std::string&
     b_.emit("ret " + A + " %racc");
 }
 
+// The helper's body for a plain left fold: r = init; r = r OP element, for
+// every element in order (prod: the stdlib's FoldRun, in T for floats and
+// wrapping 64-bit integers otherwise; any / all; max / min of booleans).
+void Lowerer::emit_fold(const std::string& A, const std::string& init, const std::string& op,
+                        const std::function<std::string(const std::string&)>& elem_at) {
+    const std::string pre = b_.block;
+    b_.emit("br label %head");
+    b_.start("head");
+    b_.emit("%e = phi i64 [0, %" + pre + "], [%e1, %latch]");
+    b_.emit("%r = phi " + A + " [" + init + ", %" + pre + "], [%r1, %latch]");
+    b_.emit("%more = icmp slt i64 %e, %n");
+    b_.emit("br i1 %more, label %body, label %done");
+    b_.start("body");
+    const std::string x = elem_at("%e");
+    b_.emit("%r1 = " + op + " " + A + " %r, " + x);
+    b_.emit("%e1 = add i64 %e, 1");
+    b_.emit("br label %latch");
+    b_.start("latch");
+    b_.emit("br label %head, !llvm.loop " + loop_metadata());
+    b_.start("done");
+    b_.emit("ret " + A + " %r");
+}
+
 // The helper's body for max / min, in the order of the stdlib's
 // runs::extreme (stdlib/reduce_runs.hpp) — which matters only for the sign
 // of a zero result, since +0 and -0 compare equal: 16 lanes that start at
@@ -360,22 +398,7 @@ void Lowerer::emit_extreme(const std::string& A, Ty t, bool is_max, const std::s
                            const std::function<std::string(const std::string&)>& elem_at) {
     const bool fl = is_float_ty(t);
     if (t == Ty::B) {  // r = !Max; r = Max ? r || x : r && x
-        const std::string pre = b_.block;
-        b_.emit("br label %bhead");
-        b_.start("bhead");
-        b_.emit("%e = phi i64 [0, %" + pre + "], [%e1, %blatch]");
-        b_.emit(std::string("%r = phi i1 [") + (is_max ? "false" : "true") + ", %" + pre + "], [%r1, %blatch]");
-        b_.emit("%more = icmp slt i64 %e, %n");
-        b_.emit("br i1 %more, label %bbody, label %bdone");
-        b_.start("bbody");
-        const std::string x = elem_at("%e");
-        b_.emit("%r1 = " + std::string(is_max ? "or" : "and") + " i1 %r, " + x);
-        b_.emit("%e1 = add i64 %e, 1");
-        b_.emit("br label %blatch");
-        b_.start("blatch");
-        b_.emit("br label %bhead, !llvm.loop " + loop_metadata());
-        b_.start("bdone");
-        b_.emit("ret i1 %r");
+        emit_fold(A, is_max ? "false" : "true", is_max ? "or" : "and", elem_at);
         return;
     }
     // `better(x, y)`: x replaces y (v > lane for max, v < lane for min)

@@ -156,8 +156,9 @@ private:
     void emit_group(const std::vector<NodeId>& members);
 
     // ---- reductions fused with their producers
-    // `sum` / `mean` / `max` / `min` over all elements (a 0-d result) of a
-    // value of the open group that nothing else reads.
+    // `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` over all
+    // elements (a 0-d result) of a value of the open group that nothing else
+    // reads.
     bool is_full_reduction(const Node& node) const;
 
     // Emits the group with `red` (a full reduction of one of its results)
@@ -166,6 +167,8 @@ private:
     bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red);
     void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
                           const std::string& done, const std::function<std::string(const std::string&)>& elem_at);
+    void emit_fold(const std::string& A, const std::string& init, const std::string& op,
+                   const std::function<std::string(const std::string&)>& elem_at);
     void emit_pairwise_sum(const std::string& A, Ty acc, const std::string& fn, const std::string& rec,
                            const std::function<std::string(const std::string&)>& elem_at);
     void emit_extreme(const std::string& A, Ty t, bool is_max, const std::string& fn, const std::string& rec,

@@ -593,6 +593,40 @@ TEST_CASE("max and min fused with their producers keep the stdlib's lane order (
         }
 }
 
+TEST_CASE("prod, any and all fused with their producers: a left fold in the stdlib's order and types") {
+    for (DType d : kDTypes)
+        for (int64_t n : {1, 2, 7, 16, 17, 255, 1000, 4099}) {
+            Built b = build({TensorType{d, Shape{n}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+                ValueId x = in[0];
+                if (d == DType::Bool) {
+                    outs.push_back(g.apply1("prod", {g.apply1("logical_not", {x})}));
+                } else {
+                    outs.push_back(g.apply1("prod", {g.apply1("mul", {x, g.constant(Tensor::weak_int(1))})}));
+                }
+                outs.push_back(g.apply1("any", {g.apply1("sub", {x, g.constant(Tensor::weak_int(1))})}));
+                outs.push_back(g.apply1("all", {g.apply1("add", {x, g.constant(Tensor::weak_int(1))})}));
+            });
+            auto c = compiler().compile(*b.g, "fold");
+            INFO("dtype " << tg::stdlib::dtype_name(d) << ", n = " << n);
+            CHECK(c->stats().fused_reductions == 3);
+            CHECK(c->stats().runtime_nodes == 0);
+            agree(*b.g, *c, {values(d, n, 1, 3)}, "prod/any/all over special values");
+            // values near 1 (floats: a product that neither overflows nor underflows; its
+            // rounding depends on the order), 1s with a few 0s / -1s for ints and bools
+            Tensor f = Tensor::empty(d, Shape{n});
+            for (int64_t i = 0; i < n; ++i) {
+                const double v = 1.0 + 0.01 * std::sin(0.37 * static_cast<double>(i));
+                if (d == DType::F32) f.data<float>()[i] = static_cast<float>(v);
+                else if (d == DType::F64) f.data<double>()[i] = v;
+                else if (d == DType::I32) f.data<int32_t>()[i] = i % 97 == 5 ? -1 : (i % 3 ? 1 : 3);
+                else if (d == DType::I64) f.data<int64_t>()[i] = i % 89 == 7 ? 0 : (i % 5 ? 1 : 7);
+                else f.data<bool>()[i] = i % 13 != 4;
+            }
+            Outcome r = agree(*b.g, *c, {f}, "prod/any/all over values near 1");
+            if (stdlib::is_float(d)) CHECK(std::isfinite(r.values[0].item_f64()));
+        }
+}
+
 TEST_CASE("reading one element (static, dynamic and negative indices) is native; out of range raises eager's error") {
     for (DType d : kDTypes) {
         Graph g("index");
