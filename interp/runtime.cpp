@@ -2,7 +2,6 @@
 
 #include "codegen/compiler.hpp"
 
-#include <pthread.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include "interp/builtins.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
+#include "lang/stack_bounds.hpp"
 #include "interp/resolver.hpp"
 #include "lang/parser.hpp"
 
@@ -74,20 +74,15 @@ std::vector<std::string> Runtime::builtin_names() const {
 // recursion in the evaluator becomes a tg error instead of a crash.
 StackGuard::StackGuard(Runtime& rt) : rt_(rt), saved_(rt.stack_limit) {
     if (saved_) return;
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
-    void* addr = nullptr;
-    size_t size = 0;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr) {
-        // keep 256 KiB (or a quarter of a small stack) for the unwinding and the kernels
-        size_t reserve = std::min<size_t>(256 * 1024, size / 4);
-        char probe;
-        const char* low = static_cast<const char*>(addr) + reserve;
-        // the main thread's reported stack may extend beyond what is mapped: cap at 64 MiB below here
-        if (&probe - low > (64 << 20)) low = &probe - (64 << 20);
-        rt_.stack_limit = low;
-    }
-    pthread_attr_destroy(&attr);
+    const lang::StackBounds& b = lang::stack_bounds();
+    if (!b.low) return;
+    // keep 256 KiB (or a quarter of a small stack) for the unwinding and the kernels
+    const size_t reserve = std::min<size_t>(256 * 1024, b.size / 4);
+    char probe;
+    const char* low = b.low + reserve;
+    // the main thread's stack may be reported beyond what can be mapped: cap at 64 MiB below here
+    if (&probe - low > (64 << 20)) low = &probe - (64 << 20);
+    rt_.stack_limit = low;
 }
 
 StackGuard::~StackGuard() { rt_.stack_limit = saved_; }

@@ -14,8 +14,6 @@
 // nothing is "expected an expression"), so the alternatives never backtrack
 // over a half-parsed expression: the grammar is LL(1) on tokens, plus a few
 // lookaheads (`&`, `!`) of one or two tokens.
-#include <pthread.h>
-
 #include <algorithm>
 #include <iterator>
 #include <string_view>
@@ -27,6 +25,7 @@
 #include <boost/spirit/home/x3.hpp>
 
 #include "lang/parser_impl.hpp"
+#include "lang/stack_bounds.hpp"
 
 namespace tg::lang::detail {
 namespace {
@@ -1167,20 +1166,14 @@ ExprPtr parse_fstring_field(ParseState& s, const FStrPiece& piece, It resume) {
 // The lowest stack address the grammar's recursion may reach: a margin above
 // the end of this thread's stack (null when unknown: the limits alone apply).
 const char* find_stack_floor() {
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
-    void* low = nullptr;
-    size_t size = 0;
-    int rc = pthread_attr_getstack(&attr, &low, &size);
-    pthread_attr_destroy(&attr);
-    if (rc != 0 || !low) return nullptr;
-    return static_cast<const char*>(low) + std::min<size_t>(size / 4, 512 * 1024);
+    const StackBounds& b = stack_bounds();
+    if (!b.low) return nullptr;
+    return b.low + std::min<size_t>(b.size / 4, 512 * 1024);
 }
 
 }  // namespace
 
 void parse_module(ParseState& s, Module& module) {
-    // Asking is slow for the main thread (glibc reads /proc/self/maps): once per thread.
     thread_local const char* const floor = find_stack_floor();
     s.stack_floor = floor;
     It first = s.lexed.tokens.data();
