@@ -195,10 +195,11 @@ const Node& Lowerer::emit_region(RegionId r) {
             emit_simple_scalar(node);
             continue;
         }
-        if (!open.empty() && is_full_reduction(node) &&
+        if (const int64_t row = open.empty() ? 0 : reduction_row_length(node);
+            row > 0 &&
             std::find_if(open.begin(), open.end(),
                          [&](NodeId m) { return g_.node(m).results[0] == node.operands[0]; }) != open.end() &&
-            emit_reduced_group(open, n)) {
+            emit_reduced_group(open, n, row)) {
             open.clear();
             release();
             continue;

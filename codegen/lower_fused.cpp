@@ -166,36 +166,44 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
 }
 
 // ---- reductions fused with their producers
-// `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` over all elements
-// (a 0-d result) of a value of the open group that nothing else reads.
-bool Lowerer::is_full_reduction(const Node& node) const {
-    if (node.op != Op::Apply) return false;
+// `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` of a value of the
+// open group that nothing else reads, over all its elements (a 0-d result)
+// or over its last axis (one result per row: the stdlib reduces each
+// contiguous row on its own, exactly like a whole 1-d tensor). Returns the
+// length of the rows reduced, or 0 if the node is not such a reduction.
+int64_t Lowerer::reduction_row_length(const Node& node) const {
+    if (node.op != Op::Apply) return 0;
     const std::string_view name = node.def->name;
     if (name != "sum" && name != "mean" && name != "max" && name != "min" && name != "prod" && name != "any" &&
         name != "all")
-        return false;
-    if (!scalar(node.results[0]) || !tensor(node.operands[0]) || users_[node.operands[0]].size() != 1) return false;
-    if (node.attrs.size() < 3) return false;
+        return 0;
+    if (!tensor(node.operands[0]) || users_[node.operands[0]].size() != 1 || node.attrs.size() < 3) return 0;
+    const Shape& in = g_.tensor_type(node.operands[0]).shape;
+    const int rank = in.rank();
     const stdlib::Attr& axis = node.attrs[1];
-    if (!std::holds_alternative<std::monostate>(axis)) {
-        const int rank = g_.tensor_type(node.operands[0]).shape.rank();
-        if (!(rank == 1 && std::holds_alternative<int64_t>(axis) &&
-              (std::get<int64_t>(axis) == 0 || std::get<int64_t>(axis) == -1)))
-            return false;
+    const bool none = std::holds_alternative<std::monostate>(axis);
+    const bool one = std::holds_alternative<int64_t>(axis);
+    const bool last = one && (std::get<int64_t>(axis) == -1 || std::get<int64_t>(axis) == rank - 1);
+    if (scalar(node.results[0])) {
+        if (none || (rank == 1 && last)) return in.numel();
+        return 0;
     }
-    return true;
+    if (rank >= 2 && last && in.numel() > 0) return in[rank - 1];
+    return 0;
 }
 
-// Emits the group with `red` (a full reduction of one of its results)
-// computed inside it, in a helper `@redN(ctx, pointers..., scalars..., i64
-// %a, i64 %n)` over elements [a, a + n), in exactly the stdlib's order (see
-// emit_pairwise_sum / emit_extreme). Only for groups whose loop is flat (one
-// dim); false otherwise (nothing emitted).
-bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red) {
+// Emits the group with `red` (a reduction of one of its results over rows
+// of `row` elements: reduction_row_length) computed inside it, in a helper
+// `@redN(ctx, pointers..., scalars..., i64 %a, i64 %n)` over the elements
+// [a, a + n), in exactly the stdlib's order (see emit_pairwise_sum /
+// emit_extreme / emit_fold); called once per row. Only for groups whose loop
+// is flat (one dim); false otherwise (nothing emitted).
+bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red, int64_t row) {
     const Node& rnode = g_.node(red);
     const ValueId v = rnode.operands[0];
     const GroupPlan P = plan_group(members, v);
-    if (P.dims.size() != 1 || P.numel < 1) return false;
+    if (P.dims.size() != 1 || P.numel < 1 || row < 1 || P.numel % row != 0) return false;
+    const int64_t rows = P.numel / row;
     const std::string_view name = rnode.def->name;
     const bool mean = name == "mean";
     const bool extreme = name == "max" || name == "min";
@@ -239,7 +247,9 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
     std::vector<std::string> lptr;
     for (size_t k = 0; k < ptr.size(); ++k) lptr.push_back("%p" + std::to_string(k));
     // The element of v at index idx (an i64 register), as the helper's type.
-    auto elem_at = [&](const std::string& idx) {
+    // The element at index a + i of the group's flat loop.
+    auto elem_at = [&](const std::string& i) {
+        const std::string idx = b_.def("add i64 %a, " + i);
         auto e = group_elements(members, P, lptr, [&](size_t k) {
             return P.strides[k][0] == 0 ? std::string("0") : idx;  // flat: stride 1 or 0
         });
@@ -268,15 +278,38 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red)
     text += "}\n";
     helpers_ += text;
 
-    std::string total = b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(P.numel) + ")");
     const ValueId out = rnode.results[0];
-    if (extreme || prod || logical) {  // already the result (prod of ints: the u64 product is the i64 one)
-        reg_[out] = total;
+    const Ty ot = ty(out);
+    // The reduction's result from the helper's value for one row.
+    auto finish = [&](const std::string& r) {
+        if (extreme || prod || logical) return r;  // already the result (prod of ints: the u64 product is the i64 one)
+        std::string total = b_.def((acc == Ty::F64 ? "fadd double 0.0, " : "add i64 0, ") + r);
+        if (mean) total = b_.def("fdiv double " + total + ", " + float_lit(static_cast<double>(row)));
+        return acc == Ty::F64 ? b_.convert(total, Ty::F64, ot) : total;
+    };
+    if (scalar(out)) {
+        reg_[out] = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(row) + ")"));
         return true;
     }
-    total = b_.def((acc == Ty::F64 ? "fadd double 0.0, " : "add i64 0, ") + total);
-    if (mean) total = b_.def("fdiv double " + total + ", " + float_lit(static_cast<double>(P.numel)));
-    reg_[out] = acc == Ty::F64 ? b_.convert(total, Ty::F64, ty(out)) : total;
+    // one result per row, into the reduction's (fresh) buffer
+    const std::string dst = b_.def("call ptr @tg_rt_out(ptr %ctx, i32 " + id(out) + ")");
+    b_.fail_if(b_.def("icmp eq ptr " + dst + ", null"));
+    const std::string pre = b_.block, head = b_.label("rows"), body = b_.label("row"), done = b_.label("rowsdone");
+    const std::string r = b_.tmp(), r1 = b_.tmp();
+    b_.emit("br label %" + head);
+    b_.start(head);
+    b_.emit(r + " = phi i64 [0, %" + pre + "], [" + r1 + ", %" + body + "]");
+    b_.emit("br i1 " + b_.def("icmp slt i64 " + r + ", " + std::to_string(rows)) + ", label %" + body + ", label %" +
+            done);
+    b_.start(body);
+    const std::string a = b_.def("mul i64 " + r + ", " + std::to_string(row));
+    std::string x = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 " + a + ", i64 " + std::to_string(row) + ")"));
+    if (ot == Ty::B) x = b_.def("zext i1 " + x + " to i8");
+    b_.emit(std::string("store ") + mem_ty(ot) + " " + x + ", ptr " +
+            b_.def(std::string("getelementptr ") + mem_ty(ot) + ", ptr " + dst + ", i64 " + r));
+    b_.emit(r1 + " = add i64 " + r + ", 1");
+    b_.emit("br label %" + head);
+    b_.start(done);
     return true;
 }
 
@@ -291,7 +324,7 @@ void Lowerer::emit_fill_buffer(const std::string& A, const std::string& base, co
     b_.emit("%fmore = icmp slt i64 %e, " + count);
     b_.emit("br i1 %fmore, label %fbody, label %" + done);
     b_.start("fbody");
-    const std::string x = elem_at(b_.def("add i64 " + base + ", %e"));
+    const std::string x = elem_at(base == "0" ? std::string("%e") : b_.def("add i64 " + base + ", %e"));
     b_.emit("store " + A + " " + x + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 %e"));
     b_.emit("%e1 = add i64 %e, 1");
     b_.emit("br label %flatch");
@@ -325,7 +358,7 @@ void Lowerer::emit_pairwise_sum(const std::string& A, Ty acc, const std::string&
         return b_.def("load " + A + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 " + i));
     };
     b_.start("leaf");
-    emit_fill_buffer(A, "%a", "%n", "sums", elem_at);
+    emit_fill_buffer(A, "0", "%n", "sums", elem_at);
     b_.emit("br label %lhead");
     b_.start("lhead");
     b_.emit("%i = phi i64 [0, %sums], [%i8, %llatch]");

@@ -156,15 +156,15 @@ private:
     void emit_group(const std::vector<NodeId>& members);
 
     // ---- reductions fused with their producers
-    // `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` over all
-    // elements (a 0-d result) of a value of the open group that nothing else
-    // reads.
-    bool is_full_reduction(const Node& node) const;
+    // The length of the rows a reduction of a group's value reduces (all its
+    // elements, or its last axis), or 0 if it cannot fuse.
+    int64_t reduction_row_length(const Node& node) const;
 
-    // Emits the group with `red` (a full reduction of one of its results)
-    // computed inside it, in exactly the stdlib's order. Only for groups
-    // whose loop is flat (one dim); false otherwise (nothing emitted).
-    bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red);
+    // Emits the group with `red` (a reduction of one of its results, over
+    // rows of `row` elements) computed inside it, in exactly the stdlib's
+    // order. Only for groups whose loop is flat (one dim); false otherwise
+    // (nothing emitted).
+    bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, int64_t row);
     void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
                           const std::string& done, const std::function<std::string(const std::string&)>& elem_at);
     void emit_fold(const std::string& A, const std::string& init, const std::string& op,

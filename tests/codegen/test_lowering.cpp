@@ -627,6 +627,43 @@ TEST_CASE("prod, any and all fused with their producers: a left fold in the stdl
         }
 }
 
+TEST_CASE("reductions over the last axis fuse row by row, each row in the stdlib's order") {
+    for (DType d : kDTypes)
+        for (int64_t rows : {1, 3})
+            for (int64_t n : {1, 15, 16, 17, 257, 600}) {
+                Built b = build({TensorType{d, Shape{rows, n}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+                    ValueId x = in[0];
+                    int k = 0;
+                    for (const char* op : {"sum", "mean", "max", "min", "prod", "any", "all"}) {
+                        if (d == DType::Bool && (std::string(op) == "sum" || std::string(op) == "mean")) continue;
+                        // a fresh producer per reduction (each must be its value's only reader)
+                        ValueId y = d == DType::Bool ? g.apply1("logical_not", {x})
+                                                     : g.apply1("mul", {x, g.constant(Tensor::weak_int(1 + k % 2))});
+                        const int64_t axis = k % 2 ? -1 : 1;
+                        const bool keep = k % 3 == 0;
+                        outs.push_back(g.apply1(op, {y}, {}, {std::monostate{}, axis, keep}));
+                        ++k;
+                    }
+                });
+                auto c = compiler().compile(*b.g, "rows");
+                INFO("dtype " << tg::stdlib::dtype_name(d) << ", " << rows << " x " << n);
+                CHECK(c->stats().fused_reductions == (d == DType::Bool ? 5 : 7));
+                CHECK(c->stats().runtime_nodes == 0);
+                agree(*b.g, *c, {values(d, rows * n, 1, 3).view(Shape{rows, n}, Shape{n, 1}, 0)},
+                      "row reductions over special values");
+                Tensor f = Tensor::empty(d, Shape{rows, n});
+                for (int64_t i = 0; i < rows * n; ++i) {
+                    const double v = 1.0 + 0.01 * std::sin(0.37 * static_cast<double>(i));
+                    if (d == DType::F32) f.data<float>()[i] = static_cast<float>(i % 7 == 3 ? -0.0 : v);
+                    else if (d == DType::F64) f.data<double>()[i] = i % 7 == 3 ? 0.0 : v * 1e3;
+                    else if (d == DType::I32) f.data<int32_t>()[i] = static_cast<int32_t>(v * 100) - 100;
+                    else if (d == DType::I64) f.data<int64_t>()[i] = i % 5 ? 1 : 3;
+                    else f.data<bool>()[i] = i % 13 != 4;
+                }
+                agree(*b.g, *c, {f}, "row reductions over ordinary values");
+            }
+}
+
 TEST_CASE("reading one element (static, dynamic and negative indices) is native; out of range raises eager's error") {
     for (DType d : kDTypes) {
         Graph g("index");
