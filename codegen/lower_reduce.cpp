@@ -1,0 +1,370 @@
+// Reductions fused with their producers: a group of element-wise nodes whose
+// value only a reduction reads is computed inside the reduction, in exactly
+// the stdlib's order (stdlib/reduce.cpp, stdlib/reduce_runs.hpp), so the
+// result is bit-identical to eager's and no buffer holds the value.
+#include <algorithm>
+#include <limits>
+
+#include "codegen/lowerer.hpp"
+
+namespace tg::codegen::detail {
+
+// ---- reductions fused with their producers
+// `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` of a value of the
+// open group that nothing else reads, over all its elements (a 0-d result)
+// or over its last axis (one result per row: the stdlib reduces each
+// contiguous row on its own, exactly like a whole 1-d tensor). Returns the
+// length of the rows reduced, or 0 if the node is not such a reduction.
+int64_t Lowerer::reduction_row_length(const Node& node) const {
+    if (node.op != Op::Apply) return 0;
+    const std::string_view name = node.def->name;
+    if (name != "sum" && name != "mean" && name != "max" && name != "min" && name != "prod" && name != "any" &&
+        name != "all")
+        return 0;
+    if (!tensor(node.operands[0]) || users_[node.operands[0]].size() != 1 || node.attrs.size() < 3) return 0;
+    const Shape& in = g_.tensor_type(node.operands[0]).shape;
+    const int rank = in.rank();
+    const stdlib::Attr& axis = node.attrs[1];
+    const bool none = std::holds_alternative<std::monostate>(axis);
+    const bool one = std::holds_alternative<int64_t>(axis);
+    const bool last = one && (std::get<int64_t>(axis) == -1 || std::get<int64_t>(axis) == rank - 1);
+    if (scalar(node.results[0])) {
+        if (none || (rank == 1 && last)) return in.numel();
+        return 0;
+    }
+    if (rank >= 2 && last && in.numel() > 0) return in[rank - 1];
+    return 0;
+}
+
+// Emits the group with `red` (a reduction of one of its results over rows
+// of `row` elements: reduction_row_length) computed inside it, in a helper
+// `@redN(ctx, pointers..., scalars..., i64 %a, i64 %n)` over the elements
+// [a, a + n), in exactly the stdlib's order (see emit_pairwise_sum /
+// emit_extreme / emit_fold); called once per row. Only for groups whose loop
+// is flat (one dim); false otherwise (nothing emitted).
+bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red, int64_t row) {
+    const Node& rnode = g_.node(red);
+    const ValueId v = rnode.operands[0];
+    const GroupPlan P = plan_group(members, v);
+    if (P.dims.size() != 1 || P.numel < 1 || row < 1 || P.numel % row != 0) return false;
+    const int64_t rows = P.numel / row;
+    const std::string_view name = rnode.def->name;
+    const bool mean = name == "mean";
+    const bool extreme = name == "max" || name == "min";
+    const bool prod = name == "prod", logical = name == "any" || name == "all";
+    const Ty vt = ty(v);
+    const Ty acc = extreme ? vt
+                   : logical ? Ty::B
+                   : prod ? (is_float_ty(vt) ? vt : Ty::I64)
+                   : (mean || is_float_ty(vt)) ? Ty::F64
+                                               : Ty::I64;
+    const std::string A = llvm_ty(acc);
+    count_group(members);
+    ++stats_.native_nodes;
+    ++stats_.fused_reductions;
+    const std::vector<std::string> ptr = group_pointers(P);
+
+    std::vector<ValueId> scalars;
+    for (NodeId n : members)
+        for (ValueId o : g_.node(n).operands)
+            if (scalar(o) && std::find(scalars.begin(), scalars.end(), o) == scalars.end() && !reg_[o].empty() &&
+                reg_[o][0] == '%')
+                scalars.push_back(o);
+    const std::string fn = "@red" + std::to_string(next_global_++);
+    std::string params = "ptr %ctx", args = "ptr %ctx", rec = "ptr %ctx";
+    for (size_t k = 0; k < ptr.size(); ++k) {
+        params += ", ptr %p" + std::to_string(k);
+        args += ", ptr " + ptr[k];
+        rec += ", ptr %p" + std::to_string(k);
+    }
+    std::vector<std::string> saved(scalars.size());
+    for (size_t k = 0; k < scalars.size(); ++k) {
+        const std::string T = llvm_ty(ty(scalars[k]));
+        params += ", " + T + " %s" + std::to_string(k);
+        args += ", " + T + " " + reg_[scalars[k]];
+        rec += ", " + T + " %s" + std::to_string(k);
+        saved[k] = reg_[scalars[k]];
+        reg_[scalars[k]] = "%s" + std::to_string(k);
+    }
+    IrBuilder h;
+    std::swap(b_, h);  // element code goes into the helper
+    std::vector<std::string> lptr;
+    for (size_t k = 0; k < ptr.size(); ++k) lptr.push_back("%p" + std::to_string(k));
+    // The element of v at index idx (an i64 register), as the helper's type.
+    // The element at index a + i of the group's flat loop.
+    auto elem_at = [&](const std::string& i) {
+        const std::string idx = b_.def("add i64 %a, " + i);
+        auto e = group_elements(members, P, lptr, [&](size_t k) {
+            return P.strides[k][0] == 0 ? std::string("0") : idx;  // flat: stride 1 or 0
+        });
+        const auto& [x, t] = e.at(v);
+        if (extreme) return x;
+        if (logical) {  // x != 0 (NaN counts as true)
+            if (t == Ty::B) return x;
+            return b_.def(is_float_ty(t) ? std::string("fcmp une ") + llvm_ty(t) + " " + x + ", 0.0"
+                                         : std::string("icmp ne ") + llvm_ty(t) + " " + x + ", 0");
+        }
+        if (prod && is_float_ty(t)) return x;
+        std::string y = b_.convert(x, t, acc == Ty::F64 ? Ty::F64 : (t == Ty::B ? Ty::B : Ty::I64));
+        if (acc == Ty::I64 && vt == Ty::B) y = b_.def("zext i1 " + y + " to i64");  // static_cast<u64>(bool)
+        return y;
+    };
+    if (extreme) emit_extreme(A, acc, name == "max", fn, rec, elem_at);
+    else if (prod) emit_fold(A, acc == Ty::I64 ? "1" : "1.0", acc == Ty::I64 ? "mul" : "fmul", elem_at);
+    else if (logical) emit_fold(A, name == "any" ? "false" : "true", name == "any" ? "or" : "and", elem_at);
+    else emit_pairwise_sum(A, acc, fn, rec, elem_at);
+    std::swap(b_, h);
+    for (size_t k = 0; k < scalars.size(); ++k) reg_[scalars[k]] = saved[k];
+
+    std::string text = "define internal " + A + " " + fn + "(" + params + ", i64 %a, i64 %n) {\nentry:\n";
+    for (const std::string& l : h.lines)
+        if (l != "entry:") text += l + "\n";
+    text += "}\n";
+    helpers_ += text;
+
+    const ValueId out = rnode.results[0];
+    const Ty ot = ty(out);
+    // The reduction's result from the helper's value for one row.
+    auto finish = [&](const std::string& r) {
+        if (extreme || prod || logical) return r;  // already the result (prod of ints: the u64 product is the i64 one)
+        std::string total = b_.def((acc == Ty::F64 ? "fadd double 0.0, " : "add i64 0, ") + r);
+        if (mean) total = b_.def("fdiv double " + total + ", " + float_lit(static_cast<double>(row)));
+        return acc == Ty::F64 ? b_.convert(total, Ty::F64, ot) : total;
+    };
+    if (scalar(out)) {
+        reg_[out] = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(row) + ")"));
+        return true;
+    }
+    // one result per row, into the reduction's (fresh) buffer
+    const std::string dst = b_.def("call ptr @tg_rt_out(ptr %ctx, i32 " + id(out) + ")");
+    b_.fail_if(b_.def("icmp eq ptr " + dst + ", null"));
+    const std::string pre = b_.block, head = b_.label("rows"), body = b_.label("row"), done = b_.label("rowsdone");
+    const std::string r = b_.tmp(), r1 = b_.tmp();
+    b_.emit("br label %" + head);
+    b_.start(head);
+    b_.emit(r + " = phi i64 [0, %" + pre + "], [" + r1 + ", %" + body + "]");
+    b_.emit("br i1 " + b_.def("icmp slt i64 " + r + ", " + std::to_string(rows)) + ", label %" + body + ", label %" +
+            done);
+    b_.start(body);
+    const std::string a = b_.def("mul i64 " + r + ", " + std::to_string(row));
+    std::string x = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 " + a + ", i64 " + std::to_string(row) + ")"));
+    if (ot == Ty::B) x = b_.def("zext i1 " + x + " to i8");
+    b_.emit(std::string("store ") + mem_ty(ot) + " " + x + ", ptr " +
+            b_.def(std::string("getelementptr ") + mem_ty(ot) + ", ptr " + dst + ", i64 " + r));
+    b_.emit(r1 + " = add i64 " + r + ", 1");
+    b_.emit("br label %" + head);
+    b_.start(done);
+    return true;
+}
+
+// In a reduction helper: %buf[e] = the element at base + e for e in [0,
+// count) — one vectorized copy of the element code — then block `done`.
+void Lowerer::emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
+                               const std::string& done, const std::function<std::string(const std::string&)>& elem_at) {
+    const std::string pre = b_.block;
+    b_.emit("br label %fhead");
+    b_.start("fhead");
+    b_.emit("%e = phi i64 [0, %" + pre + "], [%e1, %flatch]");
+    b_.emit("%fmore = icmp slt i64 %e, " + count);
+    b_.emit("br i1 %fmore, label %fbody, label %" + done);
+    b_.start("fbody");
+    const std::string x = elem_at(base == "0" ? std::string("%e") : b_.def("add i64 " + base + ", %e"));
+    b_.emit("store " + A + " " + x + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 %e"));
+    b_.emit("%e1 = add i64 %e, 1");
+    b_.emit("br label %flatch");
+    b_.start("flatch");
+    b_.emit("br label %fhead, !llvm.loop " + loop_metadata());
+    b_.start(done);
+}
+
+// The helper's body for sum / mean: the stdlib's pairwise_sum
+// (stdlib/reduce_runs.hpp): halves down to leaves of <= 256 elements, 8
+// accumulators per leaf, in f64 for floats and wrapping u64 for integers.
+// The caller adds the result to 0 (the reduction's init).
+void Lowerer::emit_pairwise_sum(const std::string& A, Ty acc, const std::string& fn, const std::string& rec,
+                                const std::function<std::string(const std::string&)>& elem_at) {
+    const std::string add = acc == Ty::F64 ? "fadd double " : "add i64 ";
+    b_.emit("%buf = alloca [256 x " + A + "]");
+    b_.emit("%big = icmp sgt i64 %n, 256");
+    b_.emit("br i1 %big, label %split, label %leaf");
+    b_.start("split");
+    b_.emit("%h0 = sdiv i64 %n, 2");
+    b_.emit("%hr = srem i64 %h0, 8");
+    b_.emit("%h = sub i64 %h0, %hr");
+    b_.emit("%l = call " + A + " " + fn + "(" + rec + ", i64 %a, i64 %h)");
+    b_.emit("%a2 = add i64 %a, %h");
+    b_.emit("%n2 = sub i64 %n, %h");
+    b_.emit("%r = call " + A + " " + fn + "(" + rec + ", i64 %a2, i64 %n2)");
+    b_.emit("%lr = " + add + "%l, %r");
+    b_.emit("ret " + A + " %lr");
+    const std::string zero = acc == Ty::F64 ? "0.0" : "0";
+    auto at = [&](const std::string& i) {
+        return b_.def("load " + A + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 " + i));
+    };
+    b_.start("leaf");
+    emit_fill_buffer(A, "0", "%n", "sums", elem_at);
+    b_.emit("br label %lhead");
+    b_.start("lhead");
+    b_.emit("%i = phi i64 [0, %sums], [%i8, %llatch]");
+    for (int k = 0; k < 8; ++k)
+        b_.emit("%s" + std::to_string(k) + "acc = phi " + A + " [" + zero + ", %sums], [%s" + std::to_string(k) +
+                "next, %llatch]");
+    b_.emit("%i8 = add i64 %i, 8");
+    b_.emit("%more = icmp sle i64 %i8, %n");
+    b_.emit("br i1 %more, label %lbody, label %ltail");
+    b_.start("lbody");
+    for (int k = 0; k < 8; ++k)  // s[k] += p[i + k]
+        b_.emit("%s" + std::to_string(k) + "next = " + add + "%s" + std::to_string(k) + "acc, " +
+                at(b_.def("add i64 %i, " + std::to_string(k))));
+    b_.emit("br label %llatch");
+    b_.start("llatch");
+    b_.emit("br label %lhead");
+    b_.start("ltail");
+    auto sum2 = [&](const std::string& p, const std::string& q) { return b_.def(add + p + ", " + q); };
+    std::string r0 = sum2(sum2(sum2("%s0acc", "%s1acc"), sum2("%s2acc", "%s3acc")),
+                          sum2(sum2("%s4acc", "%s5acc"), sum2("%s6acc", "%s7acc")));
+    b_.emit("br label %thead");
+    b_.start("thead");
+    b_.emit("%j = phi i64 [%i, %ltail], [%j1, %tlatch]");
+    b_.emit("%racc = phi " + A + " [" + r0 + ", %ltail], [%r1, %tlatch]");
+    b_.emit("%tmore = icmp slt i64 %j, %n");
+    b_.emit("br i1 %tmore, label %tbody, label %tdone");
+    b_.start("tbody");
+    b_.emit("%r1 = " + add + "%racc, " + at("%j"));
+    b_.emit("%j1 = add i64 %j, 1");
+    b_.emit("br label %tlatch");
+    b_.start("tlatch");
+    b_.emit("br label %thead");
+    b_.start("tdone");
+    b_.emit("ret " + A + " %racc");
+}
+
+// The helper's body for a plain left fold: r = init; r = r OP element, for
+// every element in order (prod: the stdlib's FoldRun, in T for floats and
+// wrapping 64-bit integers otherwise; any / all; max / min of booleans).
+void Lowerer::emit_fold(const std::string& A, const std::string& init, const std::string& op,
+                        const std::function<std::string(const std::string&)>& elem_at) {
+    const std::string pre = b_.block;
+    b_.emit("br label %head");
+    b_.start("head");
+    b_.emit("%e = phi i64 [0, %" + pre + "], [%e1, %latch]");
+    b_.emit("%r = phi " + A + " [" + init + ", %" + pre + "], [%r1, %latch]");
+    b_.emit("%more = icmp slt i64 %e, %n");
+    b_.emit("br i1 %more, label %body, label %done");
+    b_.start("body");
+    const std::string x = elem_at("%e");
+    b_.emit("%r1 = " + op + " " + A + " %r, " + x);
+    b_.emit("%e1 = add i64 %e, 1");
+    b_.emit("br label %latch");
+    b_.start("latch");
+    b_.emit("br label %head, !llvm.loop " + loop_metadata());
+    b_.start("done");
+    b_.emit("ret " + A + " %r");
+}
+
+// The helper's body for max / min, in the order of the stdlib's
+// runs::extreme (stdlib/reduce_runs.hpp) — which matters only for the sign
+// of a zero result, since +0 and -0 compare equal: 16 lanes that start at
+// element 0; block i of 16 elements updates lane k with element 16i + k
+// (`v > lane ? v : lane`); then r = lane 0, folded with lanes 0..15, then
+// with the last n % 16 elements in order; NaN if any element was NaN. The
+// elements are computed chunk by chunk (256 at a time, a multiple of 16)
+// into a buffer, so lane k still sees exactly the elements = k (mod 16).
+// Booleans: any (max) / all (min). Called with a = 0 and n >= 1.
+void Lowerer::emit_extreme(const std::string& A, Ty t, bool is_max, const std::string&, const std::string&,
+                           const std::function<std::string(const std::string&)>& elem_at) {
+    const bool fl = is_float_ty(t);
+    if (t == Ty::B) {  // r = !Max; r = Max ? r || x : r && x
+        emit_fold(A, is_max ? "false" : "true", is_max ? "or" : "and", elem_at);
+        return;
+    }
+    // `better(x, y)`: x replaces y (v > lane for max, v < lane for min)
+    auto better = [&](const std::string& x, const std::string& y) {
+        return b_.def(fl ? std::string("fcmp ") + (is_max ? "ogt " : "olt ") + A + " " + x + ", " + y
+                         : std::string("icmp ") + (is_max ? "sgt " : "slt ") + A + " " + x + ", " + y);
+    };
+    auto pick = [&](const std::string& x, const std::string& y) {
+        return b_.def("select i1 " + better(x, y) + ", " + A + " " + x + ", " + A + " " + y);
+    };
+    auto is_nan = [&](const std::string& x) { return b_.def("fcmp uno " + A + " " + x + ", 0.0"); };
+    auto at = [&](const std::string& i) {
+        return b_.def("load " + A + ", ptr " + b_.def("getelementptr " + A + ", ptr %buf, i64 " + i));
+    };
+    b_.emit("%buf = alloca [256 x " + A + "]");
+    const std::string first = elem_at("0");
+    b_.emit("%full = and i64 %n, -16");  // elements that go to the lanes
+    const std::string pre = b_.block;
+    b_.emit("br label %chead");
+    // chunks of 256 elements of [0, full)
+    b_.start("chead");
+    b_.emit("%c = phi i64 [0, %" + pre + "], [%c1, %cdone]");
+    for (int k = 0; k < 16; ++k)
+        b_.emit("%lane" + std::to_string(k) + " = phi " + A + " [" + first + ", %" + pre + "], [%lout" +
+                std::to_string(k) + ", %cdone]");
+    if (fl) b_.emit("%nan = phi i1 [false, %" + pre + "], [%nout, %cdone]");  // element 0 is checked in a block or the tail
+    b_.emit("%cmore = icmp slt i64 %c, %full");
+    b_.emit("br i1 %cmore, label %cbody, label %combine");
+    b_.start("cbody");
+    b_.emit("%rest = sub i64 %full, %c");
+    b_.emit("%small = icmp slt i64 %rest, 256");
+    b_.emit("%m = select i1 %small, i64 %rest, i64 256");
+    emit_fill_buffer(A, "%c", "%m", "lstart", elem_at);
+    b_.emit("br label %lhead");
+    b_.start("lhead");  // blocks of 16 in the buffer
+    b_.emit("%i = phi i64 [0, %lstart], [%i16, %lbody]");
+    for (int k = 0; k < 16; ++k)
+        b_.emit("%acc" + std::to_string(k) + " = phi " + A + " [%lane" + std::to_string(k) + ", %lstart], [%next" +
+                std::to_string(k) + ", %lbody]");
+    if (fl) b_.emit("%bnan = phi i1 [%nan, %lstart], [%bnan1, %lbody]");
+    b_.emit("%lmore = icmp slt i64 %i, %m");
+    b_.emit("br i1 %lmore, label %lbody, label %cdone");
+    b_.start("lbody");
+    std::string nan_acc = "%bnan";
+    for (int k = 0; k < 16; ++k) {
+        const std::string vk = at(b_.def("add i64 %i, " + std::to_string(k)));
+        b_.emit("%next" + std::to_string(k) + " = select i1 " + better(vk, "%acc" + std::to_string(k)) + ", " + A +
+                " " + vk + ", " + A + " %acc" + std::to_string(k));
+        if (fl) nan_acc = b_.def("or i1 " + nan_acc + ", " + is_nan(vk));
+    }
+    if (fl) b_.emit("%bnan1 = or i1 " + nan_acc + ", false");
+    b_.emit("%i16 = add i64 %i, 16");
+    b_.emit("br label %lhead");
+    b_.start("cdone");
+    for (int k = 0; k < 16; ++k)
+        b_.emit("%lout" + std::to_string(k) + " = select i1 true, " + A + " %acc" + std::to_string(k) + ", " + A +
+                " %acc" + std::to_string(k));
+    if (fl) b_.emit("%nout = or i1 %bnan, false");
+    b_.emit("%c1 = add i64 %c, 256");
+    b_.emit("br label %chead");
+    // r = lane 0, then every lane, then the last n % 16 elements
+    b_.start("combine");
+    std::string r = "%lane0";
+    for (int k = 0; k < 16; ++k) r = pick("%lane" + std::to_string(k), r);
+    b_.emit("%r0 = select i1 true, " + A + " " + r + ", " + A + " " + r);
+    b_.emit("br label %thead");
+    b_.start("thead");
+    b_.emit("%j = phi i64 [%full, %combine], [%j1, %tlatch]");
+    b_.emit("%r = phi " + A + " [%r0, %combine], [%r1, %tlatch]");
+    if (fl) b_.emit("%tnan = phi i1 [%nan, %combine], [%tnan1, %tlatch]");
+    b_.emit("%tmore = icmp slt i64 %j, %n");
+    b_.emit("br i1 %tmore, label %tbody, label %tdone");
+    b_.start("tbody");
+    const std::string y = elem_at("%j");
+    b_.emit("%r1 = select i1 " + better(y, "%r") + ", " + A + " " + y + ", " + A + " %r");
+    if (fl) b_.emit("%tnan1 = or i1 %tnan, " + is_nan(y));
+    b_.emit("%j1 = add i64 %j, 1");
+    b_.emit("br label %tlatch");
+    b_.start("tlatch");
+    b_.emit("br label %thead");
+    b_.start("tdone");
+    if (fl) {
+        const std::string bad = b_.def("or i1 %tnan, " + is_nan("%r"));
+        b_.emit("%res = select i1 " + bad + ", " + A + " " + float_lit(std::numeric_limits<double>::quiet_NaN()) +
+                ", " + A + " %r");
+        b_.emit("ret " + A + " %res");
+    } else {
+        b_.emit("ret " + A + " %r");
+    }
+}
+
+}  // namespace tg::codegen::detail
