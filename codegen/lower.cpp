@@ -195,11 +195,11 @@ const Node& Lowerer::emit_region(RegionId r) {
             emit_simple_scalar(node);
             continue;
         }
-        if (const int64_t row = open.empty() ? 0 : reduction_row_length(node);
-            row > 0 &&
+        if (const ReduceSpan span = open.empty() ? ReduceSpan{} : reduction_span(node);
+            span.kind != ReduceSpan::None &&
             std::find_if(open.begin(), open.end(),
                          [&](NodeId m) { return g_.node(m).results[0] == node.operands[0]; }) != open.end() &&
-            emit_reduced_group(open, n, row)) {
+            emit_reduced_group(open, n, span)) {
             open.clear();
             release();
             continue;

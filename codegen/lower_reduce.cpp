@@ -3,51 +3,88 @@
 // the stdlib's order (stdlib/reduce.cpp, stdlib/reduce_runs.hpp), so the
 // result is bit-identical to eager's and no buffer holds the value.
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "codegen/lowerer.hpp"
 
 namespace tg::codegen::detail {
 
-// ---- reductions fused with their producers
+// ---- which reductions fuse
 // `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` of a value of the
-// open group that nothing else reads, over all its elements (a 0-d result)
-// or over its last axis (one result per row: the stdlib reduces each
-// contiguous row on its own, exactly like a whole 1-d tensor). Returns the
-// length of the rows reduced, or 0 if the node is not such a reduction.
-int64_t Lowerer::reduction_row_length(const Node& node) const {
-    if (node.op != Op::Apply) return 0;
+// open group that nothing else reads:
+//   Full  over all elements (a 0-d result);
+//   Rows  over the last axis: the stdlib reduces each contiguous row on its
+//         own exactly as it reduces a whole 1-d tensor;
+//   Cols  over axis 0 of a 2-d value [R, m] (R >= 2, 2 <= m <= kMaxColumns:
+//         its accumulators live on the stack): the stdlib's loop order B,
+//         rows added into m accumulators (run_reduce).
+constexpr int64_t kMaxColumns = 4096;
+
+Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
+    ReduceSpan none;
+    if (node.op != Op::Apply) return none;
     const std::string_view name = node.def->name;
     if (name != "sum" && name != "mean" && name != "max" && name != "min" && name != "prod" && name != "any" &&
         name != "all")
-        return 0;
-    if (!tensor(node.operands[0]) || users_[node.operands[0]].size() != 1 || node.attrs.size() < 3) return 0;
+        return none;
+    if (!tensor(node.operands[0]) || users_[node.operands[0]].size() != 1 || node.attrs.size() < 3) return none;
     const Shape& in = g_.tensor_type(node.operands[0]).shape;
     const int rank = in.rank();
+    if (in.numel() < 1) return none;
     const stdlib::Attr& axis = node.attrs[1];
-    const bool none = std::holds_alternative<std::monostate>(axis);
+    const bool all = std::holds_alternative<std::monostate>(axis);
     const bool one = std::holds_alternative<int64_t>(axis);
-    const bool last = one && (std::get<int64_t>(axis) == -1 || std::get<int64_t>(axis) == rank - 1);
+    const int64_t ax = one ? std::get<int64_t>(axis) : 0;
+    const bool last = one && (ax == -1 || ax == rank - 1);
     if (scalar(node.results[0])) {
-        if (none || (rank == 1 && last)) return in.numel();
-        return 0;
+        if (all || (rank == 1 && last)) return {ReduceSpan::Full, 1, in.numel()};
+        return none;
     }
-    if (rank >= 2 && last && in.numel() > 0) return in[rank - 1];
-    return 0;
+    if (rank >= 2 && last) return {ReduceSpan::Rows, in.numel() / in[rank - 1], in[rank - 1]};
+    if (rank == 2 && one && (ax == 0 || ax == -2) && in[0] >= 2 && in[1] >= 2 && in[1] <= kMaxColumns)
+        return {ReduceSpan::Cols, in[0], in[1]};
+    return none;
 }
 
-// Emits the group with `red` (a reduction of one of its results over rows
-// of `row` elements: reduction_row_length) computed inside it, in a helper
-// `@redN(ctx, pointers..., scalars..., i64 %a, i64 %n)` over the elements
-// [a, a + n), in exactly the stdlib's order (see emit_pairwise_sum /
-// emit_extreme / emit_fold); called once per row. Only for groups whose loop
-// is flat (one dim); false otherwise (nothing emitted).
-bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red, int64_t row) {
+// Element strides of each operand the group addresses (inputs, then
+// outputs) over the 2-d loop [R, m] of a rank-2 value: broadcast dims have
+// stride 0. Empty if some operand has a higher rank.
+std::vector<std::array<int64_t, 2>> Lowerer::grid_strides(const GroupPlan& P, int64_t R, int64_t m) const {
+    std::vector<std::array<int64_t, 2>> st;
+    std::vector<ValueId> addressed = P.inputs;
+    addressed.insert(addressed.end(), P.outputs.begin(), P.outputs.end());
+    for (ValueId v : addressed) {
+        const Shape& s = g_.tensor_type(v).shape;
+        if (s.rank() > 2) return {};
+        const int64_t d1 = s.rank() >= 1 ? s[s.rank() - 1] : 1, d0 = s.rank() == 2 ? s[0] : 1;
+        st.push_back({(d0 == 1 && R != 1) ? 0 : d1, (d1 == 1 && m != 1) ? 0 : 1});
+    }
+    return st;
+}
+
+// Emits the group with `red` (a reduction of one of its results: `span`)
+// computed inside it, in a helper function of its own. Full and Rows: the
+// helper `@redN(ctx, pointers..., scalars..., i64 %a, i64 %n)` reduces the
+// n elements from flat index a (emit_pairwise_sum / emit_extreme /
+// emit_fold), called once per row. Cols: `@redN(..., ptr %dst)` computes
+// all m results (emit_columns). False (nothing emitted) when the group's
+// operands cannot be addressed that way.
+bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span) {
     const Node& rnode = g_.node(red);
     const ValueId v = rnode.operands[0];
     const GroupPlan P = plan_group(members, v);
-    if (P.dims.size() != 1 || P.numel < 1 || row < 1 || P.numel % row != 0) return false;
-    const int64_t rows = P.numel / row;
+    if (P.numel != span.rows * span.cols) return false;
+    // Full needs a flat loop; Rows and Cols address a rank-2 value by row and
+    // column (any broadcasting), higher ranks only through a flat loop.
+    const bool flat = P.dims.size() == 1;
+    std::vector<std::array<int64_t, 2>> grid;
+    if (span.kind != ReduceSpan::Full && g_.tensor_type(v).shape.rank() == 2) {
+        grid = grid_strides(P, span.rows, span.cols);
+        if (grid.empty()) return false;
+    } else if (!flat || span.kind == ReduceSpan::Cols) {
+        return false;
+    }
     const std::string_view name = rnode.def->name;
     const bool mean = name == "mean";
     const bool extreme = name == "max" || name == "min";
@@ -63,6 +100,13 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     ++stats_.native_nodes;
     ++stats_.fused_reductions;
     const std::vector<std::string> ptr = group_pointers(P);
+    const ValueId out = rnode.results[0];
+    const Ty ot = ty(out);
+    std::string dst;
+    if (!scalar(out)) {  // the reduction's (fresh) buffer
+        dst = b_.def("call ptr @tg_rt_out(ptr %ctx, i32 " + id(out) + ")");
+        b_.fail_if(b_.def("icmp eq ptr " + dst + ", null"));
+    }
 
     std::vector<ValueId> scalars;
     for (NodeId n : members)
@@ -90,14 +134,22 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     std::swap(b_, h);  // element code goes into the helper
     std::vector<std::string> lptr;
     for (size_t k = 0; k < ptr.size(); ++k) lptr.push_back("%p" + std::to_string(k));
-    // The element of v at index idx (an i64 register), as the helper's type.
-    // The element at index a + i of the group's flat loop.
-    auto elem_at = [&](const std::string& i) {
-        const std::string idx = b_.def("add i64 %a, " + i);
-        auto e = group_elements(members, P, lptr, [&](size_t k) {
-            return P.strides[k][0] == 0 ? std::string("0") : idx;  // flat: stride 1 or 0
+    // The element of v at row t, column c (grid), or at flat index f.
+    auto element = [&](const std::string& t, const std::string& c, const std::string& f) {
+        auto e = group_elements(members, P, lptr, [&](size_t k) -> std::string {
+            if (grid.empty()) return P.strides[k][0] == 0 ? std::string("0") : f;  // flat: stride 1 or 0
+            std::string off = "0";
+            if (grid[k][0]) off = b_.def("mul i64 " + t + ", " + std::to_string(grid[k][0]));
+            if (grid[k][1]) {
+                const std::string cc = grid[k][1] == 1 ? c : b_.def("mul i64 " + c + ", " + std::to_string(grid[k][1]));
+                off = off == "0" ? cc : b_.def("add i64 " + off + ", " + cc);
+            }
+            return off;
         });
-        const auto& [x, t] = e.at(v);
+        return e.at(v);
+    };
+    // As the helper's accumulating type (Full / Rows).
+    auto as_acc = [&](const std::string& x, Ty t) {
         if (extreme) return x;
         if (logical) {  // x != 0 (NaN counts as true)
             if (t == Ty::B) return x;
@@ -109,21 +161,48 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         if (acc == Ty::I64 && vt == Ty::B) y = b_.def("zext i1 " + y + " to i64");  // static_cast<u64>(bool)
         return y;
     };
-    if (extreme) emit_extreme(A, acc, name == "max", fn, rec, elem_at);
-    else if (prod) emit_fold(A, acc == Ty::I64 ? "1" : "1.0", acc == Ty::I64 ? "mul" : "fmul", elem_at);
-    else if (logical) emit_fold(A, name == "any" ? "false" : "true", name == "any" ? "or" : "and", elem_at);
-    else emit_pairwise_sum(A, acc, fn, rec, elem_at);
+    // The element at index a + i of the helper's span (Full / Rows).
+    auto elem_at = [&](const std::string& i) {
+        std::string t = "0", c = "0", f = "0";
+        if (grid.empty()) {
+            f = b_.def("add i64 %a, " + i);
+        } else {  // a = t * m (+ an offset within the row, in a pairwise half)
+            t = b_.def("udiv i64 %a, " + std::to_string(span.cols));
+            c = b_.def("add i64 " + b_.def("urem i64 %a, " + std::to_string(span.cols)) + ", " + i);
+        }
+        const auto [x, ty_x] = element(t, c, f);
+        return as_acc(x, ty_x);
+    };
+    std::string ret = A;
+    if (span.kind == ReduceSpan::Cols) {
+        ret = "void";
+        emit_columns(name, vt, ot, span.rows, span.cols, [&](const std::string& t, const std::string& c) {
+            return element(t, c, "0").first;
+        });
+    } else if (extreme) {
+        emit_extreme(A, acc, name == "max", fn, rec, elem_at);
+    } else if (prod) {
+        emit_fold(A, acc == Ty::I64 ? "1" : "1.0", acc == Ty::I64 ? "mul" : "fmul", elem_at);
+    } else if (logical) {
+        emit_fold(A, name == "any" ? "false" : "true", name == "any" ? "or" : "and", elem_at);
+    } else {
+        emit_pairwise_sum(A, acc, fn, rec, elem_at);
+    }
     std::swap(b_, h);
     for (size_t k = 0; k < scalars.size(); ++k) reg_[scalars[k]] = saved[k];
 
-    std::string text = "define internal " + A + " " + fn + "(" + params + ", i64 %a, i64 %n) {\nentry:\n";
+    std::string text = "define internal " + ret + " " + fn + "(" + params +
+                       (span.kind == ReduceSpan::Cols ? ", ptr %dst" : ", i64 %a, i64 %n") + ") {\nentry:\n";
     for (const std::string& l : h.lines)
         if (l != "entry:") text += l + "\n";
     text += "}\n";
     helpers_ += text;
 
-    const ValueId out = rnode.results[0];
-    const Ty ot = ty(out);
+    if (span.kind == ReduceSpan::Cols) {
+        b_.emit("call void " + fn + "(" + args + ", ptr " + dst + ")");
+        return true;
+    }
+    const int64_t row = span.cols;
     // The reduction's result from the helper's value for one row.
     auto finish = [&](const std::string& r) {
         if (extreme || prod || logical) return r;  // already the result (prod of ints: the u64 product is the i64 one)
@@ -135,16 +214,14 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         reg_[out] = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(row) + ")"));
         return true;
     }
-    // one result per row, into the reduction's (fresh) buffer
-    const std::string dst = b_.def("call ptr @tg_rt_out(ptr %ctx, i32 " + id(out) + ")");
-    b_.fail_if(b_.def("icmp eq ptr " + dst + ", null"));
+    // one result per row
     const std::string pre = b_.block, head = b_.label("rows"), body = b_.label("row"), done = b_.label("rowsdone");
     const std::string r = b_.tmp(), r1 = b_.tmp();
     b_.emit("br label %" + head);
     b_.start(head);
     b_.emit(r + " = phi i64 [0, %" + pre + "], [" + r1 + ", %" + body + "]");
-    b_.emit("br i1 " + b_.def("icmp slt i64 " + r + ", " + std::to_string(rows)) + ", label %" + body + ", label %" +
-            done);
+    b_.emit("br i1 " + b_.def("icmp slt i64 " + r + ", " + std::to_string(span.rows)) + ", label %" + body +
+            ", label %" + done);
     b_.start(body);
     const std::string a = b_.def("mul i64 " + r + ", " + std::to_string(row));
     std::string x = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 " + a + ", i64 " + std::to_string(row) + ")"));
@@ -155,6 +232,140 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     b_.emit("br label %" + head);
     b_.start(done);
     return true;
+}
+
+// The helper's body for a reduction over axis 0 of [R, m], the stdlib's loop
+// order B (stdlib/reduce.cpp run_reduce): m block accumulators (Blk) and m
+// totals (Acc); each row adds into the blocks (`acc += (Blk)x` for sums and
+// means, whose Blk is f32 for f32 input, else Op::step), every 16 rows the
+// blocks merge into the totals and restart; at the end each result is
+// finish(merge(total, block)). The accumulators live on the stack (m is at
+// most kMaxColumns).
+void Lowerer::emit_columns(std::string_view name, Ty vt, Ty ot, int64_t R, int64_t m,
+                           const std::function<std::string(const std::string&, const std::string&)>& elem) {
+    const bool sum = name == "sum", mean = name == "mean", prod = name == "prod";
+    const bool is_max = name == "max", extreme = is_max || name == "min";
+    const bool any = name == "any", logical = any || name == "all";
+    const bool fl = is_float_ty(vt);
+    // Acc: the total's type; Blk: the block accumulator's
+    const Ty acc = extreme ? vt : logical ? Ty::B : (sum || prod) ? (fl ? (sum ? Ty::F64 : vt) : Ty::I64) : Ty::F64;
+    const Ty blk = ((sum || mean) && vt == Ty::F32) ? Ty::F32 : acc;
+    const std::string A = llvm_ty(acc), B = llvm_ty(blk), AM = mem_ty(acc), BM = mem_ty(blk);
+    const std::string M = std::to_string(m);
+    auto lit = [&](double x, Ty t) {
+        if (is_float_ty(t)) return float_lit(t == Ty::F32 ? static_cast<double>(static_cast<float>(x)) : x);
+        if (t == Ty::B) return std::string(x != 0 ? "true" : "false");
+        return std::to_string(static_cast<int64_t>(x));
+    };
+    // Op::init()
+    std::string init;
+    if (sum || mean) init = lit(0, acc);
+    else if (prod) init = lit(1, acc);
+    else if (logical) init = any ? "false" : "true";
+    else if (fl) init = float_lit(is_max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
+    else if (vt == Ty::B) init = is_max ? "false" : "true";
+    else if (vt == Ty::I32) init = std::to_string(is_max ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max());
+    else init = std::to_string(is_max ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max());
+    const std::string blk_init = blk == acc ? init : lit(0, blk);
+    // Op::step(a, x) on the accumulating type T of a (x already of type T for extreme)
+    auto step = [&](const std::string& a, const std::string& x, Ty t) -> std::string {
+        const std::string T = llvm_ty(t);
+        if (sum || mean) return b_.def((is_float_ty(t) ? "fadd " : "add ") + T + " " + a + ", " + x);
+        if (prod) return b_.def((is_float_ty(t) ? "fmul " : "mul ") + T + " " + a + ", " + x);
+        if (logical) return b_.def((any ? "or " : "and ") + T + " " + a + ", " + x);
+        if (is_float_ty(t)) {  // (a != a || !(x <= a)) ? (a != a ? a : x) : a   (max; min with >=)
+            const std::string a_nan = b_.def("fcmp uno " + T + " " + a + ", 0.0");
+            const std::string kept = b_.def(std::string("fcmp ") + (is_max ? "ole " : "oge ") + T + " " + x + ", " + a);
+            const std::string keep_a = b_.def("or i1 " + a_nan + ", " + kept);
+            return b_.def("select i1 " + keep_a + ", " + T + " " + a + ", " + T + " " + x);
+        }
+        if (t == Ty::B) return b_.def((is_max ? "or " : "and ") + T + " " + a + ", " + x);
+        const std::string better = b_.def(std::string("icmp ") + (is_max ? "sgt " : "slt ") + T + " " + x + ", " + a);
+        return b_.def("select i1 " + better + ", " + T + " " + x + ", " + T + " " + a);
+    };
+    // static_cast<Blk>(x) / static_cast<Acc>(x) of an element
+    auto element_as = [&](const std::string& x, Ty t) -> std::string {
+        if (logical) {
+            if (vt == Ty::B) return x;
+            return b_.def(fl ? std::string("fcmp une ") + llvm_ty(vt) + " " + x + ", 0.0"
+                             : std::string("icmp ne ") + llvm_ty(vt) + " " + x + ", 0");
+        }
+        if (extreme || t == vt) return x;
+        if (t == Ty::I64 && vt == Ty::B) return b_.def("zext i1 " + x + " to i64");
+        return b_.convert(x, vt, t);
+    };
+    auto load = [&](const std::string& MT, const std::string& T, const std::string& base, const std::string& i) {
+        std::string x = b_.def("load " + MT + ", ptr " + b_.def("getelementptr " + MT + ", ptr " + base + ", i64 " + i));
+        if (T == "i1") x = b_.def("trunc i8 " + x + " to i1");
+        return x;
+    };
+    auto store = [&](const std::string& MT, const std::string& T, const std::string& x, const std::string& base,
+                     const std::string& i) {
+        const std::string y = T == "i1" ? b_.def("zext i1 " + x + " to i8") : x;
+        b_.emit("store " + MT + " " + y + ", ptr " + b_.def("getelementptr " + MT + ", ptr " + base + ", i64 " + i));
+    };
+    // for c in [0, m): body(c)
+    int loops = 0;
+    auto for_columns = [&](const std::function<void(const std::string&)>& body) {
+        const std::string k = std::to_string(loops++);
+        const std::string pre = b_.block, head = "ch" + k, bodyl = "cb" + k, latch = "cl" + k, done = "cd" + k;
+        const std::string c = "%col" + k, c1 = "%col" + k + "n";
+        b_.emit("br label %" + head);
+        b_.start(head);
+        b_.emit(c + " = phi i64 [0, %" + pre + "], [" + c1 + ", %" + latch + "]");
+        b_.emit("br i1 " + b_.def("icmp slt i64 " + c + ", " + M) + ", label %" + bodyl + ", label %" + done);
+        b_.start(bodyl);
+        body(c);
+        b_.emit(c1 + " = add i64 " + c + ", 1");
+        b_.emit("br label %" + latch);
+        b_.start(latch);
+        b_.emit("br label %" + head + ", !llvm.loop " + loop_metadata());
+        b_.start(done);
+    };
+    b_.emit("%blk = alloca [" + M + " x " + BM + "]");
+    b_.emit("%tot = alloca [" + M + " x " + AM + "]");
+    for_columns([&](const std::string& c) {
+        store(AM, A, init, "%tot", c);
+        store(BM, B, blk_init, "%blk", c);
+    });
+    const std::string pre = b_.block;
+    b_.emit("br label %rhead");
+    b_.start("rhead");
+    b_.emit("%row = phi i64 [0, %" + pre + "], [%row1, %rlatch]");
+    b_.emit("%inblk = phi i64 [0, %" + pre + "], [%inblk2, %rlatch]");  // rows in the blocks
+    b_.emit("br i1 " + b_.def("icmp slt i64 %row, " + std::to_string(R)) + ", label %rbody, label %rdone");
+    b_.start("rbody");
+    for_columns([&](const std::string& c) {
+        const std::string x = element_as(elem("%row", c), blk);
+        store(BM, B, step(load(BM, B, "%blk", c), x, blk), "%blk", c);
+    });
+    b_.emit("%inblk1 = add i64 %inblk, 1");
+    b_.emit("br i1 " + b_.def("icmp eq i64 %inblk1, 16") + ", label %flush, label %rlatch0");
+    b_.start("flush");
+    auto merge_block = [&](const std::string& c) {  // Op::merge(total, static_cast<Acc>(block))
+        std::string bv = load(BM, B, "%blk", c);
+        if (blk != acc) bv = b_.convert(bv, blk, acc);
+        return step(load(AM, A, "%tot", c), bv, acc);
+    };
+    for_columns([&](const std::string& c) {
+        store(AM, A, merge_block(c), "%tot", c);
+        store(BM, B, blk_init, "%blk", c);
+    });
+    b_.emit("br label %rlatch");
+    b_.start("rlatch0");
+    b_.emit("br label %rlatch");
+    b_.start("rlatch");
+    b_.emit("%inblk2 = phi i64 [0, %" + std::string("cd") + std::to_string(loops - 1) + "], [%inblk1, %rlatch0]");
+    b_.emit("%row1 = add i64 %row, 1");
+    b_.emit("br label %rhead");
+    b_.start("rdone");
+    for_columns([&](const std::string& c) {  // out = Op::finish(merge(total, block), R)
+        std::string r = merge_block(c);
+        if (mean) r = b_.def("fdiv double " + r + ", " + float_lit(static_cast<double>(R)));
+        if (!extreme && !logical && ot != acc) r = b_.convert(r, acc, ot);  // sum of f32: (float)total; mean: to Out
+        store(mem_ty(ot), llvm_ty(ot), r, "%dst", c);
+    });
+    b_.emit("ret void");
 }
 
 // In a reduction helper: %buf[e] = the element at base + e for e in [0,

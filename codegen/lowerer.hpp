@@ -6,6 +6,7 @@
 //   ir_element.cpp   the per-element semantics of those ops
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -155,16 +156,16 @@ private:
     // ---- fused element-wise loop nests
     void emit_group(const std::vector<NodeId>& members);
 
-    // ---- reductions fused with their producers
-    // The length of the rows a reduction of a group's value reduces (all its
-    // elements, or its last axis), or 0 if it cannot fuse.
-    int64_t reduction_row_length(const Node& node) const;
-
-    // Emits the group with `red` (a reduction of one of its results, over
-    // rows of `row` elements) computed inside it, in exactly the stdlib's
-    // order. Only for groups whose loop is flat (one dim); false otherwise
-    // (nothing emitted).
-    bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, int64_t row);
+    // ---- reductions fused with their producers (lower_reduce.cpp)
+    struct ReduceSpan {
+        enum Kind { None, Full, Rows, Cols } kind = None;
+        int64_t rows = 0, cols = 0;  // Full: 1 x numel; Rows: one result per row; Cols: one per column
+    };
+    ReduceSpan reduction_span(const Node& node) const;
+    std::vector<std::array<int64_t, 2>> grid_strides(const GroupPlan& P, int64_t R, int64_t m) const;
+    bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span);
+    void emit_columns(std::string_view name, Ty vt, Ty ot, int64_t R, int64_t m,
+                      const std::function<std::string(const std::string&, const std::string&)>& elem);
     void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
                           const std::string& done, const std::function<std::string(const std::string&)>& elem_at);
     void emit_fold(const std::string& A, const std::string& init, const std::string& op,
