@@ -1,6 +1,7 @@
 #include "codegen/background.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 
 namespace tg::codegen {
@@ -79,6 +80,9 @@ void CompileWorker::loop() {
 }
 
 namespace {
+// a + b, saturating: only comparisons against a limit follow
+int64_t add_work(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
 int64_t region_work(const tracer::Graph& g, tracer::RegionId r) {
     int64_t work = 0;
     for (tracer::NodeId n : g.region(r).nodes) {
@@ -88,7 +92,7 @@ int64_t region_work(const tracer::Graph& g, tracer::RegionId r) {
         for (tracer::RegionId inner : node.regions) {
             const int64_t w = region_work(g, inner);
             if (w < 0) return -1;
-            work += w;
+            work = add_work(work, w);
         }
         for (tracer::ValueId v : node.results) {
             if (g.type(v).token) continue;
@@ -97,9 +101,10 @@ int64_t region_work(const tracer::Graph& g, tracer::RegionId r) {
             if (node.op == tracer::Op::Apply && node.def && node.def->name == "matmul" &&
                 !node.operands.empty()) {
                 const auto& a = g.tensor_type(node.operands[0]).shape;
-                if (a.rank() > 0) elements *= std::max<int64_t>(1, a[a.rank() - 1]);
+                const int64_t k = a.rank() > 0 ? std::max<int64_t>(1, a[a.rank() - 1]) : 1;
+                elements = elements > INT64_MAX / k ? INT64_MAX : elements * k;
             }
-            work += std::max<int64_t>(1, elements);
+            work = add_work(work, std::max<int64_t>(1, elements));
         }
     }
     return work;
