@@ -205,6 +205,9 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
         throw;
     }
     leave();
+    // Still referenced after the call (beyond `env` and `frame` here)? A
+    // closure defined in it holds it, maybe in a reference cycle.
+    rt_.cycles.frame_done(env, 2);
     return result;
 }
 

@@ -38,7 +38,13 @@ Runtime::Runtime(Options opts) : options(std::move(opts)), main_(std::make_uniqu
     for (auto& [name, v] : make_builtins()) define_builtin(name, std::move(v));
 }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+    // Unreachable closure cycles would outlive the interpreter (and keep
+    // their compiled code past the compiler): drop the modules, then cut them.
+    modules_.clear();
+    main_.reset();
+    cycles.collect();
+}
 
 codegen::Compiler& Runtime::compiler() {
     if (!compiler_) {

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interp/cycles.hpp"
 #include "interp/value.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/random.hpp"
@@ -115,6 +116,10 @@ public:
 
     // The JIT compiler of @graph functions (created on first use).
     codegen::Compiler& compiler();
+
+    // Frames kept alive by closures after their call: reference cycles are
+    // cut when garbage (interp/cycles.hpp).
+    CycleCollector cycles;
 
     void write(std::string_view s) const {
         if (options.write_output) options.write_output(s);

@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -217,6 +218,30 @@ public:
     bool identical(const Value& o) const;
     ModuleState* module() const { return std::get<ModuleState*>(v_); }
     const BoundMethodObj& bound() const { return *std::get<std::shared_ptr<const BoundMethodObj>>(v_); }
+
+    // For the cycle collector (interp/cycles.hpp): the shared object this
+    // value holds a reference to, if it is one that can hold references to
+    // other values (list, tuple, function, bound method, maybe-undefined),
+    // and how many references it has in all.
+    struct Ref {
+        const void* object = nullptr;
+        long uses = 0;
+    };
+    Ref ref() const {
+        return std::visit(
+            [](const auto& x) -> Ref {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, std::shared_ptr<ListObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const TupleObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const FunctionObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const BoundMethodObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const MaybeUndefObj>>)
+                    return {x.get(), x.use_count()};
+                else
+                    return {};
+            },
+            v_);
+    }
 
 private:
     static constexpr Kind kKinds[] = {Kind::Undefined, Kind::None,     Kind::Tensor, Kind::Tensor,
