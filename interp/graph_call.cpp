@@ -206,6 +206,20 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
         for (size_t i = 0; i < params.size(); ++i) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
         TraceState* saved_trace = rt_.trace;
         Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
+        // A closure made while tracing (a lambda in the body) and stored in
+        // the traced frame holds that frame: cut the cycle when tracing ends
+        // (before `frame` and `tenv`, the two references counted here, go).
+        struct CutCycles {
+            CycleCollector& cycles;
+            const std::shared_ptr<Env>& env;
+            ~CutCycles() {
+                try {
+                    cycles.frame_done(env, 2);
+                } catch (...) {
+                    // out of memory while collecting: the frame is only kept
+                }
+            }
+        } cut_cycles{rt_.cycles, tenv};
         Frame* saved = f_;
         const int depth = rt_.depth;
         rt_.trace = T.get();
