@@ -79,12 +79,14 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     // column (any broadcasting), higher ranks only through a flat loop.
     const bool flat = P.dims.size() == 1;
     std::vector<std::array<int64_t, 2>> grid;
-    if (span.kind != ReduceSpan::Full && g_.tensor_type(v).shape.rank() == 2) {
-        grid = grid_strides(P, span.rows, span.cols);
+    const Shape& vshape = g_.tensor_type(v).shape;
+    if (vshape.rank() == 2 && (span.kind != ReduceSpan::Full || !flat)) {
+        grid = grid_strides(P, vshape[0], vshape[1]);
         if (grid.empty()) return false;
     } else if (!flat || span.kind == ReduceSpan::Cols) {
         return false;
     }
+    const std::string cols = std::to_string(vshape.rank() == 2 ? vshape[1] : span.cols);
     const std::string_view name = rnode.def->name;
     const bool mean = name == "mean";
     const bool extreme = name == "max" || name == "min";
@@ -166,9 +168,13 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         std::string t = "0", c = "0", f = "0";
         if (grid.empty()) {
             f = b_.def("add i64 %a, " + i);
+        } else if (span.kind == ReduceSpan::Full) {  // a + i may cross rows
+            const std::string g = b_.def("add i64 %a, " + i);
+            t = b_.def("udiv i64 " + g + ", " + cols);
+            c = b_.def("urem i64 " + g + ", " + cols);
         } else {  // a = t * m (+ an offset within the row, in a pairwise half)
-            t = b_.def("udiv i64 %a, " + std::to_string(span.cols));
-            c = b_.def("add i64 " + b_.def("urem i64 %a, " + std::to_string(span.cols)) + ", " + i);
+            t = b_.def("udiv i64 %a, " + cols);
+            c = b_.def("add i64 " + b_.def("urem i64 %a, " + cols) + ", " + i);
         }
         const auto [x, ty_x] = element(t, c, f);
         return as_acc(x, ty_x);

@@ -664,7 +664,7 @@ TEST_CASE("reductions over the last axis fuse row by row, each row in the stdlib
             }
 }
 
-TEST_CASE("reductions over axis 0 (the stdlib's blocks of 16 rows) and over rows of broadcast operands fuse") {
+TEST_CASE("reductions over axis 0 (the stdlib's blocks of 16 rows), over rows and over all of broadcast operands fuse") {
     for (DType d : kDTypes)
         for (int64_t R : {2, 3, 17, 40})
             for (int64_t m : {2, 5, 16, 33}) {
@@ -674,7 +674,7 @@ TEST_CASE("reductions over axis 0 (the stdlib's blocks of 16 rows) and over rows
                                 [&](Graph& g, auto& in, auto& outs, auto&) {
                                     int k = 0;
                                     for (const char* op : {"sum", "mean", "max", "min", "prod", "any", "all"})
-                                        for (int64_t axis : {0, -1}) {  // columns, or rows (with broadcasting)
+                                        for (int64_t axis : {0, -1, 2}) {  // columns, rows, all (with broadcasting)
                                             if (d == DType::Bool &&
                                                 (std::string(op) == "sum" || std::string(op) == "mean"))
                                                 continue;
@@ -682,12 +682,14 @@ TEST_CASE("reductions over axis 0 (the stdlib's blocks of 16 rows) and over rows
                                                 d == DType::Bool
                                                     ? g.apply1("bitxor", {g.apply1("bitor", {in[0], in[1]}), in[2]})
                                                     : g.apply1("add", {g.apply1("mul", {in[0], in[1]}), in[2]});
-                                            outs.push_back(g.apply1(op, {y}, {}, {std::monostate{}, axis, k++ % 3 == 0}));
+                                            const stdlib::Attr ax = axis == 2 ? stdlib::Attr{} : stdlib::Attr{axis};
+                                            outs.push_back(g.apply1(op, {y}, {}, {std::monostate{}, ax, axis == 2 ? false : k % 3 == 0}));
+                                            ++k;
                                         }
                                 });
                 auto c = compiler().compile(*b.g, "cols");
                 INFO("dtype " << tg::stdlib::dtype_name(d) << ", " << R << " x " << m);
-                CHECK(c->stats().fused_reductions == (d == DType::Bool ? 10 : 14));
+                CHECK(c->stats().fused_reductions == (d == DType::Bool ? 15 : 21));
                 CHECK(c->stats().runtime_nodes == 0);
                 auto data = [&](int64_t n, int64_t shift) {
                     Tensor t = Tensor::empty(d, Shape{n});
