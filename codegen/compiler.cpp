@@ -103,7 +103,7 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     out->graph_ = &g;
     out->stats_ = low.stats;
     out->session_ms_ = session_ms;
-    const std::string key = options_.object_cache ? low.ir : std::string();
+    std::string key = options_.object_cache ? low.ir : std::string();  // the object cache's key: the IR itself
 
     if (tiering == Tiering::Background && options_.background) {
         const int64_t work = bounded_work(g);
@@ -111,7 +111,7 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
             auto job = std::make_shared<CompileJob>();
             job->ir = std::move(low.ir);
             job->entry = entry;
-            job->cache_key = options_.object_cache ? job->ir : std::string();
+            job->cache_key = std::move(key);
             job->session = session_;
             out->job_ = job;
             out->background_ = true;

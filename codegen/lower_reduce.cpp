@@ -186,7 +186,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
             return element(t, c, "0").first;
         });
     } else if (extreme) {
-        emit_extreme(A, acc, name == "max", fn, rec, elem_at);
+        emit_extreme(A, acc, name == "max", elem_at);
     } else if (prod) {
         emit_fold(A, acc == Ty::I64 ? "1" : "1.0", acc == Ty::I64 ? "mul" : "fmul", elem_at);
     } else if (logical) {
@@ -487,8 +487,8 @@ void Lowerer::emit_fold(const std::string& A, const std::string& init, const std
 // with the last n % 16 elements in order; NaN if any element was NaN. The
 // elements are computed chunk by chunk (256 at a time, a multiple of 16)
 // into a buffer, so lane k still sees exactly the elements = k (mod 16).
-// Booleans: any (max) / all (min). Called with a = 0 and n >= 1.
-void Lowerer::emit_extreme(const std::string& A, Ty t, bool is_max, const std::string&, const std::string&,
+// Booleans: any (max) / all (min). n >= 1; elem_at(i) is the element a + i.
+void Lowerer::emit_extreme(const std::string& A, Ty t, bool is_max,
                            const std::function<std::string(const std::string&)>& elem_at) {
     const bool fl = is_float_ty(t);
     if (t == Ty::B) {  // r = !Max; r = Max ? r || x : r && x

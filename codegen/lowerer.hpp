@@ -172,7 +172,7 @@ private:
                    const std::function<std::string(const std::string&)>& elem_at);
     void emit_pairwise_sum(const std::string& A, Ty acc, const std::string& fn, const std::string& rec,
                            const std::function<std::string(const std::string&)>& elem_at);
-    void emit_extreme(const std::string& A, Ty t, bool is_max, const std::string& fn, const std::string& rec,
+    void emit_extreme(const std::string& A, Ty t, bool is_max,
                       const std::function<std::string(const std::string&)>& elem_at);
 
     // ---- other nodes
