@@ -66,6 +66,7 @@ public:
 private:
     int next_tmp_ = 0, next_label_ = 0;
     void check_int_rhs(stdlib::BinaryKind k, Ty t, const std::string& b, uint32_t node);
+    std::string floor_divmod_by_constant(stdlib::BinaryKind k, Ty t, const std::string& a, uint64_t d);
 };
 
 // Declarations and internal helper functions every module carries.

@@ -81,8 +81,9 @@ private:
     }
     void load(ValueId v);
     void spill(ValueId v);
-    // Metadata of a fused loop: no interleaving (see emit_group).
-    std::string loop_metadata();
+    // Loop metadata: no unrolling or interleaving; no vectorizing either when
+    // !vectorize (a `while`). See lower.cpp.
+    std::string loop_metadata(bool vectorize = true);
 
     // A constant array of value ids (a module global); its name.
     std::string id_array(const std::vector<ValueId>& xs);

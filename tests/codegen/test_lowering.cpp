@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "codegen/compiler.hpp"
+#include "codegen/lower.hpp"
 #include "stdlib/cast.hpp"
 #include "stdlib/elementwise.hpp"
 #include "tracer/graph_interpreter.hpp"
@@ -450,6 +451,59 @@ TEST_CASE("cond and while with 0-d and tensor carried values, print and assert")
         REQUIRE(r.size() == j.size());
         for (size_t q = 0; q < r.size(); ++q) CHECK(same_bits(r[q], j[q]));
         if (k == 150) CHECK(je == "too many @ 7:3");
+    }
+}
+
+TEST_CASE("floor division and modulo by a constant (multiply-high, shift, mask) match the interpreter") {
+    // Divisors: powers of two (shift / mask), small odd and even ones, ones
+    // whose magic multiplier is negative as a signed number (an add after the
+    // high half: 7 in 32 bits), and the largest that fit.
+    const int64_t divisors[] = {1, 2, 3, 4, 5, 6, 7, 10, 12, 25, 60, 64, 100, 125, 641, 1000, 3037000499,
+                                1ll << 30, 2147483647, 6700417, 1ll << 40, 4611686018427387903, 4611686018427387904,
+                                9223372036854775807};
+    for (DType dt : {DType::I32, DType::I64}) {
+        const int64_t lo = dt == DType::I32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
+        const int64_t hi = dt == DType::I32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
+        for (int64_t d : divisors) {
+            if (d > hi) continue;
+            // around 0, the extremes and multiples of d (where the quotient's repair happens), and a spread
+            std::vector<int64_t> xs;
+            for (int64_t k : {int64_t(0), int64_t(1), int64_t(2), int64_t(3), hi / d, lo / d, lo / d + 1, -hi / d})
+                for (int64_t e = -2; e <= 2; ++e) {
+                    const __int128 v = static_cast<__int128>(k) * d + e, v2 = -static_cast<__int128>(k) * d + e;
+                    if (v >= lo && v <= hi) xs.push_back(static_cast<int64_t>(v));
+                    if (v2 >= lo && v2 <= hi) xs.push_back(static_cast<int64_t>(v2));
+                }
+            for (int64_t x : {lo, lo + 1, hi, hi - 1}) xs.push_back(x);
+            uint64_t st = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(d);
+            for (int i = 0; i < 64; ++i) {
+                st = st * 6364136223846793005ull + 1442695040888963407ull;
+                xs.push_back(dt == DType::I32 ? static_cast<int32_t>(st >> 32) : static_cast<int64_t>(st) >> (i % 40));
+            }
+            const int64_t n = static_cast<int64_t>(xs.size());
+            Tensor x = Tensor::empty(dt, Shape{n});
+            for (int64_t i = 0; i < n; ++i) {
+                if (dt == DType::I32) x.data<int32_t>()[i] = static_cast<int32_t>(xs[static_cast<size_t>(i)]);
+                else x.data<int64_t>()[i] = xs[static_cast<size_t>(i)];
+            }
+            const std::string what = std::string(dt == DType::I32 ? "i32" : "i64") + " by " + std::to_string(d);
+            auto ops = [&](Graph& g, ValueId in, std::vector<ValueId>& outs) {
+                ValueId c = g.constant(Tensor::weak_int(d));
+                outs.push_back(g.apply1("floordiv", {in, c}));
+                outs.push_back(g.apply1("mod", {in, c}));
+            };
+            // tensors: a fused loop
+            Built v = build({TensorType{dt, Shape{n}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) { ops(g, in[0], outs); });
+            // the constant is a literal in the IR, so the constant-divisor code is what runs
+            const std::string ir = codegen::lower_graph(*v.g, "f", false).ir;
+            if (d >= 2 && (d & (d - 1)) != 0) CHECK_MESSAGE(ir.find(dt == DType::I32 ? "mul i64" : "mul i128") != std::string::npos, what);
+            auto cv = compiler().compile(*v.g, "divc");
+            agree(*v.g, *cv, {x}, what + " (vector)");
+            // 0-d values: registers
+            Built s = build({TensorType{dt, {}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) { ops(g, in[0], outs); });
+            auto cs = compiler().compile(*s.g, "divc0");
+            for (int64_t i = 0; i < n; i += 3) agree(*s.g, *cs, {element(x, i, TensorType{dt, {}, false})}, what + " (0-d)");
+        }
     }
 }
 
