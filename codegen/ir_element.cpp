@@ -325,22 +325,26 @@ std::string IrBuilder::unary(UnaryKind k, Ty t, const std::string& x) {
 
 std::string module_prelude_for(const std::string& code) {
     const std::string all = module_prelude();
-    std::string out;
-    size_t pos = 0;
-    while (pos < all.size()) {
-        const size_t start = all.find("define internal ", pos);
-        if (start == std::string::npos) {
-            out += all.substr(pos);
-            break;
-        }
-        out += all.substr(pos, start - pos);
-        const size_t end = all.find("\n}\n", start) + 3;
+    // "@name(" of the function a `declare` or `define` line at `start` names
+    auto callee = [&](size_t start) {
         const size_t at = all.find('@', start), paren = all.find('(', at);
-        const std::string call = all.substr(at, paren - at + 1);  // "@name("
-        if (code.find(call) != std::string::npos) out += all.substr(start, end - start);
+        return all.substr(at, paren - at + 1);
+    };
+    // helper definitions the code calls, then the declarations they or the code call
+    std::string helpers, decls;
+    for (size_t pos = all.find("define internal "); pos != std::string::npos; pos = all.find("define internal ", pos)) {
+        const size_t end = all.find("\n}\n", pos) + 3;
+        if (code.find(callee(pos)) != std::string::npos) helpers += all.substr(pos, end - pos);
         pos = end;
     }
-    return out;
+    for (size_t pos = all.find("declare "); pos != std::string::npos; pos = all.find("declare ", pos)) {
+        const size_t end = all.find('\n', pos) + 1;
+        const std::string name = callee(pos);
+        if (code.find(name) != std::string::npos || helpers.find(name) != std::string::npos)
+            decls += all.substr(pos, end - pos);
+        pos = end;
+    }
+    return decls + helpers;
 }
 
 std::string module_prelude() {

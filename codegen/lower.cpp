@@ -34,6 +34,11 @@ Lowered Lowerer::run(const std::string& entry) {
     out.entry = entry;
     std::string code = globals_ + helpers_;
     for (const std::string& l : b_.lines) code += l + "\n";
+    // Without fused loops the module is 0-d arithmetic, runtime calls and
+    // `while` loops, which need none of O2's vectorizers and loop passes: the
+    // session gives it a short pipeline (jit_session.cpp).
+    if (stats_.fused_groups == 0 && stats_.fused_reductions == 0)
+        metadata_ += "!tg.pipeline = !{" + metadata_node("!{!\"scalar\"}") + "}\n";
     code += metadata_;
     out.ir = module_prelude_for(code) + code;
     out.stats = stats_;

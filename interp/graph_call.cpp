@@ -146,7 +146,7 @@ std::string compile_note(codegen::CompiledGraph& c) {
     else if (c.from_cache())
         how = "compile " + ms(c.compile_ms()) + " (object cache hit)";
     else
-        how = "compile " + ms(c.compile_ms()) + " (lowering " + ms(c.lower_ms()) + ", LLVM O2 " +
+        how = "compile " + ms(c.compile_ms()) + " (lowering " + ms(c.lower_ms()) + ", LLVM optimization " +
               ms(c.llvm_times().optimize_ms) + ", codegen " + ms(c.llvm_times().codegen_ms) + ", JIT setup " +
               ms(c.session_ms()) + ")";
     return "  " + how + ": " + std::to_string(s.native_nodes) + " nodes native (" + std::to_string(s.fused_nodes) +

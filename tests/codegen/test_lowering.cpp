@@ -507,6 +507,20 @@ TEST_CASE("floor division and modulo by a constant (multiply-high, shift, mask) 
     }
 }
 
+TEST_CASE("modules without fused loops are marked for the session's short scalar pipeline") {
+    Built scalar = build({TensorType{DType::I64, {}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+        outs.push_back(g.apply1("mod", {g.apply1("mul", {in[0], in[0]}), g.constant(Tensor::weak_int(7))}));
+    });
+    Built fused = build({TensorType{DType::F32, Shape{16}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+        outs.push_back(g.apply1("exp", {in[0]}));
+    });
+    CHECK(codegen::lower_graph(*scalar.g, "s", false).ir.find("!tg.pipeline") != std::string::npos);
+    CHECK(codegen::lower_graph(*fused.g, "f", false).ir.find("!tg.pipeline") == std::string::npos);
+    // both compile and agree (the scalar one through the short pipeline)
+    agree(*scalar.g, *compiler().compile(*scalar.g, "short"), {Tensor::scalar(int64_t(-12345), DType::I64)}, "scalar");
+    agree(*fused.g, *compiler().compile(*fused.g, "o2"), {values(DType::F32, 16, 1)}, "fused");
+}
+
 TEST_CASE("integer division by zero raises eager's message at the node's location") {
     Graph g("div");
     ValueId tok = g.add_input_token();
