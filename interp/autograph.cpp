@@ -23,6 +23,7 @@
 #include "interp/printing.hpp"
 #include "interp/trace.hpp"
 #include "lang/diagnostics.hpp"
+#include "stdlib/cast.hpp"
 
 namespace tg::interp {
 
@@ -88,9 +89,38 @@ std::optional<Diff> structure_diff(const Value& a, const Value& b) {
     return std::nullopt;
 }
 
+// The type of a variable that two paths (or two iterations) give the types a
+// and b (SPEC §5.2): equal dtypes join; a weak literal and a strong tensor of
+// the same kind (int literal and i32/i64, float literal and f32/f64) take the
+// strong dtype, as eager's arithmetic would give the literal (§2.1). Anything
+// else — two strong dtypes, a literal of another kind (an int literal that
+// eager prints as `1` against an f32 tensor), different shapes — is no type.
 std::optional<TensorType> join(const TensorType& a, const TensorType& b) {
-    if (a.dtype != b.dtype || !(a.shape == b.shape)) return std::nullopt;
-    return TensorType{a.dtype, a.shape, a.weak && b.weak};
+    if (!(a.shape == b.shape)) return std::nullopt;
+    if (a.dtype == b.dtype) return TensorType{a.dtype, a.shape, a.weak && b.weak};
+    if (a.weak == b.weak) return std::nullopt;
+    const TensorType& w = a.weak ? a : b;
+    const TensorType& s = a.weak ? b : a;
+    const bool same_kind = (stdlib::is_int(w.dtype) && stdlib::is_int(s.dtype)) ||
+                           (stdlib::is_float(w.dtype) && stdlib::is_float(s.dtype));
+    if (!same_kind) return std::nullopt;
+    return TensorType{s.dtype, s.shape, false};
+}
+
+// "i32" / "i64 (an int literal)" for the mismatch messages.
+std::string dtype_desc(const TensorType& t) {
+    std::string s = stdlib::dtype_name(t.dtype);
+    if (t.weak) s += stdlib::is_float(t.dtype) ? " (a float literal)" : " (an int literal)";
+    return s;
+}
+// What to write instead, when an int literal meets a float tensor (`s = 0`
+// before `s = s + x`): eager would print the literal as `0`, the graph as `0.0`.
+std::string literal_hint(const TensorType& a, const TensorType& b) {
+    const TensorType& w = a.weak ? a : b;
+    const TensorType& s = a.weak ? b : a;
+    if (a.weak != b.weak && stdlib::is_int(w.dtype) && stdlib::is_float(s.dtype))
+        return "; write the int literal as a float (`1.0` for `1`) so that every path gives a float";
+    return "";
 }
 
 // A value split into what it is where defined, and whether it is.
@@ -249,7 +279,7 @@ ValueId leaf_id(Runtime& rt, const Value& v, const TensorType& want) {
         return s->id;
     }
     stdlib::Tensor c = v.tensor();
-    if (c.weak() && !want.weak) c = c.strong();
+    if (c.weak() && !want.weak) c = stdlib::cast(c, want.dtype);  // from the literal's exact value
     return t.graph.constant(c, t.here());
 }
 ValueId bool_id(TraceState& t, const Value& b) {
@@ -261,7 +291,7 @@ ValueId bool_id(TraceState& t, const Value& b) {
 // ------------------------------------------------------------------ cond
 
 Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn,
-                                      const BranchFn& else_fn, Loc loc, const char* construct) {
+                                      const BranchFn& else_fn, Loc loc, const char* construct, int vars_dead_on) {
     TraceState& T = *rt_.trace;
     Graph& g = T.graph;
     std::vector<TraceVar> vars = trace_vars(std::move(extra));
@@ -332,14 +362,26 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         int flag = -1;     // yielded index of the defined flag, or -1
     };
     std::vector<Result> results(nv);
-    auto where = [&] { return std::string(" of the `") + construct + "` at " + format_location(source().get(), loc); };
+    auto where = [&] {
+        const std::string what = std::string(construct).find(' ') == std::string::npos
+                                     ? std::string("`") + construct + "`"
+                                     : std::string(construct) + ",";
+        return " of the " + what + " at " + format_location(source().get(), loc);
+    };
     for (size_t i = 0; i < nv; ++i) {
         const TraceVar& var = vars[i];
         const Value& a = out[0][i];
         const Value& b = out[1][i];
         Result& r = results[i];
-        if (failed[0] || failed[1]) {
-            const Value& live = failed[0] ? b : a;
+        // A side that raised, or (for variables) that has returned, gives no value.
+        const bool dead_var = var.role == TraceVar::Var;
+        const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0), failed[1] || (dead_var && vars_dead_on == 1)};
+        if (gone[0] && gone[1]) {
+            r.value = before[i];
+            continue;
+        }
+        if (gone[0] || gone[1]) {
+            const Value& live = gone[0] ? b : a;
             if (live.identical(before[i])) {
                 r.value = before[i];
                 continue;
@@ -357,13 +399,13 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
             y.is_flag = true;
             y.type = {stdlib::DType::Bool, {}, false};
             for (int s = 0; s < 2; ++s)
-                if (!failed[s]) y.side[s] = out[s][i];
+                if (!gone[s]) y.side[s] = out[s][i];
             yielded.push_back(std::move(y));
             continue;
         }
         Parts p[2];
         for (int s = 0; s < 2; ++s)
-            if (!failed[s]) p[s] = decompose(out[s][i]);
+            if (!gone[s]) p[s] = decompose(out[s][i]);
         const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
         if (!sk) {  // undefined on every path that gets here
             r.value = Value();
@@ -403,13 +445,12 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
                 if (!j) {
                     std::string msg = "`" + var.name + "` has ";
                     if (t0.dtype != t1.dtype)
-                        msg += std::string("dtype ") + stdlib::dtype_name(t0.dtype) + " in one branch and " +
-                               stdlib::dtype_name(t1.dtype) + " in the other";
+                        msg += "dtype " + dtype_desc(t0) + " in one branch and " + dtype_desc(t1) + " in the other";
                     else
                         msg += "shape " + t0.shape.to_string() + " in one branch and " + t1.shape.to_string() +
                                " in the other";
                     give_up();
-                    throw Error(msg + where(), source(), loc).as(TraceErrorKind::Conversion);
+                    throw Error(msg + where() + literal_hint(t0, t1), source(), loc).as(TraceErrorKind::Conversion);
                 }
                 y.type = *j;
             } else {
@@ -421,14 +462,14 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
             r.static_leaf.emplace_back();
             yielded.push_back(std::move(y));
         }
-        const bool def0 = failed[0] || statically_true(p[0].defined);
-        const bool def1 = failed[1] || statically_true(p[1].defined);
+        const bool def0 = gone[0] || statically_true(p[0].defined);
+        const bool def1 = gone[1] || statically_true(p[1].defined);
         if (var.role == TraceVar::Var && !(def0 && def1)) {
             Yielded y;
             y.is_flag = true;
             y.type = {stdlib::DType::Bool, {}, false};
             for (int s = 0; s < 2; ++s)
-                if (!failed[s]) y.side[s] = p[s].defined;
+                if (!gone[s]) y.side[s] = p[s].defined;
             r.flag = static_cast<int>(yielded.size());
             yielded.push_back(std::move(y));
         }
@@ -473,6 +514,13 @@ Evaluator::Flow Evaluator::guard_rest(const Block& b, size_t from) {
     if (f_->loop && f_->loop->cont.is_symbolic()) flags.push_back(&f_->loop->cont);
     at(b[from]->loc);
     uint32_t pred = none_set(rt_, flags);
+    // Where only a `return` can have happened, the variables of the path that
+    // returned are never read again: the rest of the block may rebind them to
+    // other shapes or dtypes (SPEC §5.2). Unless a closure made in this frame
+    // could still read them (it holds the frame: more than the frame and its
+    // caller refer to it).
+    const bool only_return = flags.size() == 1 && flags[0] == &f_->ret_flag;
+    const bool no_closures = f_->env_owner && f_->env_owner.use_count() <= 2;
     // Which flag each pointer is must survive the branches: they point into the frame.
     return trace_cond(
         pred, {},
@@ -484,7 +532,8 @@ Evaluator::Flow Evaluator::guard_rest(const Block& b, size_t from) {
             if (flags.size() == 1) *flags[0] = Value::from_bool(true);
             return Flow::Normal;
         },
-        b[from]->loc, "if");
+        b[from]->loc, "hidden `if` that skips the rest of the block after a `break`, `continue` or `return`",
+        only_return && no_closures ? 1 : -1);
 }
 
 Value Evaluator::trace_boolop(const BoolOp& b, const Value& x, uint32_t pred) {
@@ -562,10 +611,10 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         for (size_t i = 0; i < nv; ++i) *vars[i].slot = entry[i];
     };
     auto where = [&] { return " in the loop at " + format_location(source().get(), loc); };
-    auto fail_conversion = [&](const std::string& msg) {
+    auto fail_conversion = [&](const std::string& msg, const std::string& hint = "") {
         restore();
         f_->loop = saved_loop;
-        throw Error(msg + where(), source(), loc).as(TraceErrorKind::Conversion);
+        throw Error(msg + where() + hint, source(), loc).as(TraceErrorKind::Conversion);
     };
     struct Plan {
         bool carried = false;
@@ -612,8 +661,9 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                 std::optional<TensorType> j = join(t, u);
                 if (!j) {
                     if (t.dtype != u.dtype)
-                        fail_conversion("`" + var.name + "` changes dtype from " + stdlib::dtype_name(t.dtype) +
-                                        " to " + stdlib::dtype_name(u.dtype));
+                        fail_conversion("`" + var.name + "` changes dtype from " + dtype_desc(t) + " to " +
+                                            dtype_desc(u),
+                                        literal_hint(t, u));
                     fail_conversion("`" + var.name + "` changes shape from " + t.shape.to_string() + " to " +
                                     u.shape.to_string());
                 }
@@ -794,12 +844,13 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                         if (!j) {
                             const TensorType& u = p.types[k];
                             if (t.dtype != u.dtype)
-                                fail_conversion("`" + vars[i].name + "` changes dtype from " +
-                                                stdlib::dtype_name(u.dtype) + " to " + stdlib::dtype_name(t.dtype));
+                                fail_conversion("`" + vars[i].name + "` changes dtype from " + dtype_desc(u) +
+                                                    " to " + dtype_desc(t),
+                                                literal_hint(u, t));
                             fail_conversion("`" + vars[i].name + "` changes shape from " + u.shape.to_string() +
                                             " to " + t.shape.to_string());
                         }
-                        if (j->weak != p.types[k].weak) {
+                        if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
                             p.types[k] = *j;
                             retry = true;
                         }

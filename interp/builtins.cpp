@@ -139,14 +139,47 @@ Value to_float_builtin(Runtime& rt, const CallArgs& a) {
     throw Error(std::string("float: argument must be a tensor or a str, not ") + kind_name(x.kind()));
 }
 
-Value graph(Runtime&, const CallArgs& a) {
-    arity("graph", a, 1, 1);
-    const Value& f = a.positional[0];
+Value make_graph(const Value& f, const std::vector<std::string>& static_names) {
     if (!f.is(Kind::Function)) throw Error("graph: can only decorate a function defined with `def`");
     auto copy = std::make_shared<FunctionObj>(f.function());
     copy->is_graph = true;  // calls of this function are traced (graph_call.cpp)
     copy->graph_cache = std::make_shared<GraphCache>();
+    const auto& params = *copy->params;
+    copy->static_params.assign(params.size(), false);
+    for (const std::string& name : static_names) {
+        size_t i = 0;
+        while (i < params.size() && params[i].name != name) ++i;
+        if (i == params.size())
+            throw Error("graph: argument `static` names `" + name + "`, which is not a parameter of `" + copy->name + "`");
+        copy->static_params[i] = true;
+    }
     return Value::function(std::move(copy));
+}
+
+// `@graph` or `@graph(static=("n", "shape"))` (SPEC §5.1): the second form
+// returns the decorator.
+Value graph(Runtime&, const CallArgs& a) {
+    if (a.positional.empty() && a.keywords.size() == 1 && a.keywords[0].name == "static") {
+        const Value& spec = a.keyword_values[0];
+        std::vector<std::string> names;
+        auto add_name = [&](const Value& v) {
+            if (!v.is(Kind::Str))
+                throw Error(std::string("graph: argument `static` must be a parameter name or a tuple of them, not ") +
+                            kind_name(v.kind()));
+            names.push_back(v.text());
+        };
+        if (spec.is_sequence())
+            for (const Value& v : spec.items()) add_name(v);
+        else add_name(spec);
+        auto deco = std::make_shared<BuiltinObj>(BuiltinObj{
+            "graph", [names](Runtime&, const CallArgs& b) {
+                arity("graph", b, 1, 1);
+                return make_graph(b.positional[0], names);
+            }});
+        return Value::builtin(std::move(deco));
+    }
+    arity("graph", a, 1, 1);
+    return make_graph(a.positional[0], {});
 }
 
 // max(a, b) / min(a, b) with two tensors are element-wise (SPEC §4); with
@@ -211,7 +244,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     add(out, "float", to_float_builtin);
     add(out, "time", [](Runtime& rt, const CallArgs& a) {
         arity("time", a, 0, 0);
-        if (rt.trace) dynamic_value_error("time: cannot be called inside a @graph function (run with --eager)");
+        if (rt.trace) dynamic_value_error("time: cannot be called inside a @graph function");
         auto now = std::chrono::system_clock::now().time_since_epoch();
         return Value(Tensor::scalar(std::chrono::duration<double>(now).count(), DType::F64));
     });

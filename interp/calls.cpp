@@ -162,14 +162,23 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
     // A call of a @graph function: signature, trace on a miss, run the graph
     // (graph_call.cpp) — unless the interpreter runs eagerly, or this call is
     // itself being traced (then it is inlined into the caller's graph).
+    // Restores Options::eager after a body run as --eager would run it.
+    struct EagerScope {
+        bool& flag;
+        bool saved;
+        ~EagerScope() { flag = saved; }
+    } eager_scope{rt_.options.eager, rt_.options.eager};
     if (fn.is_graph && fn.graph_cache && !rt_.options.eager && !rt_.trace) {
         Value result;
+        GraphCall how;
         try {
-            if (call_graph(fn, env, args, call_source, result)) return result;
+            how = call_graph(fn, env, args, call_source, result);
         } catch (Error& e) {
             e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
             throw;
         }
+        if (how == GraphCall::Ran) return result;
+        if (how == GraphCall::EagerAll) rt_.options.eager = true;
     }
     std::shared_ptr<const tracer::CallSite> saved_inlined;
     if (rt_.trace) {

@@ -101,10 +101,9 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
         if (p.kind == ParamKind::Shape)
             dynamic_value_error(std::string(what) +
                                 " depends on the contents of a tensor; shapes inside a @graph function must be "
-                                "static (run with --eager)");
+                                "static");
         dynamic_value_error(std::string(what) +
-                            " must be static inside a @graph function, but it depends on the contents of a tensor "
-                            "(run with --eager)");
+                            " must be static inside a @graph function, but it depends on the contents of a tensor");
     }
     switch (p.kind) {
     case ParamKind::Int: return to_int(v, what);
@@ -271,8 +270,7 @@ int64_t to_int(const Value& v, std::string_view what) {
         if (stdlib::is_int(s->dtype) || s->dtype == DType::Bool) return s->i;
     if (v.is_symbolic())
         dynamic_value_error(std::string(what) +
-                            " must be static inside a @graph function, but it depends on the contents of a tensor "
-                            "(run with --eager)");
+                            " must be static inside a @graph function, but it depends on the contents of a tensor");
     if (v.is_tensor() && v.tensor().numel() == 1 && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()))
         return v.tensor().item_i64();
     throw Error(std::string(what) + " must be an int, not " + type_desc(v));
@@ -332,7 +330,14 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
             if (p.required) throw Error(fname + ": missing argument `" + std::string(p.name) + "`");
             attrs[i] = p.default_value;
         } else if (p.kind != ParamKind::Tensor && p.kind != ParamKind::TensorList && p.kind != ParamKind::Value) {
-            attrs[i] = to_attr(*bound[i], p, fname + ": argument `" + std::string(p.name) + "`");
+            try {
+                attrs[i] = to_attr(*bound[i], p, fname + ": argument `" + std::string(p.name) + "`");
+            } catch (const Error& e) {
+                // name the parameters the value comes from (SPEC §5.1)
+                if (rt.trace && e.trace_kind == TraceErrorKind::Conversion)
+                    dynamic_value_error(*rt.trace, e.message(), *bound[i]);
+                throw;
+            }
         }
         if (p.kind == ParamKind::DType && std::holds_alternative<DType>(attrs[i])) dtype_attr = std::get<DType>(attrs[i]);
     }

@@ -38,6 +38,7 @@ public:
     explicit Error(std::string message) : message_(std::move(message)) {}
 
     const std::string& message() const { return message_; }
+    void append_to_message(std::string_view s) { message_ += s; }
     const lang::SourcePtr& source() const { return source_; }
     lang::Loc loc() const { return loc_; }
     bool located() const { return loc_.known(); }

@@ -165,8 +165,10 @@ private:
     std::optional<bool> condition(const lang::Expr& e, uint32_t& pred);
     uint32_t truth_node(const Value& v, lang::Loc loc);
     std::vector<TraceVar> trace_vars(std::vector<TraceVar> extra);
+    // vars_dead_on: the branch (0 or 1) after which local variables are never
+    // read again (it has returned), so they need not merge; -1: none.
     Flow trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn, const BranchFn& else_fn,
-                    lang::Loc loc, const char* construct);
+                    lang::Loc loc, const char* construct, int vars_dead_on = -1);
     Flow trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn, std::vector<TraceVar> extra,
                      lang::Loc loc);
     Flow exec_range(const lang::Block& b, size_t from);
@@ -183,14 +185,19 @@ private:
     Value trace_print(const CallArgs& a, const std::string& sep, const std::string& end);
     void capture_global(const lang::Name& n);
     void capture_enclosing(const lang::Name& n, const std::shared_ptr<Env>& env);
-    // A call of a @graph function: returns false when it must run eagerly
-    // (then the caller runs the body as usual).
-    bool call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
-                    const lang::SourcePtr& call_source, Value& result);
+    // A call of a @graph function: Ran (result set), or how the caller must
+    // run the body instead: Eager (as usual), or EagerAll — the trace raised
+    // the program's own error, so the body runs as `--eager` would run it,
+    // @graph functions it calls included, to raise that error exactly as
+    // eager does (a nested call with literal arguments must not be traced
+    // with them made dynamic).
+    enum class GraphCall { Ran, Eager, EagerAll };
+    GraphCall call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                         const lang::SourcePtr& call_source, Value& result);
     Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
     void run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& env, const CallArgs& args, Value& result);
-    bool verify_call(const FunctionObj& fn, const GraphEntry& entry, const std::shared_ptr<Env>& env,
-                     const CallArgs& args, const lang::SourcePtr& call_source, Value& result);
+    GraphCall verify_call(const FunctionObj& fn, const GraphEntry& entry, const std::shared_ptr<Env>& env,
+                          const CallArgs& args, const lang::SourcePtr& call_source, Value& result);
     bool trace_input_graph(TracedInput& in, bool static_scalars);  // trace_input.cpp
 
     friend class EvaluatorAccess;

@@ -85,8 +85,10 @@ bool Evaluator::cond(const Expr& e) {
     Value scratch;
     const Value& v = eval_ref(e, scratch);
     if (v.is_symbolic())
-        dynamic_value_error("this condition must be static inside a @graph function, but it depends on the contents "
-                            "of a tensor (run with --eager)");
+        dynamic_value_error(*rt_.trace,
+                            "this condition must be static inside a @graph function, but it depends on the contents "
+                            "of a tensor",
+                            v);
     return truth_at(v, e.loc);
 }
 
@@ -449,8 +451,10 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
         const Value& v = eval_ref(x, scratch);
         if (v.is(Kind::None)) return std::nullopt;
         if (v.is_symbolic())
-            dynamic_value_error("slice bounds must be static inside a @graph function, but they depend on the "
-                                "contents of a tensor (the slice's length would be dynamic; run with --eager)");
+            dynamic_value_error(*rt_.trace,
+                                "slice bounds must be static inside a @graph function, but they depend on the "
+                                "contents of a tensor (the slice's length would be dynamic)",
+                                v);
         if (v.is_tensor() && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()) &&
             v.tensor().dtype() != stdlib::DType::Bool)
             return v.tensor().item_i64();
@@ -475,8 +479,10 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
             if (v.is_symbolic() && v.sym()->type.shape.rank() == 0 && stdlib::is_int(v.sym()->type.dtype)) {
                 if (!dynamic)
                     dynamic_value_error(
+                        *rt_.trace,
                         "list index must be static inside a @graph function, but it depends on the contents of a "
-                        "tensor (run with --eager)");
+                        "tensor",
+                        v);
                 it.kind = stdlib::IndexItem::Int;
                 it.index = 0;
                 (*dynamic)[items.size()] = v;
@@ -646,10 +652,18 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
             if (rt_.trace) {
                 uint32_t pred;
                 std::optional<bool> keep = condition(*c.cond, pred);
-                if (!keep)
-                    dynamic_value_error("the filter of a list comprehension must be static inside a @graph function "
-                                        "(it decides the list's length), but it depends on the contents of a tensor "
-                                        "(run with --eager)");
+                if (!keep) {
+                    try {
+                        dynamic_value_error(*rt_.trace,
+                                            "the filter of a list comprehension must be static inside a @graph "
+                                            "function (it decides the list's length), but it depends on the contents "
+                                            "of a tensor",
+                                            symbolic(*rt_.trace, pred));
+                    } catch (Error& e) {
+                        e.locate(source(), c.cond->loc);
+                        throw;
+                    }
+                }
                 if (!*keep) return;
             } else if (!cond(*c.cond)) {
                 return;

@@ -21,6 +21,7 @@ struct GraphEntry {
     // outputs, in order (concrete leaves are returned as they are).
     Value result;
     const std::vector<lang::Param>* params = nullptr;
+    std::vector<bool> static_params;  // @graph(static=...): not inputs of the graph
     int number = 0;                 // 1, 2, ...: the function's n-th trace (for dumps)
     // Native code of `graph` (null with --no-jit); released with the entry.
     std::unique_ptr<codegen::CompiledGraph> compiled;

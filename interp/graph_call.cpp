@@ -53,6 +53,34 @@ ArgDesc describe(const Value& v) {
     }
 }
 
+// A static argument (@graph(static=...), SPEC §5.1): its value is the key —
+// tensors by dtype, shape and every byte, sequences item by item.
+ArgDesc describe_static(const Value& v) {
+    if (v.is_tensor()) {
+        const Tensor t = v.tensor().contiguous();
+        const stdlib::DType d = t.storage_dtype();
+        std::string key = std::string("static:") + stdlib::dtype_name(t.dtype()) + (t.weak() ? "w" : "") +
+                          t.shape().to_string() + ":";
+        const auto* bytes = static_cast<const unsigned char*>(t.raw_data());
+        static const char* hex = "0123456789abcdef";
+        for (size_t i = 0, n = static_cast<size_t>(t.numel()) * stdlib::dtype_size(d); i < n; ++i) {
+            key += hex[bytes[i] >> 4];
+            key += hex[bytes[i] & 15];
+        }
+        std::string display = str_of(v);
+        if (display.size() > 40) display = display.substr(0, 37) + "...";
+        return ArgDesc::value(std::move(key), std::move(display));
+    }
+    if (v.is_sequence()) {
+        std::string key = v.is(Kind::List) ? "[" : "(";
+        for (const Value& x : v.items()) key += describe_static(x).key + ",";
+        std::string display = str_of(v);
+        if (display.size() > 40) display = display.substr(0, 37) + "...";
+        return ArgDesc::value(key, std::move(display));
+    }
+    return describe(v);
+}
+
 // Replaces every tensor leaf of v by a new input of the graph.
 Value make_inputs(TraceState& t, const Value& v, const std::string& name) {
     if (v.is_tensor()) return symbolic(t, t.graph.add_input(v.tensor_type(), name));
@@ -176,13 +204,15 @@ Value Evaluator::function_result(Frame& frame, Flow flow, const FunctionObj& fn)
     return Value::none();
 }
 
-bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
-                           const SourcePtr& call_source, Value& result) {
+Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env,
+                                           const CallArgs& args, const SourcePtr& call_source, Value& result) {
     GraphCache& cache = *fn.graph_cache;
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
     const auto& params = *fn.params;
+    auto is_static = [&](size_t i) { return i < fn.static_params.size() && fn.static_params[i]; };
     tracer::Signature sig;
-    for (size_t i = 0; i < params.size(); ++i) sig.args.push_back({params[i].name, describe(env->slots[i])});
+    for (size_t i = 0; i < params.size(); ++i)
+        sig.args.push_back({params[i].name, is_static(i) ? describe_static(env->slots[i]) : describe(env->slots[i])});
 
     GraphEntry* entry = nullptr;
     for (auto& e : cache.entries)
@@ -203,7 +233,8 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
         tenv->parent = env->parent;
         tenv->facts = env->facts;
         tenv->traced = true;
-        for (size_t i = 0; i < params.size(); ++i) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
+        for (size_t i = 0; i < params.size(); ++i)
+            if (!is_static(i)) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
         TraceState* saved_trace = rt_.trace;
         Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
         // A closure made while tracing (a lambda in the body) and stored in
@@ -250,13 +281,16 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
             tracer::optimize(T->graph);
         } catch (Error& e) {
             leave();
-            if (e.trace_kind == TraceErrorKind::Conversion) throw;
+            if (e.trace_kind == TraceErrorKind::Conversion) {
+                e.append_to_message(kEagerHint);
+                throw;
+            }
             log("trace " + fn.name + " at " + where + ": runs eagerly: " + e.message() + "\n");
-            return false;
+            return e.trace_kind == TraceErrorKind::User ? GraphCall::EagerAll : GraphCall::Eager;
         } catch (const std::exception& e) {
             leave();
             log("trace " + fn.name + " at " + where + ": runs eagerly (internal: " + e.what() + ")\n");
-            return false;
+            return GraphCall::Eager;
         }
         const auto t2 = clock::now();
         leave();
@@ -266,6 +300,7 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
         fresh->result = traced;
         fresh->number = ++cache.traces;
         fresh->params = fn.params;
+        fresh->static_params = fn.static_params;
         fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
         if (!rt_.options.no_jit) {
             try {
@@ -315,13 +350,14 @@ bool Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& en
     }
     if (rt_.options.verify) return verify_call(fn, *entry, env, args, call_source, result);
     run_entry(*entry, env, args, result);
-    return true;
+    return GraphCall::Ran;
 }
 
 void Evaluator::run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& env, const CallArgs& args, Value& result) {
     const auto& params = *entry.params;
     std::vector<Tensor> inputs;
-    for (size_t i = 0; i < params.size(); ++i) input_tensors(env->slots[i], inputs);
+    for (size_t i = 0; i < params.size(); ++i)
+        if (i >= entry.static_params.size() || !entry.static_params[i]) input_tensors(env->slots[i], inputs);
     tracer::RunContext ctx;
     ctx.rng = &rt_.rng;
     ctx.write = [this](std::string_view s) { rt_.write(s); };
@@ -344,8 +380,9 @@ void Evaluator::run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& e
 // --verify: the call runs both ways — the graph, then eagerly from the same
 // generator state — and the printed output, the result and any error must
 // agree; the first difference is an error at the call.
-bool Evaluator::verify_call(const FunctionObj& fn, const GraphEntry& entry, const std::shared_ptr<Env>& env,
-                            const CallArgs& args, const SourcePtr& call_source, Value& result) {
+Evaluator::GraphCall Evaluator::verify_call(const FunctionObj& fn, const GraphEntry& entry,
+                                            const std::shared_ptr<Env>& env, const CallArgs& args,
+                                            const SourcePtr& call_source, Value& result) {
     struct Run {
         std::string out, error;
         Value value;
@@ -391,11 +428,11 @@ bool Evaluator::verify_call(const FunctionObj& fn, const GraphEntry& entry, cons
         // the same error both ways: the caller runs the call eagerly once
         // more, which prints the same output and raises the error as eager does
         rt_.rng = rng0;
-        return false;
+        return GraphCall::EagerAll;
     }
     rt_.write(runs[0].out);
     result = runs[0].value;
-    return true;
+    return GraphCall::Ran;
 }
 
 }  // namespace tg::interp

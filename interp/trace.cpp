@@ -1,5 +1,7 @@
 #include "interp/trace.hpp"
 
+#include <algorithm>
+
 #include "interp/dispatch.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
@@ -40,6 +42,76 @@ tracer::ValueId none_set(Runtime& rt, const std::vector<Value*>& flags) {
 }
 
 void dynamic_value_error(const std::string& message) { throw Error(message).as(TraceErrorKind::Conversion); }
+
+namespace {
+void symbolic_ids(const Value& v, std::vector<tracer::ValueId>& out) {
+    if (const SymObj* s = v.sym()) out.push_back(s->id);
+    else if (v.is_sequence())
+        for (const Value& x : v.items()) symbolic_ids(x, out);
+}
+}  // namespace
+
+std::vector<std::string> params_behind(const TraceState& t, const Value& v) {
+    const tracer::Graph& g = t.graph;
+    std::vector<tracer::ValueId> todo;
+    symbolic_ids(v, todo);
+    std::vector<bool> seen(g.num_values(), false);
+    std::vector<std::string> names;
+    while (!todo.empty()) {
+        const tracer::ValueId id = todo.back();
+        todo.pop_back();
+        if (id >= seen.size() || seen[id]) continue;
+        seen[id] = true;
+        const tracer::ValueInfo& info = g.value(id);
+        std::span<const tracer::ValueId> from;
+        if (info.def != tracer::kNoId) {
+            const tracer::Node& n = g.node(info.def);
+            from = n.operands;
+            // a cond/while result also depends on what its regions read from outside
+            for (tracer::RegionId r : n.regions)
+                g.walk(r, [&](tracer::NodeId m) {
+                    const auto& ops = g.node(m).operands;
+                    todo.insert(todo.end(), ops.begin(), ops.end());
+                });
+        } else if (info.region == tracer::Graph::kBody) {
+            // an input of the function: "xs[0]" is a leaf of the parameter `xs`
+            std::string name = info.name.substr(0, info.name.find('['));
+            if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+            continue;
+        } else {
+            // an argument of a cond/while region: whatever its node takes in
+            from = g.node(g.region(info.region).owner).operands;
+        }
+        todo.insert(todo.end(), from.begin(), from.end());
+    }
+    // in the order of the parameters
+    std::vector<std::string> ordered;
+    for (tracer::ValueId in : g.inputs()) {
+        const std::string& full = g.value(in).name;
+        std::string name = full.substr(0, full.find('['));
+        if (std::find(names.begin(), names.end(), name) != names.end() &&
+            std::find(ordered.begin(), ordered.end(), name) == ordered.end())
+            ordered.push_back(name);
+    }
+    return ordered;
+}
+
+void dynamic_value_error(const TraceState& t, const std::string& message, const Value& v) {
+    std::vector<std::string> names = params_behind(t, v);
+    std::string msg = message;
+    if (!names.empty()) {
+        std::string list, tuple;
+        for (size_t i = 0; i < names.size(); ++i) {
+            list += (i ? (i + 1 == names.size() ? " and " : ", ") : "") + ("`" + names[i] + "`");
+            tuple += (i ? ", " : "") + ("\"" + names[i] + "\"");
+        }
+        if (names.size() == 1) tuple += ",";
+        msg += "; it comes from the argument" + std::string(names.size() > 1 ? "s " : " ") + list + " of `" +
+               t.graph.name() + "`: declare @graph(static=(" + tuple + ")) to trace with " +
+               (names.size() > 1 ? "their values" : "its value") + " known";
+    }
+    dynamic_value_error(msg);
+}
 
 void unsupported_in_graph(const std::string& what) {
     throw Error("the tracer cannot express " + what).as(TraceErrorKind::Unsupported);

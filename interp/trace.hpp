@@ -66,6 +66,14 @@ bool has_symbolic(const Value& v);
 // A value that must be known at trace time depends on tensor contents.
 // `what` names it ("zeros: argument `shape`"). SPEC §5.2: tracing stops.
 [[noreturn]] void dynamic_value_error(const std::string& message);
+// The same for the value `v`, naming the parameters of the traced function
+// it is computed from and suggesting @graph(static=...) (SPEC §5.1).
+[[noreturn]] void dynamic_value_error(const TraceState& t, const std::string& message, const Value& v);
+// The parameters of the traced function a symbolic value depends on, in the
+// order found ("n", "shape"; a leaf "xs[0]" counts as `xs`).
+std::vector<std::string> params_behind(const TraceState& t, const Value& v);
+// Appended to every trace error (SPEC §5.2).
+inline constexpr const char* kEagerHint = " (run with --eager to execute this function without tracing)";
 // The tracer cannot express this (yet): the call runs eagerly instead.
 [[noreturn]] void unsupported_in_graph(const std::string& what);
 

@@ -101,6 +101,7 @@ struct FunctionObj {
     ModuleState* module = nullptr;              // globals; owned by the Runtime
     bool is_graph = false;                      // decorated with @graph: calls are traced (interp/graph_call.cpp)
     std::shared_ptr<GraphCache> graph_cache;    // @graph: its traces, by signature
+    std::vector<bool> static_params;            // @graph(static=...): per param, its value is part of the signature
 };
 
 // Arguments of a call as the callee sees them.
