@@ -125,13 +125,29 @@ std::string literal_hint(const TensorType& a, const TensorType& b) {
 
 // A value split into what it is where defined, and whether it is.
 struct Parts {
-    const Value* inner = nullptr;  // null: undefined on this path
+    const Value* inner = nullptr;  // null: undefined (or None) on this path
     Value defined;                 // static bool, or a symbolic bool[]
+    bool none = false;             // where not `defined`, the value is None (not undefined)
+    bool unset = false;            // undefined on some path (a plain or maybe-undefined variable)
 };
 Parts decompose(const Value& v) {
-    if (const MaybeUndefObj* m = v.maybe_undef()) return {&m->inner, m->flag};
-    if (!v.defined()) return {nullptr, Value::from_bool(false)};
+    if (const MaybeUndefObj* m = v.maybe_undef()) return {&m->inner, m->flag, m->none, !m->none};
+    if (!v.defined()) return {nullptr, Value::from_bool(false), false, true};
     return {&v, Value::from_bool(true)};
+}
+// Paths that give a variable None and paths that give it a tensor value are
+// carried with a hidden flag, like a maybe-undefined variable (SPEC §5.2).
+// None is the plain value here, so that it meets the tensor's paths.
+Parts decompose_none(const Value& v, bool other_has_value) {
+    if (v.is(Kind::None) && other_has_value) return {nullptr, Value::from_bool(false), true, false};
+    return decompose(v);
+}
+bool has_value(const Value& v) {
+    if (const MaybeUndefObj* m = v.maybe_undef()) return m->inner.defined();
+    return v.defined() && !v.is(Kind::None);
+}
+Value make_maybe(Value inner, Value flag, bool none) {
+    return Value::maybe_undefined(std::make_shared<const MaybeUndefObj>(MaybeUndefObj{std::move(inner), std::move(flag), none}));
 }
 bool statically_true(const Value& b) { return b.scalar() && b.scalar()->nonzero(); }
 
@@ -360,6 +376,7 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
         std::vector<Value> static_leaf;
         int flag = -1;     // yielded index of the defined flag, or -1
+        bool none = false; // where the flag is false: None (else undefined)
     };
     std::vector<Result> results(nv);
     auto where = [&] {
@@ -375,7 +392,10 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         Result& r = results[i];
         // A side that raised, or (for variables) that has returned, gives no value.
         const bool dead_var = var.role == TraceVar::Var;
-        const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0), failed[1] || (dead_var && vars_dead_on == 1)};
+        // The return value of a path that has not returned is never read.
+        auto no_return = [&](int s) { return var.role == TraceVar::Ret && !out[s][i].defined() && !out[s][i].maybe_undef(); };
+        const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0) || no_return(0),
+                              failed[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
         if (gone[0] && gone[1]) {
             r.value = before[i];
             continue;
@@ -405,7 +425,10 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         }
         Parts p[2];
         for (int s = 0; s < 2; ++s)
-            if (!gone[s]) p[s] = decompose(out[s][i]);
+            if (!gone[s]) p[s] = decompose_none(out[s][i], !gone[1 - s] && has_value(out[1 - s][i]));
+        const bool none = p[0].none || p[1].none;
+        if (none && (p[0].unset || p[1].unset))
+            unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
         const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
         if (!sk) {  // undefined on every path that gets here
             r.value = Value();
@@ -464,7 +487,8 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         }
         const bool def0 = gone[0] || statically_true(p[0].defined);
         const bool def1 = gone[1] || statically_true(p[1].defined);
-        if (var.role == TraceVar::Var && !(def0 && def1)) {
+        r.none = none;
+        if ((var.role == TraceVar::Var || none) && !(def0 && def1)) {
             Yielded y;
             y.is_flag = true;
             y.type = {stdlib::DType::Bool, {}, false};
@@ -498,9 +522,7 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
             leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : symbolic(T, res[1 + static_cast<size_t>(r.leaf[k])]));
         size_t k = 0;
         Value v = rebuild(r.skeleton, leaves, k);
-        if (r.flag >= 0)
-            v = Value::maybe_undefined(std::make_shared<const MaybeUndefObj>(
-                MaybeUndefObj{std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)])}));
+        if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
         *vars[i].slot = std::move(v);
     }
     return flow_of_flags();
@@ -619,6 +641,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
     struct Plan {
         bool carried = false;
         bool flag = false;
+        bool none = false;  // the flag says None / a value (not undefined / defined)
         Value skeleton;
         std::vector<TensorType> types;
     };
@@ -634,10 +657,14 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             p.types = {TensorType{stdlib::DType::Bool, {}, false}};
             return;
         }
-        Parts pa = decompose(a);
-        Parts pb = b ? decompose(*b) : Parts{};
+        Parts pa = decompose_none(a, (b && has_value(*b)) || p.none);
+        Parts pb = b ? decompose_none(*b, has_value(a) || p.none) : Parts{};
+        if (pa.none || pb.none) p.none = true;
+        if (p.none && (pa.unset || pb.unset))
+            unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
         const Value* sk = pa.inner ? pa.inner : pb.inner;
-        if (var.role == TraceVar::Var && (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
+        if ((var.role == TraceVar::Var || p.none) &&
+            (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
             p.flag = true;
         if (!sk) return;
         if (pa.inner && pb.inner) {
@@ -682,7 +709,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             out.push_back(bool_id(T, v));
             return;
         }
-        Parts pv = decompose(v);
+        Parts pv = decompose_none(v, p.none);
         std::vector<Value> ls;
         if (pv.inner) collect_leaves(*pv.inner, ls);
         for (size_t k = 0; k < p.types.size(); ++k) {
@@ -706,9 +733,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(symbolic(T, ids[k++]));
             size_t j = 0;
             Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
-            if (p.flag)
-                v = Value::maybe_undefined(
-                    std::make_shared<const MaybeUndefObj>(MaybeUndefObj{std::move(v), symbolic(T, ids[k++])}));
+            if (p.flag) v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
             *vars[i].slot = std::move(v);
         }
     };
@@ -819,8 +844,13 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                         continue;
                     }
                     if (vars[i].role == TraceVar::Flag) continue;
-                    Parts pn = decompose(now);
-                    if (vars[i].role == TraceVar::Var && !p.flag && !statically_true(pn.defined)) {
+                    if (!p.none && now.is(Kind::None) && p.skeleton.defined() && !p.skeleton.is(Kind::None)) {
+                        carry(i, entry[i], &now);  // a value before, None now: carried with the None flag
+                        retry = true;
+                        continue;
+                    }
+                    Parts pn = decompose_none(now, p.none);
+                    if ((vars[i].role == TraceVar::Var || p.none) && !p.flag && !statically_true(pn.defined)) {
                         p.flag = true;
                         retry = true;
                     }

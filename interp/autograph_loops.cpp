@@ -263,11 +263,14 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
         assign(*s.target, std::move(item));
         return exec_block(s.body);
     };
+    std::string why;  // the conversion error, for --trace
     try {
         return trace_while(cond_fn, body_fn, {{&counter, "the loop counter", TraceVar::Var, true}}, s.loc);
     } catch (Error& e) {
         f_ = frame;
         if (!all_static || e.trace_kind == TraceErrorKind::User) throw;
+        why = e.message();
+        if (size_t at_loop = why.find(" in the loop at "); at_loop != std::string::npos) why.resize(at_loop);
         const int64_t a = start.scalar()->i, b = stop.scalar()->i, st = step.scalar()->i;
         const int64_t count = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
         if (count > kMaxUnroll) throw;
@@ -298,8 +301,9 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
             s.body, s.loc, 0);
     });
     const int64_t count = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
-    T.notes.push_back("unrolled the loop at " + format_location(source().get(), s.loc) + ": " + std::to_string(count) +
-                      " iterations, " + std::to_string(g.num_nodes() - nodes0) + " nodes");
+    T.notes.push_back("unrolled the loop at " + format_location(source().get(), s.loc) + " (" + why +
+                      "): " + std::to_string(count) + " iterations, " + std::to_string(g.num_nodes() - nodes0) +
+                      " nodes");
     return f;
 }
 

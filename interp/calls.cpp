@@ -27,12 +27,44 @@ Value Evaluator::eval_call(const Call& c) {
     Value callee = eval(*c.callee);
     EvaluatedArgs a;
     a.positional.reserve(c.args.size());
-    for (const auto& x : c.args) a.positional.push_back(eval(*x));
+    // print of a variable that is None on some paths (SPEC §5.2)
+    const bool is_print = rt_.trace && callee.is(Kind::Builtin) && !callee.builtin().host &&
+                          callee.builtin().name == "print";
+    bool maybe_none = false;
+    for (const auto& x : c.args) {
+        a.positional.push_back(is_print ? eval_passing_none(*x) : eval(*x));
+        if (a.positional.back().maybe_undef()) maybe_none = true;
+    }
     for (const auto& k : c.keywords) {
         a.keyword_values.push_back(eval(*k.value));
         a.keywords.push_back({k.name, k.loc});
     }
+    if (maybe_none) return print_maybe_none(callee, a.view(c.loc));
     return call(callee, a.view(c.loc), source());
+}
+
+Value Evaluator::print_maybe_none(const Value& callee, const CallArgs& args) {
+    size_t k = 0;
+    while (!args.positional[k].maybe_undef()) ++k;
+    const MaybeUndefObj& m = *args.positional[k].maybe_undef();
+    std::vector<Value> pos(args.positional.begin(), args.positional.end());
+    auto branch = [&](Value v) {
+        return [&, v] {
+            std::vector<Value> p = pos;
+            p[k] = v;
+            CallArgs a{p, args.keyword_values, args.keywords, args.loc};
+            for (const Value& x : p)
+                if (x.maybe_undef()) {
+                    print_maybe_none(callee, a);
+                    return Flow::Normal;
+                }
+            call(callee, a, source());
+            return Flow::Normal;
+        };
+    };
+    at(args.loc);
+    trace_cond(m.flag.sym()->id, {}, branch(m.inner), branch(Value::none()), args.loc, "print");
+    return Value::none();
 }
 
 Value Evaluator::call_method(const Call& c, const Attribute& at) {
@@ -202,7 +234,12 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
             result = eval(*fn.expr_body);
         } else {
             Flow flow = exec_block(*fn.body);
-            if (rt_.trace) result = function_result(frame, flow, fn);
+            if (rt_.trace) {
+                result = function_result(frame, flow, fn);
+                // None on some paths: only a @graph function's own result may be (graph_call.cpp)
+                if (result.maybe_undef())
+                    unsupported_in_graph("a call of `" + fn.name + "`, which returns None on some paths");
+            }
             else result = frame.ret.defined() ? std::move(frame.ret) : Value::none();
         }
     } catch (Error& e) {

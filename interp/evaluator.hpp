@@ -200,6 +200,13 @@ private:
                           const CallArgs& args, const lang::SourcePtr& call_source, Value& result);
     bool trace_input_graph(TracedInput& in, bool static_scalars);  // trace_input.cpp
 
+    // Evaluates e; while tracing, a variable that is None on some paths may
+    // be its value (return, assignment, print: SPEC §5.2).
+    Value eval_passing_none(const lang::Expr& e);
+    // print(...) with arguments that are None on some paths: a cond on each flag.
+    Value print_maybe_none(const Value& callee, const CallArgs& args);
+    bool maybe_none_ok_ = false;
+
     friend class EvaluatorAccess;
 };
 

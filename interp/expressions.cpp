@@ -21,6 +21,14 @@ void Evaluator::undefined(const Name& n) {
     if (rt_.trace) {
         Value* slot = nullptr;
         if (n.scope == lang::Scope::Local) slot = &f_->env->slots[n.slot];
+        if (slot && slot->maybe_undef() && slot->maybe_undef()->none) {
+            // None on some paths (SPEC §5.2): a graph can return, print and
+            // assign such a value; anything else runs the call eagerly.
+            if (maybe_none_ok_) return;
+            unsupported_in_graph("this use of `" + n.id +
+                                 "`, which is None on some paths of dynamic control flow (returning, printing or "
+                                 "assigning it is supported)");
+        }
         if (slot && slot->maybe_undef()) {
             // Converted control flow assigned it on some paths only: check at
             // run time, where eager would fail (SPEC §5.2).
@@ -34,6 +42,17 @@ void Evaluator::undefined(const Name& n) {
         }
     }
     fail(undefined_message(n), n.loc);
+}
+
+Value Evaluator::eval_passing_none(const Expr& e) {
+    if (!rt_.trace || e.kind != ExprKind::Name) return eval(e);
+    struct Allow {
+        bool& flag;
+        bool saved;
+        ~Allow() { flag = saved; }
+    } allow{maybe_none_ok_, maybe_none_ok_};
+    maybe_none_ok_ = true;
+    return eval(e);
 }
 
 std::string Evaluator::undefined_message(const Name& n) const {

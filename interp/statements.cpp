@@ -79,7 +79,7 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
                 return Flow::Normal;
             }
         }
-        Value v = eval(*a.value);
+        Value v = eval_passing_none(*a.value);
         for (size_t i = 0; i + 1 < a.targets.size(); ++i) assign(*a.targets[i], v);
         assign(*a.targets.back(), std::move(v));
         return Flow::Normal;
@@ -114,7 +114,7 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     case StmtKind::Pass: return Flow::Normal;
     case StmtKind::Return: {
         const Return& r = s.as<Return>();
-        f_->ret = r.value ? eval(*r.value) : Value::none();
+        f_->ret = r.value ? eval_passing_none(*r.value) : Value::none();
         return Flow::Return;
     }
     case StmtKind::Assert: {

@@ -363,6 +363,7 @@ bool Evaluator::trace_input_graph(TracedInput& in, bool static_scalars) {
             const std::string& var = facts.slots[i].name;
             graph->written.push_back(var);
             if (const MaybeUndefObj* mu = v.maybe_undef()) {
+                if (mu->none) unsupported_in_graph("`" + var + "`, which is None on some paths");
                 // assigned on some paths only: the graph also says whether it was
                 ys.push_back(mu->flag.sym()->id);
                 result_leaves(mu->inner, var, ys);

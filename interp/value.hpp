@@ -264,7 +264,8 @@ struct BoundMethodObj {
 
 struct MaybeUndefObj {
     Value inner;
-    Value flag;  // symbolic bool[]
+    Value flag;         // symbolic bool[]
+    bool none = false;  // where `flag` is false the variable is None, not undefined (SPEC §5.2)
 };
 
 // A function's frame: its local slots, and the frame of the function it is

@@ -100,12 +100,29 @@ TEST_CASE("trace-time errors name the variable and the loop") {
                             "g.tg");
         FAIL("expected an error");
     } catch (const tg::Error& e) {
-        CHECK(std::string(e.message()) == "`h` changes shape from (1,) to (2,) in the loop at g.tg:4:5");
+        CHECK(std::string(e.message()) == "`h` changes shape from (1,) to (2,) in the loop at g.tg:4:5 (run with "
+                                          "--eager to execute this function without tracing)");
         CHECK(e.line() == 4);
     }
     Run eager(true);
     eager.interp.run_source("@graph\ndef g(x):\n    h = x\n    while h.sum() < 100.0:\n        h = concat([h, h])\n    return h\nprint(g(tensor([1.0])).shape)\n");
     CHECK(eager.out == "(128,)\n");
+}
+
+TEST_CASE("a for loop over static bounds whose conversion fails is unrolled, and --trace says why") {
+    // SPEC §5.2: `h` changes shape each iteration, so no `while` node can carry it
+    const char* src = "@graph\ndef g(x):\n    h = x\n    for i in range(3):\n        h = concat([h, h])\n    return h\n"
+                      "print(g(tensor([1.0])).shape)\n";
+    Run r;
+    r.interp.run_source(src, "g.tg");
+    CHECK(r.out == "(8,)\n");
+    CHECK(r.count("unrolled the loop at g.tg:4:5 (`h` changes shape from (1,) to (2,)") == 1);
+    CHECK(r.count(": 3 iterations, ") == 1);
+    // with dynamic bounds the same loop is an error, not unrolled
+    Run d;
+    CHECK_THROWS_WITH_AS(d.interp.run_source("@graph\ndef g(x, n):\n    h = x\n    for i in range(n):\n        h = concat([h, h])\n"
+                                             "    return h\ng(tensor([1.0]), 3)\n", "g.tg"),
+                         doctest::Contains("`h` changes shape from (1,) to (2,) in the loop at g.tg:4:5"), tg::Error);
 }
 
 TEST_CASE("two interpreters trace independently") {
