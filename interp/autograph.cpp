@@ -284,23 +284,27 @@ tracer::Template text_template(const std::string& s) { return {TextPiece{TextPie
 
 // The graph value of a leaf with the type `want` (a weak value made strong
 // when the other paths give a strong one).
-ValueId leaf_id(Runtime& rt, const Value& v, const TensorType& want) {
+// Constants made here (a literal carried into a cond/while) get the location
+// of that construct: it is what makes them a node.
+ValueId leaf_id(Runtime& rt, const Value& v, const TensorType& want, const tracer::SrcLoc& where) {
     TraceState& t = *rt.trace;
     if (const SymObj* s = v.sym()) {
         if (s->type.weak && !want.weak) {
             const stdlib::OpDef* astype = stdlib::find_op("astype");
             Value in[1] = {v};
+            t.source = where.source;
+            t.loc = where.loc;
             return trace_op(rt, *astype, in, {std::monostate{}, want.dtype}).sym()->id;
         }
         return s->id;
     }
     stdlib::Tensor c = v.tensor();
     if (c.weak() && !want.weak) c = stdlib::cast(c, want.dtype);  // from the literal's exact value
-    return t.graph.constant(c, t.here());
+    return t.graph.constant(c, where);
 }
-ValueId bool_id(TraceState& t, const Value& b) {
+ValueId bool_id(TraceState& t, const Value& b, const tracer::SrcLoc& where) {
     if (const SymObj* s = b.sym()) return s->id;
-    return t.graph.constant(stdlib::Tensor::scalar(statically_true(b)), t.here());
+    return t.graph.constant(stdlib::Tensor::scalar(statically_true(b)), where);
 }
 }  // namespace
 
@@ -502,8 +506,8 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         g.enter(reg[b]);
         std::vector<ValueId> ys{tok_out[b]};
         for (const Yielded& y : yielded) {
-            if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b]));
-            else if (y.side[b].defined()) ys.push_back(leaf_id(rt_, y.side[b], y.type));
+            if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b], T.at(source(), loc)));
+            else if (y.side[b].defined()) ys.push_back(leaf_id(rt_, y.side[b], y.type, T.at(source(), loc)));
             else ys.push_back(g.undef(tracer::ValueType::of(y.type), T.at(source(), loc)));
         }
         g.yield(ys);
@@ -603,7 +607,7 @@ Value Evaluator::trace_ifexp(const IfExp& e, uint32_t pred) {
 
 void Evaluator::trace_assert(const Assert& a, const Value& c) {
     TraceState& T = *rt_.trace;
-    ValueId pred = c.is_symbolic() ? truth_node(c, a.cond->loc) : bool_id(T, c);
+    ValueId pred = c.is_symbolic() ? truth_node(c, a.cond->loc) : bool_id(T, c, T.at(source(), a.cond->loc));
     tracer::Template msg = text_template("assertion failed");
     std::vector<ValueId> operands;
     if (a.msg) {
@@ -706,17 +710,17 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
     auto carried_ids = [&](size_t i, const Value& v, std::vector<ValueId>& out) {
         const Plan& p = plan[i];
         if (vars[i].role == TraceVar::Flag) {
-            out.push_back(bool_id(T, v));
+            out.push_back(bool_id(T, v, T.at(source(), loc)));
             return;
         }
         Parts pv = decompose_none(v, p.none);
         std::vector<Value> ls;
         if (pv.inner) collect_leaves(*pv.inner, ls);
         for (size_t k = 0; k < p.types.size(); ++k) {
-            if (pv.inner) out.push_back(leaf_id(rt_, ls[k], p.types[k]));
+            if (pv.inner) out.push_back(leaf_id(rt_, ls[k], p.types[k], T.at(source(), loc)));
             else out.push_back(g.undef(tracer::ValueType::of(p.types[k]), T.at(source(), loc)));
         }
-        if (p.flag) out.push_back(bool_id(T, pv.defined));
+        if (p.flag) out.push_back(bool_id(T, pv.defined, T.at(source(), loc)));
     };
     // Binds the carried variables to `ids` (region arguments or the loop's results).
     auto bind = [&](std::span<const ValueId> ids) {
@@ -796,7 +800,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                     },
                     loc, "while");
             }
-            pred = bool_id(T, p);
+            pred = bool_id(T, p, T.at(source(), loc));
             std::vector<ValueId> ys{pred, T.token};
             for (size_t i = 0; i < nv; ++i)
                 if (plan[i].carried) carried_ids(i, *vars[i].slot, ys);
