@@ -24,6 +24,12 @@ using tracer::Graph;
 
 namespace {
 constexpr int64_t kMaxUnroll = 1000;
+// A `while` whose condition stays static runs at trace time; past this many
+// iterations (or nodes added) the rest of it becomes a `while` node, so that
+// a loop in a branch that never runs (`if x > 100: while True: ...`) does not
+// trace forever — the node runs only if its path runs, as in eager.
+constexpr int64_t kStaticWhileIterations = 10000;
+constexpr size_t kStaticWhileNodes = 20000;
 }  // namespace
 
 Evaluator::Flow Evaluator::unrolled(const std::function<bool(int64_t)>& item, const Block& body, Loc loc, int64_t from) {
@@ -133,6 +139,20 @@ Evaluator::Flow Evaluator::exec_while_traced(const While& w) {
                 if (flow == Flow::Return) return flow;
                 count_step(w.loc);
                 ++iterations;
+                if (iterations >= kStaticWhileIterations || g.num_nodes() - nodes0 > kStaticWhileNodes) {
+                    T.notes.push_back("the loop at " + format_location(source().get(), w.loc) + " ran " +
+                                      std::to_string(iterations) + " iterations while tracing (" +
+                                      std::to_string(g.num_nodes() - nodes0) +
+                                      " nodes): the rest of it is a `while` node");
+                    try {
+                        return convert_rest();
+                    } catch (Error& e) {
+                        if (e.trace_kind != TraceErrorKind::Conversion) throw;
+                        unsupported_in_graph("a loop that runs more than " + std::to_string(iterations) +
+                                             " iterations while tracing and cannot become a `while` node (" +
+                                             e.message() + ")");
+                    }
+                }
             }
         };
         return run();

@@ -6,6 +6,7 @@
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
 #include "interp/trace.hpp"
+#include "tracer/passes.hpp"
 #include "stdlib/elementwise_scalar.hpp"  // stdlib's one definition of each op per element
 
 namespace tg::interp {
@@ -347,6 +348,18 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
         bool symbolic_operand = (op.flags & stdlib::kRandom) != 0;
         for (size_t i = 0; i < n && !symbolic_operand; ++i)
             if (bound[i] && op.params[i].kind != ParamKind::Value && has_symbolic(*bound[i])) symbolic_operand = true;
+        // A big tensor created from a static shape stays a node: computed
+        // now, `zeros((2**31,))` in a branch that never runs would allocate
+        // 8 GB at trace time (and the outcome would depend on free memory).
+        const bool takes_data = std::any_of(op.params.begin(), op.params.end(),
+                                            [](const stdlib::ParamDef& p) { return p.kind == ParamKind::Value; });
+        if (!symbolic_operand && (op.flags & stdlib::kCreation) && !takes_data) {
+            try {
+                symbolic_operand = op.infer(stdlib::TypeArgs{{}, attrs}).shape.numel() > tracer::kFoldLimit;
+            } catch (const stdlib::OpError&) {
+                // an invalid shape: computing it now raises the eager error
+            }
+        }
         if (symbolic_operand) {
             std::vector<Value> operands;
             for (size_t i = 0; i < n; ++i) {

@@ -1,6 +1,8 @@
 // Common-subexpression elimination with scoped tables: a node may reuse an
 // equal node from its own region (earlier) or from an enclosing region
 // (which dominates it), never from a sibling region.
+#include <cstdio>
+
 #include <cstring>
 #include <unordered_map>
 
@@ -33,6 +35,15 @@ void append_tensor(std::string& key, const Tensor& t) {
             int64_t i = t.item_i64();
             key.append(reinterpret_cast<const char*>(&i), sizeof i);
         }
+        return;
+    }
+    if (t.numel() > kFoldLimit) {
+        // A big constant (a captured tensor) is keyed by its storage, not its
+        // bytes: copying them into the key would cost as much memory again.
+        char id[64];
+        std::snprintf(id, sizeof id, "@%p+%lld", t.raw_data(), static_cast<long long>(t.numel()));
+        key += id;
+        for (int64_t s : t.strides()) key += "," + std::to_string(s);
         return;
     }
     Tensor c = t.contiguous();
