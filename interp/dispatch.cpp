@@ -152,6 +152,7 @@ stdlib::BinaryKind compare_kind(lang::CmpOp op) {
     case lang::CmpOp::Le: return B::Le;
     case lang::CmpOp::Gt: return B::Gt;
     case lang::CmpOp::Ge: return B::Ge;
+    default: break;  // `in` / `is` are not element-wise (Evaluator::compare_values)
     }
     return B::Eq;
 }
@@ -466,6 +467,7 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
         case lang::CmpOp::Le: k = B::Le; break;
         case lang::CmpOp::Gt: k = B::Gt; break;
         case lang::CmpOp::Ge: k = B::Ge; break;
+        default: throw Error(std::string("internal error: `") + lang::to_string(op) + "` reached compare()");
         }
         if ((a.is_symbolic() || b.is_symbolic()) && rt.trace) {
             Value in[2] = {a, b};

@@ -116,6 +116,10 @@ private:
     Value eval_fstring(const lang::FString& f);
     Value eval_compare(const lang::Compare& c);
     Value compare_chain(const lang::Compare& c, size_t from, Value left);
+    // One comparison of a chain; `in` / `is` here, the rest in dispatch's compare().
+    Value compare_values(lang::CmpOp op, const Value& left, const Value& right, lang::Loc loc);
+    Value membership(const Value& x, const Value& container, lang::Loc loc);
+    Value identity(const Value& a, const Value& b);
     // Evaluates a side-effect-free scalar expression (names, literals,
     // arithmetic and single comparisons on 0-d values) without building any
     // Value. Returns false as soon as something else appears; the caller then

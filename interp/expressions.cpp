@@ -334,7 +334,7 @@ bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
     }
     case ExprKind::Compare: {
         const Compare& c = e.as<Compare>();
-        if (c.ops.size() != 1) return false;
+        if (c.ops.size() != 1 || lang::is_membership(c.ops[0]) || lang::is_identity(c.ops[0])) return false;
         check_stack(e.loc);
         Scalar x, y;
         return eval_scalar(*c.first, x) && eval_scalar(*c.rest[0], y) &&
@@ -359,16 +359,95 @@ Value Evaluator::binary_at(const Binary& b, const Value& x, const Value& y) {
 Value Evaluator::eval_compare(const Compare& c) {
     check_stack(c.loc);
     if (Scalar out; c.ops.size() == 1 && eval_scalar(c, out)) return Value(out);
-    return compare_chain(c, 0, eval(*c.first));
+    return compare_chain(c, 0, lang::is_identity(c.ops[0]) ? eval_passing_none(*c.first) : eval(*c.first));
+}
+
+Value Evaluator::compare_values(CmpOp op, const Value& left, const Value& right, Loc loc) {
+    if (lang::is_identity(op)) {
+        Value r = identity(left, right);
+        if (op == CmpOp::Is) return r;
+        if (const Scalar* s = r.scalar()) return Value::from_bool(!s->nonzero());
+        at(loc);
+        return unary(rt_, UnaryOp::Invert, r);
+    }
+    if (left.maybe_undef() || right.maybe_undef())
+        unsupported_in_graph("a value that is None on some paths compared with `" + std::string(to_string(op)) + "`");
+    if (!lang::is_membership(op)) return compare(rt_, op, left, right);
+    Value r = membership(left, right, loc);
+    if (op == CmpOp::In) return r;
+    if (const Scalar* s = r.scalar()) return Value::from_bool(!s->nonzero());
+    at(loc);
+    return unary(rt_, UnaryOp::Invert, r);
+}
+
+// `a is b` (SPEC §3): identity is meaningful only against None here (every
+// value has value semantics). While tracing, a variable that is None on
+// some paths answers with its hidden flag.
+Value Evaluator::identity(const Value& a, const Value& b) {
+    const MaybeUndefObj* ma = a.maybe_undef();
+    const MaybeUndefObj* mb = b.maybe_undef();
+    if ((ma && !ma->none) || (mb && !mb->none)) unsupported_in_graph("`is` on a variable that may not be defined");
+    if (ma || mb) {
+        const Value& other = ma ? b : a;
+        if (ma && mb) unsupported_in_graph("`is` between two values that are None on some paths");
+        if (!other.is(Kind::None))
+            throw Error("`is` compares a value with None only (`x is None`, `x is not None`); compare values with `==`");
+        // is None: where the flag (has a value) is false
+        return unary(rt_, UnaryOp::Invert, (ma ? ma : mb)->flag);
+    }
+    const bool an = a.is(Kind::None), bn = b.is(Kind::None);
+    if (!an && !bn)
+        throw Error("`is` compares a value with None only (`x is None`, `x is not None`); compare values with `==`");
+    return Value::from_bool(an && bn);
+}
+
+// `x in container` (SPEC §3): a list or tuple holds x when an item equals it
+// (`==`, whose truth must be one value, as Python's `in` over NumPy arrays);
+// a string holds a substring; a tensor holds x when any element equals it
+// (NumPy's `x in array`). Items are compared in order and the first match
+// ends the search; while tracing, dynamic matches are or-ed.
+Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
+    if (c.is(Kind::Str)) {
+        if (!x.is(Kind::Str))
+            throw Error(std::string("`in <str>` needs a str on the left, not ") + kind_name(x.kind()));
+        if (has_symbolic(c) || has_symbolic(x)) unsupported_in_graph("`in` on strings that show tensor values");
+        return Value::from_bool(c.text().find(x.text()) != std::string::npos);
+    }
+    if (c.is_tensor()) {
+        at(loc);
+        Value eq = compare(rt_, CmpOp::Eq, c, x);
+        Value args[1] = {eq};
+        return call_op(rt_, *stdlib::find_op("any"), CallArgs{args, {}, {}, loc});
+    }
+    if (!c.is_sequence())
+        throw Error(std::string("`in`: a ") + kind_name(c.kind()) + " is not a container (lists, tuples, strings, tensors)");
+    Value found = Value::from_bool(false);
+    for (const Value& item : c.items()) {
+        at(loc);
+        Value eq = compare(rt_, CmpOp::Eq, x, item);
+        if (eq.is_symbolic() && rt_.trace) {
+            Value t = symbolic(*rt_.trace, truth_node(eq, loc));
+            found = found.is_symbolic() ? binary(rt_, BinOp::BitOr, found, t) : t;
+            continue;
+        }
+        bool hit;
+        try {
+            hit = truth(eq);
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), loc);
+        }
+        if (hit) return Value::from_bool(true);
+    }
+    return found;
 }
 
 Value Evaluator::compare_chain(const Compare& c, size_t from, Value left) {
     Value result;
     for (size_t i = from; i < c.ops.size(); ++i) {
-        Value right = eval(*c.rest[i]);
+        Value right = lang::is_identity(c.ops[i]) ? eval_passing_none(*c.rest[i]) : eval(*c.rest[i]);
         at(c.op_locs[i]);
         try {
-            result = compare(rt_, c.ops[i], left, right);
+            result = compare_values(c.ops[i], left, right, c.op_locs[i]);
         } catch (const stdlib::OpError& err) {
             fail(err.what(), c.op_locs[i]);
         } catch (Error& err) {

@@ -90,9 +90,32 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
         if (rt_.trace) {
             uint32_t pred;
             std::optional<bool> c = condition(*i.cond, pred);
-            if (!c)
-                return trace_cond(pred, {}, [&] { return exec_block(i.body); }, [&] { return exec_block(i.orelse); },
-                                  s.loc, "if");
+            if (!c) {
+                // `if y is None` / `if y is not None` on a variable that is None on
+                // some paths: each branch knows which it is (the value, or None)
+                Value* narrowed = nullptr;
+                Value original;
+                bool then_is_none = false;
+                if (i.cond->kind == ExprKind::Compare) {
+                    const Compare& cmp = i.cond->as<Compare>();
+                    if (cmp.ops.size() == 1 && lang::is_identity(cmp.ops[0]) && cmp.first->kind == ExprKind::Name &&
+                        cmp.rest[0]->kind == ExprKind::NoneLit && cmp.first->as<Name>().scope == lang::Scope::Local) {
+                        Value& slot = f_->env->slots[cmp.first->as<Name>().slot];
+                        if (slot.maybe_undef() && slot.maybe_undef()->none) {
+                            narrowed = &slot;
+                            original = slot;
+                            then_is_none = cmp.ops[0] == CmpOp::Is;
+                        }
+                    }
+                }
+                auto branch = [&](const Block& body, bool none) {
+                    return [&, none] {
+                        if (narrowed) *narrowed = none ? Value::none() : original.maybe_undef()->inner;
+                        return exec_block(body);
+                    };
+                };
+                return trace_cond(pred, {}, branch(i.body, then_is_none), branch(i.orelse, !then_is_none), s.loc, "if");
+            }
             return *c ? exec_block(i.body) : exec_block(i.orelse);
         }
         return cond(*i.cond) ? exec_block(i.body) : exec_block(i.orelse);

@@ -37,6 +37,10 @@ const char* to_string(CmpOp op) {
         case CmpOp::Le: return "<=";
         case CmpOp::Gt: return ">";
         case CmpOp::Ge: return ">=";
+        case CmpOp::In: return "in";
+        case CmpOp::NotIn: return "not in";
+        case CmpOp::Is: return "is";
+        case CmpOp::IsNot: return "is not";
     }
     return "?";
 }

@@ -28,7 +28,10 @@ enum class ExprKind : uint8_t {
 
 enum class UnaryOp : uint8_t { Neg, Pos, Not, Invert };
 enum class BinOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, BitAnd, BitOr, BitXor };
-enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn, Is, IsNot };
+// `in` / `not in` (membership) and `is` / `is not` (identity with None).
+inline bool is_membership(CmpOp op) { return op == CmpOp::In || op == CmpOp::NotIn; }
+inline bool is_identity(CmpOp op) { return op == CmpOp::Is || op == CmpOp::IsNot; }
 
 const char* to_string(UnaryOp op);   // "-", "+", "not", "~"
 const char* to_string(BinOp op);     // "+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^"

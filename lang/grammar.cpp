@@ -304,7 +304,9 @@ constexpr scoped_gen<FunctionGuard> function_body{};
 
 // ============================================================== token classes
 
-bool is_compare(Tok k) { return k >= Tok::Eq && k <= Tok::Ge; }
+bool is_compare(Tok k) {
+    return (k >= Tok::Eq && k <= Tok::Ge) || k == Tok::In || k == Tok::NotIn || k == Tok::Is || k == Tok::IsNot;
+}
 bool is_additive(Tok k) { return k == Tok::Plus || k == Tok::Minus; }
 bool is_multiplicative(Tok k) {
     return k == Tok::Star || k == Tok::Slash || k == Tok::DoubleSlash || k == Tok::Percent || k == Tok::At;
@@ -364,6 +366,10 @@ CmpOp compare_op(Tok k) {
         case Tok::Le: return CmpOp::Le;
         case Tok::Gt: return CmpOp::Gt;
         case Tok::Ge: return CmpOp::Ge;
+        case Tok::In: return CmpOp::In;
+        case Tok::NotIn: return CmpOp::NotIn;
+        case Tok::Is: return CmpOp::Is;
+        case Tok::IsNot: return CmpOp::IsNot;
         default: return CmpOp::Eq;
     }
 }
@@ -1028,10 +1034,7 @@ const auto not_test_def = (&lit(Tok::Not) >> nest[(tok(Tok::Not) >> not_test)[un
 // `in`, `not in` and `is` get a plain message.
 const auto comparison_def =
     or_expr[set_val] >>
-    -((any_of(is_compare) >> grow >> or_expr)[compare_node] >> *((any_of(is_compare) >> grow >> or_expr)[compare_more])) >>
-    -(&lit(Tok::In) >> error("the 'in' operator is not supported ('in' appears only in 'for' loops)")) >>
-    -(&(lit(Tok::Not) >> lit(Tok::In)) >> error("the 'not in' operator is not supported")) >>
-    -(&name_text_parser("is") >> error("the 'is' operator is not supported: compare with '==' or '!='"));
+    -((any_of(is_compare) >> grow >> or_expr)[compare_node] >> *((any_of(is_compare) >> grow >> or_expr)[compare_more]));
 
 // or_expr: xor_expr ('|' xor_expr)* ... term: factor (('*' | '/' | '//' | '%' | '@') factor)*
 // All left-associative.

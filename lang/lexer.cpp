@@ -22,7 +22,7 @@ struct KeywordSpelling {
 };
 constexpr KeywordSpelling kKeywords[] = {
     {"def", Tok::Def}, {"return", Tok::Return}, {"if", Tok::If}, {"elif", Tok::Elif},
-    {"else", Tok::Else}, {"while", Tok::While}, {"for", Tok::For}, {"in", Tok::In},
+    {"else", Tok::Else}, {"while", Tok::While}, {"for", Tok::For}, {"in", Tok::In}, {"is", Tok::Is},
     {"break", Tok::Break}, {"continue", Tok::Continue}, {"pass", Tok::Pass}, {"and", Tok::And},
     {"or", Tok::Or}, {"not", Tok::Not}, {"True", Tok::True}, {"False", Tok::False},
     {"None", Tok::None}, {"assert", Tok::Assert}, {"import", Tok::Import}, {"as", Tok::As},
@@ -140,6 +140,18 @@ private:
     };
 
     Token& emit(Tok kind, size_t begin, size_t end) {
+        // `not in` and `is not` are one comparison operator each
+        if (!result_.tokens.empty()) {
+            Token& prev = result_.tokens.back();
+            const bool not_in = kind == Tok::In && prev.kind == Tok::Not;
+            const bool is_not = kind == Tok::Not && prev.kind == Tok::Is;
+            if (not_in || is_not) {
+                prev.kind = not_in ? Tok::NotIn : Tok::IsNot;
+                prev.end = end;
+                last_end_ = end;
+                return prev;
+            }
+        }
         Token t;
         t.kind = kind;
         t.begin = begin;
@@ -667,6 +679,9 @@ const char* describe(Tok kind) {
         case Tok::While: return "'while'";
         case Tok::For: return "'for'";
         case Tok::In: return "'in'";
+        case Tok::Is: return "'is'";
+        case Tok::NotIn: return "'not in'";
+        case Tok::IsNot: return "'is not'";
         case Tok::Break: return "'break'";
         case Tok::Continue: return "'continue'";
         case Tok::Pass: return "'pass'";

@@ -18,7 +18,7 @@ enum class Tok : uint8_t {
     // Atoms.
     Name, Int, Float, Str, FStr,
     // Keywords.
-    Def, Return, If, Elif, Else, While, For, In, Break, Continue, Pass,
+    Def, Return, If, Elif, Else, While, For, In, Is, Break, Continue, Pass,
     And, Or, Not, True, False, None, Assert, Import, As, Lambda,
     // Brackets and punctuation.
     LParen, RParen, LBracket, RBracket, LBrace, RBrace,
@@ -26,6 +26,8 @@ enum class Tok : uint8_t {
     // Operators.
     Plus, Minus, Star, Slash, DoubleSlash, Percent, DoubleStar, Amp, Pipe, Caret, Tilde,
     Eq, Ne, Lt, Le, Gt, Ge,
+    // `not in` and `is not`: the lexer joins the two words into one token.
+    NotIn, IsNot,
     // Augmented assignments: `+=` ... (`@=` is AtAssign).
     PlusAssign, MinusAssign, StarAssign, SlashAssign, DoubleSlashAssign, PercentAssign,
     DoubleStarAssign, AtAssign, AmpAssign, PipeAssign, CaretAssign,

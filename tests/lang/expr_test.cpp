@@ -25,6 +25,13 @@ TEST_CASE("bitwise operators bind looser than arithmetic, in the order & ^ |") {
 TEST_CASE("comparisons, chains, not, and, or") {
     CHECK(expr_of("a < b") == "(< a b)");
     CHECK(expr_of("a < b <= c") == "(cmp a < b <= c)");
+    // membership and identity (the lexer joins `not in` and `is not`)
+    CHECK(expr_of("a in b") == "(in a b)");
+    CHECK(expr_of("a not in b") == "(not in a b)");
+    CHECK(expr_of("a is None") == "(is a None)");
+    CHECK(expr_of("a is not None") == "(is not a None)");
+    CHECK(expr_of("not a in b") == "(not (in a b))");
+    CHECK(expr_of("a < b in c") == "(cmp a < b in c)");
     CHECK(expr_of("a + 1 == b * 2") == "(== (+ a 1) (* b 2))");
     CHECK(expr_of("not a == b") == "(not (== a b))");
     CHECK(expr_of("a or b and not c") == "(or a (and b (not c)))");
