@@ -269,6 +269,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
         out.emplace_back(stdlib::dtype_name(d), Value(d));
     out.emplace_back("argv", Value::list({}));
+    add_sequence_builtins(out);
     return out;
 }
 

@@ -1,0 +1,171 @@
+// Host builtins over sequences (SPEC §4): enumerate, zip, sorted, reversed,
+// and the float constants pi, e, inf, nan.
+//
+// Decisions: enumerate/zip/reversed return lists (tg has no lazy iterators;
+// `for i, v in enumerate(xs)` unpacks the tuples as Python does). They walk
+// anything a `for` loop walks (lists, tuples, strings, tensors along axis 0).
+// sorted() is stable and compares with `<`, as Python; inside @graph an order
+// that depends on tensor contents is a trace error (use sort() on a tensor).
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "interp/builtins.hpp"
+#include "interp/control.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/trace.hpp"
+
+namespace tg::interp {
+
+namespace {
+
+std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what) {
+    std::vector<Value> out;
+    try {
+        Iterable it(v, &rt);
+        out.reserve(static_cast<size_t>(it.size()));
+        for (int64_t i = 0; i < it.size(); ++i) out.push_back(it.item(i));
+    } catch (Error& e) {
+        throw Error(what + ": " + e.message());
+    }
+    return out;
+}
+
+void positional_only(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
+    if (a.positional.size() < lo || a.positional.size() > hi) {
+        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " +
+                    std::to_string(a.positional.size()) + (a.positional.size() == 1 ? " was given" : " were given"));
+    }
+}
+
+const Value* keyword(const CallArgs& a, std::string_view name) {
+    for (size_t k = 0; k < a.keywords.size(); ++k)
+        if (a.keywords[k].name == name) return &a.keyword_values[k];
+    return nullptr;
+}
+
+void only_keywords(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> allowed) {
+    for (const KwArg& k : a.keywords)
+        if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
+            throw Error(fn + ": unknown keyword argument `" + std::string(k.name) + "`");
+}
+
+Value enumerate(Runtime& rt, const CallArgs& a) {
+    only_keywords("enumerate", a, {"start"});
+    positional_only("enumerate", a, 1, 2);
+    int64_t start = 0;
+    if (a.positional.size() == 2) start = to_int(a.positional[1], "enumerate: argument `start`");
+    if (const Value* s = keyword(a, "start")) start = to_int(*s, "enumerate: argument `start`");
+    std::vector<Value> out;
+    int64_t i = start;
+    for (Value& v : items_of(rt, a.positional[0], "enumerate")) out.push_back(Value::tuple({Value::from_int(i++), std::move(v)}));
+    return Value::list(std::move(out));
+}
+
+// zip stops at the shortest, as Python's.
+Value zip(Runtime& rt, const CallArgs& a) {
+    only_keywords("zip", a, {});
+    std::vector<std::vector<Value>> seqs;
+    size_t n = a.positional.empty() ? 0 : SIZE_MAX;
+    for (size_t k = 0; k < a.positional.size(); ++k) {
+        seqs.push_back(items_of(rt, a.positional[k], "zip: argument " + std::to_string(k + 1)));
+        n = std::min(n, seqs.back().size());
+    }
+    std::vector<Value> out;
+    for (size_t i = 0; i < n; ++i) {
+        std::vector<Value> t;
+        for (auto& s : seqs) t.push_back(s[i]);
+        out.push_back(Value::tuple(std::move(t)));
+    }
+    return Value::list(std::move(out));
+}
+
+Value reversed(Runtime& rt, const CallArgs& a) {
+    only_keywords("reversed", a, {});
+    positional_only("reversed", a, 1, 1);
+    std::vector<Value> xs = items_of(rt, a.positional[0], "reversed");
+    std::reverse(xs.begin(), xs.end());
+    return Value::list(std::move(xs));
+}
+
+// a < b as a Python bool; a dynamic answer while tracing is a trace error.
+bool less(Runtime& rt, const Value& a, const Value& b) {
+    if (a.is_sequence() && b.is_sequence()) {
+        // lexicographic, as Python orders tuples and lists
+        const auto& x = a.items();
+        const auto& y = b.items();
+        for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+            if (less(rt, x[i], y[i])) return true;
+            if (less(rt, y[i], x[i])) return false;
+        }
+        return x.size() < y.size();
+    }
+    Value r;
+    try {
+        r = compare(rt, lang::CmpOp::Lt, a, b);
+    } catch (const Error& e) {
+        if (e.trace_kind != TraceErrorKind::User) throw;
+        throw Error("sorted: " + e.message());
+    }
+    if (r.is_symbolic())
+        dynamic_value_error("sorted: the order depends on the contents of a tensor inside a @graph function; sort a "
+                            "tensor with sort() instead");
+    try {
+        return truth(r);
+    } catch (const stdlib::OpError& e) {
+        throw Error(std::string("sorted: ") + e.what());
+    }
+}
+
+Value sorted(Runtime& rt, const CallArgs& a) {
+    only_keywords("sorted", a, {"key", "reverse"});
+    positional_only("sorted", a, 1, 1);
+    std::vector<Value> xs = items_of(rt, a.positional[0], "sorted");
+    bool reverse = false;
+    if (const Value* r = keyword(a, "reverse")) {
+        if (has_symbolic(*r)) dynamic_value_error("sorted: argument `reverse` must be static inside a @graph function");
+        try {
+            reverse = truth(*r);
+        } catch (const stdlib::OpError& e) {
+            throw Error(std::string("sorted: argument `reverse`: ") + e.what());
+        }
+    }
+    std::vector<Value> keys = xs;
+    if (const Value* key = keyword(a, "key"); key && !key->is(Kind::None)) {
+        for (size_t i = 0; i < xs.size(); ++i) {
+            Value arg[1] = {xs[i]};
+            keys[i] = Evaluator(rt).call(*key, CallArgs{arg, {}, {}, a.loc}, nullptr);
+        }
+    }
+    std::vector<size_t> order(xs.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    // Python's reverse=True keeps equal items in their original order too
+    std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+        return reverse ? less(rt, keys[j], keys[i]) : less(rt, keys[i], keys[j]);
+    });
+    std::vector<Value> out;
+    out.reserve(xs.size());
+    for (size_t i : order) out.push_back(std::move(xs[i]));
+    return Value::list(std::move(out));
+}
+
+}  // namespace
+
+void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    auto add = [&](const char* name, BuiltinFn fn) {
+        out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn)})));
+    };
+    add("enumerate", enumerate);
+    add("zip", zip);
+    add("sorted", sorted);
+    add("reversed", reversed);
+    // Python floats: weak, so `f64_tensor * pi` computes in f64 with pi's exact value
+    out.emplace_back("pi", Value::weak_float(std::numbers::pi));
+    out.emplace_back("e", Value::weak_float(std::numbers::e));
+    out.emplace_back("inf", Value::weak_float(INFINITY));
+    out.emplace_back("nan", Value::weak_float(NAN));
+}
+
+}  // namespace tg::interp
