@@ -410,6 +410,13 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
                 r.value = before[i];
                 continue;
             }
+            // The other side raises (or never reads it again): a static value
+            // of the live side is the value after the cond — so a `return`
+            // whose alternative raises still returns on every path.
+            if (!has_symbolic(live) && !live.maybe_undef() && live.defined()) {
+                r.value = live;
+                continue;
+            }
         } else if (a.identical(b)) {
             r.value = a;
             continue;
