@@ -631,6 +631,8 @@ class Gen:
         if self.has_param("xd"):
             its += [("xd", "D"), ("xd[::-1]", "D")]
         it, vt = self.pick(its)
+        if vt != "S":   # a name of its own: a loop variable outlives its loop
+            v = "%s%d" % ("ej" if vt == "J" else "ed", self.loops)
         setup = [extra(v, vt)] if extra else ()
         return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, v, it)], setup=setup,
                               define=lambda: self.define(v, vt, mutable=self.chance(0.05)))
