@@ -30,6 +30,10 @@ options:
                   reduction to be reassociated; by default such a near-match
                   is only a warning)
   --timeout S     seconds per tg process (default 60)
+  --no-static     never use @graph(static=...) (to run the programs on a tg
+                  older than that feature; the programs are otherwise the same)
+  --keep-going    do not give up on a script after 5 mismatches (to count
+                  them; a one-line summary of every mismatch is printed)
 
 Every script prints a marker line `@@ NAME` before the calls of each
 function, so outputs are compared per function. A function that raises an
@@ -53,6 +57,7 @@ MODES = {"written": [], "eager": ["--eager"], "nojit": ["--no-jit"], "sync": ["-
 MARKER = "@@ "
 MAX_TIMEOUTS = 2     # per script: give up on the rest of it after this many
 MAX_FAILURES = 5     # per script: mismatches before giving up on the rest
+NO_STATIC = False    # --no-static: for a tg without @graph(static=...)
 
 
 # --------------------------------------------------------------------------
@@ -800,10 +805,10 @@ class Gen:
         types = {"x": "V", "w": "V", "t": "S", "n": "I", "m": "I", "a": "J", "b": "D", "xi": "XI", "xd": "XD"}
         for p in params:
             self.define(p, types[p])
-        static_n = "n" in params and rng.random() < 0.4
+        static_n = "n" in params and rng.random() < 0.4 and not NO_STATIC
         if static_n:
             self.static_ints.add("n")
-        self.rebinds = 1.5 if rng.random() < 0.35 else 0
+        self.rebinds = 5 if rng.random() < 0.4 else 0
         rets = [["V"], ["S"], ["V", "S"], ["S", "I"], ["V"], ["S"], ["I"], ["B", "S"]]
         if self.mixed:
             rets += [["J"], ["D"], ["J", "S"], ["D", "V"], ["S", "J", "D"]]
@@ -985,6 +990,7 @@ class Result:
         self.errors = []        # (program, stderr) functions that raised an error (same in all modes)
         self.failures = []      # text blocks
         self.warnings = []
+        self.summaries = []     # one line per mismatching function
         self.processes = 0
 
 
@@ -1042,6 +1048,7 @@ def check_chunk(args, seed, progs, workdir, keep):
                                         "(reduction order)" % (p.name, p.index))
                 else:
                     res.failures.append(report(seed, p, outcome, path, keep, progs))
+                    res.summaries.append(summary(p, outcome))
                     failed_here = True
             elif stopped:
                 res.errors.append((p, vals[0][1]))
@@ -1051,13 +1058,26 @@ def check_chunk(args, seed, progs, workdir, keep):
         if failed_here:
             save(path, keep)
         timeouts += sum(1 for o in outs.values() if o[2] == "timeout")
-        if rest and (timeouts >= MAX_TIMEOUTS or len(res.failures) >= MAX_FAILURES):
+        if rest and (timeouts >= MAX_TIMEOUTS or len(res.failures) >= args.max_failures):
             res.failures.append("STOPPED: seed %s, script %s: %d timeouts, %d mismatches; %d functions "
                                 "(from %s) not compared" % (seed, os.path.basename(path), timeouts,
                                                             len(res.failures), len(rest), rest[0].name))
             break
         progs = rest
     return res
+
+
+def summary(prog, outcome):
+    """One line: the function and how the first differing mode differs from eager."""
+    ref = outcome.get("eager", next(iter(outcome.values())))
+    for m, o in outcome.items():
+        if o != ref:
+            err = [l for l in o[1].splitlines() if "error" in l]
+            what = err[0] if err else ("exit %s, stdout differs" % o[2] if o[0] != ref[0] else
+                                       "stderr differs: %s" % (o[1].splitlines() or [""])[0])
+            what = re.sub(r"^\S+\.tg:\d+:\d+: ", "", what)
+            return "mismatch: %s (program %d), %s: %s" % (prog.name, prog.index, m, what)
+    return "mismatch: %s (program %d)" % (prog.name, prog.index)
 
 
 def save(path, keep):
@@ -1106,6 +1126,7 @@ def parse_args(argv):
     a = A()
     a.tg, a.seed, a.programs, a.keep, a.per_file, a.jobs = None, str(DEFAULT_SEED), DEFAULT_PROGRAMS, None, 100, 2
     a.only, a.emit, a.strict, a.timeout = None, False, False, 60
+    a.max_failures = MAX_FAILURES
     a.modes = ["written", "eager", "nojit", "sync"]
     it = iter(argv)
     for x in it:
@@ -1130,6 +1151,11 @@ def parse_args(argv):
             a.strict = True
         elif x == "--timeout":
             a.timeout = int(next(it))
+        elif x == "--no-static":
+            global NO_STATIC
+            NO_STATIC = True
+        elif x == "--keep-going":
+            a.max_failures = 1 << 30
         elif x == "--eager-only":
             a.modes = ["eager"]
         elif x == "--modes":
@@ -1173,6 +1199,7 @@ def main(argv):
                 total.errors += r.errors
                 total.failures += r.failures
                 total.warnings += r.warnings
+                total.summaries += r.summaries
                 total.processes += r.processes
     dt = time.time() - t0
     for f in total.failures[:20]:
@@ -1180,6 +1207,9 @@ def main(argv):
         print()
     if len(total.failures) > 20:
         print("... and %d more mismatches" % (len(total.failures) - 20))
+    if len(total.failures) > 1:
+        for l in sorted(total.summaries):
+            print(l)
     for w in total.warnings[:10]:
         print("warning:", w)
     if args.modes == ["eager"] or os.environ.get("TG_DIFF_VERBOSE"):
