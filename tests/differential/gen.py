@@ -16,6 +16,7 @@ On a mismatch it prints the seed, the function and a diff, saves the script
 options:
   --seed S        generator seed (default 1; CI uses the default)
   --programs N    number of functions (default 2000)
+  --long          5000 functions (ctest -C Long runs this as differential_long)
   --keep DIR      where failing scripts are saved
                   (default: <folder of TG_BINARY>/temp/differential)
   --per-file K    functions per script (default 100)
@@ -53,6 +54,7 @@ import time
 
 DEFAULT_SEED = 1
 DEFAULT_PROGRAMS = 2000
+LONG_PROGRAMS = 5000     # --long (the `differential_long` ctest entry)
 MODES = {"written": [], "eager": ["--eager"], "nojit": ["--no-jit"], "sync": ["--sync-jit"]}
 MARKER = "@@ "
 MAX_TIMEOUTS = 2     # per script: give up on the rest of it after this many
@@ -1137,6 +1139,8 @@ def parse_args(argv):
             a.seed = next(it)
         elif x == "--programs":
             a.programs = int(next(it))
+        elif x == "--long":
+            a.programs = LONG_PROGRAMS
         elif x == "--keep":
             a.keep = next(it)
         elif x == "--per-file":
