@@ -32,7 +32,8 @@ options:
                   is only a warning)
   --timeout S     seconds per tg process (default 60)
   --no-static     never use @graph(static=...) (to run the programs on a tg
-                  older than that feature; the programs are otherwise the same)
+                  older than that feature; only the programs that would use
+                  it change)
   --keep-going    do not give up on a script after 5 mismatches (to count
                   them; a one-line summary of every mismatch is printed)
 
