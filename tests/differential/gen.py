@@ -67,11 +67,17 @@ NO_STATIC = False    # --no-static: for a tg without @graph(static=...)
 # Program generator
 #
 # Types: V = f32 vector of the argument length (3..5), S = f32 0-d,
-# I = i64 0-d, B = bool 0-d. Every variable keeps its type for the whole
-# function, so a variable carried around a dynamic loop or assigned in a
-# dynamic branch keeps its dtype and shape. Every local is initialized
-# before any control flow, except temporaries (`u3 = ...`), which are read
-# only later in the block that assigns them.
+# I = i64 0-d, B = bool 0-d; in mixed programs also J = i32 0-d, D = f64 0-d
+# (always tensors), JW / DW = i32 / f64 variables that may hold a weak
+# literal on some paths, XI / XD = the i32 / f64 vector arguments, and R = a
+# variable rebound to a new shape or dtype after an early return (read only
+# through `f32(r.sum())` and print). Every variable keeps its type for the
+# whole function (R from its rebinding on), so a variable carried around a
+# dynamic loop or assigned in a dynamic branch keeps its dtype and shape.
+# Every local is initialized before any control flow, except temporaries
+# (`u3 = ...`), which are read only later in the block that assigns them.
+# A quarter of the programs have a nested @graph helper `hNNNN(x, nk)`
+# called with a literal `nk`; some use @graph(static=("n",)).
 # --------------------------------------------------------------------------
 
 def flit(rng, lo=-12, hi=12):
