@@ -16,6 +16,7 @@ On a mismatch it prints the seed, the function and a diff, saves the script
 options:
   --seed S        generator seed (default 1; CI uses the default)
   --programs N    number of functions (default 2000)
+  --long          5000 functions (ctest -C Long runs this as differential_long)
   --keep DIR      where failing scripts are saved
                   (default: <folder of TG_BINARY>/temp/differential)
   --per-file K    functions per script (default 100)
@@ -30,6 +31,11 @@ options:
                   reduction to be reassociated; by default such a near-match
                   is only a warning)
   --timeout S     seconds per tg process (default 60)
+  --no-static     never use @graph(static=...) (to run the programs on a tg
+                  older than that feature; only the programs that would use
+                  it change)
+  --keep-going    do not give up on a script after 5 mismatches (to count
+                  them; a one-line summary of every mismatch is printed)
 
 Every script prints a marker line `@@ NAME` before the calls of each
 function, so outputs are compared per function. A function that raises an
@@ -49,21 +55,29 @@ import time
 
 DEFAULT_SEED = 1
 DEFAULT_PROGRAMS = 2000
+LONG_PROGRAMS = 5000     # --long (the `differential_long` ctest entry)
 MODES = {"written": [], "eager": ["--eager"], "nojit": ["--no-jit"], "sync": ["--sync-jit"]}
 MARKER = "@@ "
 MAX_TIMEOUTS = 2     # per script: give up on the rest of it after this many
 MAX_FAILURES = 5     # per script: mismatches before giving up on the rest
+NO_STATIC = False    # --no-static: for a tg without @graph(static=...)
 
 
 # --------------------------------------------------------------------------
 # Program generator
 #
 # Types: V = f32 vector of the argument length (3..5), S = f32 0-d,
-# I = i64 0-d, B = bool 0-d. Every variable keeps its type for the whole
-# function, so a variable carried around a dynamic loop or assigned in a
-# dynamic branch keeps its dtype and shape. Every local is initialized
-# before any control flow, except temporaries (`u3 = ...`), which are read
-# only later in the block that assigns them.
+# I = i64 0-d, B = bool 0-d; in mixed programs also J = i32 0-d, D = f64 0-d
+# (always tensors), JW / DW = i32 / f64 variables that may hold a weak
+# literal on some paths, XI / XD = the i32 / f64 vector arguments, and R = a
+# variable rebound to a new shape or dtype after an early return (read only
+# through `f32(r.sum())` and print). Every variable keeps its type for the
+# whole function (R from its rebinding on), so a variable carried around a
+# dynamic loop or assigned in a dynamic branch keeps its dtype and shape.
+# Every local is initialized before any control flow, except temporaries
+# (`u3 = ...`), which are read only later in the block that assigns them.
+# A quarter of the programs have a nested @graph helper `hNNNN(x, nk)`
+# called with a literal `nk`; some use @graph(static=("n",)).
 # --------------------------------------------------------------------------
 
 def flit(rng, lo=-12, hi=12):
@@ -85,10 +99,18 @@ class Gen:
     MAX_LOOPS = 2        # nesting of loops (3 with a small probability)
     MAX_STMTS = 26       # statements per function (roughly)
 
-    def __init__(self, seed, index):
-        self.rng = random.Random("tg-differential:%s:%d" % (seed, index))
+    def __init__(self, seed, index, salt=""):
+        self.rng = random.Random("tg-differential:%s:%d%s" % (seed, index, salt))
+        self.seed = seed
         self.index = index
         self.name = "f%04d" % index
+        self.max_stmts = self.MAX_STMTS
+        self.static_ints = set()    # I names that are static ints while tracing (shapes)
+        self.rdims = {}             # R variables (rebound after an early return) -> rank
+        self.helper = None          # name of the nested @graph helper, if any
+        self.mixed = False          # uses i32/f64 values (J, D, JW, DW)
+        self.rebinds = 0            # weight of rebind_stmt (0: none in this function)
+        self.helper_calls = 0
         self.scopes = [{}]          # name -> type, innermost last
         self.mutable = set()        # locals that statements may assign
         self.safe = set()           # I variables always in [0, len(x))
@@ -143,7 +165,8 @@ class Gen:
     # -- expressions ----------------------------------------------------------
     # Each returns source text; composite expressions are parenthesized.
     def expr(self, t, d=2):
-        return {"V": self.V, "S": self.S, "I": self.I, "B": self.B}[t](d)
+        return {"V": self.V, "S": self.S, "I": self.I, "B": self.B, "J": self.J, "D": self.D,
+                "JW": self.Jw, "DW": self.Dw}[t](d)
 
     def idx(self):
         """An index into a V that is always in range."""
@@ -156,6 +179,10 @@ class Gen:
         items.append((1, lambda: "%s.argmin()" % self.V(0)))
         if self.has_param("t"):
             items.append((1, lambda: "(int(t) % 3)"))
+        if self.vars_of("J"):
+            items.append((1, lambda: "(%s %% len(x))" % self.J(1)))
+        if self.has_param("xi"):
+            items.append((1, lambda: "xi.argmin()"))
         return self.weighted(items)
 
     def has_param(self, p):
@@ -222,7 +249,123 @@ class Gen:
             (1, lambda: "(%s * 0.5)" % self.I(d - 1)),
             (1, lambda: "float(%s)" % self.I(d - 1)),
             (1, lambda: "(%s or %s)" % (S(), S())),
-        ])
+        ] + self.s_extra(d))
+
+    def s_extra(self, d):
+        """S productions from the mixed dtypes, static ints, rebound values and the helper."""
+        items = []
+        if self.vars_of("D") or self.has_param("xd"):
+            items.append((2, lambda: "f32(%s)" % self.D(d - 1)))
+        if self.vars_of("J") or self.has_param("xi"):
+            items.append((1, lambda: "float(%s)" % self.J(d - 1)))
+            items.append((1, lambda: "(%s * %s)" % (self.S(d - 1), self.J(d - 1))))
+        for n in sorted(self.static_ints):
+            items.append((1, lambda n=n: "(zeros((%s,)) + %s).sum()" % (n, self.S(d - 1))))
+            items.append((1, lambda n=n: "x[:%s].sum()" % n))
+            items.append((1, lambda n=n: "ones((%s,)).sum()" % n))
+        rs = self.vars_of("R")
+        if rs:
+            items.append((3, lambda: "f32(%s.sum())" % self.pick(rs)))
+        if self.helper:
+            items.append((2, lambda: self.helper_call(d)))
+        return items
+
+    def helper_call(self, d):
+        k = self.pick(["0", "1", "2", "2", "3", "4", "len(x)"] + sorted(self.static_ints) * 2)
+        v = self.V(max(d - 1, 0)) if self.chance(0.6) else self.pick(self.vars_of("V"))
+        self.helper_calls += 1
+        return "%s(%s, %s)" % (self.helper, v, k)
+
+    # Mixed dtypes. J = i32 0-d and D = f64 0-d, always strong (a tensor, never
+    # a weak literal). JW / DW are variables that may hold a weak literal on
+    # some paths (`c = 0`, then `c = c + J` in a dynamic loop, or `c = J` in
+    # one branch only); Jw()/Dw() are the expressions that may be weak. They
+    # are used only where a weak value and a tensor of that dtype behave the
+    # same: as the second operand next to a strong J/D, printed, compared or
+    # returned (SPEC 5.2: the literal takes the tensor's dtype; only repr and
+    # .dtype would show the difference, and programs never print those).
+    def J(self, d=2):
+        jj = self.vars_of("J")
+        leaves = [(1, lambda: "i32(%s)" % self.I(0))]
+        if jj:
+            leaves.append((6, lambda: self.pick(jj)))
+        if self.has_param("xi"):
+            leaves.append((3, lambda: "xi[%s]" % self.idx()))
+        if d <= 0 or self.chance(0.3):
+            return self.weighted(leaves)
+        J = lambda: self.J(d - 1)
+        JL = lambda: self.Jw(d - 1) if self.chance(0.6) else ilit(self.rng)
+        items = leaves + [
+            (5, lambda: "(%s %s %s)" % (J(), self.pick(["+", "-", "+"]), JL())),
+            (1, lambda: "(%s * %s)" % (J(), ilit(self.rng, -2, 3))),
+            (1, lambda: "(%s %% %d)" % (J(), self.rng.randint(2, 5))),
+            (1, lambda: "(%s // %d)" % (J(), self.rng.randint(2, 3))),
+            (1, lambda: "%s(%s, %s)" % (self.pick(["maximum", "minimum"]), J(), JL())),
+            (1, lambda: "abs(%s)" % J()),
+            (1, lambda: "(-%s)" % J()),
+            (1, lambda: "(%s if %s else %s)" % (J(), self.B(d - 1), J())),
+            (1, lambda: "where(%s, %s, %s)" % (self.B(d - 1), J(), JL())),
+            (1, lambda: "i32(%s)" % self.I(d - 1)),
+        ]
+        if self.has_param("xi"):
+            items.append((1, lambda: "xi.%s()" % self.pick(["max", "min"])))
+        return self.weighted(items)
+
+    def Jw(self, d=2):
+        items = [(5, lambda: self.J(d)), (2, lambda: ilit(self.rng)),
+                 (1, lambda: "(%s if %s else %s)" % (self.J(d - 1), self.B(d - 1), ilit(self.rng))),
+                 (1, lambda: "(%s if %s else %s)" % (ilit(self.rng), self.B(d - 1), self.J(d - 1)))]
+        jw = self.vars_of("JW")
+        if jw:
+            items.append((5, lambda: self.pick(jw)))
+        return self.weighted(items)
+
+    def D(self, d=2):
+        dd = self.vars_of("D")
+        leaves = [(1, lambda: "f64(%s)" % self.S(0))]
+        if dd:
+            leaves.append((6, lambda: self.pick(dd)))
+        if self.has_param("xd"):
+            leaves.append((3, lambda: "xd[%s]" % self.idx()))
+        if d <= 0 or self.chance(0.3):
+            return self.weighted(leaves)
+        D = lambda: self.D(d - 1)
+        DL = lambda: self.Dw(d - 1) if self.chance(0.6) else flit(self.rng)
+        op = lambda: self.pick(["+", "-", "*", "+", "-"])
+        items = leaves + [
+            (5, lambda: "(%s %s %s)" % (D(), op(), DL())),
+            (2, lambda: "(%s %s %s)" % (self.S(d - 1), op(), D())),
+            (1, lambda: "(%s %s %s)" % (D(), op(), self.S(d - 1))),
+            (1, lambda: "%s(%s, %s)" % (self.pick(["maximum", "minimum"]), D(), DL())),
+            (1, lambda: "abs(%s)" % D()),
+            (2, lambda: "tanh(%s)" % D()),
+            (1, lambda: "(-%s)" % D()),
+            (1, lambda: "clip(%s, -2.0, 2.0)" % D()),
+            (1, lambda: "where(%s, %s, %s)" % (self.B(d - 1), D(), DL())),
+            (1, lambda: "(%s if %s else %s)" % (D(), self.B(d - 1), D())),
+            (1, lambda: "(%s / (abs(%s) + 1.0))" % (D(), DL())),
+            (1, lambda: "(%s * %s)" % (D(), self.J(d - 1))),
+            (1, lambda: "f64(%s)" % self.I(d - 1)),
+        ]
+        if self.has_param("xd"):
+            items.append((2, lambda: self.dreduction()))
+        return self.weighted(items)
+
+    def dreduction(self):
+        kind = self.pick(["sum", "max", "min", "mean"])
+        if kind in ("sum", "mean"):
+            self.reassoc = True
+        v = self.pick(["xd", "xd", "(xd * %s)" % self.S(0), "(xd + x)", "abs(xd)"])
+        return "%s.%s()" % (v, kind)
+
+    def Dw(self, d=2):
+        items = [(5, lambda: self.D(d)), (2, lambda: flit(self.rng)),
+                 (1, lambda: "(%s if %s else %s)" % (self.D(d - 1), self.B(d - 1), flit(self.rng))),
+                 (1, lambda: "(%s if %s else %s)" % (flit(self.rng), self.B(d - 1), self.D(d - 1)))]
+        dw = self.vars_of("DW")
+        if dw:
+            items.append((5, lambda: self.pick(dw)))
+        return self.weighted(items)
 
     def I(self, d=2):
         ii = self.vars_of("I")
@@ -245,6 +388,11 @@ class Gen:
         ]
         if self.has_param("t"):
             items.append((1, lambda: "int(t * %s)" % flit(self.rng, 1, 8)))
+        if self.vars_of("J") or self.has_param("xi"):
+            items.append((1, lambda: "(%s + i64(%s))" % (I(), self.J(d - 1))))
+        if self.has_param("xi"):
+            items.append((1, lambda: "xi.sum()"))
+            items.append((1, lambda: "(xi > %s).sum()" % self.Jw(d - 1)))
         return self.weighted(items)
 
     def cmp(self, d):
@@ -260,7 +408,8 @@ class Gen:
             (5, lambda: "%s %s %s" % (self.S(d), op, self.S(d) if self.chance(0.5) else flit(self.rng))),
             (2, lambda: "%s %s %s" % (self.I(d), op, self.I(d) if self.chance(0.5) else ilit(self.rng))),
             (1, lambda: "%s(%s %s %s)" % (self.pick(["any", "all"]), self.V(d), op, self.S(d))),
-        ])
+        ] + ([(2, lambda: "%s %s %s" % (self.J(d), op, self.Jw(d)))] if self.mixed else [])
+          + ([(2, lambda: "%s %s %s" % (self.D(d), op, self.Dw(d)))] if self.mixed else []))
 
     def B(self, d=2):
         bs = self.vars_of("B")
@@ -279,7 +428,7 @@ class Gen:
     def cond(self):
         """A condition for if/while: usually a bool, sometimes a bare number."""
         if self.chance(0.07):
-            return self.pick(self.vars_of("S") + self.vars_of("I"))
+            return self.pick(self.vars_of("S") + self.vars_of("I") + self.vars_of("J") + self.vars_of("D"))
         c = self.B(2)
         return c[1:-1] if c.startswith("(") and c.endswith(")") and self.balanced(c[1:-1]) else c
 
@@ -294,7 +443,7 @@ class Gen:
         return n == 0
 
     def ret_expr(self):
-        parts = [self.expr(t, 2) for t in self.ret]
+        parts = [self.expr(t + "W" if t in "JD" and self.chance(0.3) else t, 2) for t in self.ret]
         return ", ".join(parts)
 
     # -- statements -----------------------------------------------------------
@@ -316,7 +465,7 @@ class Gen:
 
     def stmt(self, ind, depth, in_loop):
         self.stmts += 1
-        can_nest = depth < self.MAX_DEPTH and self.stmts < self.MAX_STMTS
+        can_nest = depth < self.MAX_DEPTH and self.stmts < self.max_stmts
         can_loop = can_nest and self.loops < self.max_loops
         items = [
             (6, lambda: (self.assign(ind), False)),
@@ -332,15 +481,33 @@ class Gen:
             items.append((2, lambda: (self.for_each(ind, depth), False)))
         if in_loop:
             items.append((2, lambda: self.jump(ind)))
+        if self.mixed and can_nest:
+            items.append((2, lambda: (self.weak_if(ind, depth, in_loop), False)))
+        if self.mixed and can_loop:
+            items.append((1.5, lambda: (self.weak_loop(ind, depth), False)))
+        if not in_loop and can_nest and self.rebinds:
+            items.append((self.rebinds, lambda: (self.rebind_stmt(ind, depth), False)))
         items.append((0.5 + depth, lambda: self.return_stmt(ind, depth)))
         if self.chance(0.004):
             items.append((20, lambda: (self.assert_stmt(ind), False)))
         return self.weighted(items)
 
     def assign(self, ind):
-        choices = [t for t in "VSIB" if self.vars_of(t, mutable_only=True)]
-        t = self.pick(choices + [c for c in choices if c in "VS"])
+        choices = [t for t in ("V", "S", "I", "B", "J", "D", "JW", "DW") if self.vars_of(t, mutable_only=True)]
+        t = self.pick(choices + [c for c in choices if c in ("V", "S", "JW", "DW")])
         name = self.pick(self.vars_of(t, mutable_only=True))
+        if t in ("JW", "DW"):
+            strong = t[0]
+            r = self.rng.random()
+            if r < 0.3:     # the weak literal meets a tensor: a merge if this is in converted control flow
+                return ["%s%s = %s %s %s" % (ind, name, name, self.pick("+-"), self.expr(strong, 1))]
+            if r < 0.4:
+                return ["%s%s += %s" % (ind, name, self.expr(strong, 1))]
+            if r < 0.55:
+                return ["%s%s = %s" % (ind, name, ilit(self.rng) if t == "JW" else flit(self.rng))]
+            return ["%s%s = %s" % (ind, name, self.expr(t, 2))]
+        if t in ("J", "D") and self.chance(0.3):
+            return ["%s%s %s= %s" % (ind, name, self.pick("+-"), self.expr(t + "W", 1))]
         if t in "VS" and self.chance(0.25):
             return ["%s%s %s= %s" % (ind, name, self.pick("+-*"), self.expr(t, 1))]
         if t == "I" and self.chance(0.4):
@@ -362,13 +529,13 @@ class Gen:
         self.tags += 1
         args = ['"t%d"' % self.tags]
         pool = []
-        for t in "VSIB":
+        for t in ("V", "S", "I", "B", "J", "D", "JW", "DW", "R"):
             pool += self.vars_of(t)
         for _ in range(self.rng.randint(1, 3)):
             if self.chance(0.65) and pool:
                 args.append(self.pick(pool))
             else:
-                args.append(self.expr(self.pick("VSIB"), 1))
+                args.append(self.expr(self.pick(["V", "S", "I", "B", "J", "D"] if self.mixed else "VSIB"), 1))
         tail = ""
         if self.chance(0.1):
             tail = ', sep="|"'
@@ -424,7 +591,7 @@ class Gen:
         self.loops -= 1
         return lines
 
-    def while_stmt(self, ind, depth):
+    def while_stmt(self, ind, depth, extra=()):
         self.counters += 1
         w = "w%d" % self.counters
         K = self.rng.randint(1, 4)
@@ -440,9 +607,9 @@ class Gen:
             header = ["%swhile %s:" % (ind, head)]
             setup = [self.pick(["%s += 1", "%s = %s + 1"]).replace("%s", w)]
         self.define(w, "I")   # readable after the loop too, in this block
-        return lines + self.loop_body(ind, depth, header, setup)
+        return lines + self.loop_body(ind, depth, header, setup + list(extra))
 
-    def for_range(self, ind, depth):
+    def for_range(self, ind, depth, extra=()):
         i = self.loop_names[self.loops]
         forms = [
             (3, "range(len(x))", True),
@@ -456,6 +623,10 @@ class Gen:
             forms.append((1, "range(n, 0, -1)", False))
         if self.has_param("m"):
             forms.append((2, "range(m)", False))
+        for n in sorted(self.static_ints - {"n"}):
+            forms.append((3, "range(%s)" % n, False))
+        if self.has_param("a"):
+            forms.append((1, "range(minimum(a, 4))", False))
         _, it, safe = self.weighted([(w, (lambda f=(w, it, s): f)) for w, it, s in forms])
 
         def define():
@@ -463,14 +634,169 @@ class Gen:
             self.define(i, "I", mutable=mutable)
             if safe and not mutable:
                 self.safe.add(i)
-        return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, i, it)], define=define)
+        return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, i, it)], setup=extra, define=define)
 
-    def for_each(self, ind, depth):
+    def for_each(self, ind, depth, extra=None):
         v = self.val_names[self.loops]
         vs = self.vars_of("V")
-        it = self.pick(vs + ["x[1:]", "x[::-1]", "%s[:2]" % self.pick(vs)])
-        return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, v, it)],
-                              define=lambda: self.define(v, "S", mutable=self.chance(0.05)))
+        its = [(it, "S") for it in vs + ["x[1:]", "x[::-1]", "%s[:2]" % self.pick(vs)]]
+        if self.has_param("xi"):
+            its += [("xi", "J"), ("xi", "J"), ("xi[1:]", "J")]
+        if self.has_param("xd"):
+            its += [("xd", "D"), ("xd[::-1]", "D")]
+        it, vt = self.pick(its)
+        if vt != "S":   # a name of its own: a loop variable outlives its loop
+            v = "%s%d" % ("ej" if vt == "J" else "ed", self.loops)
+        setup = [extra(v, vt)] if extra else ()
+        return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, v, it)], setup=setup,
+                              define=lambda: self.define(v, vt, mutable=self.chance(0.05)))
+
+    # -- weak literals merged with i32/f64 tensors (issue 14, bug 1) -----------
+    def new_weak(self, kind):
+        """A new JW/DW variable name."""
+        self.temps += 1
+        return "%s%d" % ("cw" if kind == "J" else "dw", self.temps)
+
+    def weak_if(self, ind, depth, in_loop):
+        """`y = <i32/f64 tensor>` on some paths of a dynamic if, `y = <literal>` on the others,
+        or `y = J if c else 1`."""
+        kind = self.pick("JD")
+        lit = (lambda: ilit(self.rng)) if kind == "J" else (lambda: flit(self.rng))
+        existing = self.vars_of(kind + "W", mutable_only=True)
+        if existing and self.chance(0.4):
+            name, new = self.pick(existing), False
+        else:
+            name, new = self.new_weak(kind), True
+        inner = ind + "    "
+        if self.chance(0.25):
+            a, b = self.expr(kind, 2), lit()
+            if self.chance(0.5):
+                a, b = b, a
+            line = "%s%s = (%s if %s else %s)" % (ind, name, a, self.B(2), b)
+            if new:
+                self.define(name, kind + "W", mutable=True)
+            return [line]
+        nb = self.pick([2, 2, 2, 3])
+        has_else = new or self.chance(0.6)
+        branches = []
+        strong_at = self.rng.randrange(nb if has_else else nb + 1)
+        for bi in range(nb):
+            self.push()
+            body = []
+            if self.chance(0.3):
+                body += self.block(inner, depth + 1, in_loop, 1)
+            val = self.expr(kind, 2) if bi == strong_at else (lit() if self.chance(0.7) else self.expr(kind + "W", 1))
+            body.append("%s%s = %s" % (inner, name, val))
+            if self.chance(0.2):
+                body += self.block(inner, depth + 1, in_loop, 1)
+            self.pop()
+            branches.append(body)
+        lines = []
+        for bi, body in enumerate(branches):
+            if bi == 0:
+                lines.append("%sif %s:" % (ind, self.cond()))
+            elif bi == nb - 1 and has_else:
+                lines.append("%selse:" % ind)
+            else:
+                lines.append("%selif %s:" % (ind, self.cond()))
+            lines += body
+        if new:
+            if not has_else:
+                lines.insert(0, "%s%s = %s" % (ind, name, lit()))
+            self.define(name, kind + "W", mutable=True)
+        if self.chance(0.5):
+            lines += self.weak_use(ind, name, kind)
+        return lines
+
+    def weak_use(self, ind, name, kind):
+        """Read a JW/DW variable next to a tensor of its dtype, or print it."""
+        tgt = self.vars_of(kind, mutable_only=True)
+        if tgt and self.chance(0.6):
+            t = self.pick(tgt)
+            return ["%s%s = %s + %s" % (ind, t, t, name)]
+        self.tags += 1
+        return ['%sprint("t%d", %s)' % (ind, self.tags, name)]
+
+    def weak_loop(self, ind, depth):
+        """`s = 0` then `s = s + <i32 tensor>` in a loop (a carry that starts weak)."""
+        kind = self.pick("JD")
+        name = self.new_weak(kind)
+        lines = ["%s%s = %s" % (ind, name, ilit(self.rng, 0, 2) if kind == "J" else flit(self.rng, 0, 4))]
+        self.define(name, kind + "W", mutable=True)
+        op = self.pick(["+", "+", "-"])
+        r = self.rng.random()
+        if r < 0.45:
+            upd = "%s = %s %s %s" % (name, name, op, self.expr(kind, 1))
+            lines += self.while_stmt(ind, depth, extra=[upd])
+        elif r < 0.7:
+            upd = "%s = %s %s %s" % (name, name, op, self.expr(kind, 1))
+            lines += self.for_range(ind, depth, extra=[upd])
+        else:
+            lines += self.for_each(ind, depth, extra=lambda v, vt: "%s = %s %s %s" % (
+                name, name, op, v if vt == kind else self.expr(kind, 1)))
+        if self.chance(0.6):
+            lines += self.weak_use(ind, name, kind)
+        return lines
+
+    # -- an early return, then an existing variable rebound to a new shape or
+    #    dtype (issue 14, bug 2) ------------------------------------------------
+    def rebind_stmt(self, ind, depth):
+        self.rebinds = 0            # once per function
+        self.temps += 1
+        name = "rb%d" % self.temps
+        kinds = ["V", "V", "S", "I", "lit"] + (["J", "D"] if self.mixed else [])
+        k = self.pick(kinds)
+        if k == "lit":
+            lk = self.pick("if")
+            init = ilit(self.rng) if lk == "i" else flit(self.rng)
+        else:
+            init = self.expr(k, 1)
+        lines = ["%s%s = %s" % (ind, name, init)]
+        rank = 1 if k == "V" else 0
+        # Before the rebinding, the variable is an ordinary one of its type.
+        if k != "lit":
+            self.define(name, k)
+        for step in range(self.pick([1, 1, 1, 2])):
+            inner = ind + "    "
+            self.push()
+            if self.chance(0.2):
+                lines.append("%sif %s:" % (ind, self.cond()))
+                lines.append("%sif %s:" % (inner, self.cond()))
+                lines.append("%s    return %s" % (inner, self.ret_expr()))
+            else:
+                lines.append("%sif %s:" % (ind, self.cond()))
+                if self.chance(0.3):
+                    lines += self.block(inner, depth + 1, False, 1)
+                lines.append("%sreturn %s" % (inner, self.ret_expr()))
+            self.pop()
+            if self.chance(0.25):
+                self.push()
+                lines.append("%selse:" % ind)
+                lines += self.block(inner, depth + 1, False, 1) or [inner + "pass"]
+                self.pop()
+            # (expression, rank after): a new shape or a new dtype
+            if rank == 0:
+                ops = [("stack([%s, %s])", 1), ("(%s + x)", 1), ("stack([%s, %s, %s])", 1)]
+                if k == "lit":
+                    ops += [("2.5" if lk == "i" else "3", 0), ("(%s > 0)", 0)]
+                elif k in ("I", "J"):
+                    ops += [("f32(%s)", 0), ("(%s * 0.5)", 0), ("f64(%s)", 0), ("(%s > 0)", 0)]
+                else:
+                    ops += [("f64(%s)", 0), ("(%s > 0.0)", 0)]
+            else:
+                ops = [("stack([%s, %s])", rank + 1), ("concat([%s, %s])", rank), ("%s[:2]", rank),
+                       ("f64(%s)", rank), ("(%s > 0.0)", rank), ("%s[0]", rank - 1),
+                       ("stack([%s, %s])[:, 1:]", rank + 1)]
+            op, rank = self.pick(ops)
+            lines.append("%s%s = %s" % (ind, name, op.replace("%s", name)))
+            for sc in self.scopes:
+                sc.pop(name, None)
+            if op in ("2.5", "3"):
+                k, lk = "lit", ("f" if op == "2.5" else "i")
+            else:
+                k = "R"
+                self.define(name, "R")
+        return lines
 
     # -- a whole function and its calls ----------------------------------------
     def program(self):
@@ -479,12 +805,30 @@ class Gen:
         for p, prob in (("w", 0.35), ("t", 0.7), ("n", 0.6), ("m", 0.3)):
             if rng.random() < prob:
                 params.append(p)
-        types = {"x": "V", "w": "V", "t": "S", "n": "I", "m": "I"}
+        # Mixed dtypes in about half of the programs: i32/f64 arguments.
+        self.mixed = rng.random() < 0.5
+        if self.mixed:
+            for p, prob in (("a", 0.6), ("b", 0.5), ("xi", 0.45), ("xd", 0.4)):
+                if rng.random() < prob:
+                    params.append(p)
+        types = {"x": "V", "w": "V", "t": "S", "n": "I", "m": "I", "a": "J", "b": "D", "xi": "XI", "xd": "XD"}
         for p in params:
             self.define(p, types[p])
-        self.ret = self.pick([["V"], ["S"], ["V", "S"], ["S", "I"], ["V"], ["S"], ["I"], ["B", "S"]])
+        static_n = "n" in params and rng.random() < 0.4 and not NO_STATIC
+        if static_n:
+            self.static_ints.add("n")
+        self.rebinds = 5 if rng.random() < 0.4 else 0
+        rets = [["V"], ["S"], ["V", "S"], ["S", "I"], ["V"], ["S"], ["I"], ["B", "S"]]
+        if self.mixed:
+            rets += [["J"], ["D"], ["J", "S"], ["D", "V"], ["S", "J", "D"]]
+        self.ret = self.pick(rets)
 
-        lines = ["@graph", "def %s(%s):" % (self.name, ", ".join(params))]
+        helper_fn = ""
+        if rng.random() < 0.25:
+            helper_fn = self.make_helper()
+
+        deco = '@graph(static=("n",))' if static_n else "@graph"
+        lines = [deco, "def %s(%s):" % (self.name, ", ".join(params))]
         ind = "    "
         locals_ = [("acc", "S", ["x[0] * 0.0", "x.sum() * 0.0", "x[-1] + 0.0", "t * 1.0" if "t" in params else "x[1] * 1.0"]),
                    ("y", "V", ["zeros_like(x)", "x * 1.0", "ones_like(x)", "x + 0.0"]),
@@ -493,13 +837,22 @@ class Gen:
                    ("s", "S", ["x.max()", "x[1] * 2.0", "abs(x[0])"]),
                    ("flag", "B", ["x[0] > 0.0", "x.sum() > 1.0", "len(x) > 3"]),
                    ("cnt", "I", ["0", "1"])]
-        chosen = locals_[:3] + [l for l in locals_[3:] if rng.random() < 0.45]
+        if self.mixed:
+            locals_ += [("sj", "J", ["a * 1" if "a" in params else "i32(len(x))",
+                                     "xi[0] + 0" if "xi" in params else "i32(len(x) - 2)", "i32(k)"]),
+                        ("sd", "D", ["b * 1.0" if "b" in params else "f64(x[0])",
+                                     "xd[1] + 0.0" if "xd" in params else "f64(x.max())"]),
+                        ("cj", "JW", ["0", "0", "1"]),
+                        ("cd", "DW", ["0.0", "0.5"])]
+        chosen = locals_[:3] + [l for l in locals_[3:] if rng.random() < (0.45 if l[1] not in ("J", "D") else 0.8)]
         for name, t, inits in chosen:
             lines.append("%s%s = %s" % (ind, name, self.pick(inits)))
             self.define(name, t, mutable=True)
         self.push()
         lines += self.block(ind, 0, False, rng.randint(3, 7))
         self.pop()
+        if self.helper and (not self.helper_calls or rng.random() < 0.3):
+            lines.append("%sacc = acc + %s" % (ind, self.helper_call(1)))
         lines.append("%sreturn %s" % (ind, self.ret_expr()))
 
         # Calls: 3-4, the same length mostly; sometimes a new length (retrace).
@@ -516,13 +869,66 @@ class Gen:
                 elif p == "t":
                     v = repr(rng.randint(-8, 8) / 4.0 + 0.0)
                     a = v if rng.random() < 0.25 else "tensor(%s)" % v
+                elif p == "a":
+                    a = "tensor(%d, dtype=i32)" % rng.randint(-3, 6)
+                elif p == "b":
+                    a = "tensor(%s, dtype=f64)" % repr(rng.randint(-8, 8) / 4.0 + 0.0)
+                elif p == "xi":
+                    a = "tensor([%s], dtype=i32)" % ", ".join(str(rng.randint(-5, 6)) for _ in range(L))
+                elif p == "xd":
+                    a = "tensor([%s], dtype=f64)" % ", ".join(repr(rng.randint(-12, 12) / 4.0 + 0.0) for _ in range(L))
+                elif p == "n" and static_n:
+                    a = str(rng.randint(0, L))
                 else:
                     v = str(rng.randint(0, L) if p == "n" else rng.randint(-3, 6))
                     a = v if rng.random() < 0.25 else "tensor(%s)" % v
                 args.append("%s=%s" % (p, a) if pos >= kw_from else a)
             fixed = args
             calls.append("print(%s(%s))" % (self.name, ", ".join(fixed)))
-        return Program(self.index, self.name, "\n".join(lines) + "\n", "\n".join(calls) + "\n", self.reassoc)
+        fn = helper_fn + "\n".join(lines) + "\n"
+        return Program(self.index, self.name, fn, "\n".join(calls) + "\n", self.reassoc)
+
+    def make_helper(self):
+        """A @graph function called from the main one (inlined while tracing) with a
+        literal int `nk` used as a shape (`zeros((nk,))`, `range(nk)`) and a vector.
+        In a share of them, an index that is out of range for some `nk` or length
+        (issue 14, bug 3: the error must be eager's, in every mode)."""
+        h = Gen(self.seed, self.index, salt=":helper")
+        h.name = "h%04d" % self.index
+        h.max_stmts = 9
+        h.max_loops = 1
+        h.define("x", "V")
+        h.define("nk", "I")
+        h.static_ints.add("nk")
+        h.ret = ["S"]
+        ind = "    "
+        lines = ["@graph", "def %s(x, nk):" % h.name,
+                 "%sacc = %s" % (ind, h.pick(["x[0] * 0.0", "x.sum() * 0.0", "zeros((nk,)).sum()"])),
+                 "%su = %s" % (ind, h.pick(["zeros((nk,))", "ones((nk,)) * x[0]", "zeros((nk,)) + x.max()"])),
+                 "%sy = x * 1.0" % ind]
+        h.define("acc", "S", mutable=True)
+        h.define("y", "V", mutable=True)
+        h.define("u", "U")
+        h.push()
+        n1 = h.rng.randint(0, 2)
+        body = h.block(ind, 0, False, n1)
+        if h.chance(0.12):
+            # An index that is out of range for some calls: static (u has nk
+            # elements, x has 3-5) or dynamic.
+            e = h.pick(["u[%d]" % h.rng.randint(1, 5), "x[nk + %d]" % h.rng.randint(1, 3),
+                        "u[nk]", "x[%s %% 8]" % h.I(1)])
+            body.append("%sacc = acc + %s" % (ind, e))
+        body += h.block(ind, 0, False, h.rng.randint(1, 3 - n1))
+        h.pop()
+        lines += body
+        if h.chance(0.6):
+            ret = h.pick(["acc + u.sum()", "acc", "acc + u.sum() * 0.5"])
+        else:
+            ret = h.ret_expr()
+        lines.append("%sreturn %s" % (ind, ret))
+        self.helper = h.name
+        self.reassoc = self.reassoc or h.reassoc
+        return "\n".join(lines) + "\n\n"
 
 
 class Program:
@@ -593,6 +999,7 @@ class Result:
         self.errors = []        # (program, stderr) functions that raised an error (same in all modes)
         self.failures = []      # text blocks
         self.warnings = []
+        self.summaries = []     # one line per mismatching function
         self.processes = 0
 
 
@@ -650,6 +1057,7 @@ def check_chunk(args, seed, progs, workdir, keep):
                                         "(reduction order)" % (p.name, p.index))
                 else:
                     res.failures.append(report(seed, p, outcome, path, keep, progs))
+                    res.summaries.append(summary(p, outcome))
                     failed_here = True
             elif stopped:
                 res.errors.append((p, vals[0][1]))
@@ -659,13 +1067,26 @@ def check_chunk(args, seed, progs, workdir, keep):
         if failed_here:
             save(path, keep)
         timeouts += sum(1 for o in outs.values() if o[2] == "timeout")
-        if rest and (timeouts >= MAX_TIMEOUTS or len(res.failures) >= MAX_FAILURES):
+        if rest and (timeouts >= MAX_TIMEOUTS or len(res.failures) >= args.max_failures):
             res.failures.append("STOPPED: seed %s, script %s: %d timeouts, %d mismatches; %d functions "
                                 "(from %s) not compared" % (seed, os.path.basename(path), timeouts,
                                                             len(res.failures), len(rest), rest[0].name))
             break
         progs = rest
     return res
+
+
+def summary(prog, outcome):
+    """One line: the function and how the first differing mode differs from eager."""
+    ref = outcome.get("eager", next(iter(outcome.values())))
+    for m, o in outcome.items():
+        if o != ref:
+            err = [l for l in o[1].splitlines() if "error" in l]
+            what = err[0] if err else ("exit %s, stdout differs" % o[2] if o[0] != ref[0] else
+                                       "stderr differs: %s" % (o[1].splitlines() or [""])[0])
+            what = re.sub(r"^\S+\.tg:\d+:\d+: ", "", what)
+            return "mismatch: %s (program %d), %s: %s" % (prog.name, prog.index, m, what)
+    return "mismatch: %s (program %d)" % (prog.name, prog.index)
 
 
 def save(path, keep):
@@ -714,6 +1135,7 @@ def parse_args(argv):
     a = A()
     a.tg, a.seed, a.programs, a.keep, a.per_file, a.jobs = None, str(DEFAULT_SEED), DEFAULT_PROGRAMS, None, 100, 2
     a.only, a.emit, a.strict, a.timeout = None, False, False, 60
+    a.max_failures = MAX_FAILURES
     a.modes = ["written", "eager", "nojit", "sync"]
     it = iter(argv)
     for x in it:
@@ -724,6 +1146,8 @@ def parse_args(argv):
             a.seed = next(it)
         elif x == "--programs":
             a.programs = int(next(it))
+        elif x == "--long":
+            a.programs = LONG_PROGRAMS
         elif x == "--keep":
             a.keep = next(it)
         elif x == "--per-file":
@@ -738,6 +1162,11 @@ def parse_args(argv):
             a.strict = True
         elif x == "--timeout":
             a.timeout = int(next(it))
+        elif x == "--no-static":
+            global NO_STATIC
+            NO_STATIC = True
+        elif x == "--keep-going":
+            a.max_failures = 1 << 30
         elif x == "--eager-only":
             a.modes = ["eager"]
         elif x == "--modes":
@@ -781,6 +1210,7 @@ def main(argv):
                 total.errors += r.errors
                 total.failures += r.failures
                 total.warnings += r.warnings
+                total.summaries += r.summaries
                 total.processes += r.processes
     dt = time.time() - t0
     for f in total.failures[:20]:
@@ -788,6 +1218,9 @@ def main(argv):
         print()
     if len(total.failures) > 20:
         print("... and %d more mismatches" % (len(total.failures) - 20))
+    if len(total.failures) > 1:
+        for l in sorted(total.summaries):
+            print(l)
     for w in total.warnings[:10]:
         print("warning:", w)
     if args.modes == ["eager"] or os.environ.get("TG_DIFF_VERBOSE"):
