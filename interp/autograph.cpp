@@ -362,7 +362,17 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         g.exit();
     }
     if (failed[0] && failed[1]) {
-        give_up();
+        // Both branches raise, each after what it did first (a print): the
+        // cond stays, carrying only the token, and the error goes on to the
+        // enclosing construct, whose own raise is never reached.
+        for (int b = 0; b < 2; ++b) {
+            g.enter(reg[b]);
+            ValueId y[1] = {tok_out[b]};
+            g.yield(y);
+            g.exit();
+        }
+        restore();
+        T.token = g.finish(node)[0];
         throw *errs[0];
     }
 
