@@ -114,6 +114,7 @@ const UnaryLowering kUnaryRows[] = {
     {UnaryKind::LogicalNot, emit<U>(not_bool), emit<U>(is_zero), emit<U>(is_zero)},
     {UnaryKind::Abs, same<U>(), emit<U>(abs_int), intrinsic<U>("fabs")},
     {UnaryKind::Exp, none<U>(), none<U>(), call<U>("exp")},  // fastmath IR (ir_fastmath.cpp)
+    {UnaryKind::Expm1, none<U>(), none<U>(), call<U>("expm1"), TG_RT1(Expm1)},
     {UnaryKind::Log, none<U>(), none<U>(), call<U>("log")},
     {UnaryKind::Log1p, none<U>(), none<U>(), call<U>("log1p"), TG_RT1(Log1p)},
     {UnaryKind::Sqrt, none<U>(), none<U>(), intrinsic<U>("sqrt")},

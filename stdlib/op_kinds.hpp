@@ -54,6 +54,7 @@ namespace tg::stdlib {
     X(LogicalNot, "logical_not", Predicate, "not x, element-wise: x == 0") \
     X(Abs, "abs", Same, "absolute value")                                \
     X(Exp, "exp", FloatFn, "e ** x")                                     \
+    X(Expm1, "expm1", FloatFn, "exp(x) - 1, accurate for small x")       \
     X(Log, "log", FloatFn, "natural logarithm")                          \
     X(Log1p, "log1p", FloatFn, "log(1 + x), accurate for small x")       \
     X(Sqrt, "sqrt", FloatFn, "square root")                              \
