@@ -97,8 +97,8 @@ int64_t region_work(const tracer::Graph& g, tracer::RegionId r) {
         for (tracer::ValueId v : node.results) {
             if (g.type(v).token) continue;
             int64_t elements = g.tensor_type(v).shape.numel();
-            // matmul: each result element is a dot product of the inner dim
-            if (node.op == tracer::Op::Apply && node.def && node.def->name == "matmul" &&
+            // a contraction (matmul): each result element is a dot product of the inner dim
+            if (node.op == tracer::Op::Apply && node.def && node.def->cost == stdlib::Cost::Contraction &&
                 !node.operands.empty()) {
                 const auto& a = g.tensor_type(node.operands[0]).shape;
                 const int64_t k = a.rank() > 0 ? std::max<int64_t>(1, a[a.rank() - 1]) : 1;

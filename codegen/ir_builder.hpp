@@ -1,6 +1,7 @@
 // A tiny builder of LLVM IR text for one function: fresh SSA names, blocks,
-// and the per-element semantics of tg's element-wise ops (ir_element.cpp),
-// written to match stdlib/elementwise_scalar.hpp and stdlib/cast.hpp bit for bit.
+// and the per-element semantics of tg's element-wise ops (ir_element.cpp,
+// from the rows of native_ops.cpp), written to match
+// stdlib/elementwise_scalar.hpp and stdlib/cast.hpp bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -62,6 +63,8 @@ public:
     std::string binary(stdlib::BinaryKind k, Ty t, const std::string& a, const std::string& b, uint32_t node);
     // op x in compute type t (logical_not / isnan / isfinite give i1).
     std::string unary(stdlib::UnaryKind k, Ty t, const std::string& x);
+    // Python's a // b or a % b on integers of type t (b already checked).
+    std::string int_floor_divmod(stdlib::BinaryKind k, Ty t, const std::string& a, const std::string& b);
 
 private:
     int next_tmp_ = 0, next_label_ = 0;

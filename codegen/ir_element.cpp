@@ -1,13 +1,16 @@
-// Per-element semantics of tg's element-wise ops in LLVM IR. Each case
-// mirrors stdlib/elementwise_scalar.hpp (and convert in stdlib/cast.hpp):
-// the same operations in the same order, so compiled results are
-// bit-identical to eager ones. No fast-math flags and no FMA contraction
-// (the stdlib is built with -ffp-contract=off too).
+// Per-element semantics of tg's element-wise ops in LLVM IR: conversions,
+// the integer checks and divisions, and IrBuilder::unary / binary, which
+// emit an op's row (codegen/native_ops.cpp). Everything mirrors
+// stdlib/elementwise_scalar.hpp (and convert in stdlib/cast.hpp): the same
+// operations in the same order, so compiled results are bit-identical to
+// eager ones. No fast-math flags and no FMA contraction (the stdlib is built
+// with -ffp-contract=off too).
 #include <bit>
 #include <cstdio>
 #include <stdexcept>
 
 #include "codegen/ir_builder.hpp"
+#include "codegen/native_ops.hpp"
 #include "codegen/runtime.hpp"
 
 namespace tg::codegen {
@@ -52,8 +55,6 @@ std::string float_lit(double v) {
 
 namespace {
 int bits(Ty t) { return t == Ty::I32 ? 32 : 64; }
-std::string zero(Ty t) { return is_float_ty(t) ? "0.0" : (t == Ty::B ? "false" : "0"); }
-std::string one(Ty t) { return is_float_ty(t) ? "1.0" : (t == Ty::B ? "true" : "1"); }
 }  // namespace
 
 std::string IrBuilder::convert(const std::string& x, Ty from, Ty to) {
@@ -84,22 +85,17 @@ std::string IrBuilder::convert(const std::string& x, Ty from, Ty to) {
     return def("select i1 " + ok + ", " + T + " " + c + ", " + T + " " + min);
 }
 
+// The check stdlib::int_check(k) asks for: compiled code reports the failure
+// with the kind as its code, and the runtime raises the check's message.
 void IrBuilder::check_int_rhs(BinaryKind k, Ty t, const std::string& b, uint32_t node) {
     const std::string T = llvm_ty(t);
-    ErrorCode code;
-    std::string bad;
-    if (k == BinaryKind::Pow) {
-        code = ErrorCode::NegativeIntPower;
-        bad = def("icmp slt " + T + " " + b + ", 0");
-    } else {
-        code = k == BinaryKind::FloorDiv ? ErrorCode::IntDivByZero : ErrorCode::IntModByZero;
-        bad = def("icmp eq " + T + " " + b + ", 0");
-    }
+    const bool negative = stdlib::int_check(k).kind == stdlib::IntCheck::NonNegative;
+    const std::string bad = def((negative ? "icmp slt " : "icmp eq ") + T + " " + b + ", 0");
     std::string err = label("err"), ok = label("ok");
     emit("br i1 " + bad + ", label %" + err + ", label %" + ok);
     start(err);
     emit("call i32 @tg_rt_error(ptr %ctx, i32 " + std::to_string(node) + ", i32 " +
-         std::to_string(static_cast<int>(code)) + ")");
+         std::to_string(static_cast<int>(k)) + ")");
     emit("br label %fail");
     start(ok);
 }
@@ -171,156 +167,74 @@ std::string IrBuilder::floor_divmod_by_constant(BinaryKind k, Ty t, const std::s
     return def("add " + T + " " + q0 + ", " + def("zext i1 " + off + " to " + T));
 }
 
-std::string IrBuilder::binary(BinaryKind k, Ty t, const std::string& a, const std::string& b, uint32_t node) {
+// Python's a // b and a % b on integers (after check_int_rhs).
+std::string IrBuilder::int_floor_divmod(BinaryKind k, Ty t, const std::string& a, const std::string& b) {
     const std::string T = llvm_ty(t);
-    const std::string ab = " " + a + ", " + b;
-    auto op = [&](const char* inst) { return def(std::string(inst) + " " + T + ab); };
-    if (t == Ty::B) {
-        switch (k) {
-            case BinaryKind::Add: case BinaryKind::Maximum: case BinaryKind::BitOr: return op("or");
-            case BinaryKind::Mul: case BinaryKind::Minimum: case BinaryKind::BitAnd: return op("and");
-            case BinaryKind::BitXor: return op("xor");
-            case BinaryKind::Eq: return op("icmp eq");
-            case BinaryKind::Ne: return op("icmp ne");
-            case BinaryKind::Lt: return op("icmp ult");
-            case BinaryKind::Le: return op("icmp ule");
-            case BinaryKind::Gt: return op("icmp ugt");
-            case BinaryKind::Ge: return op("icmp uge");
-            default: throw std::logic_error("codegen: bool op not lowered");
-        }
+    if (auto d = divisor_constant(b, t)) return floor_divmod_by_constant(k, t, a, *d);
+    // b == -1 is special-cased (INT_MIN // -1 wraps); divide by 1 instead to avoid UB
+    std::string m1 = def("icmp eq " + T + " " + b + ", -1");
+    std::string bs = def("select i1 " + m1 + ", " + T + " 1, " + T + " " + b);
+    std::string r = def("srem " + T + " " + a + ", " + bs);
+    std::string rnz = def("icmp ne " + T + " " + r + ", 0");
+    std::string rneg = def("icmp slt " + T + " " + r + ", 0");
+    std::string bneg = def("icmp slt " + T + " " + b + ", 0");
+    std::string adj = def("and i1 " + rnz + ", " + def("xor i1 " + rneg + ", " + bneg));
+    // The fix-ups are r + (adj ? b : 0) and q - adj rather than
+    // adj ? r + b : r: for a constant b > 0 that selects into
+    // sar/and/add instead of lea + cmov, and the 3-operand lea
+    // competes with the multiplies for one port — `s += (i * i) % 7`
+    // takes 3.4 cycles an iteration instead of 4 (llvm-mca,
+    // Sapphire Rapids; docs/codegen.md).
+    if (k == BinaryKind::Mod) {
+        std::string fix = def("select i1 " + adj + ", " + T + " " + b + ", " + T + " 0");
+        std::string r0 = def("add " + T + " " + r + ", " + fix);
+        return def("select i1 " + m1 + ", " + T + " 0, " + T + " " + r0);
     }
-    if (is_int_ty(t)) {
-        switch (k) {
-            case BinaryKind::Add: return op("add");
-            case BinaryKind::Sub: return op("sub");
-            case BinaryKind::Mul: return op("mul");
-            case BinaryKind::BitAnd: return op("and");
-            case BinaryKind::BitOr: return op("or");
-            case BinaryKind::BitXor: return op("xor");
-            case BinaryKind::Eq: return op("icmp eq");
-            case BinaryKind::Ne: return op("icmp ne");
-            case BinaryKind::Lt: return op("icmp slt");
-            case BinaryKind::Le: return op("icmp sle");
-            case BinaryKind::Gt: return op("icmp sgt");
-            case BinaryKind::Ge: return op("icmp sge");
-            case BinaryKind::Maximum: return def("select i1 " + op("icmp sgt") + ", " + T + " " + a + ", " + T + " " + b);
-            case BinaryKind::Minimum: return def("select i1 " + op("icmp slt") + ", " + T + " " + a + ", " + T + " " + b);
-            case BinaryKind::FloorDiv:
-            case BinaryKind::Mod: {
-                check_int_rhs(k, t, b, node);
-                if (auto d = divisor_constant(b, t)) return floor_divmod_by_constant(k, t, a, *d);
-                // b == -1 is special-cased (INT_MIN // -1 wraps); divide by 1 instead to avoid UB
-                std::string m1 = def("icmp eq " + T + " " + b + ", -1");
-                std::string bs = def("select i1 " + m1 + ", " + T + " 1, " + T + " " + b);
-                std::string r = def("srem " + T + " " + a + ", " + bs);
-                std::string rnz = def("icmp ne " + T + " " + r + ", 0");
-                std::string rneg = def("icmp slt " + T + " " + r + ", 0");
-                std::string bneg = def("icmp slt " + T + " " + b + ", 0");
-                std::string adj = def("and i1 " + rnz + ", " + def("xor i1 " + rneg + ", " + bneg));
-                // The fix-ups are r + (adj ? b : 0) and q - adj rather than
-                // adj ? r + b : r: for a constant b > 0 that selects into
-                // sar/and/add instead of lea + cmov, and the 3-operand lea
-                // competes with the multiplies for one port — `s += (i * i) % 7`
-                // takes 3.4 cycles an iteration instead of 4 (llvm-mca,
-                // Sapphire Rapids; docs/codegen.md).
-                if (k == BinaryKind::Mod) {
-                    std::string fix = def("select i1 " + adj + ", " + T + " " + b + ", " + T + " 0");
-                    std::string r0 = def("add " + T + " " + r + ", " + fix);
-                    return def("select i1 " + m1 + ", " + T + " 0, " + T + " " + r0);
-                }
-                std::string q = def("sdiv " + T + " " + a + ", " + bs);
-                std::string r0 = def("sub " + T + " " + q + ", " + def("zext i1 " + adj + " to " + T));
-                std::string neg = def("sub " + T + " 0, " + a);
-                return def("select i1 " + m1 + ", " + T + " " + neg + ", " + T + " " + r0);
-            }
-            case BinaryKind::Pow:
-                check_int_rhs(k, t, b, node);
-                return def("call " + T + " @tg_ipow_" + ty_suffix(t) + "(" + T + " " + a + ", " + T + " " + b + ")");
-            default: throw std::logic_error("codegen: int op not lowered");
-        }
-    }
-    auto call2 = [&](const char* fn) {
-        return def("call " + T + " @" + fn + ty_suffix(t) + "(" + T + " " + a + ", " + T + " " + b + ")");
-    };
-    switch (k) {
-        case BinaryKind::Add: return op("fadd");
-        case BinaryKind::Sub: return op("fsub");
-        case BinaryKind::Mul: return op("fmul");
-        case BinaryKind::Div: return op("fdiv");
-        case BinaryKind::FloorDiv: return call2("tg_floordiv_");
-        case BinaryKind::Mod: return call2("tg_mod_");
-        case BinaryKind::Pow: return call2("tg_pow_");
-        case BinaryKind::Eq: return op("fcmp oeq");
-        case BinaryKind::Ne: return op("fcmp une");
-        case BinaryKind::Lt: return op("fcmp olt");
-        case BinaryKind::Le: return op("fcmp ole");
-        case BinaryKind::Gt: return op("fcmp ogt");
-        case BinaryKind::Ge: return op("fcmp oge");
-        case BinaryKind::Maximum:
-        case BinaryKind::Minimum: {  // (a > b || a != a) ? a : b
-            std::string c1 = op(k == BinaryKind::Maximum ? "fcmp ogt" : "fcmp olt");
-            std::string c2 = def("fcmp uno " + T + " " + a + ", " + a);
-            std::string c = def("or i1 " + c1 + ", " + c2);
-            return def("select i1 " + c + ", " + T + " " + a + ", " + T + " " + b);
-        }
-        default: throw std::logic_error("codegen: float op not lowered");
+    std::string q = def("sdiv " + T + " " + a + ", " + bs);
+    std::string r0 = def("sub " + T + " " + q + ", " + def("zext i1 " + adj + " to " + T));
+    std::string neg = def("sub " + T + " 0, " + a);
+    return def("select i1 " + m1 + ", " + T + " " + neg + ", " + T + " " + r0);
+}
+
+namespace {
+[[noreturn]] void not_lowered(const char* op, Ty t) {
+    throw std::logic_error(std::string("codegen: ") + op + " is not lowered for " + llvm_ty(t));
+}
+}  // namespace
+
+// The op's row (codegen/native_ops.cpp) in compute type t.
+std::string IrBuilder::binary(BinaryKind k, Ty t, const std::string& a, const std::string& b, uint32_t node) {
+    const BinaryLowering* row = binary_lowering(k);
+    if (!row) not_lowered(stdlib::binary_name(k), t);
+    const auto& impl = row->impl(t);
+    if (is_int_ty(t) && stdlib::int_check(k).kind != stdlib::IntCheck::None) check_int_rhs(k, t, b, node);
+    const std::string T = llvm_ty(t);
+    switch (impl.how) {
+        case How::Inst: return def(std::string(impl.name) + " " + T + " " + a + ", " + b);
+        case How::Call:
+            return def("call " + T + " @tg_" + impl.name + "_" + ty_suffix(t) + "(" + T + " " + a + ", " + T + " " + b +
+                       ")");
+        case How::Emit: return impl.emit(*this, t, a, b);
+        default: not_lowered(stdlib::binary_name(k), t);
     }
 }
 
 std::string IrBuilder::unary(UnaryKind k, Ty t, const std::string& x) {
+    const UnaryLowering* row = unary_lowering(k);
+    if (!row) not_lowered(stdlib::unary_name(k), t);
+    const auto& impl = row->impl(t);
     const std::string T = llvm_ty(t);
-    const std::string tx = T + " " + x;
-    auto intrinsic = [&](const char* name) {
-        return def("call " + T + " @llvm." + name + "." + (t == Ty::F32 ? "f32" : "f64") + "(" + tx + ")");
-    };
-    auto call = [&](const char* name) { return def("call " + T + " @tg_" + name + "_" + ty_suffix(t) + "(" + tx + ")"); };
-    const bool fl = is_float_ty(t);
-    switch (k) {
-        case UnaryKind::Neg: return fl ? def("fneg " + tx) : def("sub " + T + " 0, " + x);
-        case UnaryKind::Invert: return def("xor " + tx + (t == Ty::B ? ", true" : ", -1"));
-        case UnaryKind::LogicalNot:
-            if (t == Ty::B) return def("xor i1 " + x + ", true");
-            return def(std::string(fl ? "fcmp oeq " : "icmp eq ") + tx + ", " + zero(t));
-        case UnaryKind::Abs:
-            if (t == Ty::B) return x;
-            if (fl) return intrinsic("fabs");
-            return def("select i1 " + def("icmp slt " + tx + ", 0") + ", " + T + " " + def("sub " + T + " 0, " + x) +
-                       ", " + tx);
-        case UnaryKind::Exp: return call("exp");
-        case UnaryKind::Log: return call("log");
-        case UnaryKind::Log1p: return call("log1p");
-        case UnaryKind::Sin: return call("sin");
-        case UnaryKind::Cos: return call("cos");
-        case UnaryKind::Tan: return call("tan");
-        case UnaryKind::Tanh: return call("tanh");
-        case UnaryKind::Sigmoid: return call("sigmoid");
-        case UnaryKind::Sqrt: return intrinsic("sqrt");
-        case UnaryKind::Rsqrt: return def("fdiv " + T + " 1.0, " + intrinsic("sqrt"));
-        case UnaryKind::Relu:
-            if (t == Ty::B) return x;
-            return def("select i1 " + def(std::string(fl ? "fcmp olt " : "icmp slt ") + tx + ", " + zero(t)) + ", " +
-                       T + " " + zero(t) + ", " + tx);
-        case UnaryKind::Floor: return fl ? intrinsic("floor") : x;
-        case UnaryKind::Ceil: return fl ? intrinsic("ceil") : x;
-        case UnaryKind::Round: return fl ? intrinsic("nearbyint") : x;
-        case UnaryKind::Sign:
-            if (t == Ty::B) return x;
-            if (fl) {  // x > 0 ? 1 : (x < 0 ? -1 : x)
-                std::string gt = def("fcmp ogt " + tx + ", 0.0");
-                std::string lt = def("fcmp olt " + tx + ", 0.0");
-                std::string s = def("select i1 " + lt + ", " + T + " -1.0, " + tx);
-                return def("select i1 " + gt + ", " + T + " 1.0, " + T + " " + s);
-            } else {
-                std::string gt = def("zext i1 " + def("icmp sgt " + tx + ", 0") + " to " + T);
-                std::string lt = def("zext i1 " + def("icmp slt " + tx + ", 0") + " to " + T);
-                return def("sub " + T + " " + gt + ", " + lt);
-            }
-        case UnaryKind::Square: return binary(BinaryKind::Mul, t, x, x, 0);
-        case UnaryKind::IsNan: return fl ? def("fcmp uno " + tx + ", " + x) : "false";
-        case UnaryKind::IsFinite: return fl ? def("fcmp oeq " + T + " " + def("fsub " + tx + ", " + x) + ", 0.0") : "true";
+    switch (impl.how) {
+        case How::Identity: return x;
+        case How::Literal: return impl.name;
+        case How::Inst: return def(std::string(impl.name) + " " + T + " " + x);
+        case How::Intrinsic:
+            return def("call " + T + " @llvm." + impl.name + "." + (t == Ty::F32 ? "f32" : "f64") + "(" + T + " " + x + ")");
+        case How::Call: return def("call " + T + " @tg_" + impl.name + "_" + ty_suffix(t) + "(" + T + " " + x + ")");
+        case How::Emit: return impl.emit(*this, t, x);
+        case How::Excluded: break;
     }
-    (void)one;
-    throw std::logic_error("codegen: unary op not lowered");
+    not_lowered(stdlib::unary_name(k), t);
 }
 
 std::string module_prelude_for(const std::string& code) {
@@ -370,14 +284,11 @@ declare void @tg_rt_set_i64(ptr, i32, i64) nounwind
 declare void @tg_rt_set_f32(ptr, i32, float) nounwind
 declare void @tg_rt_set_f64(ptr, i32, double) nounwind
 )";
+    s += row_declarations();  // the element-wise rows' runtime functions and intrinsics
     for (const char* T : {"float", "double"}) {
         const std::string t = T, sfx = t == "float" ? "f32" : "f64";
-        for (const char* fn : {"log1p", "sin", "cos", "tan"})
-            s += "declare " + t + " @tg_" + fn + "_" + sfx + "(" + t + ") nounwind willreturn memory(none)\n";
-        for (const char* fn : {"pow", "fmod"})
-            s += "declare " + t + " @tg_" + fn + "_" + sfx + "(" + t + ", " + t + ") nounwind willreturn memory(none)\n";
-        for (const char* fn : {"floor", "ceil", "nearbyint", "sqrt", "fabs"})
-            s += "declare " + t + " @llvm." + fn + "." + sfx + "(" + t + ")\n";
+        // what the helpers below call
+        s += "declare " + t + " @tg_fmod_" + sfx + "(" + t + ", " + t + ") nounwind willreturn memory(none)\n";
         s += "declare " + t + " @llvm.copysign." + sfx + "(" + t + ", " + t + ")\n";
         // Python's floor division and modulo on floats (NumPy's npy_divmod), as elem::FloorDiv / elem::Mod.
         s += "define internal " + t + " @tg_floordiv_" + sfx + "(" + t + " %a, " + t + " %b) alwaysinline {\n"

@@ -285,7 +285,7 @@ std::string Lowerer::element(const NativeOp& op, NodeId n, const std::vector<std
         }
         case NativeOp::Unary: {
             std::string r = b_.unary(op.uk, op.compute, cv(0, op.compute));
-            return b_.convert(r, is_bool_result(op.uk) ? Ty::B : op.compute, result);
+            return b_.convert(r, stdlib::is_predicate(op.uk) ? Ty::B : op.compute, result);
         }
         case NativeOp::AsType: return cv(0, result);
         case NativeOp::Where: {

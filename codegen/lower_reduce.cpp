@@ -7,12 +7,13 @@
 #include <limits>
 
 #include "codegen/lowerer.hpp"
+#include "codegen/native_ops.hpp"
 
 namespace tg::codegen::detail {
 
 // ---- which reductions fuse
-// `sum` / `mean` / `max` / `min` / `prod` / `any` / `all` of a value of the
-// open group that nothing else reads:
+// A reduction whose row (native_ops.cpp) says fused — sum, mean, max, min,
+// prod, any, all — of a value of the open group that nothing else reads:
 //   Full  over all elements (a 0-d result);
 //   Rows  over the last axis: the stdlib reduces each contiguous row on its
 //         own exactly as it reduces a whole 1-d tensor;
@@ -24,10 +25,8 @@ constexpr int64_t kMaxColumns = 4096;
 Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
     ReduceSpan none;
     if (node.op != Op::Apply) return none;
-    const std::string_view name = node.def->name;
-    if (name != "sum" && name != "mean" && name != "max" && name != "min" && name != "prod" && name != "any" &&
-        name != "all")
-        return none;
+    const auto* kind = std::get_if<stdlib::ReduceKind>(&node.def->kind);
+    if (!kind || !reduce_lowering(*kind) || !reduce_lowering(*kind)->fused) return none;
     if (!tensor(node.operands[0]) || users_[node.operands[0]].size() != 1 || node.attrs.size() < 3) return none;
     const Shape& in = g_.tensor_type(node.operands[0]).shape;
     const int rank = in.rank();
@@ -87,10 +86,11 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         return false;
     }
     const std::string cols = std::to_string(vshape.rank() == 2 ? vshape[1] : span.cols);
-    const std::string_view name = rnode.def->name;
-    const bool mean = name == "mean";
-    const bool extreme = name == "max" || name == "min";
-    const bool prod = name == "prod", logical = name == "any" || name == "all";
+    using stdlib::ReduceKind;
+    const ReduceKind kind = std::get<ReduceKind>(rnode.def->kind);
+    const bool mean = kind == ReduceKind::Mean;
+    const bool extreme = kind == ReduceKind::Max || kind == ReduceKind::Min;
+    const bool prod = kind == ReduceKind::Prod, logical = kind == ReduceKind::Any || kind == ReduceKind::All;
     const Ty vt = ty(v);
     const Ty acc = extreme ? vt
                    : logical ? Ty::B
@@ -182,15 +182,15 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     std::string ret = A;
     if (span.kind == ReduceSpan::Cols) {
         ret = "void";
-        emit_columns(name, vt, ot, span.rows, span.cols, [&](const std::string& t, const std::string& c) {
+        emit_columns(kind, vt, ot, span.rows, span.cols, [&](const std::string& t, const std::string& c) {
             return element(t, c, "0").first;
         });
     } else if (extreme) {
-        emit_extreme(A, acc, name == "max", elem_at);
+        emit_extreme(A, acc, kind == ReduceKind::Max, elem_at);
     } else if (prod) {
         emit_fold(A, acc == Ty::I64 ? "1" : "1.0", acc == Ty::I64 ? "mul" : "fmul", elem_at);
     } else if (logical) {
-        emit_fold(A, name == "any" ? "false" : "true", name == "any" ? "or" : "and", elem_at);
+        emit_fold(A, kind == ReduceKind::Any ? "false" : "true", kind == ReduceKind::Any ? "or" : "and", elem_at);
     } else {
         emit_pairwise_sum(A, acc, fn, rec, elem_at);
     }
@@ -247,11 +247,12 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
 // blocks merge into the totals and restart; at the end each result is
 // finish(merge(total, block)). The accumulators live on the stack (m is at
 // most kMaxColumns).
-void Lowerer::emit_columns(std::string_view name, Ty vt, Ty ot, int64_t R, int64_t m,
+void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, int64_t R, int64_t m,
                            const std::function<std::string(const std::string&, const std::string&)>& elem) {
-    const bool sum = name == "sum", mean = name == "mean", prod = name == "prod";
-    const bool is_max = name == "max", extreme = is_max || name == "min";
-    const bool any = name == "any", logical = any || name == "all";
+    using stdlib::ReduceKind;
+    const bool sum = kind == ReduceKind::Sum, mean = kind == ReduceKind::Mean, prod = kind == ReduceKind::Prod;
+    const bool is_max = kind == ReduceKind::Max, extreme = is_max || kind == ReduceKind::Min;
+    const bool any = kind == ReduceKind::Any, logical = any || kind == ReduceKind::All;
     const bool fl = is_float_ty(vt);
     // Acc: the total's type; Blk: the block accumulator's
     const Ty acc = extreme ? vt : logical ? Ty::B : (sum || prod) ? (fl ? (sum ? Ty::F64 : vt) : Ty::I64) : Ty::F64;

@@ -2,7 +2,8 @@
 // Lowerer writes the LLVM function of one graph. Its parts:
 //   lower.cpp        regions, control flow, values, single nodes
 //   lower_fused.cpp  fused element-wise loop nests and fused reductions
-//   native_ops.cpp   which ops compiled code computes itself
+//   native_ops.cpp   which ops compiled code computes itself: one row per op
+//                    (codegen/native_ops.hpp), keyed by the op's kind
 //   ir_element.cpp   the per-element semantics of those ops
 #pragma once
 
@@ -50,10 +51,6 @@ struct NativeOp {
 
 // The native form of node n, if compiled code computes it itself.
 std::optional<NativeOp> native_of(const Graph& g, const Node& n);
-
-inline bool is_bool_result(UnaryKind k) {
-    return k == UnaryKind::LogicalNot || k == UnaryKind::IsNan || k == UnaryKind::IsFinite;
-}
 
 class Lowerer {
 public:
@@ -165,7 +162,7 @@ private:
     ReduceSpan reduction_span(const Node& node) const;
     std::vector<std::array<int64_t, 2>> grid_strides(const GroupPlan& P, int64_t R, int64_t m) const;
     bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span);
-    void emit_columns(std::string_view name, Ty vt, Ty ot, int64_t R, int64_t m,
+    void emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, int64_t R, int64_t m,
                       const std::function<std::string(const std::string&, const std::string&)>& elem);
     void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
                           const std::string& done, const std::function<std::string(const std::string&)>& elem_at);

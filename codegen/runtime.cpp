@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "codegen/native_ops.hpp"
 #include "stdlib/cast.hpp"
-#include "stdlib/fastmath.hpp"
 
 namespace tg::codegen {
 
@@ -87,12 +87,9 @@ static int32_t tg_rt_tick(void* ctx, int64_t count) {
 // A run-time error of a node compiled code lowered itself, with eager's message.
 static int32_t tg_rt_error(void* ctx, uint32_t n, int32_t code) {
     CallFrame& f = frame(ctx);
-    const char* msg = "error";
-    switch (static_cast<ErrorCode>(code)) {
-        case ErrorCode::IntDivByZero: msg = "integer division by zero"; break;
-        case ErrorCode::IntModByZero: msg = "integer modulo by zero"; break;
-        case ErrorCode::NegativeIntPower: msg = "integers to negative integer powers are not allowed"; break;
-    }
+    std::string msg = "error";
+    if (code >= 0 && code < stdlib::kNumBinaryKinds)
+        msg = stdlib::int_check(static_cast<stdlib::BinaryKind>(code)).message;
     f.error = std::make_exception_ptr(tracer::RuntimeError(msg, f.graph->node(n).loc));
     return 1;
 }
@@ -179,26 +176,9 @@ static void tg_rt_set_i64(void* ctx, uint32_t v, int64_t x) { frame(ctx).slots[v
 static void tg_rt_set_f32(void* ctx, uint32_t v, float x) { frame(ctx).slots[v] = scalar_of(frame(ctx), v, x); }
 static void tg_rt_set_f64(void* ctx, uint32_t v, double x) { frame(ctx).slots[v] = scalar_of(frame(ctx), v, x); }
 
-// Element functions that are not LLVM instructions: the very functions the
-// eager kernels use (stdlib/fastmath.hpp, libm), so results are bit-identical.
-static float tg_exp_f32(float x) { return stdlib::fastmath::exp(x); }
-static double tg_exp_f64(double x) { return stdlib::fastmath::exp(x); }
-static float tg_log_f32(float x) { return stdlib::fastmath::log(x); }
-static double tg_log_f64(double x) { return stdlib::fastmath::log(x); }
-static float tg_tanh_f32(float x) { return stdlib::fastmath::tanh(x); }
-static double tg_tanh_f64(double x) { return stdlib::fastmath::tanh(x); }
-static float tg_sigmoid_f32(float x) { return stdlib::fastmath::sigmoid(x); }
-static double tg_sigmoid_f64(double x) { return stdlib::fastmath::sigmoid(x); }
-static float tg_log1p_f32(float x) { return std::log1p(x); }
-static double tg_log1p_f64(double x) { return std::log1p(x); }
-static float tg_sin_f32(float x) { return std::sin(x); }
-static double tg_sin_f64(double x) { return std::sin(x); }
-static float tg_cos_f32(float x) { return std::cos(x); }
-static double tg_cos_f64(double x) { return std::cos(x); }
-static float tg_tan_f32(float x) { return std::tan(x); }
-static double tg_tan_f64(double x) { return std::tan(x); }
-static float tg_pow_f32(float a, float b) { return std::pow(a, b); }
-static double tg_pow_f64(double a, double b) { return std::pow(a, b); }
+// fmod for the floor division and modulo helpers of the prelude. The element
+// functions of the element-wise rows (log1p, sin, pow, ...) are their eager
+// functors, registered from the rows (add_row_symbols).
 static float tg_fmod_f32(float a, float b) { return std::fmod(a, b); }
 static double tg_fmod_f64(double a, double b) { return std::fmod(a, b); }
 
@@ -206,30 +186,30 @@ static double tg_fmod_f64(double a, double b) { return std::fmod(a, b); }
 
 const std::vector<RuntimeSymbol>& runtime_symbols() {
 #define TG_SYM(name) RuntimeSymbol{#name, reinterpret_cast<void*>(&name)}
-    static const std::vector<RuntimeSymbol> symbols = {
-        TG_SYM(tg_rt_node), TG_SYM(tg_rt_tick), TG_SYM(tg_rt_error), TG_SYM(tg_rt_in), TG_SYM(tg_rt_out),
-        TG_SYM(tg_rt_copies), TG_SYM(tg_rt_own), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
-        TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
-        TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_exp_f32),
-        TG_SYM(tg_exp_f64), TG_SYM(tg_log_f32), TG_SYM(tg_log_f64), TG_SYM(tg_tanh_f32), TG_SYM(tg_tanh_f64),
-        TG_SYM(tg_sigmoid_f32), TG_SYM(tg_sigmoid_f64), TG_SYM(tg_log1p_f32), TG_SYM(tg_log1p_f64),
-        TG_SYM(tg_sin_f32), TG_SYM(tg_sin_f64), TG_SYM(tg_cos_f32), TG_SYM(tg_cos_f64), TG_SYM(tg_tan_f32),
-        TG_SYM(tg_tan_f64), TG_SYM(tg_pow_f32), TG_SYM(tg_pow_f64), TG_SYM(tg_fmod_f32), TG_SYM(tg_fmod_f64),
-        // What LLVM's backend may call for intrinsics and loop idioms.
-        RuntimeSymbol{"memset", reinterpret_cast<void*>(static_cast<void* (*)(void*, int, size_t)>(&std::memset))},
-        RuntimeSymbol{"memcpy", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memcpy))},
-        RuntimeSymbol{"memmove", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memmove))},
-        RuntimeSymbol{"floorf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::floorf))},
-        RuntimeSymbol{"floor", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::floor))},
-        RuntimeSymbol{"ceilf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::ceilf))},
-        RuntimeSymbol{"ceil", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::ceil))},
-        RuntimeSymbol{"nearbyintf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::nearbyintf))},
-        RuntimeSymbol{"nearbyint", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::nearbyint))},
-        RuntimeSymbol{"sqrtf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::sqrtf))},
-        RuntimeSymbol{"sqrt", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::sqrt))},
-        RuntimeSymbol{"fmodf", reinterpret_cast<void*>(static_cast<float (*)(float, float)>(&::fmodf))},
-        RuntimeSymbol{"fmod", reinterpret_cast<void*>(static_cast<double (*)(double, double)>(&::fmod))},
-    };
+    static const std::vector<RuntimeSymbol> symbols = [] {
+        std::vector<RuntimeSymbol> s = {
+            TG_SYM(tg_rt_node), TG_SYM(tg_rt_tick), TG_SYM(tg_rt_error), TG_SYM(tg_rt_in), TG_SYM(tg_rt_out),
+            TG_SYM(tg_rt_copies), TG_SYM(tg_rt_own), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
+            TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
+            TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_fmod_f32), TG_SYM(tg_fmod_f64),
+            // What LLVM's backend may call for intrinsics and loop idioms.
+            RuntimeSymbol{"memset", reinterpret_cast<void*>(static_cast<void* (*)(void*, int, size_t)>(&std::memset))},
+            RuntimeSymbol{"memcpy", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memcpy))},
+            RuntimeSymbol{"memmove", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memmove))},
+            RuntimeSymbol{"floorf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::floorf))},
+            RuntimeSymbol{"floor", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::floor))},
+            RuntimeSymbol{"ceilf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::ceilf))},
+            RuntimeSymbol{"ceil", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::ceil))},
+            RuntimeSymbol{"nearbyintf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::nearbyintf))},
+            RuntimeSymbol{"nearbyint", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::nearbyint))},
+            RuntimeSymbol{"sqrtf", reinterpret_cast<void*>(static_cast<float (*)(float)>(&::sqrtf))},
+            RuntimeSymbol{"sqrt", reinterpret_cast<void*>(static_cast<double (*)(double)>(&::sqrt))},
+            RuntimeSymbol{"fmodf", reinterpret_cast<void*>(static_cast<float (*)(float, float)>(&::fmodf))},
+            RuntimeSymbol{"fmod", reinterpret_cast<void*>(static_cast<double (*)(double, double)>(&::fmod))},
+        };
+        add_row_symbols(s);
+        return s;
+    }();
 #undef TG_SYM
     return symbols;
 }

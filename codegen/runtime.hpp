@@ -28,12 +28,8 @@ struct CallFrame {
     std::exception_ptr error;           // set when a runtime function fails
 };
 
-// Error codes compiled code passes to tg_rt_error (the message is eager's).
-enum class ErrorCode : int32_t {
-    IntDivByZero = 1,
-    IntModByZero = 2,
-    NegativeIntPower = 3,
-};
+// Compiled code passes tg_rt_error the stdlib::BinaryKind whose integer
+// check failed (stdlib::int_check): the error is that check's message, eager's.
 
 // Every runtime symbol compiled code may call, with its address.
 const std::vector<RuntimeSymbol>& runtime_symbols();

@@ -64,82 +64,46 @@ TensorType infer_astype(const TypeArgs& args) {
 Tensor eager_astype(OpContext&, const OpArgs& args) { return cast(args.inputs[0], dtype_attr(args, 1)); }
 
 template <BinaryKind K>
-void add_binary(OpRegistry& r, std::string_view doc) {
-    r.add(OpDef{binary_name(K), {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_binary<K>,
-                &eager_binary<K>, kElementwise, doc});
+void add_binary(OpRegistry& r) {
+    constexpr const BinaryRow& row = binary_row(K);
+    r.add(OpDef{row.name, {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_binary<K>, &eager_binary<K>,
+                kElementwise, row.doc, K, row.check.kind != IntCheck::None ? Raises::OnIntegers : Raises::Never});
 }
 
 template <UnaryKind K>
-void add_unary(OpRegistry& r, std::string_view doc) {
-    r.add(OpDef{unary_name(K), {{"x", ParamKind::Tensor}}, &infer_unary<K>, &eager_unary<K>, kElementwise, doc});
+void add_unary(OpRegistry& r) {
+    constexpr const UnaryRow& row = unary_row(K);
+    r.add(OpDef{row.name, {{"x", ParamKind::Tensor}}, &infer_unary<K>, &eager_unary<K>, kElementwise, row.doc, K});
 }
 
 }  // namespace
 
 const OpDef& binary_op(BinaryKind kind) {
     static const OpDef* const ops[] = {
-#define TG_B(K) find_op(binary_name(BinaryKind::K))
-        TG_B(Add), TG_B(Sub), TG_B(Mul), TG_B(Div), TG_B(FloorDiv), TG_B(Mod), TG_B(Pow), TG_B(Maximum),
-        TG_B(Minimum), TG_B(Eq), TG_B(Ne), TG_B(Lt), TG_B(Le), TG_B(Gt), TG_B(Ge), TG_B(BitAnd), TG_B(BitOr),
-        TG_B(BitXor),
-#undef TG_B
+#define TG_FIND_(K, NAME, ...) find_op(NAME),
+        TG_BINARY_OPS(TG_FIND_)
+#undef TG_FIND_
     };
     return *ops[static_cast<int>(kind)];
 }
 
 void register_elementwise_ops(OpRegistry& r) {
-    using B = BinaryKind;
-    add_binary<B::Add>(r, "a + b, element-wise with broadcasting");
-    add_binary<B::Sub>(r, "a - b");
-    add_binary<B::Mul>(r, "a * b");
-    add_binary<B::Div>(r, "a / b, true division (integers give f32)");
-    add_binary<B::FloorDiv>(r, "a // b, Python's floor division");
-    add_binary<B::Mod>(r, "a % b, Python's modulo (the sign follows b)");
-    add_binary<B::Pow>(r, "a ** b");
-    add_binary<B::Maximum>(r, "element-wise maximum (NaN propagates)");
-    add_binary<B::Minimum>(r, "element-wise minimum (NaN propagates)");
-    add_binary<B::Eq>(r, "a == b");
-    add_binary<B::Ne>(r, "a != b");
-    add_binary<B::Lt>(r, "a < b");
-    add_binary<B::Le>(r, "a <= b");
-    add_binary<B::Gt>(r, "a > b");
-    add_binary<B::Ge>(r, "a >= b");
-    add_binary<B::BitAnd>(r, "a & b on bool and integer tensors");
-    add_binary<B::BitOr>(r, "a | b on bool and integer tensors");
-    add_binary<B::BitXor>(r, "a ^ b on bool and integer tensors");
-
-    using U = UnaryKind;
-    add_unary<U::Neg>(r, "-x");
-    add_unary<U::Invert>(r, "~x: bitwise not (logical not for bool)");
-    add_unary<U::LogicalNot>(r, "not x, element-wise: x == 0");
-    add_unary<U::Abs>(r, "absolute value");
-    add_unary<U::Exp>(r, "e ** x");
-    add_unary<U::Log>(r, "natural logarithm");
-    add_unary<U::Log1p>(r, "log(1 + x), accurate for small x");
-    add_unary<U::Sqrt>(r, "square root");
-    add_unary<U::Rsqrt>(r, "1 / sqrt(x)");
-    add_unary<U::Sin>(r, "sine");
-    add_unary<U::Cos>(r, "cosine");
-    add_unary<U::Tan>(r, "tangent");
-    add_unary<U::Tanh>(r, "hyperbolic tangent");
-    add_unary<U::Sigmoid>(r, "1 / (1 + exp(-x))");
-    add_unary<U::Relu>(r, "maximum(x, 0)");
-    add_unary<U::Floor>(r, "round toward -inf");
-    add_unary<U::Ceil>(r, "round toward +inf");
-    add_unary<U::Round>(r, "round half to even");
-    add_unary<U::Sign>(r, "-1, 0 or 1 (NaN stays NaN)");
-    add_unary<U::Square>(r, "x * x");
-    add_unary<U::IsNan>(r, "x is NaN");
-    add_unary<U::IsFinite>(r, "x is neither inf nor NaN");
+    // every row of op_kinds.hpp's tables, in their order
+#define TG_ADD_(K, ...) add_binary<BinaryKind::K>(r);
+    TG_BINARY_OPS(TG_ADD_)
+#undef TG_ADD_
+#define TG_ADD_(K, ...) add_unary<UnaryKind::K>(r);
+    TG_UNARY_OPS(TG_ADD_)
+#undef TG_ADD_
 
     r.add(OpDef{"where",
                 {{"c", ParamKind::Tensor}, {"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}},
-                &infer_where, &eager_where, kElementwise, "a where c is nonzero, else b"});
+                &infer_where, &eager_where, kElementwise, "a where c is nonzero, else b", ElementwiseKind::Where});
     r.add(OpDef{"clip",
                 {{"x", ParamKind::Tensor}, {"lo", ParamKind::Tensor}, {"hi", ParamKind::Tensor}},
-                &infer_clip, &eager_clip, kElementwise, "minimum(maximum(x, lo), hi)"});
+                &infer_clip, &eager_clip, kElementwise, "minimum(maximum(x, lo), hi)", ElementwiseKind::Clip});
     r.add(OpDef{"astype", {{"x", ParamKind::Tensor}, {"dtype", ParamKind::DType}}, &infer_astype, &eager_astype,
-                kElementwise, "x converted to dtype (float to integer truncates toward zero)"});
+                kElementwise, "x converted to dtype (float to integer truncates toward zero)", ElementwiseKind::AsType});
 }
 
 }  // namespace tg::stdlib

@@ -8,8 +8,8 @@
 
 namespace tg::stdlib {
 
-bool is_comparison(BinaryKind k);
-const char* binary_name(BinaryKind k);  // "add", "floordiv", ...
+// The kinds, their names and facts: stdlib/op_kinds.hpp (is_comparison, int_check, ...).
+inline const char* binary_name(BinaryKind k) { return binary_row(k).name.data(); }  // "add", "floordiv", ...
 
 // The dtypes of one binary op application:
 //   compute — the dtype both operands are converted to before the op;
@@ -23,12 +23,7 @@ struct OpSignature {
 };
 OpSignature binary_signature(BinaryKind k, DType a, bool a_weak, DType b, bool b_weak);
 
-enum class UnaryKind : uint8_t {
-    Neg, Invert, LogicalNot, Abs, Exp, Log, Log1p, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid,
-    Relu, Floor, Ceil, Round, Sign, Square, IsNan, IsFinite,
-};
-inline constexpr int kNumUnaryKinds = 22;
-const char* unary_name(UnaryKind k);
+inline const char* unary_name(UnaryKind k) { return unary_row(k).name.data(); }
 OpSignature unary_signature(UnaryKind k, DType x, bool x_weak);
 
 // x op: same semantics as the table's kernels.

@@ -12,49 +12,34 @@ namespace tg::stdlib {
 
 namespace {
 
-constexpr const char* kBinaryNames[] = {
-    "add", "sub", "mul", "div", "floordiv", "mod", "pow", "maximum", "minimum",
-    "eq", "ne", "lt", "le", "gt", "ge", "bitand", "bitor", "bitxor",
-};
-constexpr int kNumBinaryKinds = 18;
-
 [[noreturn]] void unsupported(const char* op, DType d) {
     throw OpError(std::string(op) + ": not supported for " + dtype_name(d) + " tensors");
 }
 
 }  // namespace
 
-const char* binary_name(BinaryKind k) { return kBinaryNames[static_cast<int>(k)]; }
-
-bool is_comparison(BinaryKind k) { return k >= BinaryKind::Eq && k <= BinaryKind::Ge; }
-
 OpSignature binary_signature(BinaryKind k, DType a, bool a_weak, DType b, bool b_weak) {
     const Promoted p = promote(a, a_weak, b, b_weak);
     OpSignature s{p.weak ? weak_compute_dtype(p.dtype) : p.dtype, p.dtype, p.weak};
-    switch (k) {
-        case BinaryKind::Div:  // true division: integers give f32 (a weak result is computed in f64)
+    switch (binary_row(k).cls) {
+        case BinaryClass::TrueDiv:  // integers give f32 (a weak result is computed in f64)
             if (!is_float(s.result)) {
                 s.result = DType::F32;
                 s.compute = s.weak ? DType::F64 : DType::F32;
             }
             break;
-        case BinaryKind::Sub:
-        case BinaryKind::FloorDiv:
-        case BinaryKind::Mod:
-        case BinaryKind::Pow:
+        case BinaryClass::NoBool:
             if (s.result == DType::Bool) unsupported(binary_name(k), DType::Bool);
             break;
-        case BinaryKind::BitAnd:
-        case BinaryKind::BitOr:
-        case BinaryKind::BitXor:
+        case BinaryClass::Bitwise:
             if (is_float(s.result)) unsupported(binary_name(k), s.result);
             break;
-        default:
+        case BinaryClass::Compare:
+            s.result = DType::Bool;
+            s.weak = false;
             break;
-    }
-    if (is_comparison(k)) {
-        s.result = DType::Bool;
-        s.weak = false;
+        case BinaryClass::Arith:
+            break;
     }
     return s;
 }
@@ -86,43 +71,24 @@ Tensor make_scalar(T v, DType result, bool weak) {
     return t;
 }
 
+// The functor of each kind: elem::<Kind> (op_kinds.hpp's table).
 template <BinaryKind K> struct OpOf;
-template <> struct OpOf<BinaryKind::Add> { using type = elem::Add; };
-template <> struct OpOf<BinaryKind::Sub> { using type = elem::Sub; };
-template <> struct OpOf<BinaryKind::Mul> { using type = elem::Mul; };
-template <> struct OpOf<BinaryKind::Div> { using type = elem::Div; };
-template <> struct OpOf<BinaryKind::FloorDiv> { using type = elem::FloorDiv; };
-template <> struct OpOf<BinaryKind::Mod> { using type = elem::Mod; };
-template <> struct OpOf<BinaryKind::Pow> { using type = elem::Pow; };
-template <> struct OpOf<BinaryKind::Maximum> { using type = elem::Maximum; };
-template <> struct OpOf<BinaryKind::Minimum> { using type = elem::Minimum; };
-template <> struct OpOf<BinaryKind::Eq> { using type = elem::Eq; };
-template <> struct OpOf<BinaryKind::Ne> { using type = elem::Ne; };
-template <> struct OpOf<BinaryKind::Lt> { using type = elem::Lt; };
-template <> struct OpOf<BinaryKind::Le> { using type = elem::Le; };
-template <> struct OpOf<BinaryKind::Gt> { using type = elem::Gt; };
-template <> struct OpOf<BinaryKind::Ge> { using type = elem::Ge; };
-template <> struct OpOf<BinaryKind::BitAnd> { using type = elem::BitAnd; };
-template <> struct OpOf<BinaryKind::BitOr> { using type = elem::BitOr; };
-template <> struct OpOf<BinaryKind::BitXor> { using type = elem::BitXor; };
+#define TG_OP_OF_(K, ...) \
+    template <> struct OpOf<BinaryKind::K> { using type = elem::K; };
+TG_BINARY_OPS(TG_OP_OF_)
+#undef TG_OP_OF_
 
-// Value checks that must happen before computing (integers only).
+// Value checks that must happen before computing (integers only): int_check(K).
 template <BinaryKind K, class T>
-inline void check_rhs(T b) {
-    if constexpr (elem::kIsInt<T>) {
-        if constexpr (K == BinaryKind::FloorDiv) {
-            if (b == 0) throw OpError("integer division by zero");
-        } else if constexpr (K == BinaryKind::Mod) {
-            if (b == 0) throw OpError("integer modulo by zero");
-        } else if constexpr (K == BinaryKind::Pow) {
-            if (b < 0) throw OpError("integers to negative integer powers are not allowed");
-        }
+constexpr bool kChecksRhs = elem::kIsInt<T> && int_check(K).kind != IntCheck::None;
+
+template <BinaryKind K, class T>
+inline void check_rhs([[maybe_unused]] T b) {
+    if constexpr (kChecksRhs<K, T>) {
+        constexpr IntCheck c = int_check(K);
+        if (c.kind == IntCheck::NonZero ? b == 0 : b < 0) throw OpError(std::string(c.message));
     }
-    (void)b;
 }
-
-template <BinaryKind K, class T>
-constexpr bool kChecksRhs = elem::kIsInt<T> && (K == BinaryKind::FloorDiv || K == BinaryKind::Mod || K == BinaryKind::Pow);
 
 template <BinaryKind K, class T>
 void check_all_rhs(const Tensor& b) {
@@ -154,7 +120,7 @@ void row_sv(R* __restrict o, T a, const T* __restrict b, int64_t n) {
 template <BinaryKind K, class T>
 Tensor binary_typed(const Tensor& a0, const Tensor& b0, const OpSignature& sig) {
     using Op = typename OpOf<K>::type;
-    using R = std::conditional_t<(K >= BinaryKind::Eq && K <= BinaryKind::Ge), bool, T>;
+    using R = std::conditional_t<is_comparison(K), bool, T>;
     const DType ct = DTypeOf<T>::value;
 
     // 0-d: no allocation at all.

@@ -187,6 +187,7 @@ struct Abs {
 };
 struct Exp { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return fastmath::exp(v); }); } };
 struct Log { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return fastmath::log(v); }); } };
+struct Expm1 { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::expm1(v); }); } };
 struct Log1p { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::log1p(v); }); } };
 struct Sqrt { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::sqrt(v); }); } };
 struct Rsqrt { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return decltype(v)(1) / std::sqrt(v); }); } };

@@ -10,61 +10,48 @@ namespace tg::stdlib {
 
 namespace {
 
-constexpr const char* kUnaryNames[] = {
-    "neg", "invert", "logical_not", "abs", "exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
-    "sigmoid", "relu", "floor", "ceil", "round", "sign", "square", "isnan", "isfinite",
-};
-static_assert(sizeof(kUnaryNames) / sizeof(kUnaryNames[0]) == kNumUnaryKinds);
-
 [[noreturn]] void unsupported(UnaryKind k, DType d) {
     throw OpError(std::string(unary_name(k)) + ": not supported for " + dtype_name(d) + " tensors");
 }
 
-bool is_float_function(UnaryKind k) { return k >= UnaryKind::Exp && k <= UnaryKind::Sigmoid; }
-
 }  // namespace
-
-const char* unary_name(UnaryKind k) { return kUnaryNames[static_cast<int>(k)]; }
 
 OpSignature unary_signature(UnaryKind k, DType x, bool weak) {
     if (x == DType::Bool) weak = false;
     // neg and invert are literal arithmetic: a weak operand stays weak.
-    if (weak && (k == UnaryKind::Neg || k == UnaryKind::Invert)) {
-        if (k == UnaryKind::Invert && is_float(x)) unsupported(k, DType::F32);
+    const UnaryClass c = unary_row(k).cls;
+    if (weak && (c == UnaryClass::Negate || c == UnaryClass::Invert)) {
+        if (c == UnaryClass::Invert && is_float(x)) unsupported(k, DType::F32);
         return {weak_compute_dtype(x), x, true};
     }
     // Otherwise a weak value behaves as its default dtype (x already reports it).
-    switch (k) {
-        case UnaryKind::Neg:
+    switch (c) {
+        case UnaryClass::Negate:
             if (x == DType::Bool) unsupported(k, x);
             return {x, x, false};
-        case UnaryKind::Invert:
+        case UnaryClass::Invert:
             if (is_float(x)) unsupported(k, x);
             return {x, x, false};
-        case UnaryKind::LogicalNot:
-        case UnaryKind::IsNan:
-        case UnaryKind::IsFinite:
+        case UnaryClass::Predicate:
             return {x, DType::Bool, false};
-        default:
+        case UnaryClass::FloatFn: {
+            const DType d = is_float(x) ? x : DType::F32;
+            return {d, d, false};
+        }
+        case UnaryClass::Same:
             break;
-    }
-    if (is_float_function(k)) {
-        const DType d = is_float(x) ? x : DType::F32;
-        return {d, d, false};
     }
     return {x, x, false};
 }
 
 namespace {
 
+// The functor of each kind: elem::<Kind> (op_kinds.hpp's table).
 template <UnaryKind K> struct UOpOf;
-#define TG_UNARY(KIND) \
-    template <> struct UOpOf<UnaryKind::KIND> { using type = elem::KIND; };
-TG_UNARY(Neg) TG_UNARY(Invert) TG_UNARY(LogicalNot) TG_UNARY(Abs) TG_UNARY(Exp) TG_UNARY(Log) TG_UNARY(Log1p)
-TG_UNARY(Sqrt) TG_UNARY(Rsqrt) TG_UNARY(Sin) TG_UNARY(Cos) TG_UNARY(Tan) TG_UNARY(Tanh) TG_UNARY(Sigmoid)
-TG_UNARY(Relu) TG_UNARY(Floor) TG_UNARY(Ceil) TG_UNARY(Round) TG_UNARY(Sign) TG_UNARY(Square) TG_UNARY(IsNan)
-TG_UNARY(IsFinite)
-#undef TG_UNARY
+#define TG_UOP_OF_(K, ...) \
+    template <> struct UOpOf<UnaryKind::K> { using type = elem::K; };
+TG_UNARY_OPS(TG_UOP_OF_)
+#undef TG_UOP_OF_
 
 template <class T>
 T load_one(const Tensor& t) {

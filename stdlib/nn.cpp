@@ -228,7 +228,7 @@ void register_nn_ops(OpRegistry& r) {
     r.add({"log_softmax", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Int, false, int64_t{-1}}},
            &infer_log_softmax, &eager_log_softmax, 0, "x - logsumexp(x) along an axis, computed stably"});
     r.add({"cross_entropy", {{"logits", ParamKind::Tensor}, {"labels", ParamKind::Tensor}}, &infer_cross_entropy,
-           &eager_cross_entropy, 0, "mean softmax cross-entropy of logits (..., C) against integer labels (...)"});
+           &eager_cross_entropy, 0, "mean softmax cross-entropy of logits (..., C) against integer labels (...)", {}, Raises::OnData});
     r.add({"mse", {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_mse, &eager_mse, 0,
            "mean squared error mean((a - b)^2) over the broadcast shape"});
 }

@@ -1,11 +1,7 @@
 // How the op table of op_table.hpp is filled: each group of builtins has one
 // registration function in its own .cpp, called once (in this order) when the
-// table is first used. The table is immutable afterwards.
-//
-// Groups still to be implemented have empty definitions in
-// op_groups_pending.cpp: when you implement a group in its own file, delete
-// its stub there (kernels helper: reduction, linalg, shape, creation, random,
-// nn).
+// table is first used. The table is immutable afterwards. Element-wise ops
+// and reductions are registered from the rows of stdlib/op_kinds.hpp.
 #pragma once
 
 #include <deque>

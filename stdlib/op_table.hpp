@@ -1,8 +1,11 @@
 // The one op table (STYLE.md, "JAX's primitive tables"): every tensor builtin
 // of SPEC §4 is defined once here — name, parameters with keywords and
-// defaults, a shape-and-dtype rule that needs no data, and an eager kernel.
-// The tracer and codegen attach their own rules per op, keyed by OpDef*, in
-// their own tables.
+// defaults, a shape-and-dtype rule that needs no data, an eager kernel, and
+// the facts other folders would otherwise match by name: its typed kind (the
+// enum value of an element-wise op or reduction, stdlib/op_kinds.hpp), whether
+// it may raise on valid types, its cost class and its effects. The tracer and
+// codegen attach their own rules per op, keyed by the kind, in their own
+// tables (codegen/op_lowering.cpp); docs/adding-an-op.md lists the places.
 //
 // Host-side builtins that are not tensor ops (print, len, range, str, repr,
 // int, float, time, type, list methods) live in interp/.
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "stdlib/dtype.hpp"
+#include "stdlib/op_kinds.hpp"
 #include "stdlib/random.hpp"
 #include "stdlib/shape.hpp"
 #include "stdlib/tensor.hpp"
@@ -78,9 +82,34 @@ using Kernel = Tensor (*)(OpContext&, const OpArgs&);            // throws OpErr
 enum OpFlags : uint32_t {
     kElementwise = 1u << 0,  // result[i] depends on the broadcast inputs at i only
     kReduction = 1u << 1,
-    kRandom = 1u << 2,       // reads and advances the generator: a side effect
+    kRandom = 1u << 2,       // effect: reads and advances the generator (never dropped, never merged)
     kCreation = 1u << 3,     // no tensor inputs; shape from attrs
 };
+
+// What an op is, typed: the enum value of an element-wise op or reduction
+// (the row of stdlib/op_kinds.hpp), or monostate for the others (linear
+// algebra, shapes, creation, random, nn), which compiled code runs through
+// the runtime. Backends key their rules on this, never on the name.
+using OpKind = std::variant<std::monostate, UnaryKind, BinaryKind, ReduceKind, ElementwiseKind>;
+
+// When an op can fail at run time although its operand types are valid.
+enum class Raises : uint8_t {
+    Never,
+    OnIntegers,  // integer operands: the IntCheck of its BinaryKind (division by zero, ...)
+    OnData,      // data-dependent checks (class indices out of range)
+};
+// (Reductions without an identity raise on empty operands: a rule of kReduction.)
+
+// How much work one application is, for deciding what to compile in the background.
+enum class Cost : uint8_t {
+    PerElement,   // about one unit per result element
+    Contraction,  // one dot product of the operands' inner dimension per result element (matmul)
+};
+
+// The derivative rule slot. A placeholder until autodiff lands: it will hold
+// the op's vector-Jacobian product (or say "not differentiable"), and the
+// coverage test (tests/codegen/test_op_coverage.cpp) will require one per op.
+struct GradRule {};
 
 struct OpDef {
     std::string_view name;
@@ -89,6 +118,12 @@ struct OpDef {
     Kernel eager;
     uint32_t flags = 0;
     std::string_view doc;  // one line, for :help and the docs
+    OpKind kind = {};
+    Raises raises = Raises::Never;
+    Cost cost = Cost::PerElement;
+    GradRule grad = {};
+
+    bool has_effect() const { return (flags & kRandom) != 0; }
 };
 
 // Lookup by builtin name ("add", "matmul", "sum", "exp", ...). Aliases
@@ -104,10 +139,6 @@ std::span<const OpDef* const> all_ops();
 
 // Direct entry points for the hot path (the interpreter's operators on 0-d
 // tensors): same semantics as the table's kernels, no argument vectors.
-enum class BinaryKind : uint8_t {
-    Add, Sub, Mul, Div, FloorDiv, Mod, Pow, Maximum, Minimum,
-    Eq, Ne, Lt, Le, Gt, Ge, BitAnd, BitOr, BitXor,
-};
 Tensor binary(BinaryKind kind, const Tensor& a, const Tensor& b);
 const OpDef& binary_op(BinaryKind kind);
 // Unary operators and element-wise functions have the same kind of entry

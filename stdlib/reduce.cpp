@@ -467,21 +467,7 @@ Tensor logsumexp_float(const Tensor& x, const std::vector<int>& axes, bool keepd
 
 }  // namespace
 
-std::string_view reduce_name(ReduceKind k) {
-    switch (k) {
-        case ReduceKind::Sum: return "sum";
-        case ReduceKind::Mean: return "mean";
-        case ReduceKind::Max: return "max";
-        case ReduceKind::Min: return "min";
-        case ReduceKind::Prod: return "prod";
-        case ReduceKind::Argmax: return "argmax";
-        case ReduceKind::Argmin: return "argmin";
-        case ReduceKind::Any: return "any";
-        case ReduceKind::All: return "all";
-        case ReduceKind::Logsumexp: return "logsumexp";
-    }
-    return "reduce";
-}
+std::string_view reduce_name(ReduceKind k) { return kReduceNames[static_cast<int>(k)]; }
 
 TensorType reduce_type(ReduceKind k, const TensorType& x, const Attr& axis, bool keepdims) {
     std::vector<int> axes = axes_for(k, axis, x.shape.rank());

@@ -17,8 +17,7 @@
 
 namespace tg::stdlib {
 
-enum class ReduceKind : uint8_t { Sum, Mean, Max, Min, Prod, Argmax, Argmin, Any, All, Logsumexp };
-
+// ReduceKind and the reductions' names: stdlib/op_kinds.hpp.
 std::string_view reduce_name(ReduceKind k);
 // Shape-and-dtype rule (no data). `axis` is an Axis attr.
 TensorType reduce_type(ReduceKind k, const TensorType& x, const Attr& axis, bool keepdims);

@@ -26,22 +26,17 @@ OpDef reduction(std::string_view doc) {
                  &infer<K>,
                  &eager<K>,
                  kReduction,
-                 doc};
+                 doc,
+                 K};
 }
 
 }  // namespace
 
 void register_reduction_ops(OpRegistry& r) {
-    r.add(reduction<ReduceKind::Sum>("sum of the elements over the given axes (pairwise for floats; ints give i64)"));
-    r.add(reduction<ReduceKind::Mean>("arithmetic mean over the given axes (ints give f32)"));
-    r.add(reduction<ReduceKind::Max>("largest element over the given axes (NaN propagates)"));
-    r.add(reduction<ReduceKind::Min>("smallest element over the given axes (NaN propagates)"));
-    r.add(reduction<ReduceKind::Prod>("product of the elements over the given axes (ints give i64)"));
-    r.add(reduction<ReduceKind::Argmax>("index (i64) of the first largest element, over all elements or one axis"));
-    r.add(reduction<ReduceKind::Argmin>("index (i64) of the first smallest element, over all elements or one axis"));
-    r.add(reduction<ReduceKind::Any>("True if any element over the given axes is nonzero"));
-    r.add(reduction<ReduceKind::All>("True if every element over the given axes is nonzero"));
-    r.add(reduction<ReduceKind::Logsumexp>("log(sum(exp(x))) over the given axes, computed stably"));
+    // every row of op_kinds.hpp's TG_REDUCE_OPS, in its order
+#define TG_ADD_(K, NAME, DOC) r.add(reduction<ReduceKind::K>(DOC));
+    TG_REDUCE_OPS(TG_ADD_)
+#undef TG_ADD_
 }
 
 }  // namespace tg::stdlib

@@ -395,7 +395,7 @@ void register_shape_ops(OpRegistry& r) {
            &eager_stack, 0, "join tensors of one shape along a new axis (dtypes promote)"});
     r.add({"one_hot",
            {{"indices", ParamKind::Tensor}, {"n", ParamKind::Int}, {"dtype", ParamKind::DType, false, DType::F32}},
-           &infer_one_hot, &eager_one_hot, 0, "indices (integers in [0, n)) to one-hot vectors on a new last axis"});
+           &infer_one_hot, &eager_one_hot, 0, "indices (integers in [0, n)) to one-hot vectors on a new last axis", {}, Raises::OnData});
 }
 
 }  // namespace tg::stdlib

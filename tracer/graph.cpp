@@ -359,7 +359,7 @@ bool has_side_effect(const Graph& g, NodeId n) {
     const Node& node = g.node(n);
     switch (node.op) {
         case Op::Print: case Op::Assert: case Op::Raise: case Op::HostCall: return true;
-        case Op::Apply: return (node.def->flags & stdlib::kRandom) != 0;
+        case Op::Apply: return node.def->has_effect();
         case Op::Cond: case Op::While:
             for (ValueId v : node.operands)
                 if (g.type(v).token) return true;
@@ -377,11 +377,13 @@ bool may_raise(const Graph& g, NodeId n) {
     const Node& node = g.node(n);
     switch (node.op) {
         case Op::Apply: {
-            std::string_view name = node.def->name;
-            // Integer division/modulo by zero, integers to negative powers.
-            if ((name == "floordiv" || name == "mod" || name == "pow") && is_integer_result(g, node)) return true;
-            // Data-dependent checks: class indices out of range.
-            if (name == "one_hot" || name == "cross_entropy") return true;
+            switch (node.def->raises) {  // the op table's fact
+                case stdlib::Raises::OnIntegers:  // integer division by zero, ... (stdlib::int_check)
+                    if (is_integer_result(g, node)) return true;
+                    break;
+                case stdlib::Raises::OnData: return true;  // class indices out of range
+                case stdlib::Raises::Never: break;
+            }
             // A reduction without identity over an empty axis.
             if (node.def->flags & stdlib::kReduction)
                 for (ValueId v : node.operands)

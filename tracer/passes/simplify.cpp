@@ -19,7 +19,9 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
     if (node.op == Op::Truth && same_type(g.tensor_type(node.operands[0]), g.tensor_type(node.results[0])))
         return node.operands[0];
     if (node.op != Op::Apply || node.results.size() != 1) return std::nullopt;
-    std::string_view op = node.def->name;
+    using stdlib::BinaryKind;
+    using stdlib::UnaryKind;
+    const stdlib::OpKind& kind = node.def->kind;  // the rules are keyed on the op's kind, not its name
     const stdlib::TensorType& rt = g.tensor_type(node.results[0]);
     const bool fl = stdlib::is_float(rt.dtype);
     auto same = [&](ValueId x) { return same_type(g.tensor_type(x), rt); };
@@ -27,40 +29,48 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
         const Tensor* t = constant_of(g, c);
         return t && all_equal(*t, v, sign);
     };
-    // The producer of x, if it is the unary op `name`.
-    auto producer = [&](ValueId x, std::string_view name) -> const Node* {
+    // The producer of x, if it is the same op as `node`.
+    auto producer = [&](ValueId x) -> const Node* {
         NodeId d = g.value(x).def;
-        if (d == kNoId || g.node(d).op != Op::Apply || g.node(d).def->name != name) return nullptr;
+        if (d == kNoId || g.node(d).op != Op::Apply || g.node(d).def != node.def) return nullptr;
         return &g.node(d);
     };
     const auto& in = node.operands;
-    if (in.size() == 2) {
+    if (const auto* bk = std::get_if<BinaryKind>(&kind); bk && in.size() == 2) {
         ValueId a = in[0], b = in[1];
-        if (op == "mul") {
-            if (same(a) && is_const(b, 1.0, false)) return a;
-            if (same(b) && is_const(a, 1.0, false)) return b;
-        } else if (op == "add") {
-            if (fl) {
-                if (same(a) && is_const(b, -0.0, true)) return a;
-                if (same(b) && is_const(a, -0.0, true)) return b;
-            } else if (stdlib::is_int(rt.dtype)) {
-                if (same(a) && is_const(b, 0.0, false)) return a;
-                if (same(b) && is_const(a, 0.0, false)) return b;
-            }
-        } else if (op == "sub") {
-            if (same(a) && (fl ? is_const(b, 0.0, true) : stdlib::is_int(rt.dtype) && is_const(b, 0.0, false))) return a;
-        } else if (op == "div") {
-            if (fl && same(a) && is_const(b, 1.0, false)) return a;
-        } else if (op == "floordiv") {
-            if (stdlib::is_int(rt.dtype) && same(a) && is_const(b, 1.0, false)) return a;
+        switch (*bk) {
+            case BinaryKind::Mul:
+                if (same(a) && is_const(b, 1.0, false)) return a;
+                if (same(b) && is_const(a, 1.0, false)) return b;
+                break;
+            case BinaryKind::Add:
+                if (fl) {
+                    if (same(a) && is_const(b, -0.0, true)) return a;
+                    if (same(b) && is_const(a, -0.0, true)) return b;
+                } else if (stdlib::is_int(rt.dtype)) {
+                    if (same(a) && is_const(b, 0.0, false)) return a;
+                    if (same(b) && is_const(a, 0.0, false)) return b;
+                }
+                break;
+            case BinaryKind::Sub:
+                if (same(a) && (fl ? is_const(b, 0.0, true) : stdlib::is_int(rt.dtype) && is_const(b, 0.0, false)))
+                    return a;
+                break;
+            case BinaryKind::Div:
+                if (fl && same(a) && is_const(b, 1.0, false)) return a;
+                break;
+            case BinaryKind::FloorDiv:
+                if (stdlib::is_int(rt.dtype) && same(a) && is_const(b, 1.0, false)) return a;
+                break;
+            default: break;
         }
-    } else if (in.size() == 1) {
-        if (op == "neg" || op == "logical_not") {
-            if (const Node* p = producer(in[0], op); p && p->operands.size() == 1 && same(p->operands[0]))
+    } else if (const auto* uk = std::get_if<UnaryKind>(&kind); uk && in.size() == 1) {
+        if (*uk == UnaryKind::Neg || *uk == UnaryKind::LogicalNot) {  // involutions
+            if (const Node* p = producer(in[0]); p && p->operands.size() == 1 && same(p->operands[0]))
                 return p->operands[0];
-        } else if (op == "astype") {
-            if (same(in[0])) return in[0];
         }
+    } else if (kind == stdlib::OpKind{stdlib::ElementwiseKind::AsType} && in.size() == 1) {
+        if (same(in[0])) return in[0];
     }
     return std::nullopt;
 }

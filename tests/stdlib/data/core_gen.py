@@ -178,7 +178,7 @@ def gen_unary():
     ref = {
         'exp': np.exp, 'log': np.log, 'tanh': np.tanh, 'sqrt': np.sqrt, 'log1p': np.log1p,
         'sin': np.sin, 'cos': np.cos, 'floor': np.floor, 'ceil': np.ceil, 'round': np.round, 'abs': np.abs,
-        'sign': np.sign, 'sigmoid': lambda x: 1 / (1 + np.exp(-x)),
+        'sign': np.sign, 'sigmoid': lambda x: 1 / (1 + np.exp(-x)), 'expm1': np.expm1,
     }
     with open('core_unary.txt', 'w') as f, np.errstate(all='ignore'):
         for name, fn in ref.items():

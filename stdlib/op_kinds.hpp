@@ -1,0 +1,150 @@
+// The element-wise ops and reductions, each listed once: these X-macro tables
+// generate the kind enums, their builtin names, their rows of facts and (in
+// elementwise_*.cpp) the eager kernels' functor lists, so no count is ever
+// written by hand. Adding an element-wise op = one row here, one functor in
+// elementwise_scalar.hpp (named like the kind), one codegen row
+// (codegen/op_lowering.cpp); see docs/adding-an-op.md.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace tg::stdlib {
+
+// ---- binary: X(Kind, "name", class, integer check, "error", "doc")
+//   class: how the dtypes go (binary_signature):
+//     Arith   promote, any dtype
+//     NoBool  promote, bool rejected
+//     TrueDiv promote, integers give f32
+//     Compare promote, the result is bool
+//     Bitwise promote, floats rejected
+//   integer check: a value the right operand must not have on integers, and
+//     the error raised then (the one place these messages are written: the
+//     eager kernels, the tracer's may_raise and compiled code read them here).
+#define TG_BINARY_OPS(X)                                                                                       \
+    X(Add, "add", Arith, None, "", "a + b, element-wise with broadcasting")                                    \
+    X(Sub, "sub", NoBool, None, "", "a - b")                                                                   \
+    X(Mul, "mul", Arith, None, "", "a * b")                                                                    \
+    X(Div, "div", TrueDiv, None, "", "a / b, true division (integers give f32)")                               \
+    X(FloorDiv, "floordiv", NoBool, NonZero, "integer division by zero", "a // b, Python's floor division")    \
+    X(Mod, "mod", NoBool, NonZero, "integer modulo by zero", "a % b, Python's modulo (the sign follows b)")    \
+    X(Pow, "pow", NoBool, NonNegative, "integers to negative integer powers are not allowed", "a ** b")        \
+    X(Maximum, "maximum", Arith, None, "", "element-wise maximum (NaN propagates)")                            \
+    X(Minimum, "minimum", Arith, None, "", "element-wise minimum (NaN propagates)")                            \
+    X(Eq, "eq", Compare, None, "", "a == b")                                                                   \
+    X(Ne, "ne", Compare, None, "", "a != b")                                                                   \
+    X(Lt, "lt", Compare, None, "", "a < b")                                                                    \
+    X(Le, "le", Compare, None, "", "a <= b")                                                                   \
+    X(Gt, "gt", Compare, None, "", "a > b")                                                                    \
+    X(Ge, "ge", Compare, None, "", "a >= b")                                                                   \
+    X(BitAnd, "bitand", Bitwise, None, "", "a & b on bool and integer tensors")                                \
+    X(BitOr, "bitor", Bitwise, None, "", "a | b on bool and integer tensors")                                  \
+    X(BitXor, "bitxor", Bitwise, None, "", "a ^ b on bool and integer tensors")
+
+// ---- unary: X(Kind, "name", class, "doc")
+//   class (unary_signature):
+//     Negate    same dtype, bool rejected; a weak operand stays weak
+//     Invert    same dtype, floats rejected; a weak operand stays weak
+//     Predicate the result is bool
+//     FloatFn   floats keep their dtype, bool and integers give f32
+//     Same      same dtype
+#define TG_UNARY_OPS(X)                                                  \
+    X(Neg, "neg", Negate, "-x")                                          \
+    X(Invert, "invert", Invert, "~x: bitwise not (logical not for bool)") \
+    X(LogicalNot, "logical_not", Predicate, "not x, element-wise: x == 0") \
+    X(Abs, "abs", Same, "absolute value")                                \
+    X(Exp, "exp", FloatFn, "e ** x")                                     \
+    X(Expm1, "expm1", FloatFn, "exp(x) - 1, accurate for small x")       \
+    X(Log, "log", FloatFn, "natural logarithm")                          \
+    X(Log1p, "log1p", FloatFn, "log(1 + x), accurate for small x")       \
+    X(Sqrt, "sqrt", FloatFn, "square root")                              \
+    X(Rsqrt, "rsqrt", FloatFn, "1 / sqrt(x)")                            \
+    X(Sin, "sin", FloatFn, "sine")                                       \
+    X(Cos, "cos", FloatFn, "cosine")                                     \
+    X(Tan, "tan", FloatFn, "tangent")                                    \
+    X(Tanh, "tanh", FloatFn, "hyperbolic tangent")                       \
+    X(Sigmoid, "sigmoid", FloatFn, "1 / (1 + exp(-x))")                  \
+    X(Relu, "relu", Same, "maximum(x, 0)")                               \
+    X(Floor, "floor", Same, "round toward -inf")                         \
+    X(Ceil, "ceil", Same, "round toward +inf")                           \
+    X(Round, "round", Same, "round half to even")                        \
+    X(Sign, "sign", Same, "-1, 0 or 1 (NaN stays NaN)")                  \
+    X(Square, "square", Same, "x * x")                                   \
+    X(IsNan, "isnan", Predicate, "x is NaN")                             \
+    X(IsFinite, "isfinite", Predicate, "x is neither inf nor NaN")
+
+// ---- reductions: X(Kind, "name", "doc") (kernels: stdlib/reduce.cpp)
+#define TG_REDUCE_OPS(X)                                                                                    \
+    X(Sum, "sum", "sum of the elements over the given axes (pairwise for floats; ints give i64)")            \
+    X(Mean, "mean", "arithmetic mean over the given axes (ints give f32)")                                   \
+    X(Max, "max", "largest element over the given axes (NaN propagates)")                                    \
+    X(Min, "min", "smallest element over the given axes (NaN propagates)")                                   \
+    X(Prod, "prod", "product of the elements over the given axes (ints give i64)")                          \
+    X(Argmax, "argmax", "index (i64) of the first largest element, over all elements or one axis")          \
+    X(Argmin, "argmin", "index (i64) of the first smallest element, over all elements or one axis")         \
+    X(Any, "any", "True if any element over the given axes is nonzero")                                      \
+    X(All, "all", "True if every element over the given axes is nonzero")                                    \
+    X(Logsumexp, "logsumexp", "log(sum(exp(x))) over the given axes, computed stably")
+
+#define TG_KIND_ENUM_(K, ...) K,
+#define TG_KIND_COUNT_(K, ...) +1
+
+enum class BinaryKind : uint8_t { TG_BINARY_OPS(TG_KIND_ENUM_) };
+enum class UnaryKind : uint8_t { TG_UNARY_OPS(TG_KIND_ENUM_) };
+enum class ReduceKind : uint8_t { TG_REDUCE_OPS(TG_KIND_ENUM_) };
+inline constexpr int kNumBinaryKinds = 0 TG_BINARY_OPS(TG_KIND_COUNT_);
+inline constexpr int kNumUnaryKinds = 0 TG_UNARY_OPS(TG_KIND_COUNT_);
+inline constexpr int kNumReduceKinds = 0 TG_REDUCE_OPS(TG_KIND_COUNT_);
+
+#undef TG_KIND_ENUM_
+#undef TG_KIND_COUNT_
+
+enum class BinaryClass : uint8_t { Arith, NoBool, TrueDiv, Compare, Bitwise };
+enum class UnaryClass : uint8_t { Negate, Invert, Predicate, FloatFn, Same };
+
+// A value the right operand of an integer op must not have (and the error).
+struct IntCheck {
+    enum Kind : uint8_t { None, NonZero, NonNegative } kind = None;
+    std::string_view message;
+};
+
+struct BinaryRow {
+    std::string_view name;
+    BinaryClass cls;
+    IntCheck check;
+    std::string_view doc;
+};
+struct UnaryRow {
+    std::string_view name;
+    UnaryClass cls;
+    std::string_view doc;
+};
+
+inline constexpr BinaryRow kBinaryRows[] = {
+#define TG_ROW_(K, NAME, CLS, CHECK, MSG, DOC) {NAME, BinaryClass::CLS, {IntCheck::CHECK, MSG}, DOC},
+    TG_BINARY_OPS(TG_ROW_)
+#undef TG_ROW_
+};
+inline constexpr UnaryRow kUnaryRows[] = {
+#define TG_ROW_(K, NAME, CLS, DOC) {NAME, UnaryClass::CLS, DOC},
+    TG_UNARY_OPS(TG_ROW_)
+#undef TG_ROW_
+};
+inline constexpr std::string_view kReduceNames[] = {
+#define TG_ROW_(K, NAME, DOC) NAME,
+    TG_REDUCE_OPS(TG_ROW_)
+#undef TG_ROW_
+};
+
+constexpr const BinaryRow& binary_row(BinaryKind k) { return kBinaryRows[static_cast<int>(k)]; }
+constexpr const UnaryRow& unary_row(UnaryKind k) { return kUnaryRows[static_cast<int>(k)]; }
+// The check integer operands of k get (kind None: none).
+constexpr const IntCheck& int_check(BinaryKind k) { return binary_row(k).check; }
+constexpr bool is_comparison(BinaryKind k) { return binary_row(k).cls == BinaryClass::Compare; }
+// logical_not, isnan, isfinite: the result is bool.
+constexpr bool is_predicate(UnaryKind k) { return unary_row(k).cls == UnaryClass::Predicate; }
+
+// Element-wise ops with a lowering of their own that are neither unary nor binary.
+enum class ElementwiseKind : uint8_t { Where, Clip, AsType };
+
+}  // namespace tg::stdlib
