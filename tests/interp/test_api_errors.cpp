@@ -1,0 +1,97 @@
+// Only tg::Error leaves the embedding API (issue 22, item 6): a host function
+// that throws anything, a file that cannot be a script, out of memory.
+#include <doctest/doctest.h>
+
+#include <tg/tg.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <new>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir {
+    fs::path path;
+    TempDir() : path(fs::temp_directory_path() / ("tg-api-errors-" + std::to_string(::getpid()))) {
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+tg::Error error_of(auto&& fn) {
+    try {
+        fn();
+    } catch (const tg::Error& e) {
+        return e;
+    } catch (...) {
+        FAIL("an exception other than tg::Error left the API");
+    }
+    FAIL("no error");
+    return tg::Error("", "", 0, 0, {}, "");
+}
+}  // namespace
+
+TEST_CASE("a host function throwing a non-std::exception gives a located error") {
+    tg::Interpreter interp;
+    interp.define("boom", [](std::span<const tg::Value>) -> tg::Value { throw 42; });
+    tg::Error e = error_of([&] { interp.run_source("x = 1\ny = boom(x)\n", "h.tg"); });
+    CHECK(e.message() == "boom: the host function threw an exception that is not a std::exception");
+    CHECK(e.file() == "h.tg");
+    CHECK(e.line() == 2);
+    CHECK(e.col() == 5);
+    // and through call() too
+    interp.run_source("def f():\n    return boom()\n", "g.tg");
+    e = error_of([&] { interp.call("f", {}); });
+    CHECK(e.line() == 2);
+    CHECK(e.col() == 12);
+}
+
+TEST_CASE("a host function running out of memory gives a located error") {
+    tg::Interpreter interp;
+    interp.define("greedy", [](std::span<const tg::Value>) -> tg::Value { throw std::bad_alloc(); });
+    tg::Error e = error_of([&] { interp.run_source("greedy()\n", "m.tg"); });
+    CHECK(e.message() == "greedy: out of memory");
+    CHECK(e.line() == 1);
+}
+
+TEST_CASE("run_file: a directory, a device without end, a missing file are tg errors") {
+    TempDir t;
+    fs::create_directories(t.path / "d.tg");
+    tg::Interpreter interp;
+    const std::string dir = (t.path / "d.tg").string();
+    CHECK(error_of([&] { interp.run_file(dir); }).message() == "'" + dir + "' is a directory, not a source file");
+    CHECK(error_of([&] { tg::read_file(dir); }).message() == "'" + dir + "' is a directory, not a source file");
+    // reads are bounded: /dev/zero never ends, it used to exhaust the memory
+    CHECK(error_of([&] { interp.run_file("/dev/zero"); }).message() ==
+          "'/dev/zero' is larger than the 64 MiB limit for a source file");
+    const std::string missing = (t.path / "nope.tg").string();
+    CHECK(error_of([&] { interp.run_file(missing); }).message() == "cannot open file '" + missing + "'");
+    // a regular file over the limit
+    const std::string big = (t.path / "big.tg").string();
+    {
+        std::ofstream out(big);
+        out.seekp((64 << 20) + 10);
+        out << "\n";
+    }
+    CHECK(error_of([&] { interp.run_file(big); }).message() ==
+          "'" + big + "' is larger than the 64 MiB limit for a source file");
+}
+
+TEST_CASE("import of a directory named m.tg is a located error") {
+    TempDir t;
+    fs::create_directories(t.path / "m.tg");
+    tg::Options o;
+    o.module_paths = {t.path.string()};
+    o.use_tg_path = false;
+    tg::Interpreter interp(o);
+    tg::Error e = error_of([&] { interp.run_source("x = 1\nimport m\n", "main.tg"); });
+    CHECK(e.message() == "cannot import `m`: '" + (t.path / "m.tg").string() + "' is a directory, not a source file");
+    CHECK(e.line() == 2);
+    CHECK(e.col() == 8);
+}
