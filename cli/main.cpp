@@ -7,7 +7,10 @@
 #include <tg/tg.hpp>
 
 #include <CLI/CLI.hpp>
+#include <pthread.h>
 #include <sys/stat.h>
+
+#include <csignal>
 
 #include <cerrno>
 #include <chrono>
@@ -107,9 +110,7 @@ int check(const std::string& file, bool ast) {
     return r.errors ? 1 : 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int tg_main(int argc, char** argv) {
     // `tg FILE ...` is `tg run FILE ...`
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
@@ -189,4 +190,44 @@ int main(int argc, char** argv) {
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     std::cerr << app.help();
     return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef TG_SANITIZE_BUILD
+    // Under ASan a tg call takes several times the native stack, and scripts
+    // that recurse to the 1,000-frame limit would meet the stack guard first
+    // (another message). Run on a thread with a 256 MiB stack instead; SIGINT
+    // is blocked here so that it reaches that thread (the REPL's Ctrl-C).
+    struct Job {
+        int argc;
+        char** argv;
+        int status;
+    } job{argc, argv, 2};
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t{256} << 20);
+    pthread_t thread;
+    auto body = [](void* p) -> void* {
+        sigset_t s;
+        sigemptyset(&s);
+        sigaddset(&s, SIGINT);
+        pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
+        auto* j = static_cast<Job*>(p);
+        j->status = tg_main(j->argc, j->argv);
+        return nullptr;
+    };
+    if (pthread_create(&thread, &attr, body, &job) == 0) {
+        pthread_join(thread, nullptr);
+        std::fflush(stdout);
+        return job.status;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+#endif
+    return tg_main(argc, argv);
 }

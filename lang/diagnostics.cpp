@@ -11,7 +11,7 @@ namespace {
 constexpr size_t kMaxEchoChars = 1000;
 constexpr size_t kEchoWindow = 200;  // characters shown on each side of the caret in a cut line
 // Messages can quote source text (a name, a string): longer ones are cut.
-constexpr size_t kMaxMessageChars = 2000;
+constexpr size_t kMaxMessageChars = 500;
 
 size_t char_length(std::string_view s, size_t i) {
     size_t n = 1;

@@ -61,6 +61,6 @@ TEST_CASE("a huge line is cut to a window around the caret") {
 TEST_CASE("a huge message is cut") {
     std::string r = report("x\n", {1, 1}, std::string(3000, 'm'));
     CHECK(r.substr(0, 40) == "t.tg:1:1: error: " + std::string(23, 'm'));
-    CHECK(r.find(std::string(2000, 'm') + "... (message cut)\n") != std::string::npos);
-    CHECK(r.find(std::string(2001, 'm')) == std::string::npos);
+    CHECK(r.find(std::string(500, 'm') + "... (message cut)\n") != std::string::npos);
+    CHECK(r.find(std::string(501, 'm')) == std::string::npos);
 }
