@@ -109,7 +109,8 @@ int read_key(FILE*) {
     return cp;
 }
 
-enum class Read { Line, End, Interrupted };
+enum class Read { Line, End, Interrupted, TooLong };
+constexpr size_t kMaxInputLine = size_t{64} << 20;
 
 Read read_line(bool tty, const char* prompt, std::string& line) {
     if (tty) {
@@ -133,7 +134,17 @@ Read read_line(bool tty, const char* prompt, std::string& line) {
         std::free(l);
         return Read::Line;
     }
-    return std::getline(std::cin, line) ? Read::Line : Read::End;
+    // piped input: lines are bounded like source files (a line of 64 MiB is
+    // an error, and the rest of it is skipped)
+    line.clear();
+    bool too_long = false;
+    int c = 0;
+    while ((c = std::getchar()) != EOF && c != '\n') {
+        if (line.size() < kMaxInputLine) line.push_back(static_cast<char>(c));
+        else too_long = true;
+    }
+    if (c == EOF && line.empty() && !too_long) return Read::End;
+    return too_long ? Read::TooLong : Read::Line;
 }
 
 // Input is UTF-8 (SPEC §7), also when typed: libedit decodes and redraws
@@ -223,6 +234,10 @@ int repl(Options options) {
         if (tty) refresh_candidates(*interp);
         Read r = read_line(tty, ">>> ", line);
         if (r == Read::End) break;
+        if (r == Read::TooLong) {
+            fail("error: an input line is longer than 64 MiB; it was skipped\n");
+            continue;
+        }
         if (r == Read::Interrupted || line.empty()) continue;
         if (line[0] == ':') {
             std::string cmd = line.substr(1), arg;
@@ -300,6 +315,11 @@ int repl(Options options) {
                 break;
             }
             if (m == Read::End) break;
+            if (m == Read::TooLong) {
+                fail("error: an input line is longer than 64 MiB; it was skipped\n");
+                discard = true;
+                break;
+            }
             if (more.empty() && block) break;
             if (!more.empty() && more.back() == ':') block = true;
             code += more + "\n";
