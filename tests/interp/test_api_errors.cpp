@@ -120,3 +120,18 @@ TEST_CASE("a failing call of a function with a nested def frees its frame (issue
     CHECK(grown < 16 * 1024);  // leaking, ~400 bytes per call: ~40 MB
 #endif
 }
+
+// A lambda made in a traced input (the REPL's `:trace on`) sat in a cycle
+// with the trace's frame and leaked (592 bytes, LeakSanitizer). This test is
+// checked by LeakSanitizer in scripts/test-sanitize (a leak fails the run).
+TEST_CASE("a lambda in a traced input does not leak its frame (issue 22, item 4)") {
+    std::string out;
+    tg::Options o;
+    o.write_output = [&out](std::string_view s) { out += s; };
+    o.no_cache = true;
+    tg::Interpreter interp(o);
+    interp.run_traced("f = lambda x: x + 1\n", "<stdin:1>");
+    interp.run_traced("g = lambda: 2\ng()\n", "<stdin:2>");
+    interp.run_traced("f(2)\n", "<stdin:3>");
+    CHECK(out == "tensor(2, shape=(), dtype=i64)\ntensor(3, shape=(), dtype=i64)\n");
+}
