@@ -7,8 +7,15 @@
 #include <tg/tg.hpp>
 
 #include <CLI/CLI.hpp>
+#include <pthread.h>
+#include <sys/stat.h>
+
+#include <csignal>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <unistd.h>
@@ -20,11 +27,46 @@ namespace {
 
 void write_stdout(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
-// Errors go to stderr after everything printed so far (SPEC §2.2).
+// Errors go to stderr after everything printed so far (SPEC §2.2). The
+// report is written whole (fputs would stop at a NUL).
 void report(const tg::Error& e) {
     std::fflush(stdout);
-    std::fputs(e.rendered().c_str(), stderr);
+    std::fwrite(e.rendered().data(), 1, e.rendered().size(), stderr);
     std::fflush(stderr);
+}
+
+// A usage error of the command line: "tg: MESSAGE", exit status 2. Control
+// characters (from a file name) are written as escapes.
+int usage_error(const std::string& message) {
+    std::string shown;
+    for (unsigned char c : message) {
+        if (c < 0x20 || c == 0x7F) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            shown += buf;
+        } else {
+            shown += static_cast<char>(c);
+        }
+    }
+    std::fprintf(stderr, "tg: %s\n", shown.c_str());
+    return 2;
+}
+
+// --dump-graphs DIR: DIR must be a writable directory; a missing DIR is
+// created, but not its parents (a typo in the path is an error, not a tree
+// of new folders). Returns an error message, or "" when DIR is usable.
+std::string prepare_dump_dir(const std::string& dir) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) {
+        if (errno != ENOENT) return "--dump-graphs: cannot use '" + dir + "': " + std::strerror(errno);
+        if (::mkdir(dir.c_str(), 0777) != 0)
+            return "--dump-graphs: cannot create the directory '" + dir + "': " + std::strerror(errno);
+        return "";
+    }
+    if (!S_ISDIR(st.st_mode)) return "--dump-graphs: '" + dir + "' exists and is not a directory";
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        return "--dump-graphs: cannot write into '" + dir + "': " + std::strerror(errno);
+    return "";
 }
 
 int run(const std::string& file, const std::vector<std::string>& args, tg::Options opts) {
@@ -38,9 +80,11 @@ int run(const std::string& file, const std::vector<std::string>& args, tg::Optio
     try {
         text = tg::read_file(file);
     } catch (const tg::Error& e) {
-        std::fprintf(stderr, "tg: %s\n", e.message().c_str());
-        return 2;
+        return usage_error(e.message());
     }
+    text = {};
+    if (!opts.dump_graphs_dir.empty())
+        if (std::string problem = prepare_dump_dir(opts.dump_graphs_dir); !problem.empty()) return usage_error(problem);
     try {
         tg::Interpreter interp(opts);
         interp.run_file(file);
@@ -57,24 +101,39 @@ int check(const std::string& file, bool ast) {
     try {
         text = tg::read_file(file);
     } catch (const tg::Error& e) {
-        std::fprintf(stderr, "tg: %s\n", e.message().c_str());
-        return 2;
+        return usage_error(e.message());
     }
     tg::CheckResult r = tg::check_source(text, file, ast);
     if (ast) write_stdout(r.ast);
     std::fflush(stdout);
-    std::fputs(r.report.c_str(), stderr);
+    std::fwrite(r.report.data(), 1, r.report.size(), stderr);
     return r.errors ? 1 : 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int tg_main(int argc, char** argv) {
     // `tg FILE ...` is `tg run FILE ...`
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
     if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && !args[0].empty() && args[0][0] != '-')
         args.insert(args.begin(), "run");
+    // Everything after the script's name is the script's own (`argv`), also
+    // what starts with `-`, as in Python: `tg run a.tg --verbose`.
+    std::vector<std::string> after_file;
+    if (args[0] == "run") {
+        for (size_t i = 1; i < args.size(); ++i) {
+            if (args[i] == "--dump-graphs") {
+                ++i;  // its value
+            } else if (args[i] == "--") {
+                if (i + 1 < args.size()) after_file.assign(args.begin() + static_cast<long>(i) + 2, args.end());
+                args.resize(std::min(args.size(), i + 2));
+                break;
+            } else if (args[i].empty() || args[i][0] != '-') {
+                after_file.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+                args.resize(i + 1);
+                break;
+            }
+        }
+    }
 
     CLI::App app{"tg: a tensor scripting language", "tg"};
     app.footer("\n  tg FILE [ARGS...] is short for tg run FILE [ARGS...]; tg alone starts the REPL.");
@@ -123,9 +182,52 @@ int main(int argc, char** argv) {
         app.exit(e);
         return 2;
     }
-    if (run_cmd->parsed()) return run(file, script_args, opts);
+    if (run_cmd->parsed()) {
+        script_args.insert(script_args.end(), after_file.begin(), after_file.end());
+        return run(file, script_args, opts);
+    }
     if (check_cmd->parsed()) return check(check_file, want_ast);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     std::cerr << app.help();
     return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef TG_SANITIZE_BUILD
+    // Under ASan a tg call takes several times the native stack, and scripts
+    // that recurse to the 1,000-frame limit would meet the stack guard first
+    // (another message). Run on a thread with a 256 MiB stack instead; SIGINT
+    // is blocked here so that it reaches that thread (the REPL's Ctrl-C).
+    struct Job {
+        int argc;
+        char** argv;
+        int status;
+    } job{argc, argv, 2};
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t{256} << 20);
+    pthread_t thread;
+    auto body = [](void* p) -> void* {
+        sigset_t s;
+        sigemptyset(&s);
+        sigaddset(&s, SIGINT);
+        pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
+        auto* j = static_cast<Job*>(p);
+        j->status = tg_main(j->argc, j->argv);
+        return nullptr;
+    };
+    if (pthread_create(&thread, &attr, body, &job) == 0) {
+        pthread_join(thread, nullptr);
+        std::fflush(stdout);
+        return job.status;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+#endif
+    return tg_main(argc, argv);
 }

@@ -1,10 +1,13 @@
 #include "cli/repl.hpp"
 
 #include <editline/readline.h>
+#include <langinfo.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <clocale>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -72,16 +75,86 @@ char** complete(const char* text, int, int) {
 
 const char* kCommands[] = {":trace", ":eager", ":graph", ":time", ":vars", ":load", ":reset", ":help", ":quit"};
 
-bool read_line(bool tty, const char* prompt, std::string& line) {
+// Ctrl-C at the prompt: a SIGINT handler (without SA_RESTART) sets this flag,
+// the read() in read_key fails with EINTR, and read_key ends the line as if
+// at end of input; read_line then reports Interrupted and the REPL discards
+// the line (or the unfinished block) and prompts again, as Python does.
+std::atomic<bool> g_prompt_interrupt{false};
+
+extern "C" void on_prompt_sigint(int) { g_prompt_interrupt.store(true, std::memory_order_relaxed); }
+
+// libedit's key reader, replaced (rl_getc_function) so that Ctrl-C can end
+// the read. It returns one character: UTF-8 is decoded here into a code
+// point, which libedit's readline stores as one wide character.
+int read_key(FILE*) {
+    auto byte = [](unsigned char& b) {
+        for (;;) {
+            ssize_t n = ::read(0, &b, 1);
+            if (n == 1) return true;
+            if (n < 0 && errno == EINTR && !g_prompt_interrupt.load()) continue;
+            return false;
+        }
+    };
+    unsigned char b;
+    if (!byte(b)) return EOF;
+    if (b < 0x80) return b;
+    int extra = (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : -1;
+    if (extra < 0) return 0xFFFD;
+    int cp = b & (0x3F >> extra);
+    for (int k = 0; k < extra; ++k) {
+        if (!byte(b)) return EOF;
+        if ((b & 0xC0) != 0x80) return 0xFFFD;
+        cp = (cp << 6) | (b & 0x3F);
+    }
+    return cp;
+}
+
+enum class Read { Line, End, Interrupted, TooLong };
+constexpr size_t kMaxInputLine = size_t{64} << 20;
+
+Read read_line(bool tty, const char* prompt, std::string& line) {
     if (tty) {
+        g_prompt_interrupt.store(false);
+        struct sigaction sa {}, saved {};
+        sa.sa_handler = on_prompt_sigint;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = 0;  // no SA_RESTART: read() returns EINTR
+        sigaction(SIGINT, &sa, &saved);
         char* l = readline(prompt);
-        if (!l) return false;
+        sigaction(SIGINT, &saved, nullptr);
+        if (g_prompt_interrupt.load()) {
+            std::free(l);
+            std::fputs("\n", stdout);
+            std::fflush(stdout);
+            return Read::Interrupted;
+        }
+        if (!l) return Read::End;
         line = l;
         if (!line.empty()) add_history(l);
         std::free(l);
-        return true;
+        return Read::Line;
     }
-    return static_cast<bool>(std::getline(std::cin, line));
+    // piped input: lines are bounded like source files (a line of 64 MiB is
+    // an error, and the rest of it is skipped)
+    line.clear();
+    bool too_long = false;
+    int c = 0;
+    while ((c = std::getchar()) != EOF && c != '\n') {
+        if (line.size() < kMaxInputLine) line.push_back(static_cast<char>(c));
+        else too_long = true;
+    }
+    if (c == EOF && line.empty() && !too_long) return Read::End;
+    return too_long ? Read::TooLong : Read::Line;
+}
+
+// Input is UTF-8 (SPEC §7), also when typed: libedit decodes and redraws
+// wide characters by LC_CTYPE, so the REPL asks for the user's locale and,
+// when that is not UTF-8 (e.g. "C"), for C.UTF-8. Only LC_CTYPE: number
+// formatting (LC_NUMERIC) stays "C".
+void use_utf8_ctype() {
+    const char* set = std::setlocale(LC_CTYPE, "");
+    if (set && std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0) return;
+    if (!std::setlocale(LC_CTYPE, "C.UTF-8")) std::setlocale(LC_CTYPE, "C");
 }
 
 void out(std::string_view s) {
@@ -117,14 +190,22 @@ int repl(Options options) {
     auto interp = std::make_unique<Interpreter>(options);
     std::string history = tty ? history_path() : std::string();
     if (tty) {
+        use_utf8_ctype();
         out(std::string("tg ") + version() + " — :help for help, :quit to leave\n");
         rl_attempted_completion_function = complete;
+        rl_getc_function = read_key;
         if (!history.empty()) read_history(history.c_str());
     }
     auto refresh_candidates = [&](const Interpreter& in) {
         g_candidates.assign(std::begin(kCommands), std::end(kCommands));
         for (auto& n : in.variables()) g_candidates.push_back(n);
         for (auto& n : in.builtin_names()) g_candidates.push_back(n);
+    };
+    // Piped input: the exit status is 1 if any input failed (SPEC §7).
+    bool failed = false;
+    auto fail = [&](std::string_view message) {
+        err(message);
+        failed = true;
     };
     int counter = 0;
     auto run = [&](const std::string& code) {
@@ -136,49 +217,80 @@ int repl(Options options) {
             if (options.trace) interp->run_traced(code, name);
             else interp->run_interactive(code, name, echo);
         } catch (const Error& e) {
-            err(e.rendered());
+            fail(e.rendered());
         }
+    };
+    // `:eager on|off`, `:trace on|off`: anything else is a usage error
+    auto toggle = [&](const std::string& cmd, const std::string& arg, bool& flag) {
+        if (arg != "on" && arg != "off") {
+            fail("usage: :" + cmd + " on|off\n");
+            return false;
+        }
+        flag = arg == "on";
+        return true;
     };
     std::string line;
     for (;;) {
         if (tty) refresh_candidates(*interp);
-        if (!read_line(tty, ">>> ", line)) break;
-        if (line.empty()) continue;
+        Read r = read_line(tty, ">>> ", line);
+        if (r == Read::End) break;
+        if (r == Read::TooLong) {
+            fail("error: an input line is longer than 64 MiB; it was skipped\n");
+            continue;
+        }
+        if (r == Read::Interrupted || line.empty()) continue;
         if (line[0] == ':') {
             std::string cmd = line.substr(1), arg;
             if (auto sp = cmd.find(' '); sp != std::string::npos) {
                 arg = cmd.substr(sp + 1);
                 cmd = cmd.substr(0, sp);
             }
+            while (!arg.empty() && arg.back() == ' ') arg.pop_back();
+            while (!arg.empty() && arg.front() == ' ') arg.erase(0, 1);
             if (cmd == "quit" || cmd == "q") break;
             if (cmd == "help") out(kHelp);
-            else if (cmd == "eager") interp->set_eager(options.eager = arg == "on");
-            else if (cmd == "trace") interp->set_trace(options.trace = arg == "on");
-            else if (cmd == "graph") {
+            else if (cmd == "eager") {
+                if (toggle(cmd, arg, options.eager)) interp->set_eager(options.eager);
+            } else if (cmd == "trace") {
+                if (toggle(cmd, arg, options.trace)) interp->set_trace(options.trace);
+            } else if (cmd == "graph") {
                 std::string name = arg, mode;
                 if (auto sp = arg.find(' '); sp != std::string::npos) {
                     name = arg.substr(0, sp);
                     mode = arg.substr(sp + 1);
+                }
+                if (name.empty() || (!mode.empty() && mode != "dot")) {
+                    fail("usage: :graph NAME [dot]\n");
+                    continue;
                 }
                 try {
                     auto gs = interp->graphs(name, mode == "dot");
                     if (gs.empty()) out("`" + name + "` has not been traced yet\n");
                     for (auto& g : gs) out(g);
                 } catch (const Error& e) {
-                    err(e.message() + "\n");
+                    fail(e.message() + "\n");
                 }
             }
             else if (cmd == "vars") {
                 for (auto& n : interp->variables()) out(n + " = " + interp->get(n).repr() + "\n");
             } else if (cmd == "load") {
+                if (arg.empty()) {
+                    fail("usage: :load FILE\n");
+                    continue;
+                }
+                InterruptScope scope;
                 try {
                     interp->run_file(arg);
                 } catch (const Error& e) {
-                    err(e.rendered());
+                    fail(e.rendered());
                 }
             } else if (cmd == "reset") {
                 interp = std::make_unique<Interpreter>(options);
             } else if (cmd == "time") {
+                if (arg.empty()) {
+                    fail("usage: :time STATEMENT\n");
+                    continue;
+                }
                 auto t0 = std::chrono::steady_clock::now();
                 run(arg);
                 double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -186,25 +298,36 @@ int repl(Options options) {
                 std::snprintf(buf, sizeof buf, "%.3f ms\n", ms);
                 out(buf);
             } else {
-                err("unknown command :" + cmd + " (try :help)\n");
+                fail("unknown command :" + cmd + " (try :help)\n");
             }
             continue;
         }
         std::string code = line + "\n";
         bool block = !line.empty() && line.back() == ':';
+        bool discard = false;
         for (;;) {
             CheckResult c = check_source(code, "<stdin>");
             if (!block && !c.incomplete) break;
             std::string more;
-            if (!read_line(tty, "... ", more)) break;
+            Read m = read_line(tty, "... ", more);
+            if (m == Read::Interrupted) {  // Ctrl-C in a block drops the whole block
+                discard = true;
+                break;
+            }
+            if (m == Read::End) break;
+            if (m == Read::TooLong) {
+                fail("error: an input line is longer than 64 MiB; it was skipped\n");
+                discard = true;
+                break;
+            }
             if (more.empty() && block) break;
             if (!more.empty() && more.back() == ':') block = true;
             code += more + "\n";
         }
-        run(code);
+        if (!discard) run(code);
     }
     if (!history.empty()) write_history(history.c_str());
-    return 0;
+    return failed && !tty ? 1 : 0;
 }
 
 }  // namespace tg::cli

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
@@ -222,26 +220,30 @@ std::string Value::repr() const {
 
 // ---------------------------------------------------------------- Interpreter
 
-Interpreter::Interpreter(Options options) : impl_(std::make_unique<Impl>(to_internal(options))) {
-    std::vector<interp::Value> argv;
-    for (auto& a : options.argv) argv.push_back(interp::Value::str(a));
-    impl_->rt.define_builtin("argv", interp::Value::list(std::move(argv)));
+Interpreter::Interpreter(Options options)
+    : impl_(guarded([&] { return std::make_unique<Impl>(to_internal(options)); })) {
+    guarded([&] {
+        std::vector<interp::Value> argv;
+        for (auto& a : options.argv) argv.push_back(interp::Value::str(a));
+        impl_->rt.define_builtin("argv", interp::Value::list(std::move(argv)));
+    });
 }
 Interpreter::~Interpreter() = default;
 Interpreter::Interpreter(Interpreter&&) noexcept = default;
 Interpreter& Interpreter::operator=(Interpreter&&) noexcept = default;
 
 std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw plain_error("cannot open file '" + path + "'");
-    std::stringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
+    return guarded([&] {
+        std::string text;
+        lang::ReadResult r = lang::read_source_file(path, text);
+        if (r.status != lang::ReadResult::Ok) throw plain_error(r.error);
+        return text;
+    });
 }
 
 void Interpreter::run_file(const std::string& path) {
-    std::string text = read_file(path);
     guarded([&] {
+        std::string text = read_file(path);
         interp::ModuleState& m = impl_->rt.main_module();
         if (m.path.empty()) m.path = path;
         impl_->rt.run_chunk(m, std::make_shared<lang::Source>(path, std::move(text)));
@@ -286,8 +288,10 @@ Value Interpreter::get(std::string_view name) const {
 }
 
 void Interpreter::set(std::string_view name, Value v) {
-    auto& m = impl_->rt.main_module();
-    m.globals[m.slot_of(std::string(name))] = unwrap(v);
+    guarded([&] {
+        auto& m = impl_->rt.main_module();
+        m.globals[m.slot_of(std::string(name))] = unwrap(v);
+    });
 }
 
 std::vector<std::string> Interpreter::variables() const {
@@ -320,6 +324,7 @@ Value Interpreter::call_value(const Value& function, std::vector<Value> args) {
 }
 
 void Interpreter::define(std::string name, HostFunction fn) {
+  guarded([&] {
     std::string n = name;
     auto b = std::make_shared<interp::BuiltinObj>(interp::BuiltinObj{
         n,
@@ -332,12 +337,20 @@ void Interpreter::define(std::string name, HostFunction fn) {
                 return unwrap(fn(args));
             } catch (const Error& e) {
                 throw interp::Error(n + ": " + e.message());
+            } catch (const interp::Error&) {
+                throw;  // e.g. "interrupted" from a nested call back into tg
+            } catch (const std::bad_alloc&) {
+                throw interp::Error(n + ": out of memory");
             } catch (const std::exception& e) {
                 throw interp::Error(n + ": " + e.what());
+            } catch (...) {
+                // `throw 42`: not a std::exception, but still located at the call site
+                throw interp::Error(n + ": the host function threw an exception that is not a std::exception");
             }
         },
         nullptr, true});
     impl_->rt.define_builtin(name, interp::Value::builtin(std::move(b)));
+  });
 }
 
 void Interpreter::set_eager(bool on) { impl_->rt.options.eager = on; }

@@ -245,9 +245,11 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
     } catch (Error& e) {
         leave();
         e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
+        rt_.cycles.frame_done(env, 2);  // a failed call's closures are garbage too (they leaked)
         throw;
     } catch (...) {
         leave();
+        rt_.cycles.frame_done(env, 2);
         throw;
     }
     leave();

@@ -155,11 +155,10 @@ ModuleState& Runtime::import_module(const std::string& name, const std::string& 
             }
             continue;
         }
-        std::ifstream in(candidate, std::ios::binary);
-        if (in) {
-            std::stringstream buf;
-            buf << in.rdbuf();
-            text = buf.str();
+        lang::ReadResult r = lang::read_source_file(candidate, text);
+        if (r.status == lang::ReadResult::Failed)  // a directory m.tg, too large, unreadable
+            throw Error("cannot import `" + name + "`: " + r.error, src, loc);
+        if (r.status == lang::ReadResult::Ok) {
             path = candidate;
             break;
         }

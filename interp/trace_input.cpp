@@ -331,6 +331,19 @@ bool Evaluator::trace_input_graph(TracedInput& in, bool static_scalars) {
         t.token = t.graph.print(t.token, std::move(text), operands, t.here());
     };
     Frame frame{env.get(), env, in.module, &in.chunk->source, {}};
+    // A closure made while tracing (a lambda) holds this frame, whose slot
+    // holds it: hand the frame to the cycle collector on every way out (the
+    // cycle leaked, issue 22).
+    struct FrameDone {
+        Runtime& rt;
+        const std::shared_ptr<Env>& env;
+        ~FrameDone() {
+            try {
+                rt.cycles.frame_done(env, 2);
+            } catch (...) {
+            }
+        }
+    } frame_done{rt_, env};
     const int64_t saved_max_steps = rt_.options.max_steps, budget = rt_.steps + kTraceSteps;
     if (saved_max_steps <= 0 || saved_max_steps > budget) rt_.options.max_steps = budget;
     set_step_limit();

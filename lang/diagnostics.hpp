@@ -24,6 +24,10 @@ struct Diagnostic {
 // "file:line:col: error: message\n   12 | text\n      |    ^\n" + notes, one per line.
 std::string render(const Diagnostic& d);
 
+// `text` with control characters (C0 but tab, DEL, C1) written as escapes
+// (`\x1b`, `\u009b`); newlines too unless `keep_newlines`.
+std::string escape_controls(std::string_view text, bool keep_newlines);
+
 // "file:line:col" (or just "file" when the location is unknown).
 std::string format_location(const Source* source, Loc loc);
 

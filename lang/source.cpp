@@ -1,6 +1,12 @@
 #include "lang/source.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace tg::lang {
 
@@ -47,6 +53,56 @@ size_t Source::offset_of(Loc loc) const {
         ++col;
     }
     return begin + i;
+}
+
+ReadResult read_source_file(const std::string& path, std::string& text, size_t limit) {
+    text.clear();
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        const int e = errno;
+        if (e == ENOENT || e == ENOTDIR) return {ReadResult::Missing, "cannot open file '" + path + "'"};
+        return {ReadResult::Failed, "cannot open file '" + path + "': " + std::strerror(e)};
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        return {ReadResult::Failed, "'" + path + "' is a directory, not a source file"};
+    }
+    auto too_large = [&] {
+        return ReadResult{ReadResult::Failed, "'" + path + "' is larger than the " + std::to_string(limit >> 20) +
+                                                  " MiB limit for a source file"};
+    };
+    if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit) {
+        ::close(fd);
+        return too_large();
+    }
+    // a regular file is read in one go; a pipe or a device in chunks, up to the limit
+    text.resize(S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) + 1 : size_t{64} << 10);
+    size_t used = 0;
+    for (;;) {
+        if (used == text.size()) {
+            if (used > limit) break;
+            text.resize(std::min(text.size() * 2, limit + 1));
+        }
+        ssize_t n = ::read(fd, text.data() + used, text.size() - used);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const int e = errno;
+            ::close(fd);
+            text.clear();
+            return {ReadResult::Failed, "cannot read file '" + path + "': " + std::strerror(e)};
+        }
+        if (n == 0) break;
+        used += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    if (used > limit) {
+        text.clear();
+        text.shrink_to_fit();
+        return too_large();
+    }
+    text.resize(used);
+    return {};
 }
 
 }  // namespace tg::lang

@@ -45,4 +45,17 @@ using SourcePtr = std::shared_ptr<const Source>;
 // Number of UTF-8 code points in `s` (invalid bytes count one each).
 size_t count_chars(std::string_view s);
 
+// The largest source file tg reads (a script, a module, :load): 64 MiB.
+inline constexpr size_t kMaxSourceBytes = size_t{64} << 20;
+
+// Reads a source file, never more than `limit` + 1 bytes (so `/dev/zero` or
+// a huge file is an error, not an exhausted memory). `missing` tells the
+// importer to look elsewhere; every other failure has a message for the user:
+// "cannot open file 'x'", "'d' is a directory", "'x' is larger than ...".
+struct ReadResult {
+    enum Status { Ok, Missing, Failed } status = Ok;
+    std::string error;  // empty when Ok
+};
+ReadResult read_source_file(const std::string& path, std::string& text, size_t limit = kMaxSourceBytes);
+
 }  // namespace tg::lang

@@ -9,6 +9,7 @@ stderr also holds the graphs and notes, which are left out of the comparison).
 
 usage: run_sessions.py TG_BINARY [SESSION ...]
 
+The exit status must be 1 when the run reported an error, else 0.
 Comment lines in a session state more (they are not fed to the REPL):
   #> TEXT     the next expected line of stdout (all #> lines together must equal it)
   #~ REGEX    some line of the traced run's stdout or stderr must match REGEX
@@ -67,12 +68,15 @@ def check_session(tg, path):
     exact, present, absent, once, stdin = parse(open(path, encoding="utf-8").read())
     problems = []
     traced = run(tg, stdin if once else ":trace on\n" + stdin)
-    if traced[0] != 0:
-        problems.append("traced run: exit status %d" % traced[0])
+    # piped input: exit status 1 if any input failed, else 0 (SPEC §7)
+    want = 1 if error_reports(traced[2]) or "\nusage: " in "\n" + traced[2] else 0
+    if traced[0] != want:
+        problems.append("traced run: exit status %d, expected %d" % (traced[0], want))
     if not once:
         eager = run(tg, stdin)
-        if eager[0] != 0:
-            problems.append("eager run: exit status %d" % eager[0])
+        want = 1 if error_reports(eager[2]) or "\nusage: " in "\n" + eager[2] else 0
+        if eager[0] != want:
+            problems.append("eager run: exit status %d, expected %d" % (eager[0], want))
         if traced[1] != eager[1]:
             problems.append("stdout differs:\n    eager:  %r\n    traced: %r" % (eager[1], traced[1]))
         er, tr = error_reports(eager[2]), error_reports(traced[2])

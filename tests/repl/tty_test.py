@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Drives `tg repl` in a real terminal (tmux): prompts, continuation lines,
 Ctrl-C interrupting a running loop (also a traced input's graph) with the
-session's state intact, history
+session's state intact, Ctrl-C at the prompt, mid-line and in a block
+discarding the input without leaving the REPL, UTF-8 typed input, history
 recalled with the Up arrow and kept across sessions, tab completion.
 
 usage: tty_test.py TG_BINARY
@@ -79,6 +80,23 @@ try:
     if everything.count("error: interrupted") < 2 or "trace input" not in everything:
         failures.append("Ctrl-C did not stop the traced input:\n" + everything)
     keys(":trace off", "Enter")
+    # Ctrl-C at the prompt, mid-line and inside a def block discards the
+    # input and keeps the session (it used to end the REPL)
+    keys("C-c")
+    keys("y = 1 +", wait=0.3)
+    keys("C-c")
+    keys("def g():", "Enter")
+    keys("    return 7", "Enter", wait=0.3)
+    keys("C-c")
+    keys("g", "Enter")
+    expect("`g` is not defined", "Ctrl-C in a def block discards the block")
+    keys("y", "Enter")
+    expect("`y` is not defined", "Ctrl-C mid-line discards the line")
+    keys("x * 2", "Enter")
+    expect("tensor(82, shape=(), dtype=i64)", "session kept after Ctrl-C at the prompt")
+    # typed UTF-8 reaches the program (libedit's wide characters)
+    keys('print("h\u00e9llo \u2713")', "Enter")
+    expect("h\u00e9llo \u2713\n", "UTF-8 typed input")
     keys("zeros_l", "Tab", wait=0.5)
     keys("(x)", "Enter")
     expect("tensor(0, shape=(), dtype=i64)", "tab completion of zeros_like")
