@@ -6,6 +6,8 @@
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
+#include "interp/tool_api.hpp"
+
 #include <CLI/CLI.hpp>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -141,6 +143,8 @@ int tg_main(int argc, char** argv) {
     app.require_subcommand(0, 1);
 
     tg::Options opts;
+    // Imports go through the embedding API's module loader, as in any host.
+    opts.load_module = tg::file_module_loader(opts.module_paths, opts.use_tg_path);
     std::string file;
     std::vector<std::string> script_args;
     auto* run_cmd = app.add_subcommand("run", "run a script");

@@ -1,5 +1,7 @@
 #include "cli/repl.hpp"
 
+#include "interp/tool_api.hpp"
+
 #include <editline/readline.h>
 #include <langinfo.h>
 #include <unistd.h>

@@ -266,7 +266,7 @@ std::string module_prelude() {
     // its slot: that write is idempotent and invisible to compiled code, and
     // the declaration lets the optimizer hoist it out of loops.
     std::string s = R"(declare i32 @tg_rt_node(ptr, i32) nounwind
-declare i32 @tg_rt_tick(ptr, i64) nounwind
+declare i32 @tg_rt_tick(ptr, i64, ptr) nounwind
 declare i32 @tg_rt_error(ptr, i32, i32) nounwind
 declare ptr @tg_rt_in(ptr, i32) nounwind willreturn memory(read)
 declare ptr @tg_rt_out(ptr, i32) nounwind

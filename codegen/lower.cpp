@@ -13,8 +13,14 @@ namespace detail {
 Lowered Lowerer::run(const std::string& entry) {
     b_.lines.push_back("define i32 @" + entry + "(ptr %ctx) {");
     b_.start("entry");
+    // %cnt counts down the iterations of the current batch (%batch of them);
+    // tg_rt_tick sizes the next batch so that ticks come about every
+    // millisecond: every iteration in a loop of heavy ops, every kTickBatch
+    // in a loop of scalar arithmetic.
     b_.emit("%cnt = alloca i64");
-    b_.emit("store i64 " + std::to_string(kTickBatch) + ", ptr %cnt");
+    b_.emit("%batch = alloca i64");
+    b_.emit("store i64 1, ptr %cnt");
+    b_.emit("store i64 1, ptr %batch");
     const tracer::Region& body = g_.region(Graph::kBody);
     for (ValueId a : body.args)
         if (scalar(a)) load(a);
@@ -23,8 +29,9 @@ Lowered Lowerer::run(const std::string& entry) {
         if (scalar(v)) spill(v);
     if (ticks_) {  // report the iterations not reported yet
         std::string left = b_.def("load i64, ptr %cnt");
-        std::string done = b_.def("sub i64 " + std::to_string(kTickBatch) + ", " + left);
-        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + done + ")"));
+        std::string size = b_.def("load i64, ptr %batch");
+        std::string done = b_.def("sub i64 " + size + ", " + left);
+        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + done + ", ptr %batch)"));
     }
     b_.emit("ret i32 0");
     b_.start("fail");
@@ -473,8 +480,8 @@ void Lowerer::emit_cond(NodeId n) {
     ++stats_.native_nodes;
 }
 
-// One loop iteration for the host's limits (steps, interrupts), reported
-// every kTickBatch iterations.
+// One loop iteration for the host's limits (steps, interrupts, deadline),
+// reported in batches of %batch iterations (1 to kTickBatch, chosen by tg_rt_tick).
 void Lowerer::tick() {
     std::string c0 = b_.def("load i64, ptr %cnt");
     std::string c1 = b_.def("sub i64 " + c0 + ", 1");
@@ -482,8 +489,9 @@ void Lowerer::tick() {
     std::string t = b_.label("tick"), go = b_.label("go");
     b_.emit("br i1 " + b_.def("icmp eq i64 " + c1 + ", 0") + ", label %" + t + ", label %" + go);
     b_.start(t);
-    b_.emit("store i64 " + std::to_string(kTickBatch) + ", ptr %cnt");
-    b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + std::to_string(kTickBatch) + ")"));
+    std::string size = b_.def("load i64, ptr %batch");
+    b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + size + ", ptr %batch)"));
+    b_.emit("store i64 " + b_.def("load i64, ptr %batch") + ", ptr %cnt");
     b_.emit("br label %" + go);
     b_.start(go);
 }

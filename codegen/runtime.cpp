@@ -3,11 +3,14 @@
 // frames.
 #include "codegen/runtime.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 
 #include "codegen/native_ops.hpp"
+#include "codegen/lowerer.hpp"
+#include "stdlib/budget.hpp"
 #include "stdlib/cast.hpp"
 
 namespace tg::codegen {
@@ -70,17 +73,28 @@ extern "C" {
 static int32_t tg_rt_node(void* ctx, uint32_t n) {
     return guarded(ctx, [&] {
         CallFrame& f = frame(ctx);
+        stdlib::poll_limits();
         tracer::run_node(*f.graph, f.graph->node(n), f.slots, *f.run);
     });
 }
 
-// `count` while-loop iterations have run (reported in batches).
-static int32_t tg_rt_tick(void* ctx, int64_t count) {
+// `count` while-loop iterations have run (reported in batches). Sets
+// *batch, the size of the next batch: doubled (up to kTickBatch) while
+// batches take under a millisecond, back to 1 when one took longer, so that
+// the host's interrupt and deadline act within a few ms even when every
+// iteration is a heavy op, and cheap loops pay one call per kTickBatch.
+static int32_t tg_rt_tick(void* ctx, int64_t count, int64_t* batch) {
     return guarded(ctx, [&] {
-        tracer::RunContext& r = *frame(ctx).run;
+        CallFrame& f = frame(ctx);
+        tracer::RunContext& r = *f.run;
         if (r.on_iterations) r.on_iterations(count);
         else if (r.on_iteration)
             for (int64_t i = 0; i < count; ++i) r.on_iteration();
+        stdlib::poll_limits();
+        const int64_t now = stdlib::Budget::monotonic_ns();
+        if (f.tick_ns != 0 && now - f.tick_ns > 1'000'000) *batch = 1;
+        else *batch = std::min<int64_t>(*batch * 2, detail::kTickBatch);
+        f.tick_ns = now;
     });
 }
 
@@ -109,7 +123,13 @@ static void* tg_rt_out(void* ctx, uint32_t v) {
     guarded(ctx, [&] {
         CallFrame& f = frame(ctx);
         const stdlib::TensorType& t = f.graph->tensor_type(v);
-        f.slots[v] = Tensor::empty(t.dtype, t.shape);
+        try {
+            stdlib::poll_limits();
+            f.slots[v] = Tensor::empty(t.dtype, t.shape);
+        } catch (const stdlib::OpError& e) {  // a limit: located at the node that makes v
+            const tracer::NodeId def = f.graph->value(v).def;
+            throw tracer::RuntimeError(e.what(), def == tracer::kNoId ? tracer::SrcLoc{} : f.graph->node(def).loc);
+        }
         p = f.slots[v].raw_data();
         if (!p) p = &f.slots[v];  // no elements: any non-null pointer
     });

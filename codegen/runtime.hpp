@@ -26,6 +26,7 @@ struct CallFrame {
     tracer::RunContext* run = nullptr;
     std::vector<stdlib::Tensor> slots;  // one per value id
     std::exception_ptr error;           // set when a runtime function fails
+    int64_t tick_ns = 0;                // when loops last reported iterations (tg_rt_tick)
 };
 
 // Compiled code passes tg_rt_error the stdlib::BinaryKind whose integer

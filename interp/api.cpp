@@ -3,6 +3,8 @@
 // leaves it.
 #include <tg/tg.hpp>
 
+#include "interp/tool_api.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -68,8 +70,17 @@ auto guarded(F&& fn) -> decltype(fn()) {
     }
 }
 
-Value wrap(interp::Value v) { return Value(std::make_shared<Value::Impl>(Value::Impl{std::move(v)})); }
-const interp::Value& unwrap(const Value& v) { return v.impl()->v; }
+}  // namespace
+
+struct detail::Access {
+    static Value wrap(interp::Value v) { return Value(std::make_shared<Value::Impl>(Value::Impl{std::move(v)})); }
+    static const interp::Value& unwrap(const Value& v) { return v.impl_->v; }
+};
+
+namespace {
+
+Value wrap(interp::Value v) { return detail::Access::wrap(std::move(v)); }
+const interp::Value& unwrap(const Value& v) { return detail::Access::unwrap(v); }
 
 interp::Options to_internal(const Options& o) {
     interp::Options r;
@@ -85,14 +96,48 @@ interp::Options to_internal(const Options& o) {
     r.dump_graphs_dir = o.dump_graphs_dir;
     r.max_call_depth = o.max_call_depth;
     r.max_steps = o.max_steps;
+    r.max_memory_bytes = o.max_memory_bytes;
+    r.max_seconds = o.max_seconds;
     r.interrupt = o.interrupt;
     r.allow_import = o.allow_import;
+    r.allow_files = o.allow_files;
+    r.file_root = o.file_root;
+    if (o.load_module) {
+        r.load_module = [loader = o.load_module](const std::string& name, const std::string& from, std::string& path,
+                                                 std::string& text) {
+            std::optional<ModuleSource> m;
+            try {
+                m = loader(name, from);
+            } catch (const Error& e) {
+                throw interp::Error(e.message());
+            } catch (const std::exception& e) {
+                throw interp::Error(e.what());
+            }
+            if (!m) return false;
+            path = std::move(m->path);
+            text = std::move(m->source);
+            return true;
+        };
+    }
     r.use_tg_path = o.use_tg_path;
     r.module_paths = o.module_paths;
     return r;
 }
 
 }  // namespace
+
+ModuleLoader file_module_loader(std::vector<std::string> module_paths, bool use_tg_path) {
+    return [module_paths = std::move(module_paths), use_tg_path](const std::string& name,
+                                                                 const std::string& importer) -> std::optional<ModuleSource> {
+        ModuleSource m;
+        try {
+            interp::find_module_file(name, importer, module_paths, use_tg_path, m.path, m.source);
+        } catch (const interp::Error& e) {
+            throw HostError(e.message());
+        }
+        return m;
+    };
+}
 
 // ---------------------------------------------------------------- Error, DType
 
@@ -103,7 +148,7 @@ Error::Error(std::string message, std::string file, int line, int col, std::vect
 
 const char* dtype_name(DType d) { return stdlib::dtype_name(to_internal(d)); }
 size_t dtype_size(DType d) { return stdlib::dtype_size(to_internal(d)); }
-const char* version() { return "0.1.0"; }
+const char* version() { return TG_VERSION; }
 
 // ---------------------------------------------------------------- Tensor
 
@@ -151,6 +196,10 @@ const void* Tensor::data() const {
     if (!impl_->t.is_contiguous()) impl_->t = impl_->t.contiguous();
     return impl_->t.raw_data();
 }
+void Tensor::require_dtype(DType d) const {
+    if (dtype() != d)
+        throw plain_error(std::string("data_as: the tensor's dtype is ") + dtype_name(dtype()) + ", not " + dtype_name(d));
+}
 double Tensor::item() const {
     return guarded([&] { return impl_->t.item_f64(); });
 }
@@ -165,7 +214,7 @@ std::string Tensor::repr() const {
 
 Value::Value() : impl_(std::make_shared<Impl>(Impl{interp::Value::none()})) {}
 Value::Value(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Value::Value(Tensor t) : impl_(std::make_shared<Impl>(Impl{interp::Value(t.impl()->t)})) {}
+Value::Value(Tensor t) : impl_(std::make_shared<Impl>(Impl{interp::Value(t.impl_->t)})) {}
 Value::Value(double v) : impl_(std::make_shared<Impl>(Impl{interp::Value(stdlib::Tensor::weak_float(v))})) {}
 Value::Value(int64_t v) : impl_(std::make_shared<Impl>(Impl{interp::Value(stdlib::Tensor::weak_int(v))})) {}
 Value::Value(bool v) : impl_(std::make_shared<Impl>(Impl{interp::Value::from_bool(v)})) {}
@@ -352,6 +401,8 @@ void Interpreter::define(std::string name, HostFunction fn) {
     impl_->rt.define_builtin(name, interp::Value::builtin(std::move(b)));
   });
 }
+
+int64_t Interpreter::memory_bytes() const { return impl_->rt.budget->used(); }
 
 void Interpreter::set_eager(bool on) { impl_->rt.options.eager = on; }
 void Interpreter::set_trace(bool on) { impl_->rt.options.trace = on; }

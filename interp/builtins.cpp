@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "stdlib/budget.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/printing.hpp"
@@ -94,15 +95,27 @@ Value len(Runtime&, const CallArgs& a) {
     throw Error(std::string("len: a ") + kind_name(x.kind()) + " has no length");
 }
 
-Value range(Runtime&, const CallArgs& a) {
+Value range(Runtime& rt, const CallArgs& a) {
     arity("range", a, 1, 3);
     int64_t r[3] = {0, 0, 1};
     size_t n = a.positional.size();
     for (size_t i = 0; i < n; ++i) r[n == 1 ? 1 : i] = to_int(a.positional[i], "range: argument");
     if (r[2] == 0) throw Error("range: step must not be zero");
+    // A materialized range is work like a loop: each element counts as a
+    // step (max_steps), and the interrupt and deadline are polled.
+    const __int128 span = r[2] > 0 ? (__int128)r[1] - r[0] : (__int128)r[0] - r[1];
+    const __int128 step = r[2] > 0 ? r[2] : -(__int128)r[2];
+    const int64_t count = span <= 0 ? 0 : static_cast<int64_t>(std::min<__int128>((span + step - 1) / step, INT64_MAX / 2));
+    if (count > 100'000'001) throw Error("range: too many elements");
+    if (rt.options.max_steps > 0 && rt.steps + count > rt.options.max_steps)
+        throw Error("step limit exceeded: more than " + std::to_string(rt.options.max_steps) + " steps (range of " +
+                    std::to_string(count) + " elements)");
+    rt.steps += count;
     std::vector<Value> out;
+    out.reserve(static_cast<size_t>(count));
+    stdlib::WorkCounter work;
     for (int64_t i = r[0]; r[2] > 0 ? i < r[1] : i > r[1]; i += r[2]) {
-        if (out.size() > 100'000'000) throw Error("range: too many elements");
+        work.add();
         out.push_back(Value::from_int(i));
     }
     return Value::list(std::move(out));

@@ -1,5 +1,7 @@
 #include "interp/dispatch.hpp"
 
+#include "stdlib/budget.hpp"
+
 #include <algorithm>
 
 #include "interp/error.hpp"
@@ -303,6 +305,7 @@ Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> oper
 }
 
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Tensor> inputs, std::span<const Attr> attrs) {
+    stdlib::poll_limits();  // the host's interrupt and deadline, before every op (stdlib/budget.hpp)
     stdlib::OpContext ctx{&rt.rng};
     return Value(op.eager(ctx, stdlib::OpArgs{inputs, attrs}));
 }
@@ -423,6 +426,7 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
             Scalar out;
             if (scalar_binary(k, *a.scalar(), *b.scalar(), out)) return Value(out);
         }
+        stdlib::poll_limits();
         return Value(stdlib::binary(k, a.tensor(), b.tensor()));
     }
     const char* sym = lang::to_string(op);
@@ -477,6 +481,7 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
             Scalar out;
             if (scalar_binary(k, *a.scalar(), *b.scalar(), out)) return Value(out);
         }
+        stdlib::poll_limits();
         return Value(stdlib::binary(k, a.tensor(), b.tensor()));
     }
     if (op == lang::CmpOp::Eq) return Value::from_bool(values_equal(rt, a, b));

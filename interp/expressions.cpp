@@ -77,12 +77,16 @@ std::string Evaluator::undefined_message(const Name& n) const {
 
 void Evaluator::set_step_limit() {
     step_limit_ = rt_.options.max_steps > 0 ? rt_.options.max_steps : INT64_MAX;
-    if (rt_.options.interrupt) step_limit_ = std::min(step_limit_, rt_.steps + kInterruptPoll);
+    if (rt_.budget->watched()) step_limit_ = std::min(step_limit_, rt_.steps + kInterruptPoll);
 }
 
 void Evaluator::step_checkpoint(Loc loc) {
     if (rt_.options.max_steps > 0 && rt_.steps > rt_.options.max_steps) step_limit_exceeded(loc);
-    if (rt_.options.interrupt && rt_.options.interrupt->load(std::memory_order_relaxed)) fail("interrupted", loc);
+    try {
+        rt_.budget->check();  // the interrupt and the deadline
+    } catch (const stdlib::LimitError& e) {
+        fail(e.what(), loc);
+    }
     set_step_limit();
 }
 

@@ -408,6 +408,8 @@ void Evaluator::run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& e
         else outs = tracer::run_graph(*entry.graph, inputs, ctx);
     } catch (const tracer::RuntimeError& e) {
         throw graph_error(e);
+    } catch (const stdlib::OpError& e) {  // from a runtime function of compiled code (a limit)
+        fail(e.what(), args.loc);
     }
     size_t k = 0;
     result = rebuild_result(entry.result, outs, k);

@@ -1,5 +1,6 @@
 #include "interp/printing.hpp"
 
+#include "stdlib/budget.hpp"
 #include "interp/runtime.hpp"
 #include "stdlib/format.hpp"
 
@@ -35,6 +36,7 @@ std::string seq_str(const Value& v) {
     std::string out = list ? "[" : "(";
     for (size_t i = 0; i < items.size(); ++i) {
         if (i) out += ", ";
+        stdlib::poll_limits();  // str of a huge (or deeply shared) list is long work: the interrupt and deadline act
         out += element_str(items[i]);
     }
     if (!list && items.size() == 1) out += ",";

@@ -33,17 +33,25 @@ int ModuleState::find(std::string_view name) const {
     return it == index.end() ? -1 : it->second;
 }
 
-Runtime::Runtime(Options opts) : options(std::move(opts)), main_(std::make_unique<ModuleState>()) {
+Runtime::Runtime(Options opts)
+    : options(std::move(opts)), budget(stdlib::Budget::create()), main_(std::make_unique<ModuleState>()) {
     main_->name = "<main>";
+    budget->max_bytes = options.max_memory_bytes;
+    budget->max_seconds = options.max_seconds;
+    budget->interrupt = options.interrupt;
     for (auto& [name, v] : make_builtins()) define_builtin(name, std::move(v));
 }
 
 Runtime::~Runtime() {
     // Unreachable closure cycles would outlive the interpreter (and keep
     // their compiled code past the compiler): drop the modules, then cut them.
-    modules_.clear();
-    main_.reset();
-    cycles.collect();
+    {
+        stdlib::Budget::Scope scope(budget);
+        modules_.clear();
+        main_.reset();
+        cycles.collect();
+    }
+    budget->release();  // buffers still alive (held by the host) keep it until they go
 }
 
 codegen::Compiler& Runtime::compiler() {
@@ -52,7 +60,7 @@ codegen::Compiler& Runtime::compiler() {
         jo.object_cache = !options.no_cache;
         jo.cache_dir = options.cache_dir;
         // only step limits and interrupts need compiled loops to count
-        jo.count_iterations = options.max_steps > 0 || options.interrupt != nullptr;
+        jo.count_iterations = options.max_steps > 0 || options.interrupt != nullptr || options.max_seconds > 0;
         jo.background = !options.sync_jit;
         compiler_ = std::make_unique<codegen::Compiler>(std::move(jo));
     }
@@ -78,7 +86,14 @@ std::vector<std::string> Runtime::builtin_names() const {
 
 // Sets the native stack limit for the outermost entry on this thread, so deep
 // recursion in the evaluator becomes a tg error instead of a crash.
-StackGuard::StackGuard(Runtime& rt) : rt_(rt), saved_(rt.stack_limit) {
+StackGuard::StackGuard(Runtime& rt) : rt_(rt), saved_(rt.stack_limit), budget_scope_(rt.budget) {
+    if (rt.entries++ == 0) {
+        rt.steps = 0;
+        rt.budget->deadline_ns =
+            rt.options.max_seconds > 0
+                ? stdlib::Budget::monotonic_ns() + static_cast<int64_t>(rt.options.max_seconds * 1e9)
+                : 0;
+    }
     if (saved_) return;
     const lang::StackBounds& b = lang::stack_bounds();
     if (!b.low) return;
@@ -91,7 +106,10 @@ StackGuard::StackGuard(Runtime& rt) : rt_(rt), saved_(rt.stack_limit) {
     rt_.stack_limit = low;
 }
 
-StackGuard::~StackGuard() { rt_.stack_limit = saved_; }
+StackGuard::~StackGuard() {
+    rt_.stack_limit = saved_;
+    --rt_.entries;
+}
 
 
 namespace {
@@ -130,14 +148,13 @@ void Runtime::run_chunk(ModuleState& m, lang::SourcePtr source, const std::funct
     }
 }
 
-ModuleState& Runtime::import_module(const std::string& name, const std::string& from_path,
-                                    const lang::SourcePtr& src, lang::Loc loc) {
-    if (!options.allow_import) throw Error("import is disabled in this interpreter", src, loc);
+void find_module_file(const std::string& name, const std::string& from_path, const std::vector<std::string>& module_paths,
+                      bool use_tg_path, std::string& path, std::string& text) {
     std::vector<std::string> dirs;
     dirs.push_back(from_path.empty() ? std::string(".") : fs::path(from_path).parent_path().string());
     if (dirs.back().empty()) dirs.back() = ".";
-    for (const auto& d : options.module_paths) dirs.push_back(d);
-    if (options.use_tg_path) {
+    for (const auto& d : module_paths) dirs.push_back(d);
+    if (use_tg_path) {
         if (const char* env = std::getenv("TG_PATH")) {
             std::stringstream ss(env);
             std::string d;
@@ -145,28 +162,61 @@ ModuleState& Runtime::import_module(const std::string& name, const std::string& 
                 if (!d.empty()) dirs.push_back(d);
         }
     }
-    std::string text, path;
     for (const auto& d : dirs) {
         std::string candidate = (fs::path(d) / (name + ".tg")).string();
-        if (options.read_file) {
-            if (options.read_file(candidate, text)) {
-                path = candidate;
-                break;
-            }
-            continue;
-        }
         lang::ReadResult r = lang::read_source_file(candidate, text);
         if (r.status == lang::ReadResult::Failed)  // a directory m.tg, too large, unreadable
-            throw Error("cannot import `" + name + "`: " + r.error, src, loc);
+            throw Error("cannot import `" + name + "`: " + r.error);
         if (r.status == lang::ReadResult::Ok) {
             path = candidate;
-            break;
+            return;
         }
     }
-    if (path.empty()) {
-        std::string looked;
-        for (size_t i = 0; i < dirs.size(); ++i) looked += (i ? ", " : "") + dirs[i];
-        throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")", src, loc);
+    std::string looked;
+    for (size_t i = 0; i < dirs.size(); ++i) looked += (i ? ", " : "") + dirs[i];
+    throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")");
+}
+
+std::string check_file_path(const Options& options, const std::string& path) {
+    if (!options.allow_files) throw Error("files are disabled in this interpreter (allow_files = false)");
+    if (path.empty()) throw Error("the file name is empty");
+    if (path.find('\0') != std::string::npos) throw Error("the file name contains a NUL byte");
+    if (options.file_root.empty()) return path;
+    std::error_code ec;
+    const fs::path root = fs::canonical(options.file_root, ec);
+    if (ec) throw Error("the file root '" + options.file_root + "' does not exist");
+    const fs::path full = (fs::path(path).is_absolute() ? fs::path(path) : root / path).lexically_normal();
+    // A symlink anywhere on the way that leads nowhere could be followed out
+    // when the file is created: refuse it.
+    fs::path prefix;
+    for (const auto& part : full) {
+        prefix /= part;
+        if (fs::is_symlink(fs::symlink_status(prefix, ec)) && !fs::exists(prefix, ec))
+            throw Error("'" + path + "' is outside the file root: it goes through a symlink that leads nowhere");
+    }
+    const fs::path resolved = fs::weakly_canonical(full, ec);
+    if (ec) throw Error("cannot resolve the file name '" + path + "'");
+    auto r = root.begin();
+    auto p = resolved.begin();
+    for (; r != root.end(); ++r, ++p)
+        if (p == resolved.end() || *p != *r)
+            throw Error("'" + path + "' is outside the file root '" + options.file_root + "'");
+    return resolved.string();
+}
+
+ModuleState& Runtime::import_module(const std::string& name, const std::string& from_path,
+                                    const lang::SourcePtr& src, lang::Loc loc) {
+    if (!options.allow_import) throw Error("import is disabled in this interpreter", src, loc);
+    std::string text, path;
+    try {
+        if (options.load_module) {
+            if (!options.load_module(name, from_path, path, text)) throw Error("no module named `" + name + "`");
+        } else {
+            find_module_file(name, from_path, options.module_paths, options.use_tg_path, path, text);
+        }
+    } catch (Error& e) {
+        e.locate(src, loc);
+        throw;
     }
     std::error_code ec;
     std::string key = fs::weakly_canonical(path, ec).string();

@@ -17,6 +17,7 @@
 #include "interp/cycles.hpp"
 #include "interp/value.hpp"
 #include "lang/ast.hpp"
+#include "stdlib/budget.hpp"
 #include "stdlib/random.hpp"
 
 namespace tg::codegen {
@@ -67,16 +68,40 @@ struct Options {
     std::string cache_dir;  // "" = codegen::default_cache_dir()
     std::string dump_graphs_dir;
     int max_call_depth = 1000;
-    int64_t max_steps = 0;  // statements + loop iterations; 0 = unlimited
+    int64_t max_steps = 0;  // statements + loop iterations per run; 0 = unlimited
+    int64_t max_memory_bytes = 0;  // bytes of tensor data held (stdlib/budget.hpp); 0 = unlimited
+    double max_seconds = 0;        // wall time per run; 0 = unlimited
     // Set to true by the host (e.g. from a SIGINT handler) to stop the running
-    // code with the error "interrupted"; polled every kInterruptPoll steps.
+    // code with the error "interrupted": checked at every op dispatch, every
+    // graph node, compiled loop back edges and every kInterruptPoll steps.
     const std::atomic<bool>* interrupt = nullptr;
     bool allow_import = true;
     bool use_tg_path = true;  // also search the TG_PATH environment variable
     std::vector<std::string> module_paths;  // searched after the importing file's folder
-    // Reads a module file; null = read from disk. Returns false if missing.
-    std::function<bool(const std::string& path, std::string& text)> read_file;
+    // Finds module `name` for `import name` in the module whose file is
+    // `from_path` ("" for source text): sets `path` (the module's name in
+    // errors and tracebacks, and the key that makes it load once) and `text`;
+    // returns false when there is no such module. May throw Error (without a
+    // location) to fail the import. Null: find_module_file (SPEC §3).
+    std::function<bool(const std::string& name, const std::string& from_path, std::string& path, std::string& text)>
+        load_module;
+    // Files a script touches with load/save/loadtxt (check_file_path).
+    bool allow_files = true;
+    std::string file_root;  // "" = anywhere
 };
+
+// The file system's module loader (SPEC §3): `name`.tg in the importing
+// file's folder, then in module_paths, then (if use_tg_path) in $TG_PATH.
+// Throws Error "no module named ..." (listing the folders) when none has it.
+void find_module_file(const std::string& name, const std::string& from_path, const std::vector<std::string>& module_paths,
+                      bool use_tg_path, std::string& path, std::string& text);
+
+// The one check of a path a script gives to a file builtin (load, save,
+// loadtxt): files must be allowed, and with a file_root the path (relative
+// paths are taken from the root) must stay inside it after resolving `..`
+// and every symlink (a symlink that leads out, or leads nowhere, is an
+// error). Returns the path to open; throws Error (without a location).
+std::string check_file_path(const Options& options, const std::string& path);
 
 class Runtime {
 public:
@@ -111,7 +136,11 @@ public:
 
     // ---- limits (the evaluator counts)
     int depth = 0;
-    int64_t steps = 0;
+    int64_t steps = 0;  // in the current run (reset by the outermost entry)
+    int entries = 0;    // API entries now running (nested when a host function calls back)
+    // Tensor bytes held, deadline, interrupt (stdlib/budget.hpp): current on
+    // the thread while this interpreter runs (StackGuard).
+    stdlib::Budget* budget = nullptr;
     const char* stack_limit = nullptr;  // lowest safe native stack address (see stack_guard)
 
     // The JIT compiler of @graph functions (created on first use).
@@ -133,9 +162,12 @@ private:
     std::map<std::string, std::unique_ptr<ModuleState>> modules_;  // by resolved path
 };
 
-// Sets Runtime::stack_limit for the outermost entry on this thread (and
-// restores it), so deep recursion in the evaluator becomes a tg error
-// instead of a crash. Every API entry point holds one.
+// One entry into the interpreter; every API entry point holds one. Sets
+// Runtime::stack_limit for the outermost entry on this thread (and restores
+// it), so deep recursion in the evaluator becomes a tg error instead of a
+// crash; makes the interpreter's Budget current on this thread; and, for the
+// outermost entry (a run, not a host function calling back), starts the
+// run's limits: the step count from 0 and the max_seconds deadline.
 class StackGuard {
 public:
     explicit StackGuard(Runtime& rt);
@@ -146,6 +178,7 @@ public:
 private:
     Runtime& rt_;
     const char* saved_;
+    stdlib::Budget::Scope budget_scope_;
 };
 
 }  // namespace tg::interp

@@ -2,6 +2,8 @@
 // a cache of large blocks), views, copies and copy-on-write.
 #include "stdlib/tensor.hpp"
 
+#include "stdlib/budget.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -26,16 +28,6 @@ constexpr size_t kHugePage = size_t(2) << 20;    // 2 MiB
 constexpr size_t kMapThreshold = size_t(2) << 20;  // buffers this large are mapped with huge pages
 
 size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
-
-std::string human_bytes(size_t n) {
-    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double v = static_cast<double>(n);
-    int u = 0;
-    while (v >= 1024.0 && u < 6) { v /= 1024.0; ++u; }
-    char buf[64];
-    snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
-    return buf;
-}
 
 [[noreturn]] void cannot_allocate(size_t bytes, const char* why) {
     throw OpError("cannot allocate " + std::to_string(bytes) + " bytes (" + human_bytes(bytes) + ") for a tensor: " + why);
@@ -177,6 +169,24 @@ size_t Buffer::allocation_limit() {
 }
 
 Buffer* Buffer::allocate(size_t bytes) {
+    // Charged to the running interpreter's budget (stdlib/budget.hpp) before
+    // any memory is taken; given back when this buffer is freed.
+    Budget* budget = Budget::current();
+    if (!budget) return allocate_uncharged(bytes);
+    budget->charge(bytes);
+    Buffer* b;
+    try {
+        b = allocate_uncharged(bytes);
+    } catch (...) {
+        budget->credit(bytes);
+        throw;
+    }
+    b->budget_ = budget;
+    budget->retain();
+    return b;
+}
+
+Buffer* Buffer::allocate_uncharged(size_t bytes) {
     if (bytes > allocation_limit())
         cannot_allocate(bytes, ("more than this machine's memory (" + human_bytes(allocation_limit()) + ")").c_str());
     static_assert(sizeof(Buffer) <= kHeader, "Buffer header must fit before its inline data");
@@ -220,6 +230,10 @@ Buffer* Buffer::wrap(void* data, size_t bytes, std::function<void()> release) {
 
 void Buffer::release() {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (budget_) {
+        budget_->credit(bytes_);
+        budget_->release();
+    }
     switch (kind_) {
         case Kind::Inline: {
             const size_t block_bytes = kHeader + round_up(bytes_, kAlign);

@@ -17,6 +17,8 @@
 
 namespace tg::stdlib {
 
+class Budget;
+
 // The storage of a non-0-d tensor. Either owned (64-byte aligned, large ones
 // get madvise(MADV_HUGEPAGE)) or wrapped host memory released by `release`.
 class Buffer {
@@ -44,6 +46,7 @@ public:
 private:
     enum class Kind : uint8_t { Inline, Mapped, Host };
     Buffer() = default;
+    static Buffer* allocate_uncharged(size_t bytes);
     ~Buffer();
     void* data_ = nullptr;
     size_t bytes_ = 0;
@@ -53,6 +56,7 @@ private:
     void* map_base_ = nullptr;  // Mapped: the mapping to give back
     size_t map_len_ = 0;
     std::function<void()> release_;
+    Budget* budget_ = nullptr;  // charged for bytes_ (stdlib/budget.hpp); null: not counted
     std::atomic<int32_t> refs_{1};
 };
 

@@ -1,5 +1,6 @@
 #include "tracer/graph_interpreter.hpp"
 
+#include "stdlib/budget.hpp"
 #include "stdlib/format.hpp"
 #include "stdlib/op_table.hpp"
 
@@ -143,6 +144,7 @@ private:
             const Node& node = g_.node(n);
             if (node.op == Op::Yield) return node.operands;
             try {
+                stdlib::poll_limits();  // the host's interrupt and deadline (stdlib/budget.hpp)
                 step(node);
             } catch (const stdlib::OpError& e) {
                 throw RuntimeError(e.what(), node.loc);

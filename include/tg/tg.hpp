@@ -19,13 +19,19 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace tg {
+
+namespace detail {
+struct Access;  // the library's own access to the handles' internals
+}
 
 enum class DType : uint8_t { Bool, I32, I64, F32, F64 };
 const char* dtype_name(DType d);  // "bool", "i32", "i64", "f32", "f64"
@@ -85,17 +91,34 @@ public:
     // lives. No copy when the tensor is already contiguous (the usual case);
     // otherwise this handle first becomes a contiguous copy.
     const void* data() const;
-    template <class T> const T* data_as() const { return static_cast<const T*>(data()); }
+    // The elements as T (bool, int32_t, int64_t, float, double), which must be
+    // the tensor's dtype: throws tg::Error otherwise (no conversion).
+    template <class T> const T* data_as() const {
+        require_dtype(dtype_of<T>());
+        return static_cast<const T*>(data());
+    }
+    // The DType of a C++ element type.
+    template <class T> static constexpr DType dtype_of() {
+        static_assert(std::is_same_v<T, bool> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
+                          std::is_same_v<T, float> || std::is_same_v<T, double>,
+                      "tg tensors hold bool, int32_t, int64_t, float or double");
+        if constexpr (std::is_same_v<T, bool>) return DType::Bool;
+        else if constexpr (std::is_same_v<T, int32_t>) return DType::I32;
+        else if constexpr (std::is_same_v<T, int64_t>) return DType::I64;
+        else if constexpr (std::is_same_v<T, float>) return DType::F32;
+        else return DType::F64;
+    }
     // The single element (size() must be 1), converted.
     double item() const;
     std::string str() const;   // as print() shows it: "[1.0, 2.0]"
     std::string repr() const;  // "tensor([1.0, 2.0], shape=(2,), dtype=f32)"
 
+private:
+    friend struct detail::Access;
+    friend class Value;
     struct Impl;
     explicit Tensor(std::shared_ptr<Impl> impl);
-    const std::shared_ptr<Impl>& impl() const { return impl_; }
-
-private:
+    void require_dtype(DType d) const;  // throws tg::Error unless dtype() == d
     std::shared_ptr<Impl> impl_;
 };
 
@@ -123,11 +146,10 @@ public:
     std::string str() const;             // str(x) in tg
     std::string repr() const;            // repr(x) in tg
 
+private:
+    friend struct detail::Access;
     struct Impl;
     explicit Value(std::shared_ptr<Impl> impl);
-    const std::shared_ptr<Impl>& impl() const { return impl_; }
-
-private:
     std::shared_ptr<Impl> impl_;
 };
 
@@ -137,6 +159,24 @@ using HostFunction = std::function<Value(std::span<const Value> args)>;
 struct HostError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// A module found by a module loader: `path` is its name in errors and
+// tracebacks (and the key that makes it load once per interpreter), `source`
+// its tg source text.
+struct ModuleSource {
+    std::string path;
+    std::string source;
+};
+// Finds module `name` for `import name` in the module whose path is
+// `importer` ("" for the main script given as text). Returns the module, or
+// std::nullopt ("no module named `name`"); may throw tg::HostError (or any
+// std::exception) to fail the import with its message, located at the import.
+using ModuleLoader = std::function<std::optional<ModuleSource>(const std::string& name, const std::string& importer)>;
+
+// The default loader (SPEC §3), which the tg command uses: `name`.tg in the
+// importing file's folder, then in `module_paths`, then (if `use_tg_path`) in
+// the folders of $TG_PATH.
+ModuleLoader file_module_loader(std::vector<std::string> module_paths = {}, bool use_tg_path = true);
 
 struct Options {
     // Where print() writes. The interpreter never writes to stdout itself;
@@ -156,21 +196,45 @@ struct Options {
     bool sync_jit = false;
     bool verify = false;    // run each @graph call both ways and compare
     std::string dump_graphs_dir;
-    // Limits: an untrusted script ends with a tg::Error instead of hanging.
+    // Limits: an untrusted script ends with a located tg::Error instead of
+    // hanging or exhausting the host; the interpreter stays usable after it.
+    // A "run" is one outermost call of run_file, run_source, run_interactive,
+    // run_traced, call or call_value (a host function calling back into the
+    // interpreter is part of the run that called it).
     int max_call_depth = 1000;
     int64_t max_steps = 0;  // statements and loop iterations per run; 0 = no limit
-    // Interrupt: when the host sets *interrupt to true (e.g. from a SIGINT
-    // handler), the running code stops with the tg::Error "interrupted" at the
-    // next statement or loop iteration (polled every few thousand steps).
+    // Bytes of tensor data this interpreter holds at once (eager, graph
+    // interpreter and compiled code alike; host memory given with
+    // Tensor::wrap is not counted). The allocation that would pass it fails
+    // with "memory limit exceeded: ..." before taking any memory. 0 = no limit.
+    int64_t max_memory_bytes = 0;
+    // Wall time per run, in seconds; 0 = no limit. Checked like the interrupt.
+    double max_seconds = 0;
+    // Interrupt: when the host sets *interrupt to true (from a SIGINT handler
+    // or a watchdog thread), the running code stops with the tg::Error
+    // "interrupted". The flag and the deadline are checked before every
+    // tensor op, at every graph node and every compiled loop back edge (in
+    // batches of ~1 ms), and inside long builtins: they act within a few
+    // milliseconds, or after the one op running (a single op is never cut).
     // The host owns the flag, clears it, and keeps it alive as long as the
     // interpreter.
     const std::atomic<bool>* interrupt = nullptr;
-    // Modules: `import util` looks in the importing file's folder, then in
+    // Modules: every `import` goes through load_module. Without one, the
+    // file system as file_module_loader(module_paths, use_tg_path) does it:
+    // `import util` looks in the importing file's folder, then in
     // module_paths, then (if use_tg_path) in $TG_PATH. allow_import = false
     // makes every import an error.
+    ModuleLoader load_module;
     bool allow_import = true;
     bool use_tg_path = true;
     std::vector<std::string> module_paths;
+    // Files a script reads and writes (load, save, loadtxt; SPEC §4):
+    // allow_files = false makes each an error; with a file_root, relative
+    // paths are taken from it and every path must stay inside it — `..`, an
+    // absolute path elsewhere, or a symlink that leads out (or nowhere) is an
+    // error.
+    bool allow_files = true;
+    std::string file_root;
     // Script arguments: the tg list `argv`.
     std::vector<std::string> argv;
 };
@@ -218,6 +282,10 @@ public:
     // x.name(...) calls name(x, ...)). Define before running code that uses it.
     void define(std::string name, HostFunction fn);
 
+    // Bytes of tensor data this interpreter holds now (what max_memory_bytes
+    // limits): its variables, and tensors it made that the host still holds.
+    int64_t memory_bytes() const;
+
     void set_eager(bool on);  // the :eager switch
     void set_trace(bool on);  // the :trace switch: log every trace with its graph (to write_log)
     // The traced graphs of the @graph function `name` (a main-module variable),
@@ -225,24 +293,11 @@ public:
     // DOT when `dot`. Throws tg::Error if `name` is not a @graph function.
     std::vector<std::string> graphs(std::string_view name, bool dot = false) const;
 
-    struct Impl;
-
 private:
+    struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 
-// `tg check`: parse and resolve only. Returns every syntax error rendered
-// (empty when the file is fine); `ast` receives the AST printout when given.
-struct CheckResult {
-    int errors = 0;
-    bool incomplete = false;  // the input ended inside a statement (the REPL asks for more)
-    std::string report;
-    std::string ast;
-};
-CheckResult check_source(std::string_view source, std::string_view name, bool want_ast = false);
-// Reads a file; throws tg::Error when it cannot be read.
-std::string read_file(const std::string& path);
-
-const char* version();
+const char* version();  // "0.2.0"
 
 }  // namespace tg

@@ -4,6 +4,8 @@
 
 #include <tg/tg.hpp>
 
+#include "interp/tool_api.hpp"  // read_file (CLI-side)
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

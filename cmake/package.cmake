@@ -1,0 +1,73 @@
+# Packaging (SPEC §8): the shared libtg.so, install rules, the CMake package
+# tgConfig.cmake, tg.pc for pkg-config, and a .deb made with CPack.
+#
+#   cmake --install build --prefix P     # P/bin/tg, P/lib/libtg.so.0.2.0, P/include/tg/tg.hpp,
+#                                        # P/lib/cmake/tg/, P/lib/pkgconfig/tg.pc
+#   cpack --config build/CPackConfig.cmake   # tg_0.2.0_amd64.deb
+#
+# libtg.so is linked from the objects the static parts are built from (they
+# are position-independent), so the shared library costs one link, not a
+# second build. LLVM is linked inside it and hidden (cmake/libtg.map exports
+# the public API only); OpenBLAS is dlopen()ed on first use (stdlib/blas.cpp).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(TG_PART_OBJECTS)
+foreach(part ${TG_LIBRARY_PARTS})
+  list(APPEND TG_PART_OBJECTS $<TARGET_OBJECTS:${part}>)
+endforeach()
+add_library(tg_shared SHARED ${PROJECT_SOURCE_DIR}/cmake/libtg.cpp ${TG_PART_OBJECTS})
+add_library(tg::tg ALIAS tg_shared)
+set_target_properties(tg_shared PROPERTIES
+  OUTPUT_NAME tg
+  EXPORT_NAME tg
+  VERSION ${PROJECT_VERSION}
+  # 0.x: every minor version may change the ABI.
+  SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
+  LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/libtg.map)
+target_include_directories(tg_shared INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_compile_features(tg_shared INTERFACE cxx_std_20)
+target_link_libraries(tg_shared PRIVATE tg_llvm ${CMAKE_DL_LIBS})
+target_link_options(tg_shared PRIVATE
+  -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libtg.map -Wl,--no-undefined -Wl,-Bsymbolic)
+
+install(TARGETS tg_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS tg_shared EXPORT tgTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/tg/tg.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tg)
+set(TG_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tg)
+install(EXPORT tgTargets NAMESPACE tg:: DESTINATION ${TG_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tgConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/tgConfig.cmake
+  INSTALL_DESTINATION ${TG_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
+# 0.x: 0.2 hosts need a 0.2.z library.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/tgConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/tgConfig.cmake ${PROJECT_BINARY_DIR}/tgConfigVersion.cmake
+        DESTINATION ${TG_CMAKE_DIR})
+# tg.pc finds its prefix relative to itself (${pcfiledir}), so it is right for
+# any `cmake --install --prefix`.
+file(RELATIVE_PATH TG_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/tg.pc.in ${PROJECT_BINARY_DIR}/tg.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/tg.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/embedding.md ${PROJECT_SOURCE_DIR}/README.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# CPack: one .deb with the command, the library, the headers and the build
+# files. Its Depends are Debian package names: dpkg-shlibdeps computes them
+# from the binaries' NEEDED entries; OpenBLAS is loaded with dlopen, so it is
+# named here.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME tg)
+set(CPACK_PACKAGE_VENDOR "tg")
+set(CPACK_PACKAGE_CONTACT "tg maintainers <tg@example.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "tg tensor scripting language: the tg command and libtg for C++ hosts")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0")
+set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+include(CPack)

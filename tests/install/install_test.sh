@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs tg into a temporary prefix, checks the layout (SPEC §8: the tg
+# command, libtg.so with an SONAME and only the public API exported, the
+# header, the CMake package, tg.pc), then builds examples/host outside the
+# tree twice — with find_package(tg) and with a one-line g++ command using
+# pkg-config — and runs both. Usage: install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tg-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+fail() { echo "install test: $*" >&2; exit 1; }
+step() { echo "== $*"; }
+
+step "cmake --install $build --prefix $prefix"
+cmake --install "$build" --prefix "$prefix" > "$tmp/install.log" || { cat "$tmp/install.log"; fail "install failed"; }
+for f in bin/tg include/tg/tg.hpp lib/libtg.so lib/libtg.so.0.2 lib/libtg.so.0.2.0 \
+         lib/cmake/tg/tgConfig.cmake lib/cmake/tg/tgConfigVersion.cmake lib/cmake/tg/tgTargets.cmake \
+         lib/pkgconfig/tg.pc; do
+  [[ -e $prefix/$f ]] || fail "missing $f"
+done
+lib=$prefix/lib/libtg.so.0.2.0
+readelf -d "$lib" | grep -q 'SONAME.*\[libtg\.so\.0\.2\]' || fail "no SONAME libtg.so.0.2"
+if readelf -d "$lib" "$prefix/bin/tg" | grep NEEDED | grep -qi -e llvm -e openblas; then
+  fail "LLVM or OpenBLAS is a link-time dependency: $(readelf -d "$lib" | grep NEEDED)"
+fi
+# Only the public API is exported (LLVM and tg's internals stay hidden).
+others=$(nm -D --defined-only "$lib" | c++filt | cut -d' ' -f3- | grep -v -e '^tg::' -e ' for tg::Error$' || true)
+[[ -z $others ]] || fail "libtg.so exports more than the public API:"$'\n'"$others"
+if grep -hv '^#' "$prefix"/lib/cmake/tg/*.cmake "$prefix/lib/pkgconfig/tg.pc" | grep -qi llvm; then
+  fail "the package refers to LLVM"
+fi
+[[ $("$prefix/bin/tg" --version) == "tg 0.2.0" ]] || fail "tg --version: $("$prefix/bin/tg" --version)"
+printf 'print(sum(ones((3,))) * 2)\n' > "$tmp/a.tg"
+[[ $("$prefix/bin/tg" run "$tmp/a.tg") == "6.0" ]] || fail "installed tg does not run a script"
+
+expected=$(cat "$src/examples/host/expected.out")
+step "find_package(tg): configure, build and run examples/host out of the tree"
+cmake -S "$src/examples/host" -B "$tmp/host" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  > "$tmp/host.log" 2>&1 || { cat "$tmp/host.log"; fail "examples/host does not configure"; }
+cmake --build "$tmp/host" >> "$tmp/host.log" 2>&1 || { cat "$tmp/host.log"; fail "examples/host does not build"; }
+out=$("$tmp/host/tg_host") || fail "tg_host failed: $out"
+[[ $out == "$expected" ]] || fail "tg_host printed:"$'\n'"$out"$'\n'"expected:"$'\n'"$expected"
+
+step "pkg-config: one g++ command"
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+[[ $(pkg-config --modversion tg) == 0.2.0 ]] || fail "pkg-config --modversion tg"
+# shellcheck disable=SC2046
+g++ -std=c++20 -O1 "$src/examples/host/host.cpp" -o "$tmp/host_pc" $(pkg-config --cflags --libs tg) \
+  -Wl,-rpath,"$(pkg-config --variable=libdir tg)" || fail "the pkg-config build failed"
+out=$("$tmp/host_pc") || fail "host_pc failed: $out"
+[[ $out == "$expected" ]] || fail "host_pc printed:"$'\n'"$out"
+echo "install test: ok"

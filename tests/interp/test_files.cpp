@@ -1,0 +1,165 @@
+// What a script may touch: the module loader callback (Options::load_module)
+// and the one path check of the file builtins (interp::check_file_path):
+// each way out of file_root is an error.
+#include <doctest/doctest.h>
+
+#include <tg/tg.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <unistd.h>
+
+#include "interp/error.hpp"
+#include "interp/runtime.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder tree: base/root (the file root, with data.txt, sub/, an
+// inner symlink) and base/outside (secret.txt), plus symlinks leading out.
+struct Tree {
+    fs::path base, root, outside;
+    Tree() {
+        char tmpl[] = "/tmp/tg-files-XXXXXX";
+        base = mkdtemp(tmpl);
+        root = base / "root";
+        outside = base / "outside";
+        fs::create_directories(root / "sub");
+        fs::create_directories(outside);
+        std::ofstream(root / "data.txt") << "1 2 3\n";
+        std::ofstream(root / "sub" / "inner.txt") << "4\n";
+        std::ofstream(outside / "secret.txt") << "secret\n";
+        fs::create_symlink(outside / "secret.txt", root / "link_out");  // a file symlink leading out
+        fs::create_directory_symlink(outside, root / "dir_out");        // a folder symlink leading out
+        fs::create_symlink("sub/inner.txt", root / "link_in");          // stays inside
+        fs::create_symlink(outside / "new.txt", root / "dangling");     // leads nowhere (yet), outside
+    }
+    ~Tree() { fs::remove_all(base); }
+    tg::interp::Options options() const {
+        tg::interp::Options o;
+        o.file_root = root.string();
+        return o;
+    }
+};
+
+std::string check(const tg::interp::Options& o, const std::string& p) { return tg::interp::check_file_path(o, p); }
+
+// The message of the error check_file_path throws ("" if none).
+std::string error_of(const tg::interp::Options& o, const std::string& p) {
+    try {
+        tg::interp::check_file_path(o, p);
+    } catch (const tg::interp::Error& e) {
+        return e.message();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("file root: paths inside are allowed and resolved") {
+    Tree t;
+    auto o = t.options();
+    const std::string root = fs::canonical(t.root).string();
+    CHECK(check(o, "data.txt") == root + "/data.txt");
+    CHECK(check(o, "sub/inner.txt") == root + "/sub/inner.txt");
+    CHECK(check(o, "sub/../data.txt") == root + "/data.txt");
+    CHECK(check(o, "new_file.npy") == root + "/new_file.npy");  // to be created by save
+    CHECK(check(o, (t.root / "data.txt").string()) == root + "/data.txt");
+    CHECK(check(o, "link_in") == root + "/sub/inner.txt");
+    // without a root, a path is used as given
+    tg::interp::Options any;
+    CHECK(check(any, "../anything") == "../anything");
+}
+
+TEST_CASE("file root: every escape is an error") {
+    Tree t;
+    auto o = t.options();
+    auto outside = [&](const std::string& p) {
+        CAPTURE(p);
+        CHECK(error_of(o, p).find("outside the file root") != std::string::npos);
+    };
+    outside("/etc/passwd");                                 // an absolute path elsewhere
+    outside((t.outside / "secret.txt").string());
+    outside("../outside/secret.txt");                       // ..
+    outside("sub/../../outside/secret.txt");
+    outside("nonexistent/../../outside/secret.txt");        // .. through a folder that does not exist
+    outside("..");
+    outside("link_out");                                    // a symlink that leads out
+    outside("dir_out/secret.txt");                          // through a folder symlink that leads out
+    outside("dir_out/new.txt");
+    outside("dangling");                                    // a symlink that leads nowhere (save would create outside)
+    // the root's own name as a prefix is not inside: root2 is not under root
+    fs::create_directories(t.base / "root2");
+    outside("../root2/x");
+}
+
+TEST_CASE("allow_files = false makes every file an error") {
+    tg::interp::Options o;
+    o.allow_files = false;
+    CHECK(error_of(o, "data.txt").find("files are disabled") != std::string::npos);
+    tg::interp::Options e;
+    CHECK(error_of(e, "") == "the file name is empty");
+}
+
+TEST_CASE("module loader: a host serves modules from memory") {
+    std::map<std::string, std::string> modules = {
+        {"util", "def twice(x):\n    return x * 2\n"},
+        {"deep", "import util\nval = util.twice(21)\n"},
+        {"broken", "def f(:\n"},
+    };
+    std::vector<std::string> asked;
+    std::string out;
+    tg::Options o;
+    o.write_output = [&](std::string_view s) { out += s; };
+    o.load_module = [&](const std::string& name, const std::string& importer) -> std::optional<tg::ModuleSource> {
+        asked.push_back(name + "<" + importer);
+        if (name == "forbidden") throw tg::HostError("not allowed here");
+        auto it = modules.find(name);
+        if (it == modules.end()) return std::nullopt;
+        return tg::ModuleSource{"mem/" + name + ".tg", it->second};
+    };
+    tg::Interpreter interp(o);
+    interp.run_source("import deep\nimport util\nprint(deep.val, util.twice(1))\n", "main.tg");
+    CHECK(out == "42 2\n");
+    // each module loaded once; the importer's path is the module's path
+    CHECK(asked == std::vector<std::string>{"deep<", "util<mem/deep.tg", "util<"});
+    try {
+        interp.run_source("x = 1\nimport nothere\n", "main.tg");
+        FAIL("no error");
+    } catch (const tg::Error& e) {
+        CHECK(e.message() == "no module named `nothere`");
+        CHECK(e.line() == 2);
+    }
+    CHECK_THROWS_WITH_AS(interp.run_source("import forbidden\n"), doctest::Contains("not allowed here"), tg::Error);
+    try {
+        interp.run_source("import broken\n", "main.tg");
+        FAIL("no error");
+    } catch (const tg::Error& e) {
+        CHECK(e.file() == "mem/broken.tg");
+    }
+    out.clear();
+    interp.run_source("print(util.twice(5))\n");
+    CHECK(out == "10\n");
+}
+
+TEST_CASE("module loader: the file system loader is the default") {
+    Tree t;
+    std::ofstream(t.root / "helper.tg") << "k = 7\n";
+    tg::Options o;
+    std::string out;
+    o.write_output = [&](std::string_view s) { out += s; };
+    o.load_module = tg::file_module_loader({t.root.string()}, false);
+    tg::Interpreter interp(o);
+    interp.run_source("import helper\nprint(helper.k)\n");
+    CHECK(out == "7\n");
+    const std::string expected = "no module named `nope` (looked for nope.tg in ., " + t.root.string() + ")";
+    try {
+        interp.run_source("import nope\n");
+        FAIL("no error");
+    } catch (const tg::Error& e) {
+        CHECK(e.message() == expected);
+    }
+}
