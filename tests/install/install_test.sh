@@ -3,7 +3,8 @@
 # command, libtg.so with an SONAME and only the public API exported, the
 # header, the CMake package, tg.pc), then builds examples/host outside the
 # tree twice — with find_package(tg) and with a one-line g++ command using
-# pkg-config — and runs both. Usage: install_test.sh BUILD_DIR SOURCE_DIR
+# pkg-config — and runs both; then builds the .deb with CPack and checks its
+# Depends. Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tg-install.XXXXXX")
@@ -50,4 +51,17 @@ g++ -std=c++20 -O1 "$src/examples/host/host.cpp" -o "$tmp/host_pc" $(pkg-config 
   -Wl,-rpath,"$(pkg-config --variable=libdir tg)" || fail "the pkg-config build failed"
 out=$("$tmp/host_pc") || fail "host_pc failed: $out"
 [[ $out == "$expected" ]] || fail "host_pc printed:"$'\n'"$out"
+step "cpack: the .deb depends on Debian packages by name"
+(cd "$tmp" && cpack --config "$build/CPackConfig.cmake" -G DEB > "$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; fail "cpack failed"; }
+deb=$(ls "$tmp"/tg_*_amd64.deb 2>/dev/null | head -1)
+[[ -n $deb ]] || fail "cpack made no .deb"
+[[ $(dpkg-deb -f "$deb" Package) == tg ]] || fail "the .deb's package name is not tg"
+depends=$(dpkg-deb -f "$deb" Depends)
+for p in libopenblas0 libedit2 libstdc++6; do
+  [[ $depends == *"$p"* ]] || fail "the .deb does not depend on $p: $depends"
+done
+[[ $depends != *llvm* ]] || fail "the .deb depends on LLVM: $depends"
+contents=$(dpkg-deb -c "$deb")
+grep -q 'libtg\.so\.0\.2\.0$' <<< "$contents" || fail "the .deb has no libtg.so.0.2.0"
+grep -q 'bin/tg$' <<< "$contents" || fail "the .deb has no bin/tg"
 echo "install test: ok"
