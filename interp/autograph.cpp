@@ -288,6 +288,10 @@ tracer::Template text_template(const std::string& s) { return {TextPiece{TextPie
 // of that construct: it is what makes them a node.
 ValueId leaf_id(Runtime& rt, const Value& v, const TensorType& want, const tracer::SrcLoc& where) {
     TraceState& t = *rt.trace;
+    // A value being differentiated, carried out of a converted if/while: the
+    // graph does not differentiate cond/while nodes; the call runs eagerly
+    // (interp/autodiff.hpp).
+    if (v.tracked()) unsupported_in_graph("a gradient through a converted `if` or loop (it depends on a tensor)");
     if (const SymObj* s = v.sym()) {
         if (s->type.weak && !want.weak) {
             const stdlib::OpDef* astype = stdlib::find_op("astype");

@@ -1,5 +1,7 @@
 #include "interp/builtins.hpp"
 
+#include "interp/autodiff.hpp"
+
 #include <chrono>
 #include <cstdlib>
 
@@ -272,13 +274,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         return Value::none();
     });
     add(out, "graph", graph);
-    for (const char* name : {"grad", "value_and_grad"}) {
-        if (stdlib::find_op(name)) continue;
-        std::string n = name;
-        add(out, n, [n](Runtime&, const CallArgs&) -> Value {
-            throw Error(n + ": automatic differentiation is not implemented yet");
-        });
-    }
+    add_autodiff_builtins(out);
     for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
         out.emplace_back(stdlib::dtype_name(d), Value(d));
     out.emplace_back("argv", Value::list({}));

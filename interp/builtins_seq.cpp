@@ -161,6 +161,17 @@ void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add("zip", zip);
     add("sorted", sorted);
     add("reversed", reversed);
+    // list(xs) / tuple(xs): a new sequence of xs's items (a list, tuple, str or a tensor's rows)
+    for (bool as_list : {true, false}) {
+        const char* name = as_list ? "list" : "tuple";
+        add(name, [name, as_list](Runtime& rt, const CallArgs& a) {
+            only_keywords(name, a, {});
+            positional_only(name, a, 0, 1);
+            std::vector<Value> xs;
+            if (!a.positional.empty()) xs = items_of(rt, a.positional[0], name);
+            return as_list ? Value::list(std::move(xs)) : Value::tuple(std::move(xs));
+        });
+    }
     // Python floats: weak, so `f64_tensor * pi` computes in f64 with pi's exact value
     out.emplace_back("pi", Value::weak_float(std::numbers::pi));
     out.emplace_back("e", Value::weak_float(std::numbers::e));

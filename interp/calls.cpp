@@ -1,6 +1,7 @@
 // Calls: argument evaluation, binding to parameters, user functions,
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
 #include "interp/control.hpp"
+#include "interp/autodiff.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/list_methods.hpp"
@@ -200,6 +201,14 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
         bool saved;
         ~EagerScope() { flag = saved; }
     } eager_scope{rt_.options.eager, rt_.options.eager};
+    // Arguments being differentiated by an eager grad: the body runs eagerly
+    // (a compiled graph would not record them; same values either way).
+    bool differentiated = false;
+    if (fn.is_graph && !rt_.trace && !rt_.tapes.empty()) {
+        for (const Value& v : env->slots)
+            if (has_tracked(v)) differentiated = true;
+        if (differentiated) rt_.options.eager = true;
+    }
     if (fn.is_graph && fn.graph_cache && !rt_.options.eager && !rt_.trace) {
         Value result;
         GraphCall how;

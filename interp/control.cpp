@@ -59,7 +59,7 @@ Value Iterable::item(int64_t i) const {
         idx.kind = stdlib::IndexItem::Int;
         idx.index = i;
         if (v_.is_symbolic() && !rt_) unsupported_in_graph("iterating a traced tensor here");
-        return v_.is_symbolic() ? index_tensor(*rt_, v_, std::span<const stdlib::IndexItem>(&idx, 1))
+        return v_.is_symbolic() || v_.tracked() ? index_tensor(*rt_, v_, std::span<const stdlib::IndexItem>(&idx, 1))
                                 : Value(stdlib::index(v_.tensor(), std::span<const stdlib::IndexItem>(&idx, 1)));
     }
     return v_.items()[static_cast<size_t>(i)];

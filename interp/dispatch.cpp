@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "interp/autodiff.hpp"
 #include "interp/error.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
@@ -78,6 +79,8 @@ struct NestedWalk {
     }
 
     void walk(const Value& v, int depth) {
+        if (v.tracked())
+            fail("the data holds a tensor being differentiated; combine such tensors with stack() or concat()");
         if (v.is_tensor()) return leaf(v.tensor(), depth);
         if (!v.is_sequence()) fail("cannot make a tensor from a " + std::string(kind_name(v.kind())));
         const auto& items = v.items();
@@ -304,6 +307,20 @@ Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> oper
     return symbolic(t, res[0]);
 }
 
+Value run_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<Attr> attrs) {
+    if (any_tracked(operands)) return tracked_op(rt, op, operands, std::move(attrs));
+    if (rt.trace) {
+        bool symbolic_operand = (op.flags & stdlib::kRandom) != 0;
+        for (const Value& v : operands) symbolic_operand = symbolic_operand || has_symbolic(v);
+        if (symbolic_operand) return trace_op(rt, op, operands, std::move(attrs));
+    }
+    std::vector<Tensor> inputs;
+    inputs.reserve(operands.size());
+    for (const Value& v : operands) inputs.push_back(to_tensor(v, op.name));
+    attrs.resize(op.params.size());
+    return apply_op(rt, op, inputs, attrs);
+}
+
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Tensor> inputs, std::span<const Attr> attrs) {
     stdlib::poll_limits();  // the host's interrupt and deadline, before every op (stdlib/budget.hpp)
     stdlib::OpContext ctx{&rt.rng};
@@ -345,6 +362,33 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
             }
         }
         if (p.kind == ParamKind::DType && std::holds_alternative<DType>(attrs[i])) dtype_attr = std::get<DType>(attrs[i]);
+    }
+    // A tensor being differentiated among the operands: recorded (autodiff.hpp).
+    bool tracked_operand = false;
+    for (size_t i = 0; i < n && !tracked_operand; ++i)
+        if (bound[i] && (op.params[i].kind == ParamKind::Tensor || op.params[i].kind == ParamKind::TensorList ||
+                         op.params[i].kind == ParamKind::Value) &&
+            has_tracked(*bound[i]))
+            tracked_operand = true;
+    if (tracked_operand) {
+        std::vector<Value> operands;
+        for (ParamKind pass : {ParamKind::Tensor, ParamKind::TensorList}) {
+            for (size_t i = 0; i < n; ++i) {
+                const auto& p = op.params[i];
+                const bool value_param = p.kind == ParamKind::Value && pass == ParamKind::Tensor;
+                if (!bound[i] || (p.kind != pass && !value_param)) continue;
+                std::string what = fname + ": argument `" + std::string(p.name) + "`";
+                if (pass == ParamKind::Tensor) {
+                    operands.push_back(bound[i]->is_tensor() ? *bound[i] : Value(to_tensor(*bound[i], what)));
+                    continue;
+                }
+                if (!bound[i]->is_sequence())
+                    throw Error(what + " must be a list of tensors, not " + type_desc(*bound[i]));
+                for (const auto& item : bound[i]->items())
+                    operands.push_back(item.is_tensor() ? item : Value(to_tensor(item, what)));
+            }
+        }
+        return tracked_op(rt, op, operands, std::move(attrs));
     }
     if (rt.trace) {
         // Tracing: a symbolic operand, or a random op (it must draw each time
@@ -411,6 +455,11 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
 
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) {
+        if (a.tracked() || b.tracked()) {
+            Value in[2] = {a, b};
+            return tracked_op(rt, op == lang::BinOp::MatMul ? need_op("matmul") : stdlib::binary_op(binary_kind(op)),
+                              in, {});
+        }
         // The fast path: operators on tensors (0-d ones allocate nothing).
         if ((a.is_symbolic() || b.is_symbolic()) && rt.trace) {
             Value in[2] = {a, b};
@@ -462,6 +511,7 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
 
 Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
     using B = stdlib::BinaryKind;
+    if (a.tracked() || b.tracked()) return compare(rt, op, untracked(a), untracked(b));  // bool: no gradient
     if (a.is_tensor() && b.is_tensor()) {
         B k = B::Eq;
         switch (op) {
@@ -506,6 +556,7 @@ Value unary(Runtime& rt, lang::UnaryOp op, const Value& a) {
     if (!a.is_tensor())
         throw Error(std::string("unsupported operand type for ") + lang::to_string(op) + ": " + kind_name(a.kind()));
     if (op == lang::UnaryOp::Pos) return a;
+    if (a.tracked()) return tracked_op(rt, need_op(name), std::span<const Value>(&a, 1), {});
     if (a.is_symbolic() && rt.trace) return trace_op(rt, need_op(name), std::span<const Value>(&a, 1), {});
     Tensor in[1] = {a.tensor()};
     Attr attrs[1];
@@ -528,6 +579,7 @@ tracer::IndexSpec index_spec(TraceState& t, std::span<const stdlib::IndexItem> i
 }  // namespace
 
 Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexItem> items, std::span<const Value> dynamic) {
+    if (x.tracked()) return tracked_index(rt, x, items, dynamic);
     bool dyn = false;
     for (const Value& d : dynamic) dyn = dyn || d.is_symbolic();
     if ((x.is_symbolic() || dyn) && rt.trace) {
@@ -544,6 +596,7 @@ Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexIte
 
 void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,
                          std::span<const Value> dynamic) {
+    if (x.tracked() || v.tracked()) return tracked_index_assign(rt, x, items, v, dynamic);
     bool dyn = false;
     for (const Value& d : dynamic) dyn = dyn || d.is_symbolic();
     if ((x.is_symbolic() || v.is_symbolic() || dyn) && rt.trace) {

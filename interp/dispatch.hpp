@@ -29,6 +29,11 @@ class Runtime;
 
 // Calls a table op with call arguments (binding, conversion, kernel).
 Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args);
+// Applies a table op to operand values (in the op's input order: Tensor
+// params, then TensorList items) with bound attributes: records it when an
+// operand is being differentiated, appends a node while tracing, else runs
+// the kernel. The rules of autodiff apply ops through this.
+Value run_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<stdlib::Attr> attrs);
 // Calls a table op on already-converted tensors and attributes.
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Tensor> inputs,
                std::span<const stdlib::Attr> attrs);

@@ -1,5 +1,7 @@
 #include "interp/runtime.hpp"
 
+#include "interp/builtin_modules.hpp"
+
 #include "codegen/compiler.hpp"
 
 
@@ -148,6 +150,16 @@ void Runtime::run_chunk(ModuleState& m, lang::SourcePtr source, const std::funct
     }
 }
 
+bool find_builtin_module(const std::string& name, std::string& path, std::string& text) {
+    for (const BuiltinModule& m : builtin_modules())
+        if (m.name == name) {
+            path = "<tg>/" + name + ".tg";
+            text = std::string(m.source);
+            return true;
+        }
+    return false;
+}
+
 void find_module_file(const std::string& name, const std::string& from_path, const std::vector<std::string>& module_paths,
                       bool use_tg_path, std::string& path, std::string& text) {
     std::vector<std::string> dirs;
@@ -172,6 +184,7 @@ void find_module_file(const std::string& name, const std::string& from_path, con
             return;
         }
     }
+    if (find_builtin_module(name, path, text)) return;
     std::string looked;
     for (size_t i = 0; i < dirs.size(); ++i) looked += (i ? ", " : "") + dirs[i];
     throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")");
@@ -210,7 +223,8 @@ ModuleState& Runtime::import_module(const std::string& name, const std::string& 
     std::string text, path;
     try {
         if (options.load_module) {
-            if (!options.load_module(name, from_path, path, text)) throw Error("no module named `" + name + "`");
+            if (!options.load_module(name, from_path, path, text) && !find_builtin_module(name, path, text))
+                throw Error("no module named `" + name + "`");
         } else {
             find_module_file(name, from_path, options.module_paths, options.use_tg_path, path, text);
         }

@@ -27,6 +27,7 @@ class Compiler;
 namespace tg::interp {
 
 struct TraceState;
+struct Tape;
 
 // What the resolver records about one variable slot.
 struct SlotInfo {
@@ -133,6 +134,10 @@ public:
 
     // ---- the @graph call being traced, or null (interp/trace.hpp)
     TraceState* trace = nullptr;
+
+    // ---- the tapes of the grad calls running, innermost last (interp/autodiff.hpp)
+    std::vector<Tape*> tapes;
+    uint64_t tape_serial = 0;
 
     // ---- limits (the evaluator counts)
     int depth = 0;

@@ -22,6 +22,9 @@ void TraceState::capture(std::string name, ModuleState* m, std::shared_ptr<Env> 
 
 tracer::ValueId value_id(TraceState& t, const Value& v) {
     if (const SymObj* s = v.sym()) return s->id;
+    // A concrete tensor being differentiated by an eager grad, reached from
+    // code being traced: the graph could not carry its gradient.
+    if (v.tracked()) unsupported_in_graph("a tensor that an eager grad() differentiates");
     return t.graph.constant(v.tensor(), t.here());
 }
 

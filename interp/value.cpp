@@ -46,6 +46,7 @@ Value::Value(stdlib::Tensor t) {
 
 stdlib::Tensor Value::tensor() const {
     if (const Scalar* s = scalar()) return s->to_tensor();
+    if (const GradObj* g = tracked()) return g->primal.tensor();
     if (const stdlib::Tensor* t = std::get_if<stdlib::Tensor>(&v_)) return *t;
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
     throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a tensor");
@@ -53,6 +54,7 @@ stdlib::Tensor Value::tensor() const {
 
 stdlib::Tensor& Value::tensor_mut() {
     if (const Scalar* s = scalar()) v_ = s->to_tensor();
+    if (const GradObj* g = tracked()) v_ = g->primal.tensor();  // (in-place writes go through autodiff first)
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
     return std::get<stdlib::Tensor>(v_);
 }
@@ -62,6 +64,13 @@ const std::string& Value::text() const {
     if (sym_str()) unsupported_in_graph("this operation on a string that shows tensor values");
     throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a str");
 }
+
+Value Value::tracked(std::shared_ptr<const GradObj> g) {
+    Value v;
+    v.v_ = std::move(g);
+    return v;
+}
+const SymObj* Value::tracked_sym() const { return tracked()->primal.sym(); }
 
 Value Value::symbolic(uint32_t id, const stdlib::TensorType& t) {
     Value v;
@@ -81,6 +90,7 @@ Value Value::symbolic_str(std::shared_ptr<const SymStrObj> s) {
 
 stdlib::TensorType Value::tensor_type() const {
     if (const Scalar* s = scalar()) return {s->dtype, {}, s->weak};
+    if (const GradObj* g = tracked()) return g->primal.tensor_type();
     if (const SymObj* s = sym()) return s->type;
     const auto& t = std::get<stdlib::Tensor>(v_);
     return {t.dtype(), t.shape(), t.weak()};
@@ -88,6 +98,7 @@ stdlib::TensorType Value::tensor_type() const {
 
 bool Value::identical(const Value& o) const {
     if (v_.index() != o.v_.index()) return false;
+    if (const GradObj* a = tracked()) return a == o.tracked();
     if (const Scalar* a = scalar()) {
         const Scalar* b = o.scalar();
         return a->dtype == b->dtype && a->weak == b->weak && std::memcmp(&a->i, &b->i, sizeof a->i) == 0;

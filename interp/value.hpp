@@ -60,6 +60,7 @@ struct MaybeUndefObj;
 // A string whose text depends on tensor contents (an f-string or str() of a
 // symbolic tensor): a print template and its operands.
 struct SymStrObj;
+struct GradObj;  // a tensor being differentiated (below)
 
 // A 0-d tensor kept unboxed (16 bytes): literals, loop counters and scalar
 // arithmetic never build a stdlib::Tensor. It converts to and from one at the
@@ -200,7 +201,14 @@ public:
     static Value maybe_undefined(std::shared_ptr<const MaybeUndefObj> m);
     static Value symbolic_str(std::shared_ptr<const SymStrObj> s);
     const SymObj* sym() const {
-        auto* p = std::get_if<std::shared_ptr<const SymObj>>(&v_);
+        if (auto* p = std::get_if<std::shared_ptr<const SymObj>>(&v_)) return p->get();
+        return tracked() ? tracked_sym() : nullptr;  // a traced tensor being differentiated
+    }
+    // A tensor being differentiated (interp/autodiff.hpp): its value (the
+    // primal, a concrete or symbolic tensor) and its place on a tape.
+    static Value tracked(std::shared_ptr<const GradObj> g);
+    const GradObj* tracked() const {
+        auto* p = std::get_if<std::shared_ptr<const GradObj>>(&v_);
         return p ? p->get() : nullptr;
     }
     bool is_symbolic() const { return sym() != nullptr; }
@@ -248,18 +256,29 @@ private:
     static constexpr Kind kKinds[] = {Kind::Undefined, Kind::None,     Kind::Tensor, Kind::Tensor,
                                       Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
                                       Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod,
-                                      Kind::Tensor,    Kind::Undefined, Kind::Str};
+                                      Kind::Tensor,    Kind::Undefined, Kind::Str,   Kind::Tensor};
     std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
                  std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
-                 std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>>
+                 std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>,
+                 std::shared_ptr<const GradObj>>
         v_;
+    const SymObj* tracked_sym() const;
 };
 
 struct BoundMethodObj {
     Value self;
     Value fn;
+};
+
+// A tensor being differentiated at tape `level` (interp/autodiff.hpp): its
+// primal may itself be tracked at a lower level (grad of grad).
+struct GradObj {
+    Value primal;
+    uint32_t level = 0;  // 1 for the outermost grad running
+    uint32_t node = 0;   // the tape's number for this value
+    uint64_t tape = 0;   // which tape (a value kept after its grad returned is not tracked)
 };
 
 struct MaybeUndefObj {

@@ -1,6 +1,8 @@
 // The op table: built once from the group registration functions.
 #include "stdlib/op_registry.hpp"
 
+#include "stdlib/grad.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +23,15 @@ void OpRegistry::alias(std::string_view alias, std::string_view target) {
     by_name_.emplace(alias, d);
 }
 
+void OpRegistry::set_grad(std::string_view name, GradRule rule) {
+    for (OpDef& d : defs_)
+        if (d.name == name) {
+            d.grad = rule;
+            return;
+        }
+    throw std::logic_error("gradient rule of an unknown op: " + std::string(name));
+}
+
 const OpDef* OpRegistry::find(std::string_view name) const {
     auto it = by_name_.find(name);
     return it == by_name_.end() ? nullptr : it->second;
@@ -36,6 +47,7 @@ const OpRegistry& op_registry() {
         register_creation_ops(r);
         register_random_ops(r);
         register_nn_ops(r);
+        attach_grad_rules(r);
         return r;
     }();
     return registry;

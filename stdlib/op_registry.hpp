@@ -28,6 +28,8 @@ public:
     void alias(std::string_view alias, std::string_view target);
 
     const OpDef* find(std::string_view name) const;
+    // Attaches the gradient rule of op `name` (stdlib/grad_rules.cpp).
+    void set_grad(std::string_view name, GradRule rule);
     std::span<const OpDef* const> all() const { return order_; }
 
 private:

@@ -106,10 +106,23 @@ enum class Cost : uint8_t {
     Contraction,  // one dot product of the operands' inner dimension per result element (matmul)
 };
 
-// The derivative rule slot. A placeholder until autodiff lands: it will hold
-// the op's vector-Jacobian product (or say "not differentiable"), and the
-// coverage test (tests/codegen/test_op_coverage.cpp) will require one per op.
-struct GradRule {};
+// The derivative rule of an op (its vector-Jacobian product), written in
+// terms of tg ops through a GradBuilder (stdlib/grad.hpp), so a gradient is
+// an ordinary computation: eager, traced into a graph, or differentiated
+// again. Rules live in stdlib/grad_rules.cpp; the coverage test
+// (tests/stdlib/test_grad_rules.cpp) requires every op to have one or to say
+// why it needs none.
+class GradBuilder;
+struct VjpArgs;
+using VjpFn = void (*)(GradBuilder&, const VjpArgs&);
+struct GradRule {
+    enum Mode : uint8_t {
+        Missing,    // not written: differentiating through the op is an error naming it
+        Vjp,        // `vjp` gives the cotangents of the inputs
+        NoGradient, // results never carry a gradient (bool/integer results, creation, random)
+    } mode = Missing;
+    VjpFn vjp = nullptr;
+};
 
 struct OpDef {
     std::string_view name;

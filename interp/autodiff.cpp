@@ -1,0 +1,461 @@
+#include "interp/autodiff.hpp"
+
+#include <string>
+
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/runtime.hpp"
+#include "stdlib/grad.hpp"
+
+namespace tg::interp {
+
+using stdlib::Attr;
+using stdlib::GradVar;
+using stdlib::TensorType;
+
+namespace {
+
+bool live(const Runtime& rt, const GradObj& g) {
+    return g.level >= 1 && g.level <= rt.tapes.size() && rt.tapes[g.level - 1]->id == g.tape;
+}
+
+// v seen from tape `level`: its primal and node if tracked there; else v
+// itself (tracked lower, or not at all) with no node. Stale wrappers (their
+// grad has returned) are looked through.
+Value primal_at(const Runtime& rt, const Value& v, uint32_t level, uint32_t* node) {
+    *node = kNotTracked;
+    const Value* cur = &v;
+    while (const GradObj* g = cur->tracked()) {
+        if (live(rt, *g)) {
+            if (g->level != level) return *cur;
+            *node = g->node;
+            return g->primal;
+        }
+        cur = &g->primal;
+    }
+    return *cur;
+}
+
+bool differentiable_type(const TensorType& t) { return stdlib::is_float(t.dtype); }
+
+Value wrap(Tape& tape, Value primal) {
+    auto g = std::make_shared<GradObj>();
+    g->primal = std::move(primal);
+    g->level = tape.level;
+    g->tape = tape.id;
+    g->node = tape.nodes++;
+    return Value::tracked(std::move(g));
+}
+
+
+// ---- the rules' view of interp values
+class ValueBuilder final : public stdlib::GradBuilder {
+public:
+    explicit ValueBuilder(Runtime& rt) : rt_(rt) {}
+    GradVar add(Value v) {
+        vars_.push_back(std::move(v));
+        return static_cast<GradVar>(vars_.size() - 1);
+    }
+    const Value& operator[](GradVar v) const { return vars_[v]; }
+
+    TensorType type(GradVar v) const override { return vars_[v].tensor_type(); }
+    GradVar apply(const stdlib::OpDef& op, std::span<const GradVar> inputs, std::vector<Attr> attrs) override {
+        attrs.resize(op.params.size());
+        for (size_t i = 0; i < attrs.size(); ++i)
+            if (std::holds_alternative<std::monostate>(attrs[i]) && !op.params[i].required)
+                attrs[i] = op.params[i].default_value;
+        std::vector<Value> in;
+        in.reserve(inputs.size());
+        for (GradVar v : inputs) in.push_back(vars_[v]);
+        return add(run_op(rt_, op, in, std::move(attrs)));
+    }
+    GradVar constant(const stdlib::Tensor& t) override { return add(Value(t)); }
+    std::optional<double> known_scalar(GradVar v) const override {
+        const Value& x = vars_[v];
+        if (x.tracked() || x.is_symbolic() || !x.is_tensor()) return std::nullopt;
+        const stdlib::Tensor t = x.tensor();
+        if (t.rank() != 0) return std::nullopt;
+        return t.item_f64();
+    }
+    GradVar index(GradVar x, std::span<const stdlib::IndexItem> items) override {
+        return add(index_tensor(rt_, vars_[x], items));
+    }
+    GradVar index_assign(GradVar x, std::span<const stdlib::IndexItem> items, GradVar v) override {
+        Value y = vars_[x];
+        assign_index_tensor(rt_, y, items, vars_[v]);
+        return add(std::move(y));
+    }
+
+private:
+    Runtime& rt_;
+    std::vector<Value> vars_;
+};
+
+Value zeros_value(Runtime& rt, const TensorType& t) {
+    const stdlib::OpDef* zeros = stdlib::find_op("zeros");
+    std::vector<int64_t> dims(t.shape.begin(), t.shape.end());
+    return run_op(rt, *zeros, {}, {dims, t.dtype});
+}
+
+Value cast_value(Runtime& rt, const Value& v, stdlib::DType d) {
+    if (v.tensor_type().dtype == d) return v;
+    Value in[1] = {v};
+    return run_op(rt, *stdlib::find_op("astype"), in, {std::monostate{}, d});
+}
+
+// The cotangents of one entry's inputs (Undefined: zero).
+std::vector<Value> entry_vjp(Runtime& rt, const TapeEntry& e, const Value& g) {
+    std::vector<Value> out(e.inputs.size());
+    switch (e.what) {
+    case TapeEntry::What::Op: {
+        ValueBuilder b(rt);
+        std::vector<GradVar> ins;
+        for (const Value& v : e.inputs) ins.push_back(b.add(v));
+        const GradVar y = b.add(e.out), cot = b.add(g);
+        std::vector<char> wanted_c(e.inputs.size());
+        bool wanted[64] = {};
+        for (size_t i = 0; i < e.inputs.size() && i < 64; ++i) wanted[i] = e.in_nodes[i] != kNotTracked;
+        std::vector<GradVar> cots(e.inputs.size(), stdlib::kNoGrad);
+        e.op->grad.vjp(b, stdlib::VjpArgs{ins, e.attrs, y, cot, std::span<const bool>(wanted, e.inputs.size()), cots});
+        for (size_t i = 0; i < cots.size(); ++i)
+            if (cots[i] != stdlib::kNoGrad) out[i] = b[cots[i]];
+        break;
+    }
+    case TapeEntry::What::Index: {
+        // the scatter of g into zeros (basic indexing picks each element once)
+        Value z = zeros_value(rt, e.inputs[0].tensor_type());
+        assign_index_tensor(rt, z, e.items, g, e.dynamic);
+        out[0] = z;
+        break;
+    }
+    case TapeEntry::What::IndexAssign: {
+        if (e.in_nodes[0] != kNotTracked) {
+            Value gx = g;
+            assign_index_tensor(rt, gx, e.items, Value::weak_float(0.0), e.dynamic);
+            out[0] = gx;
+        }
+        if (e.in_nodes[1] != kNotTracked) {
+            ValueBuilder b(rt);
+            GradVar part = b.add(index_tensor(rt, g, e.items, e.dynamic));
+            out[1] = b[stdlib::unbroadcast(b, part, e.inputs[1].tensor_type())];
+        }
+        break;
+    }
+    }
+    return out;
+}
+
+// Reverse sweep: the cotangent of every node of `tape` (Undefined: zero).
+std::vector<Value> backward(Runtime& rt, const Tape& tape, uint32_t out_node, const Value& seed) {
+    std::vector<Value> cot(tape.nodes);
+    cot[out_node] = seed;
+    for (size_t i = tape.entries.size(); i-- > 0;) {
+        const TapeEntry& e = tape.entries[i];
+        if (!cot[e.out_node].defined()) continue;
+        std::vector<Value> ins = entry_vjp(rt, e, cot[e.out_node]);
+        for (size_t k = 0; k < ins.size(); ++k) {
+            const uint32_t n = e.in_nodes[k];
+            if (n == kNotTracked || !ins[k].defined()) continue;
+            cot[n] = cot[n].defined() ? binary(rt, lang::BinOp::Add, cot[n], ins[k]) : ins[k];
+        }
+        cot[e.out_node] = Value();  // released as soon as it has been used
+    }
+    return cot;
+}
+
+Value record(Tape& tape, TapeEntry e) {
+    Value out = wrap(tape, e.out);
+    e.out_node = out.tracked()->node;
+    tape.entries.push_back(std::move(e));
+    return out;
+}
+
+}  // namespace
+
+uint32_t tracked_level(const Runtime& rt, const Value& v) {
+    const Value* cur = &v;
+    while (const GradObj* g = cur->tracked()) {
+        if (live(rt, *g)) return g->level;
+        cur = &g->primal;
+    }
+    return 0;
+}
+
+bool has_tracked(const Value& v) {
+    if (v.tracked()) return true;
+    if (v.is_sequence())
+        for (const Value& x : v.items())
+            if (has_tracked(x)) return true;
+    return false;
+}
+
+Value untracked(const Value& v) {
+    if (const GradObj* g = v.tracked()) return untracked(g->primal);
+    if (v.is_sequence() && has_tracked(v)) {
+        std::vector<Value> items;
+        for (const Value& x : v.items()) items.push_back(untracked(x));
+        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    return v;
+}
+
+Value tracked_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<Attr> attrs) {
+    uint32_t level = 0;
+    for (const Value& v : operands) level = std::max(level, tracked_level(rt, v));
+    TapeEntry e;
+    e.inputs.reserve(operands.size());
+    for (const Value& v : operands) {
+        uint32_t node = kNotTracked;
+        e.inputs.push_back(level ? primal_at(rt, v, level, &node) : untracked(v));
+        e.in_nodes.push_back(node);
+    }
+    Value out = run_op(rt, op, e.inputs, attrs);
+    if (level == 0 || op.grad.mode == stdlib::GradRule::NoGradient || !out.is_tensor() ||
+        !differentiable_type(out.tensor_type()))
+        return out;
+    if (op.grad.mode == stdlib::GradRule::Missing)
+        throw Error("grad: `" + std::string(op.name) + "` has no gradient rule, so it cannot be differentiated");
+    e.op = &op;
+    e.attrs = std::move(attrs);
+    e.out = std::move(out);
+    return record(*rt.tapes[level - 1], std::move(e));
+}
+
+Value tracked_index(Runtime& rt, const Value& x, std::span<const stdlib::IndexItem> items,
+                    std::span<const Value> dynamic) {
+    const uint32_t level = tracked_level(rt, x);
+    TapeEntry e;
+    uint32_t node = kNotTracked;
+    e.inputs.push_back(level ? primal_at(rt, x, level, &node) : untracked(x));
+    e.in_nodes.push_back(node);
+    for (const Value& d : dynamic) e.dynamic.push_back(untracked(d));
+    Value out = index_tensor(rt, e.inputs[0], items, e.dynamic);
+    if (level == 0) return out;
+    e.what = TapeEntry::What::Index;
+    e.items.assign(items.begin(), items.end());
+    e.out = std::move(out);
+    return record(*rt.tapes[level - 1], std::move(e));
+}
+
+void tracked_index_assign(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,
+                          std::span<const Value> dynamic) {
+    const uint32_t level = std::max(tracked_level(rt, x), tracked_level(rt, v));
+    TapeEntry e;
+    for (const Value* p : {static_cast<const Value*>(&x), &v}) {
+        uint32_t node = kNotTracked;
+        e.inputs.push_back(level ? primal_at(rt, *p, level, &node) : untracked(*p));
+        e.in_nodes.push_back(node);
+    }
+    for (const Value& d : dynamic) e.dynamic.push_back(untracked(d));
+    Value y = e.inputs[0];
+    assign_index_tensor(rt, y, items, e.inputs[1], e.dynamic);
+    if (level == 0 || !differentiable_type(y.tensor_type())) {
+        x = std::move(y);
+        return;
+    }
+    e.what = TapeEntry::What::IndexAssign;
+    e.items.assign(items.begin(), items.end());
+    e.out = std::move(y);
+    x = record(*rt.tapes[level - 1], std::move(e));
+}
+
+// ------------------------------------------------------------------ grad
+
+namespace {
+
+struct GradSpec {
+    Value f;
+    std::vector<int64_t> argnums;
+    bool many = false;  // argnums was a tuple: a tuple of gradients
+    bool has_aux = false;
+    bool with_value = false;  // value_and_grad
+    std::string name;
+};
+
+// The tape of one grad call: pushed for the call of f, popped on every exit.
+struct TapeScope {
+    Runtime& rt;
+    Tape tape;
+    bool active = true;
+    explicit TapeScope(Runtime& r) : rt(r) {
+        tape.level = static_cast<uint32_t>(rt.tapes.size() + 1);
+        tape.id = ++rt.tape_serial;
+        rt.tapes.push_back(&tape);
+    }
+    void pop() {
+        if (active) rt.tapes.pop_back();
+        active = false;
+    }
+    ~TapeScope() { pop(); }
+};
+
+std::string arg_name(const GradSpec& s, size_t i) {
+    if (s.f.is(Kind::Function)) {
+        const auto& params = *s.f.function().params;
+        if (i < params.size()) return "`" + params[i].name + "`";
+    }
+    return std::to_string(i);
+}
+
+std::string type_desc(const Value& v) {
+    if (v.is_tensor()) {
+        const TensorType t = v.tensor_type();
+        return std::string("an ") + stdlib::dtype_name(t.dtype) + " tensor of shape " + t.shape.to_string();
+    }
+    return std::string("a ") + kind_name(v.kind());
+}
+
+// The differentiated argument with its tensor leaves tracked (pytrees: lists, tuples).
+Value track_leaves(Runtime& rt, Tape& tape, const Value& v, const std::string& what, std::vector<Value>& leaves) {
+    if (v.is_tensor()) {
+        const TensorType t = v.tensor_type();
+        if (!differentiable_type(t))
+            throw Error(what + " is " + (t.weak ? std::string("an int") : type_desc(v)) +
+                        "; gradients are taken with respect to float tensors (write 2.0, or f32(x))");
+        (void)rt;
+        Value w = wrap(tape, v);
+        leaves.push_back(w);
+        return w;
+    }
+    if (v.is_sequence()) {
+        std::vector<Value> items;
+        for (size_t i = 0; i < v.items().size(); ++i)
+            items.push_back(track_leaves(rt, tape, v.items()[i], what + "[" + std::to_string(i) + "]", leaves));
+        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    throw Error(what + " is " + type_desc(v) + "; grad differentiates tensors, and lists and tuples of them");
+}
+
+// The gradient with the structure of `arg`, leaf by leaf from the cotangents.
+Value gradient_tree(Runtime& rt, const Value& arg, const std::vector<Value>& cot, size_t& k,
+                    const std::vector<Value>& leaves) {
+    if (arg.is_tensor()) {
+        const GradObj* g = leaves[k++].tracked();
+        const TensorType t = g->primal.tensor_type();
+        const Value& c = cot[g->node];
+        return c.defined() ? cast_value(rt, c, t.dtype) : zeros_value(rt, t);
+    }
+    std::vector<Value> items;
+    for (const Value& x : arg.items()) items.push_back(gradient_tree(rt, x, cot, k, leaves));
+    return arg.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+}
+
+// aux (and the value) without this tape's tracking
+Value strip_tape(const Value& v, uint64_t id) {
+    if (const GradObj* g = v.tracked()) return g->tape == id ? strip_tape(g->primal, id) : v;
+    if (v.is_sequence() && has_tracked(v)) {
+        std::vector<Value> items;
+        for (const Value& x : v.items()) items.push_back(strip_tape(x, id));
+        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    return v;
+}
+
+Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
+    TapeScope scope(rt);
+    Tape& tape = scope.tape;
+    std::vector<Value> args(a.positional.begin(), a.positional.end());
+    std::vector<std::vector<Value>> leaves(s.argnums.size());
+    for (size_t j = 0; j < s.argnums.size(); ++j) {
+        const int64_t i = s.argnums[j];
+        if (i >= static_cast<int64_t>(args.size()))
+            throw Error(s.name + ": argnums asks for argument " + std::to_string(i) + ", but only " +
+                        std::to_string(args.size()) + " positional arguments were given");
+        args[size_t(i)] = track_leaves(rt, tape, args[size_t(i)], s.name + ": argument " + arg_name(s, size_t(i)),
+                                       leaves[j]);
+    }
+    Value result = Evaluator(rt).call(s.f, CallArgs{args, a.keyword_values, a.keywords, a.loc}, nullptr);
+    Value loss = result, aux;
+    if (s.has_aux) {
+        if (!result.is_sequence() || result.items().size() != 2)
+            throw Error(s.name + ": with has_aux=True the function must return a pair (value, aux), not " +
+                        type_desc(result));
+        loss = result.items()[0];
+        aux = result.items()[1];
+    }
+    if (!loss.is_tensor() || loss.tensor_type().shape.rank() != 0 || !differentiable_type(loss.tensor_type()))
+        throw Error(s.name + ": the function must return a 0-d float tensor (the value to differentiate), not " +
+                    type_desc(loss));
+    scope.pop();  // the backward ops are not recorded on this tape (an outer grad records them)
+    uint32_t node = kNotTracked;
+    Value value = loss;
+    if (const GradObj* g = loss.tracked(); g && g->tape == tape.id) {
+        node = g->node;
+        value = g->primal;
+    }
+    const TensorType lt = value.tensor_type();
+    std::vector<Value> cot;
+    if (node != kNotTracked) {
+        Value seed = lt.weak ? Value::weak_float(1.0) : Value(stdlib::Tensor::scalar(1.0, lt.dtype));
+        cot = backward(rt, tape, node, seed);
+    } else {
+        cot.resize(tape.nodes);
+    }
+    std::vector<Value> grads;
+    for (size_t j = 0; j < s.argnums.size(); ++j) {
+        size_t k = 0;
+        grads.push_back(gradient_tree(rt, args[size_t(s.argnums[j])], cot, k, leaves[j]));
+        // (the tracked argument's structure is the original's)
+    }
+    Value g = s.many ? Value::tuple(std::move(grads)) : grads[0];
+    value = strip_tape(value, tape.id);
+    if (s.has_aux) aux = strip_tape(aux, tape.id);
+    if (s.with_value) {
+        Value v = s.has_aux ? Value::tuple({value, aux}) : value;
+        return Value::tuple({v, g});
+    }
+    return s.has_aux ? Value::tuple({g, aux}) : g;
+}
+
+const Value* keyword(const CallArgs& a, std::string_view name) {
+    for (size_t k = 0; k < a.keywords.size(); ++k)
+        if (a.keywords[k].name == name) return &a.keyword_values[k];
+    return nullptr;
+}
+
+Value make_grad(Runtime&, const CallArgs& a, bool with_value) {
+    const std::string name = with_value ? "value_and_grad" : "grad";
+    for (const KwArg& k : a.keywords)
+        if (k.name != "argnums" && k.name != "has_aux")
+            throw Error(name + ": unknown keyword argument `" + std::string(k.name) + "`");
+    if (a.positional.empty() || a.positional.size() > 3)
+        throw Error(name + ": takes the function to differentiate, then argnums=0, has_aux=False");
+    auto spec = std::make_shared<GradSpec>();
+    spec->name = name;
+    spec->with_value = with_value;
+    spec->f = a.positional[0];
+    if (!spec->f.is(Kind::Function) && !spec->f.is(Kind::Builtin) && !spec->f.is(Kind::BoundMethod))
+        throw Error(name + ": the first argument must be a function, not a " + kind_name(spec->f.kind()));
+    const Value* argnums = a.positional.size() > 1 ? &a.positional[1] : keyword(a, "argnums");
+    const Value* aux = a.positional.size() > 2 ? &a.positional[2] : keyword(a, "has_aux");
+    if (argnums && argnums->is_sequence()) {
+        spec->many = true;
+        for (const Value& v : argnums->items()) spec->argnums.push_back(to_int(v, name + ": argnums"));
+        if (spec->argnums.empty()) throw Error(name + ": argnums must name at least one argument");
+    } else {
+        spec->argnums.push_back(argnums ? to_int(*argnums, name + ": argnums") : 0);
+    }
+    for (int64_t i : spec->argnums)
+        if (i < 0) throw Error(name + ": argnums must be non-negative, not " + std::to_string(i));
+    if (aux) spec->has_aux = to_int(*aux, name + ": has_aux") != 0;
+    std::string shown = name + "(" + (spec->f.is(Kind::Function) ? spec->f.function().name : "function") + ")";
+    return Value::builtin(std::make_shared<BuiltinObj>(
+        BuiltinObj{shown, [spec](Runtime& rt, const CallArgs& args) { return call_grad(rt, *spec, args); }}));
+}
+
+}  // namespace
+
+void add_autodiff_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    auto add = [&](const char* name, BuiltinFn fn) {
+        out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn)})));
+    };
+    add("grad", [](Runtime& rt, const CallArgs& a) { return make_grad(rt, a, false); });
+    add("value_and_grad", [](Runtime& rt, const CallArgs& a) { return make_grad(rt, a, true); });
+    add("stop_gradient", [](Runtime&, const CallArgs& a) {
+        if (a.positional.size() != 1 || !a.keywords.empty()) throw Error("stop_gradient: takes 1 argument");
+        return untracked(a.positional[0]);
+    });
+}
+
+}  // namespace tg::interp

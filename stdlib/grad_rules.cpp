@@ -1,0 +1,506 @@
+// The gradient rule of every op (JAX's defvjp): each rule builds the
+// cotangents of an op's inputs from the cotangent of its result with tg ops,
+// through the GradBuilder, so gradients trace, fuse and compile like any
+// other code and can be differentiated again. Rules are attached to the op
+// table by kind (element-wise ops and reductions) or by name (the others) in
+// attach_grad_rules at the end; docs/training.md lists the conventions
+// (relu'(0) = 0, ties of max/min split evenly, integer results carry none).
+#include "stdlib/grad.hpp"
+
+#include <numeric>
+#include <string>
+
+#include "stdlib/errors.hpp"
+#include "stdlib/op_registry.hpp"
+
+namespace tg::stdlib {
+
+namespace {
+
+using B = BinaryKind;
+using U = UnaryKind;
+using Var = GradVar;
+
+std::vector<int64_t> dims(const Shape& s) { return {s.begin(), s.end()}; }
+
+const OpDef& op(std::string_view name) {
+    const OpDef* d = find_op(name);
+    if (!d) throw std::logic_error("gradient rules: no op " + std::string(name));
+    return *d;
+}
+
+// A small vocabulary over the builder, so that rules read like the math.
+struct Ops {
+    GradBuilder& b;
+
+    TensorType type(Var v) const { return b.type(v); }
+    Var bin(BinaryKind k, Var x, Var y) {
+        Var in[2] = {x, y};
+        return b.apply(binary_op(k), in, {});
+    }
+    Var add(Var x, Var y) { return bin(B::Add, x, y); }
+    Var sub(Var x, Var y) { return bin(B::Sub, x, y); }
+    Var mul(Var x, Var y) { return bin(B::Mul, x, y); }
+    Var div(Var x, Var y) { return bin(B::Div, x, y); }
+    Var un(std::string_view name, Var x) { return b.apply(op(name), std::span<const Var>(&x, 1), {}); }
+    Var neg(Var x) { return un("neg", x); }
+    // A 0-d constant of v's dtype (weak, so it never changes a result's dtype).
+    Var scalar(double value, Var like) {
+        const DType d = type(like).dtype;
+        return b.constant(is_float(d) ? Tensor::weak_float(value) : Tensor::weak_int(int64_t(value)));
+    }
+    Var where(Var c, Var x, Var y) {
+        Var in[3] = {c, x, y};
+        return b.apply(op("where"), in, {});
+    }
+    Var cast(Var x, DType d) {
+        if (type(x).dtype == d && !type(x).weak) return x;
+        return b.apply(op("astype"), std::span<const Var>(&x, 1), {std::monostate{}, d});
+    }
+    Var like_dtype(Var x, Var of) { return cast(x, type(of).dtype); }
+    Var reshape(Var x, const Shape& s) {
+        if (type(x).shape == s) return x;
+        return b.apply(op("reshape"), std::span<const Var>(&x, 1), {std::monostate{}, dims(s)});
+    }
+    Var broadcast_to(Var x, const Shape& s) {
+        if (type(x).shape == s) return x;
+        return b.apply(op("broadcast_to"), std::span<const Var>(&x, 1), {std::monostate{}, dims(s)});
+    }
+    Var reduce(std::string_view name, Var x, std::vector<int64_t> axes, bool keepdims) {
+        return b.apply(op(name), std::span<const Var>(&x, 1), {std::monostate{}, std::move(axes), keepdims});
+    }
+    Var transpose(Var x, std::vector<int64_t> perm) {
+        return b.apply(op("transpose"), std::span<const Var>(&x, 1), {std::monostate{}, std::move(perm)});
+    }
+    Var matmul(Var x, Var y) {
+        Var in[2] = {x, y};
+        return b.apply(op("matmul"), in, {});
+    }
+    // 1.0 where m (bool) is true, else 0.0, in v's dtype.
+    Var mask(Var m, Var like) { return cast(m, type(like).dtype); }
+};
+
+// ---- which axes a reduction removed (its Axis attr against x's rank)
+std::vector<bool> reduced(const Attr& axis, int rank) {
+    std::vector<bool> out(static_cast<size_t>(rank), false);
+    auto mark = [&](int64_t a) {
+        if (a < 0) a += rank;
+        if (a >= 0 && a < rank) out[static_cast<size_t>(a)] = true;
+    };
+    if (std::holds_alternative<std::monostate>(axis)) out.assign(out.size(), true);
+    else if (auto* i = std::get_if<int64_t>(&axis)) mark(*i);
+    else if (auto* v = std::get_if<std::vector<int64_t>>(&axis))
+        for (int64_t a : *v) mark(a);
+    return out;
+}
+
+// g of a reduction over `axes` of x, broadcast back to x's shape.
+Var expand_reduced(Ops& o, Var g, const TensorType& x, const std::vector<bool>& axes) {
+    Shape kept;
+    for (int i = 0; i < x.shape.rank(); ++i) kept.push_back(axes[static_cast<size_t>(i)] ? 1 : x.shape[i]);
+    return o.broadcast_to(o.reshape(g, kept), x.shape);
+}
+
+bool want(const VjpArgs& a, size_t i) { return i < a.wanted.size() && a.wanted[i]; }
+
+// ---- element-wise unary: cotangent of x from g, x and the result y
+Var unary_vjp(Ops& o, UnaryKind k, Var g, Var x, Var y) {
+    switch (k) {
+    case U::Neg: return o.neg(g);
+    case U::Abs: return o.mul(g, o.un("sign", x));
+    case U::Exp: return o.mul(g, y);
+    case U::Expm1: return o.mul(g, o.add(y, o.scalar(1, y)));
+    case U::Log: return o.div(g, x);
+    case U::Log1p: return o.div(g, o.add(x, o.scalar(1, x)));
+    case U::Sqrt: return o.div(g, o.mul(o.scalar(2, y), y));
+    case U::Rsqrt: return o.mul(g, o.div(o.mul(o.scalar(-0.5, y), y), x));
+    case U::Sin: return o.mul(g, o.un("cos", x));
+    case U::Cos: return o.neg(o.mul(g, o.un("sin", x)));
+    case U::Tan: return o.mul(g, o.add(o.scalar(1, y), o.mul(y, y)));
+    case U::Tanh: return o.mul(g, o.sub(o.scalar(1, y), o.mul(y, y)));
+    case U::Sigmoid: return o.mul(g, o.mul(y, o.sub(o.scalar(1, y), y)));
+    case U::Relu: return o.mul(g, o.mask(o.bin(B::Gt, x, o.scalar(0, x)), g));  // relu'(0) = 0
+    case U::Square: return o.mul(g, o.mul(o.scalar(2, x), x));
+    case U::Floor: case U::Ceil: case U::Round: case U::Sign:
+        return o.mul(g, o.scalar(0, g));  // piecewise constant
+    case U::Invert: case U::LogicalNot: case U::IsNan: case U::IsFinite: break;  // NoGradient
+    }
+    return kNoGrad;
+}
+
+template <UnaryKind K>
+void vjp_unary(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    if (want(a, 0)) a.cots[0] = o.like_dtype(unary_vjp(o, K, a.cot, a.inputs[0], a.out), a.inputs[0]);
+}
+
+// ---- element-wise binary: cotangents before unbroadcasting
+void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var& gy, bool wx, bool wy) {
+    switch (k) {
+    case B::Add: gx = g; gy = g; return;
+    case B::Sub: gx = g; if (wy) gy = o.neg(g); return;
+    case B::Mul:
+        if (wx) gx = o.mul(g, y);
+        if (wy) gy = o.mul(g, x);
+        return;
+    case B::Div:
+        if (wx) gx = o.div(g, y);
+        if (wy) gy = o.neg(o.div(o.mul(g, out), y));
+        return;
+    case B::FloorDiv: gx = o.mul(g, o.scalar(0, g)); gy = gx; return;
+    case B::Mod:  // a - b * floor(a / b)
+        gx = g;
+        if (wy) gy = o.neg(o.mul(g, o.bin(B::FloorDiv, x, y)));
+        return;
+    case B::Pow: {
+        if (wx && o.b.known_scalar(y)) {
+            const double e = *o.b.known_scalar(y);
+            const bool integral = !is_float(o.type(y).dtype);
+            if (e == 0) gx = o.mul(g, o.scalar(0, g));
+            else if (e == 1) gx = g;
+            else if (e == 2) gx = o.mul(g, o.mul(o.scalar(2, x), x));
+            else {
+                Var em1 = o.b.constant(integral ? Tensor::weak_int(int64_t(e) - 1) : Tensor::weak_float(e - 1));
+                gx = o.mul(g, o.mul(o.scalar(e, x), o.bin(B::Pow, x, em1)));
+            }
+        } else if (wx) {
+            // b * a ** (b - 1); b == 0 gives 0 also where a == 0
+            Var bm1 = o.sub(y, o.scalar(1, y));
+            gx = o.mul(g, o.mul(y, o.bin(B::Pow, x, bm1)));
+            gx = o.where(o.bin(B::Eq, y, o.scalar(0, y)), o.mul(g, o.scalar(0, g)), gx);
+        }
+        if (wy) {
+            // out * log(a), 0 where a <= 0 (no real derivative there)
+            Var pos = o.bin(B::Gt, x, o.scalar(0, x));
+            Var safe = o.where(pos, x, o.add(o.mul(x, o.scalar(0, x)), o.scalar(1, x)));
+            gy = o.where(pos, o.mul(g, o.mul(out, o.un("log", safe))), o.mul(g, o.scalar(0, g)));
+        }
+        return;
+    }
+    case B::Maximum: case B::Minimum: {
+        // x's share: 1 where x wins, 1/2 at ties (JAX's convention)
+        Var wins = o.bin(k == B::Maximum ? B::Gt : B::Lt, x, y);
+        Var tie = o.bin(B::Eq, x, y);
+        Var share = o.add(o.mask(wins, g), o.mul(o.mask(tie, g), o.scalar(0.5, g)));
+        if (wx) gx = o.mul(g, share);
+        if (wy) gy = o.mul(g, o.sub(o.scalar(1, share), share));
+        return;
+    }
+    default: return;  // comparisons and bitwise ops: NoGradient
+    }
+}
+
+template <BinaryKind K>
+void vjp_binary(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    Var gx = kNoGrad, gy = kNoGrad;
+    binary_vjp(o, K, a.cot, a.inputs[0], a.inputs[1], a.out, gx, gy, want(a, 0), want(a, 1));
+    if (want(a, 0) && gx != kNoGrad) a.cots[0] = unbroadcast(b, gx, b.type(a.inputs[0]));
+    if (want(a, 1) && gy != kNoGrad) a.cots[1] = unbroadcast(b, gy, b.type(a.inputs[1]));
+}
+
+// ---- reductions
+template <ReduceKind K>
+void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    const Var x = a.inputs[0];
+    const TensorType xt = b.type(x);
+    const std::vector<bool> axes = reduced(a.attrs[1], xt.shape.rank());
+    Var g = expand_reduced(o, a.cot, xt, axes);
+    Var y = expand_reduced(o, a.out, xt, axes);
+    Var gx = kNoGrad;
+    if constexpr (K == ReduceKind::Sum) {
+        gx = g;
+    } else if constexpr (K == ReduceKind::Mean) {
+        int64_t n = 1;
+        for (int i = 0; i < xt.shape.rank(); ++i)
+            if (axes[static_cast<size_t>(i)]) n *= xt.shape[i];
+        gx = o.div(g, o.scalar(double(n), g));
+    } else if constexpr (K == ReduceKind::Max || K == ReduceKind::Min) {
+        // split evenly among the elements equal to the result
+        std::vector<int64_t> ax;
+        for (int i = 0; i < xt.shape.rank(); ++i)
+            if (axes[static_cast<size_t>(i)]) ax.push_back(i);
+        Var hit = o.mask(o.bin(B::Eq, x, y), g);
+        Var count = expand_reduced(o, o.reduce("sum", hit, ax, false), xt, axes);
+        gx = o.div(o.mul(g, hit), count);
+    } else if constexpr (K == ReduceKind::Prod) {
+        // the product of the others, also where x has zeros
+        std::vector<int64_t> ax;
+        for (int i = 0; i < xt.shape.rank(); ++i)
+            if (axes[static_cast<size_t>(i)]) ax.push_back(i);
+        Var zero = o.bin(B::Eq, x, o.scalar(0, x));
+        Var nz = o.where(zero, o.add(o.mul(x, o.scalar(0, x)), o.scalar(1, x)), x);
+        Var p = expand_reduced(o, o.reduce("prod", nz, ax, false), xt, axes);
+        Var zc = expand_reduced(o, o.reduce("sum", o.mask(zero, x), ax, false), xt, axes);
+        Var none = o.bin(B::Eq, zc, o.scalar(0, zc));
+        Var one = o.bin(B::BitAnd, o.bin(B::Eq, zc, o.scalar(1, zc)), zero);
+        Var others = o.where(none, o.div(p, nz), o.where(one, p, o.mul(p, o.scalar(0, p))));
+        gx = o.mul(g, others);
+    } else if constexpr (K == ReduceKind::Logsumexp) {
+        gx = o.mul(g, o.un("exp", o.sub(x, y)));
+    }
+    if (gx != kNoGrad) a.cots[0] = o.like_dtype(gx, x);
+}
+
+// ---- the others, by name
+void vjp_where(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    Var zero = o.mul(a.cot, o.scalar(0, a.cot));
+    if (want(a, 1)) a.cots[1] = unbroadcast(b, o.where(a.inputs[0], a.cot, zero), b.type(a.inputs[1]));
+    if (want(a, 2)) a.cots[2] = unbroadcast(b, o.where(a.inputs[0], zero, a.cot), b.type(a.inputs[2]));
+}
+
+void vjp_clip(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    const Var x = a.inputs[0], lo = a.inputs[1], hi = a.inputs[2], g = a.cot;
+    Var below = o.bin(B::Lt, x, lo), above = o.bin(B::Gt, x, hi);
+    Var zero = o.mul(g, o.scalar(0, g));
+    if (want(a, 0))
+        a.cots[0] = unbroadcast(b, o.where(o.bin(B::BitOr, below, above), zero, g), b.type(x));
+    if (want(a, 1)) a.cots[1] = unbroadcast(b, o.where(below, g, zero), b.type(lo));
+    if (want(a, 2)) a.cots[2] = unbroadcast(b, o.where(above, g, zero), b.type(hi));
+}
+
+void vjp_astype(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    if (want(a, 0) && is_float(b.type(a.inputs[0]).dtype)) a.cots[0] = o.like_dtype(a.cot, a.inputs[0]);
+}
+
+// matmul with NumPy's 1-d rules: 1-d operands are made (1, k) / (k, 1), the
+// products of the 2-d rule taken, and the batch axes summed (unbroadcast).
+void vjp_matmul(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    const Var x = a.inputs[0], y = a.inputs[1];
+    const TensorType xt = b.type(x), yt = b.type(y), gt = b.type(a.cot);
+    if (xt.shape.rank() == 1 && yt.shape.rank() == 1) {
+        if (want(a, 0)) a.cots[0] = o.like_dtype(o.mul(a.cot, y), x);
+        if (want(a, 1)) a.cots[1] = o.like_dtype(o.mul(a.cot, x), y);
+        return;
+    }
+    Var X = x, Y = y;
+    Shape gfull = gt.shape;
+    if (xt.shape.rank() == 1) X = o.reshape(x, Shape{1, xt.shape[0]});
+    if (yt.shape.rank() == 1) Y = o.reshape(y, Shape{yt.shape[0], 1});
+    if (xt.shape.rank() == 1 || yt.shape.rank() == 1) {
+        // g with the axes NumPy removed put back: batch..., m, n
+        Shape full;
+        const int keep = gt.shape.rank() - (xt.shape.rank() == 1 ? 0 : 1) - (yt.shape.rank() == 1 ? 0 : 1);
+        for (int i = 0; i < keep; ++i) full.push_back(gt.shape[i]);
+        full.push_back(xt.shape.rank() == 1 ? 1 : gt.shape[keep]);
+        full.push_back(yt.shape.rank() == 1 ? 1 : gt.shape[gt.shape.rank() - 1]);
+        gfull = full;
+    }
+    Var G = o.reshape(a.cot, gfull);
+    auto swap_last = [&](Var v) {
+        const int r = b.type(v).shape.rank();
+        std::vector<int64_t> perm(static_cast<size_t>(r));
+        std::iota(perm.begin(), perm.end(), 0);
+        std::swap(perm[static_cast<size_t>(r - 1)], perm[static_cast<size_t>(r - 2)]);
+        return o.transpose(v, perm);
+    };
+    // (reduced to the 2-d operands' shapes first: a 1-d operand's added axis
+    // is not a leading one)
+    if (want(a, 0)) a.cots[0] = o.reshape(unbroadcast(b, o.matmul(G, swap_last(Y)), b.type(X)), xt.shape);
+    if (want(a, 1)) a.cots[1] = o.reshape(unbroadcast(b, o.matmul(swap_last(X), G), b.type(Y)), yt.shape);
+}
+
+void vjp_dot(GradBuilder& b, const VjpArgs& a) {
+    if (b.type(a.inputs[0]).shape.rank() > 2 || b.type(a.inputs[1]).shape.rank() > 2)
+        throw OpError("dot: the gradient of dot on operands of rank > 2 is not supported; use matmul");
+    if (b.type(a.inputs[0]).shape.rank() == 0 || b.type(a.inputs[1]).shape.rank() == 0) {
+        // a scalar operand: dot is multiplication
+        Ops o{b};
+        Var gx = kNoGrad, gy = kNoGrad;
+        binary_vjp(o, B::Mul, a.cot, a.inputs[0], a.inputs[1], a.out, gx, gy, want(a, 0), want(a, 1));
+        if (want(a, 0)) a.cots[0] = unbroadcast(b, gx, b.type(a.inputs[0]));
+        if (want(a, 1)) a.cots[1] = unbroadcast(b, gy, b.type(a.inputs[1]));
+        return;
+    }
+    vjp_matmul(b, a);
+}
+
+void vjp_outer(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    const Var x = a.inputs[0], y = a.inputs[1];
+    const TensorType xt = b.type(x), yt = b.type(y);
+    Var fx = o.reshape(x, Shape{xt.shape.numel()}), fy = o.reshape(y, Shape{yt.shape.numel()});
+    if (want(a, 0)) a.cots[0] = o.like_dtype(o.reshape(o.matmul(a.cot, fy), xt.shape), x);
+    if (want(a, 1)) a.cots[1] = o.like_dtype(o.reshape(o.matmul(fx, a.cot), yt.shape), y);
+}
+
+int64_t attr_int(const Attr& a, int64_t otherwise) {
+    if (auto* i = std::get_if<int64_t>(&a)) return *i;
+    return otherwise;
+}
+
+void vjp_softmax(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    const Var y = a.out, g = a.cot;
+    std::vector<int64_t> ax{attr_int(a.attrs[1], -1)};
+    Var s = o.reduce("sum", o.mul(g, y), ax, true);
+    a.cots[0] = o.like_dtype(o.mul(y, o.sub(g, s)), a.inputs[0]);
+}
+
+void vjp_log_softmax(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    std::vector<int64_t> ax{attr_int(a.attrs[1], -1)};
+    Var s = o.reduce("sum", a.cot, ax, true);
+    a.cots[0] = o.like_dtype(o.sub(a.cot, o.mul(o.un("exp", a.out), s)), a.inputs[0]);
+}
+
+// mean over the labels of -log_softmax(logits)[label]: (softmax - one_hot) / n
+void vjp_cross_entropy(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    const Var logits = a.inputs[0], labels = a.inputs[1];
+    const TensorType lt = b.type(logits);
+    const int64_t classes = lt.shape[lt.shape.rank() - 1];
+    const int64_t n = b.type(labels).shape.numel();
+    Var p = b.apply(op("softmax"), std::span<const Var>(&logits, 1), {std::monostate{}, int64_t{-1}});
+    Var hot = b.apply(op("one_hot"), std::span<const Var>(&labels, 1), {std::monostate{}, classes, lt.dtype});
+    Var scale = o.div(a.cot, o.scalar(double(n > 0 ? n : 1), a.cot));
+    a.cots[0] = o.like_dtype(o.mul(o.sub(p, hot), scale), logits);
+}
+
+void vjp_mse(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    const Var x = a.inputs[0], y = a.inputs[1];
+    Var d = o.sub(x, y);
+    const int64_t n = b.type(d).shape.numel();
+    Var gd = o.mul(d, o.div(o.mul(a.cot, o.scalar(2, a.cot)), o.scalar(double(n > 0 ? n : 1), a.cot)));
+    if (want(a, 0)) a.cots[0] = unbroadcast(b, gd, b.type(x));
+    if (want(a, 1)) a.cots[1] = unbroadcast(b, o.neg(gd), b.type(y));
+}
+
+void vjp_reshape_like(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    if (want(a, 0)) a.cots[0] = o.like_dtype(o.reshape(a.cot, b.type(a.inputs[0]).shape), a.inputs[0]);
+}
+
+void vjp_broadcast_to(GradBuilder& b, const VjpArgs& a) {
+    if (want(a, 0)) a.cots[0] = unbroadcast(b, a.cot, b.type(a.inputs[0]));
+}
+
+void vjp_transpose(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    const int r = b.type(a.inputs[0]).shape.rank();
+    std::vector<int64_t> perm(static_cast<size_t>(r));
+    if (auto* v = std::get_if<std::vector<int64_t>>(&a.attrs[1])) perm = *v;
+    else if (auto* i = std::get_if<int64_t>(&a.attrs[1])) perm = {*i};
+    else for (int k = 0; k < r; ++k) perm[static_cast<size_t>(k)] = r - 1 - k;
+    std::vector<int64_t> inv(perm.size());
+    for (size_t k = 0; k < perm.size(); ++k) inv[static_cast<size_t>(perm[k] < 0 ? perm[k] + r : perm[k])] = int64_t(k);
+    a.cots[0] = o.transpose(a.cot, inv);
+}
+
+// concat / stack: each input's cotangent is its part of g (slices along axis)
+void vjp_concat_stack(GradBuilder& b, const VjpArgs& a, bool stack) {
+    const TensorType gt = b.type(a.cot);
+    int64_t axis = attr_int(a.attrs[1], 0);
+    if (axis < 0) axis += gt.shape.rank();
+    int64_t at = 0;
+    for (size_t i = 0; i < a.inputs.size(); ++i) {
+        const TensorType it = b.type(a.inputs[i]);
+        const int64_t len = stack ? 1 : it.shape[static_cast<int>(axis)];
+        if (want(a, i)) {
+            std::vector<IndexItem> items(static_cast<size_t>(axis) + 1);
+            for (int64_t k = 0; k < axis; ++k) items[static_cast<size_t>(k)].kind = IndexItem::Slice;
+            IndexItem& last = items.back();
+            if (stack) {
+                last.kind = IndexItem::Int;
+                last.index = at;
+            } else {
+                last.kind = IndexItem::Slice;
+                last.lo = at;
+                last.hi = at + len;
+            }
+            Ops o{b};
+            a.cots[i] = o.like_dtype(b.index(a.cot, items), a.inputs[i]);
+        }
+        at += len;
+    }
+}
+void vjp_concat(GradBuilder& b, const VjpArgs& a) { vjp_concat_stack(b, a, false); }
+void vjp_stack(GradBuilder& b, const VjpArgs& a) { vjp_concat_stack(b, a, true); }
+
+// tensor(x) of a tensor: the identity (cast to the result's dtype)
+void vjp_tensor(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    if (want(a, 0) && is_float(b.type(a.inputs[0]).dtype)) a.cots[0] = o.like_dtype(a.cot, a.inputs[0]);
+}
+
+}  // namespace
+
+Var zeros_of(GradBuilder& b, const TensorType& t) {
+    const DType d = t.dtype;
+    return b.apply(op("zeros"), {}, {dims(t.shape), d});
+}
+
+Var unbroadcast(GradBuilder& b, Var g, const TensorType& to) {
+    Ops o{b};
+    const TensorType gt = b.type(g);
+    if (!(gt.shape == to.shape)) {
+        const int extra = gt.shape.rank() - to.shape.rank();
+        std::vector<int64_t> axes;
+        for (int i = 0; i < gt.shape.rank(); ++i)
+            if (i < extra || (to.shape[i - extra] == 1 && gt.shape[i] != 1)) axes.push_back(i);
+        if (!axes.empty()) g = o.reduce("sum", g, axes, true);
+        g = o.reshape(g, to.shape);
+    }
+    return o.cast(g, to.dtype);
+}
+
+void attach_grad_rules(OpRegistry& r) {
+    auto vjp = [&](std::string_view name, VjpFn fn) { r.set_grad(name, GradRule{GradRule::Vjp, fn}); };
+    auto none = [&](std::string_view name) { r.set_grad(name, GradRule{GradRule::NoGradient, nullptr}); };
+#define TG_UNARY_(K, NAME, CLS, DOC)                                              \
+    if (UnaryClass::CLS == UnaryClass::Predicate || UnaryKind::K == U::Invert) \
+        none(NAME);                                                           \
+    else                                                                      \
+        vjp(NAME, &vjp_unary<UnaryKind::K>);
+    TG_UNARY_OPS(TG_UNARY_)
+#undef TG_UNARY_
+#define TG_BINARY_(K, NAME, CLS, CHECK, MSG, DOC)                                          \
+    if (BinaryClass::CLS == BinaryClass::Compare || BinaryClass::CLS == BinaryClass::Bitwise) \
+        none(NAME);                                                                        \
+    else                                                                                   \
+        vjp(NAME, &vjp_binary<BinaryKind::K>);
+    TG_BINARY_OPS(TG_BINARY_)
+#undef TG_BINARY_
+#define TG_REDUCE_(K, NAME, DOC)                                                                  \
+    if (ReduceKind::K == ReduceKind::Argmax || ReduceKind::K == ReduceKind::Argmin ||             \
+        ReduceKind::K == ReduceKind::Any || ReduceKind::K == ReduceKind::All)                     \
+        none(NAME);                                                                               \
+    else                                                                                          \
+        vjp(NAME, &vjp_reduce<ReduceKind::K>);
+    TG_REDUCE_OPS(TG_REDUCE_)
+#undef TG_REDUCE_
+    vjp("where", &vjp_where);
+    vjp("clip", &vjp_clip);
+    vjp("astype", &vjp_astype);
+    vjp("matmul", &vjp_matmul);
+    vjp("dot", &vjp_dot);
+    vjp("outer", &vjp_outer);
+    vjp("softmax", &vjp_softmax);
+    vjp("log_softmax", &vjp_log_softmax);
+    vjp("cross_entropy", &vjp_cross_entropy);
+    vjp("mse", &vjp_mse);
+    for (const char* n : {"reshape", "expand_dims", "squeeze", "flatten"}) vjp(n, &vjp_reshape_like);
+    vjp("broadcast_to", &vjp_broadcast_to);
+    vjp("transpose", &vjp_transpose);
+    vjp("concat", &vjp_concat);
+    vjp("stack", &vjp_stack);
+    vjp("tensor", &vjp_tensor);
+    // Results that never carry a gradient: made from shapes and numbers,
+    // drawn at random, or of integer type whatever the inputs.
+    for (const char* n : {"zeros", "ones", "full", "zeros_like", "ones_like", "arange", "linspace", "eye",
+                          "random_uniform", "random_normal", "random_int", "one_hot"})
+        none(n);
+}
+
+}  // namespace tg::stdlib
