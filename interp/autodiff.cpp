@@ -1,11 +1,14 @@
 #include "interp/autodiff.hpp"
 
+#include <map>
 #include <string>
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/runtime.hpp"
+#include "interp/trace.hpp"
+#include "tracer/graph.hpp"
 #include "stdlib/grad.hpp"
 
 namespace tg::interp {
@@ -129,6 +132,7 @@ std::vector<Value> entry_vjp(Runtime& rt, const TapeEntry& e, const Value& g) {
         out[0] = z;
         break;
     }
+    case TapeEntry::What::Cond: break;  // (sweep: cond_vjp)
     case TapeEntry::What::IndexAssign: {
         if (e.in_nodes[0] != kNotTracked) {
             Value gx = g;
@@ -146,21 +150,84 @@ std::vector<Value> entry_vjp(Runtime& rt, const TapeEntry& e, const Value& g) {
     return out;
 }
 
-// Reverse sweep: the cotangent of every node of `tape` (Undefined: zero).
-std::vector<Value> backward(Runtime& rt, const Tape& tape, uint32_t out_node, const Value& seed) {
-    std::vector<Value> cot(tape.nodes);
-    cot[out_node] = seed;
-    for (size_t i = tape.entries.size(); i-- > 0;) {
-        const TapeEntry& e = tape.entries[i];
-        if (!cot[e.out_node].defined()) continue;
-        std::vector<Value> ins = entry_vjp(rt, e, cot[e.out_node]);
+void sweep(Runtime& rt, std::span<const TapeEntry> entries, std::vector<Value>& cot);
+
+// The normalized cotangent a cond branch yields: the outer value's dtype, strong.
+Value yield_ready(Runtime& rt, const Value& c, const TensorType& t) {
+    const TensorType ct = c.tensor_type();
+    if (ct.dtype == t.dtype && !ct.weak) return c;
+    Value in[1] = {c};
+    return run_op(rt, *stdlib::find_op("astype"), in, {std::monostate{}, t.dtype});
+}
+
+// The backward of a converted `if`: a cond on the same predicate whose
+// branch b runs branch b's entries back from the results' cotangents and
+// yields the cotangents of the outer values the branches read.
+std::vector<Value> cond_vjp(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot) {
+    if (!rt.trace) throw Error("internal error: a cond's gradient outside its trace");
+    TraceState& T = *rt.trace;
+    tracer::Graph& g = T.graph;
+    const CondData& d = *e.cond;
+    tracer::ValueId ins[1] = {T.token};
+    const tracer::NodeId node = g.add_cond(d.pred, ins, T.here());
+    for (int b = 0; b < 2; ++b) {
+        g.enter(g.node(node).regions[size_t(b)]);
+        T.token = g.args(g.node(node).regions[size_t(b)])[0];
+        std::vector<Value> local(cot.size());
+        for (size_t j = 0; j < d.out_nodes.size(); ++j) {
+            const uint32_t leaf = d.leaf_nodes[b][j];
+            if (leaf == kNotTracked || d.out_nodes[j] == kNotTracked || !cot[d.out_nodes[j]].defined()) continue;
+            const Value& c = cot[d.out_nodes[j]];
+            local[leaf] = local[leaf].defined() ? binary(rt, lang::BinOp::Add, local[leaf], c) : c;
+        }
+        sweep(rt, d.branch[b], local);
+        std::vector<tracer::ValueId> ys{T.token};
+        for (size_t k = 0; k < e.in_nodes.size(); ++k) {
+            const Value& c = local[e.in_nodes[k]];
+            TensorType t = d.in_types[k];
+            t.weak = false;
+            ys.push_back(value_id(T, c.defined() ? yield_ready(rt, c, t) : zeros_value(rt, t)));
+        }
+        g.yield(ys);
+        g.exit();
+    }
+    std::vector<tracer::ValueId> res = g.finish(node);
+    T.token = res[0];
+    std::vector<Value> out;
+    for (size_t k = 0; k < e.in_nodes.size(); ++k) out.push_back(symbolic(T, res[1 + k]));
+    return out;
+}
+
+// Reverse sweep over `entries`: accumulates into `cot` (one per tape node;
+// Undefined: zero) the cotangents of every node they read.
+void sweep(Runtime& rt, std::span<const TapeEntry> entries, std::vector<Value>& cot) {
+    for (size_t i = entries.size(); i-- > 0;) {
+        const TapeEntry& e = entries[i];
+        std::vector<Value> ins;
+        if (e.what == TapeEntry::What::Cond) {
+            bool any = false;
+            for (uint32_t n : e.cond->out_nodes) any = any || (n != kNotTracked && cot[n].defined());
+            if (!any) continue;
+            ins = cond_vjp(rt, e, cot);
+            for (uint32_t n : e.cond->out_nodes)
+                if (n != kNotTracked) cot[n] = Value();
+        } else {
+            if (!cot[e.out_node].defined()) continue;
+            ins = entry_vjp(rt, e, cot[e.out_node]);
+            cot[e.out_node] = Value();  // released as soon as it has been used
+        }
         for (size_t k = 0; k < ins.size(); ++k) {
             const uint32_t n = e.in_nodes[k];
             if (n == kNotTracked || !ins[k].defined()) continue;
             cot[n] = cot[n].defined() ? binary(rt, lang::BinOp::Add, cot[n], ins[k]) : ins[k];
         }
-        cot[e.out_node] = Value();  // released as soon as it has been used
     }
+}
+
+std::vector<Value> backward(Runtime& rt, const Tape& tape, uint32_t out_node, const Value& seed) {
+    std::vector<Value> cot(tape.nodes);
+    cot[out_node] = seed;
+    sweep(rt, tape.entries, cot);
     return cot;
 }
 
@@ -258,6 +325,125 @@ void tracked_index_assign(Runtime& rt, Value& x, std::span<const stdlib::IndexIt
     e.items.assign(items.begin(), items.end());
     e.out = std::move(y);
     x = record(*rt.tapes[level - 1], std::move(e));
+}
+
+// ------------------------------------------------------------------ converted `if`
+
+std::vector<size_t> tape_marks(const Runtime& rt) {
+    std::vector<size_t> m;
+    for (const Tape* t : rt.tapes) m.push_back(t->entries.size());
+    return m;
+}
+
+void truncate_tapes(Runtime& rt, const std::vector<size_t>& marks) {
+    for (size_t i = 0; i < marks.size() && i < rt.tapes.size(); ++i)
+        if (rt.tapes[i]->entries.size() > marks[i]) rt.tapes[i]->entries.resize(marks[i]);
+}
+
+std::optional<CondTape> take_branch_entries(Runtime& rt, const std::vector<size_t> marks[3], bool force) {
+    if (rt.tapes.empty() || marks[0].size() != rt.tapes.size()) return std::nullopt;
+    const size_t inner = rt.tapes.size() - 1;
+    for (size_t i = 0; i < inner; ++i)
+        if (rt.tapes[i]->entries.size() != marks[0][i])
+            unsupported_in_graph("a gradient of a gradient through a converted `if` (it depends on a tensor)");
+    Tape& tape = *rt.tapes[inner];
+    const size_t m0 = marks[0][inner], m1 = marks[1][inner], m2 = marks[2][inner];
+    if (m0 == m2 && !force) return std::nullopt;
+    CondTape t;
+    t.level = tape.level;
+    t.branch[0].assign(std::make_move_iterator(tape.entries.begin() + long(m0)),
+                       std::make_move_iterator(tape.entries.begin() + long(m1)));
+    t.branch[1].assign(std::make_move_iterator(tape.entries.begin() + long(m1)),
+                       std::make_move_iterator(tape.entries.begin() + long(m2)));
+    tape.entries.resize(m0);
+    for (const auto& br : t.branch)
+        for (const TapeEntry& e : br) {
+            if (e.what == TapeEntry::What::Cond)
+                unsupported_in_graph("a gradient through nested converted `if`s (they depend on tensors)");
+            for (const Value& v : e.inputs)
+                if (v.tracked()) unsupported_in_graph("a gradient of a gradient through a converted `if`");
+        }
+    return t;
+}
+
+namespace {
+template <class F>
+void each_value(const TapeEntry& e, F&& f) {
+    for (const Value& v : e.inputs) f(v);
+    f(e.out);
+    for (const Value& v : e.dynamic) f(v);
+}
+template <class F>
+void each_value_mut(TapeEntry& e, F&& f) {
+    for (Value& v : e.inputs) f(v);
+    f(e.out);
+    for (Value& v : e.dynamic) f(v);
+}
+}  // namespace
+
+std::vector<Value> branch_residuals(const CondTape& t, int b, const std::function<bool(uint32_t)>& inside) {
+    std::vector<Value> out;
+    std::vector<uint32_t> seen;
+    for (const TapeEntry& e : t.branch[b])
+        each_value(e, [&](const Value& v) {
+            const SymObj* s = v.sym();
+            if (!s || !inside(s->id) || std::find(seen.begin(), seen.end(), s->id) != seen.end()) return;
+            seen.push_back(s->id);
+            out.push_back(v);
+        });
+    return out;
+}
+
+void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint32_t> leaf_nodes[2],
+                 const std::vector<Value> leaf_primals[2], std::vector<Value>& results,
+                 const std::vector<Value> residuals[2], const std::vector<Value> residual_results[2]) {
+    Tape& tape = *rt.tapes[t.level - 1];
+    auto data = std::make_shared<CondData>();
+    data->pred = pred;
+    TapeEntry e;
+    e.what = TapeEntry::What::Cond;
+    std::map<uint32_t, size_t> outer;  // node -> index into e.in_nodes
+    auto add_outer = [&](uint32_t n, const Value& primal) {
+        if (n == kNotTracked || outer.count(n)) return;
+        outer[n] = e.in_nodes.size();
+        e.in_nodes.push_back(n);
+        e.inputs.push_back(primal);
+        data->in_types.push_back(primal.tensor_type());
+    };
+    for (int b = 0; b < 2; ++b) {
+        // the branch's entries read the residual results instead of the region's values
+        std::map<uint32_t, Value> remap;
+        for (size_t k = 0; k < residuals[b].size(); ++k) remap[residuals[b][k].sym()->id] = residual_results[b][k];
+        std::vector<bool> produced(tape.nodes, false);
+        for (TapeEntry& x : t.branch[b]) {
+            each_value_mut(x, [&](Value& v) {
+                if (const SymObj* s = v.sym()) {
+                    auto it = remap.find(s->id);
+                    if (it != remap.end()) v = it->second;
+                }
+            });
+            produced[x.out_node] = true;
+        }
+        for (const TapeEntry& x : t.branch[b])
+            for (size_t k = 0; k < x.in_nodes.size(); ++k)
+                if (x.in_nodes[k] != kNotTracked && !produced[x.in_nodes[k]]) add_outer(x.in_nodes[k], x.inputs[k]);
+        for (size_t j = 0; j < leaf_nodes[b].size(); ++j)
+            if (leaf_nodes[b][j] != kNotTracked && !produced[leaf_nodes[b][j]])
+                add_outer(leaf_nodes[b][j], leaf_primals[b][j]);
+        data->branch[b] = std::move(t.branch[b]);
+        data->leaf_nodes[b] = leaf_nodes[b];
+    }
+    data->out_nodes.assign(results.size(), kNotTracked);
+    for (size_t j = 0; j < results.size(); ++j) {
+        const bool tracked = leaf_nodes[0][j] != kNotTracked || leaf_nodes[1][j] != kNotTracked;
+        if (!tracked || !differentiable_type(results[j].tensor_type())) continue;
+        results[j] = wrap(tape, results[j]);
+        data->out_nodes[j] = results[j].tracked()->node;
+    }
+    if (e.in_nodes.empty()) return;  // nothing it reads is differentiated
+    e.cond = std::move(data);
+    e.out_node = kNotTracked;
+    tape.entries.push_back(std::move(e));
 }
 
 // ------------------------------------------------------------------ grad

@@ -14,6 +14,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -24,9 +27,11 @@ namespace tg::interp {
 
 class Runtime;
 
+struct CondData;
+
 // One recorded application. Inputs are primals (maybe tracked at lower levels).
 struct TapeEntry {
-    enum class What : uint8_t { Op, Index, IndexAssign } what = What::Op;
+    enum class What : uint8_t { Op, Index, IndexAssign, Cond } what = What::Op;
     const stdlib::OpDef* op = nullptr;
     std::vector<stdlib::Attr> attrs;
     std::vector<Value> inputs;
@@ -35,8 +40,22 @@ struct TapeEntry {
     uint32_t out_node = 0;
     std::vector<stdlib::IndexItem> items;  // Index / IndexAssign
     std::vector<Value> dynamic;
+    std::shared_ptr<const CondData> cond;  // Cond: in_nodes are the outer values its branches read
 };
 inline constexpr uint32_t kNotTracked = UINT32_MAX;
+
+// A converted `if` (a cond node) that values being differentiated go
+// through. Its branches' tape entries are kept apart; the values they need
+// that only exist inside a branch were added to the forward cond's results
+// (residuals, as JAX's partial evaluation of cond does), so the backward is
+// a cond on the same predicate whose branches run their own entries back.
+struct CondData {
+    uint32_t pred = 0;                      // tracer::ValueId of the bool[] predicate
+    std::vector<TapeEntry> branch[2];
+    std::vector<uint32_t> leaf_nodes[2];    // per tracked output: its node in branch b (kNotTracked: none)
+    std::vector<uint32_t> out_nodes;        // per tracked output: the cond result's node
+    std::vector<stdlib::TensorType> in_types;  // per in_node of the entry
+};
 
 struct Tape {
     uint32_t level = 0;
@@ -65,6 +84,33 @@ Value tracked_index(Runtime& rt, const Value& x, std::span<const stdlib::IndexIt
                     std::span<const Value> dynamic);
 void tracked_index_assign(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,
                           std::span<const Value> dynamic);
+
+// ---- converted `if` (interp/autograph.cpp's trace_cond): the tape length
+// before each branch, then the merge's bookkeeping.
+std::vector<size_t> tape_marks(const Runtime& rt);
+// Drops what was recorded after `marks` (a rolled-back trace attempt).
+void truncate_tapes(Runtime& rt, const std::vector<size_t>& marks);
+// After both branches ran (marks: before branch 0, before branch 1, after
+// branch 1): the entries recorded in each branch, taken off the innermost
+// tape, or nothing to do. Throws an Unsupported trace error for what the
+// graph cannot differentiate (nested tapes, nested converted control flow).
+struct CondTape {
+    uint32_t level = 0;
+    std::vector<TapeEntry> branch[2];
+};
+// `force`: a branch yields a tracked value (perhaps one from before the cond).
+std::optional<CondTape> take_branch_entries(Runtime& rt, const std::vector<size_t> marks[3], bool force);
+// The values inside branch region `b` (ids for which `inside` is true) the
+// entries of branch b read: they become extra results of the cond.
+std::vector<Value> branch_residuals(const CondTape& t, int b, const std::function<bool(uint32_t)>& inside);
+// Records the cond: `sides[j]` the value each branch yields for result j
+// (tracked ones were unwrapped by the caller, who kept their nodes in
+// `leaf_nodes`), `results` the cond's results for them (wrapped here where a
+// side was tracked), `residual_results` the results for each branch's
+// residuals, in branch_residuals' order.
+void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint32_t> leaf_nodes[2],
+                 const std::vector<Value> leaf_primals[2], std::vector<Value>& results, const std::vector<Value> residuals[2],
+                 const std::vector<Value> residual_results[2]);
 
 // grad, value_and_grad, stop_gradient (SPEC §5.5).
 void add_autodiff_builtins(std::vector<std::pair<std::string, Value>>& out);

@@ -18,6 +18,7 @@
 // `raise` node with the same message and traceback; Conversion errors (SPEC
 // §5.2's trace-time errors) and Unsupported ones stop the conversion.
 #include "interp/control.hpp"
+#include "interp/autodiff.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/printing.hpp"
@@ -327,10 +328,13 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
     };
     const Graph::Checkpoint cp = g.checkpoint();
     const ValueId tok_in = T.token;
+    std::vector<size_t> marks[3];  // tape lengths before each branch and after (autodiff.hpp)
+    marks[0] = tape_marks(rt_);
     auto give_up = [&] {
         restore();
         T.token = tok_in;
         g.rollback(cp);
+        truncate_tapes(rt_, marks[0]);
     };
     ValueId ins[1] = {tok_in};
     const NodeId node = g.add_cond(pred, ins, T.at(source(), loc));
@@ -341,6 +345,7 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
     std::optional<Error> errs[2];
     Frame* frame = f_;
     for (int b = 0; b < 2; ++b) {
+        marks[b] = tape_marks(rt_);
         g.enter(reg[b]);
         T.token = g.args(reg[b])[0];
         restore();
@@ -365,7 +370,9 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         tok_out[b] = T.token;
         g.exit();
     }
+    marks[2] = tape_marks(rt_);
     if (failed[0] && failed[1]) {
+        truncate_tapes(rt_, marks[0]);
         // Both branches raise, each after what it did first (a print): the
         // cond stays, carrying only the token, and the error goes on to the
         // enclosing construct, whose own raise is never reached.
@@ -523,6 +530,41 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
             yielded.push_back(std::move(y));
         }
     }
+    // Values being differentiated through the cond: their branches' tape
+    // entries are kept apart, with the values those need as extra results.
+    bool tracked_side = false;
+    for (const Yielded& y : yielded) tracked_side = tracked_side || y.side[0].tracked() || y.side[1].tracked();
+    std::optional<CondTape> ct = take_branch_entries(rt_, marks, tracked_side);
+    std::vector<uint32_t> leaf_nodes[2];
+    std::vector<Value> leaf_primals[2], residuals[2];
+    const size_t n_results = yielded.size();
+    if (ct) {
+        for (int b = 0; b < 2; ++b) {
+            leaf_nodes[b].assign(n_results, kNotTracked);
+            leaf_primals[b].resize(n_results);
+            for (size_t j = 0; j < n_results; ++j) {
+                Value& side = yielded[j].side[b];
+                const GradObj* go = side.tracked();
+                if (!go) continue;
+                if (tracked_level(rt_, side) != ct->level)
+                    unsupported_in_graph("a gradient of a gradient through a converted `if`");
+                leaf_nodes[b][j] = go->node;
+                side = go->primal;
+                leaf_primals[b][j] = side;
+            }
+            const RegionId here = reg[b];
+            residuals[b] = branch_residuals(*ct, b, [&](uint32_t id) {
+                const tracer::ValueInfo& vi = g.value(id);
+                return vi.def == tracer::kNoId ? vi.region == here : g.node(vi.def).parent == here;
+            });
+            for (const Value& r : residuals[b]) {
+                Yielded y;
+                y.type = r.tensor_type();
+                y.side[b] = r;
+                yielded.push_back(std::move(y));
+            }
+        }
+    }
     for (int b = 0; b < 2; ++b) {
         g.enter(reg[b]);
         std::vector<ValueId> ys{tok_out[b]};
@@ -536,6 +578,15 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
     }
     std::vector<ValueId> res = g.finish(node);
     T.token = res[0];
+    std::vector<Value> outs;
+    for (size_t j = 0; j < n_results; ++j) outs.push_back(symbolic(T, res[1 + j]));
+    if (ct) {
+        std::vector<Value> residual_results[2];
+        size_t at = 1 + n_results;
+        for (int b = 0; b < 2; ++b)
+            for (size_t k = 0; k < residuals[b].size(); ++k) residual_results[b].push_back(symbolic(T, res[at++]));
+        record_cond(rt_, std::move(*ct), pred, leaf_nodes, leaf_primals, outs, residuals, residual_results);
+    }
     for (size_t i = 0; i < nv; ++i) {
         Result& r = results[i];
         if (r.keep) {
@@ -544,7 +595,7 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         }
         std::vector<Value> leaves;
         for (size_t k = 0; k < r.leaf.size(); ++k)
-            leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : symbolic(T, res[1 + static_cast<size_t>(r.leaf[k])]));
+            leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
         size_t k = 0;
         Value v = rebuild(r.skeleton, leaves, k);
         if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
