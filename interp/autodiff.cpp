@@ -539,6 +539,14 @@ Value strip_tape(const Value& v, uint64_t id) {
 }
 
 Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
+    // While tracing, the backward's nodes are located at the grad call (where
+    // an error in them is reported), not at f's last line.
+    lang::SourcePtr call_source;
+    std::shared_ptr<const tracer::CallSite> call_inlined;
+    if (rt.trace) {
+        call_source = rt.trace->source;
+        call_inlined = rt.trace->inlined;
+    }
     TapeScope scope(rt);
     Tape& tape = scope.tape;
     std::vector<Value> args(a.positional.begin(), a.positional.end());
@@ -564,6 +572,11 @@ Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
         throw Error(s.name + ": the function must return a 0-d float tensor (the value to differentiate), not " +
                     type_desc(loss));
     scope.pop();  // the backward ops are not recorded on this tape (an outer grad records them)
+    if (rt.trace) {
+        rt.trace->source = call_source;
+        rt.trace->loc = a.loc;
+        rt.trace->inlined = call_inlined;
+    }
     uint32_t node = kNotTracked;
     Value value = loss;
     if (const GradObj* g = loss.tracked(); g && g->tape == tape.id) {
