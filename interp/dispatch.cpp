@@ -585,6 +585,16 @@ bool values_equal(Runtime& rt, const Value& a, const Value& b) {
             if (!values_equal(rt, x[i], y[i])) return false;
         return true;
     }
+    case Kind::Dict: {  // the same keys (in any order, as Python) with equal values
+        const DictObj& x = a.dict();
+        const DictObj& y = b.dict();
+        if (x.size() != y.size()) return false;
+        for (size_t i = 0; i < x.size(); ++i) {
+            const Value* other = y.find(x.keys[i]);
+            if (!other || !values_equal(rt, x.values[i], *other)) return false;
+        }
+        return true;
+    }
     case Kind::Tensor: {
         const Tensor& x = a.tensor();
         const Tensor& y = b.tensor();
