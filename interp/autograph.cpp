@@ -480,13 +480,13 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
                 else if (d->what == "length")
                     msg += "has length " + d->a + " in one branch and " + d->b + " in the other";
                 else if (d->what == "key")
-                    msg += "has the key " + d->a + " in one branch but not in the other (a dict needs the same "
-                           "keys on both paths)";
+                    msg += "has the key " + d->a + " in one branch but not in the other";
                 else if (d->what == "key order")
                     msg += "has the keys in the order " + d->a + " in one branch and " + d->b + " in the other";
                 else msg += "has the value " + d->a + " in one branch and " + d->b + " in the other";
+                const char* hint = d->what.starts_with("key") ? "; a dict must have the same keys, in the same order, on both paths" : "";
                 give_up();
-                throw Error(msg + where(), source(), loc).as(TraceErrorKind::Conversion);
+                throw Error(msg + where() + hint, source(), loc).as(TraceErrorKind::Conversion);
             }
         }
         r.keep = false;
@@ -715,10 +715,11 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                 if (d->what == "kind") fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
                 if (d->what == "length") fail_conversion("`" + var.name + "` changes length from " + d->a + " to " + d->b);
                 if (d->what == "key")
-                    fail_conversion("`" + var.name + "` " + (d->b == "first" ? "loses" : "gains") + " the key " + d->a +
-                                    " (a dict carried around a loop must keep its keys)");
+                    fail_conversion("`" + var.name + "` " + (d->b == "first" ? "loses" : "gains") + " the key " + d->a,
+                                    "; a dict carried around a loop must keep its keys");
                 if (d->what == "key order")
-                    fail_conversion("`" + var.name + "` changes the order of its keys from " + d->a + " to " + d->b);
+                    fail_conversion("`" + var.name + "` changes the order of its keys from " + d->a + " to " + d->b,
+                                    "; a dict carried around a loop must keep its keys");
                 fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
             }
         }

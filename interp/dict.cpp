@@ -113,9 +113,10 @@ void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& 
     for (size_t i = 0; i < items.size(); ++i) {
         const Value& p = items[i];
         if (!p.is_sequence() || p.items().size() != 2)
-            throw Error(what + ": item " + std::to_string(i) + " is " +
-                        (p.is_sequence() ? "of length " + std::to_string(p.items().size()) : kind_desc(p)) +
-                        ", not a (key, value) pair");
+            throw Error(what + ": item " + std::to_string(i) + " must be a (key, value) pair, not " +
+                        (p.is_sequence() ? std::string("a ") + kind_name(p.kind()) + " of length " +
+                                               std::to_string(p.items().size())
+                                         : kind_desc(p)));
         d.set(dict_key(rt, p.items()[0]), p.items()[1]);
     }
 }
@@ -157,7 +158,7 @@ Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const Ca
     if (name == "update") {
         arity(name, a, 0, 1);
         DictObj& d = dict.dict_mut();
-        if (!a.positional.empty()) merge(rt, d, a.positional[0], "update: argument");
+        if (!a.positional.empty()) merge(rt, d, a.positional[0], "update: argument `other`");
         merge_keywords(d, a);
         return Value::none();
     }
@@ -190,7 +191,7 @@ void add_dict_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto dict = [](Runtime& rt, const CallArgs& a) {
         arity("dict", a, 0, 1);
         DictObj d;
-        if (!a.positional.empty()) merge(rt, d, a.positional[0], "dict: argument");
+        if (!a.positional.empty()) merge(rt, d, a.positional[0], "dict: argument `pairs`");
         merge_keywords(d, a);
         return Value::dict(std::move(d));
     };
