@@ -92,3 +92,35 @@ for i in range(3):
                         "<graph>");
     CHECK(r.out == "[1.0, 2.0] 120\n[4.0, 8.0] 720\n[9.0, 18.0] 5040\n");
 }
+
+TEST_CASE("closures kept in a dict of their own frame are freed once unreachable") {
+    Run r;
+    const char* program = R"(
+def handlers(n):
+    table = {}
+    def on_a():
+        return n
+    def on_b():
+        return table["a"]() + 1
+    table["a"] = on_a
+    table["b"] = on_b
+    return table["b"]()
+
+total = 0
+for i in range(ROUNDS):
+    total += handlers(i)
+print(total)
+)";
+    auto with_rounds = [&](int n) {
+        std::string p = program;
+        p.replace(p.find("ROUNDS"), 6, std::to_string(n));
+        return p;
+    };
+    r.interp.run_source(with_rounds(1000), "<warm>");
+    const long before = resident_kib();
+    r.interp.run_source(with_rounds(200000), "<many>");
+    const long grown = resident_kib() - before;
+    INFO("resident memory grew by " << grown << " KiB over 200,000 rounds");
+    CHECK(grown < 32 * 1024);
+    CHECK(r.out == "500500\n20000100000\n");
+}
