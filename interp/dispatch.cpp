@@ -564,7 +564,7 @@ void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexIte
 }
 
 bool values_equal(Runtime& rt, const Value& a, const Value& b) {
-    if (has_symbolic(a) || has_symbolic(b)) unsupported_in_graph("== on lists or strings holding traced values");
+    if (has_symbolic(a) || has_symbolic(b)) unsupported_in_graph("== on lists, dicts or strings holding traced values");
     if (a.kind() != b.kind()) {
         if (a.is_sequence() && b.is_sequence()) return false;
         return false;
