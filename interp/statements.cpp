@@ -266,7 +266,7 @@ void Evaluator::assign(const Expr& target, Value v) {
         std::vector<Value> items;
         if (v.is_sequence()) {
             items = v.items();
-        } else if (v.is_tensor() || v.is(Kind::Str)) {
+        } else if (v.is_tensor() || v.is(Kind::Str) || v.is(Kind::Dict)) {  // a dict unpacks its keys
             Iterable it = [&] {
                 try {
                     return Iterable(v, &rt_);

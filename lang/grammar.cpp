@@ -1122,10 +1122,11 @@ const auto paren_def =
        x3::expect[lit(Tok::RParen, "')'")][unwrap_paren])));
 
 // list: '[' [test (',' test)* [',']] ']' | '[' test comp_for ']'
-// comp_for: 'for' target_list 'in' or_test ('if' or_test)*
+// comp_for: 'for' target_list 'in' or_test ('if' or_test)*     (after the 'for', into a ListComp)
+const auto comp_for_rest = target_list[comprehension_target] >> x3::expect[lit(Tok::In, "'in'")] >>
+                           or_test[comprehension_iter] >> *((tok(Tok::If) >> or_test)[comprehension_if]);
 const auto comprehension =
-    lit(Tok::For)[open_comprehension] >> target_list[comprehension_target] >> x3::expect[lit(Tok::In, "'in'")] >>
-    or_test[comprehension_iter] >> *((tok(Tok::If) >> or_test)[comprehension_if]) >>
+    lit(Tok::For)[open_comprehension] >> comp_for_rest >>
     -(&lit(Tok::For) >> error("a list comprehension may have only one 'for' (nested loops are not supported)")) >>
     x3::expect[lit(Tok::RBracket, "']'")];
 const auto list_display_def =
@@ -1137,8 +1138,7 @@ const auto list_display_def =
 
 // dict: '{' [test ':' test (',' test ':' test)* [',']] '}' | '{' test ':' test comp_for '}'
 const auto dict_comprehension =
-    lit(Tok::For)[open_dict_comprehension] >> target_list[comprehension_target] >> x3::expect[lit(Tok::In, "'in'")] >>
-    or_test[comprehension_iter] >> *((tok(Tok::If) >> or_test)[comprehension_if]) >>
+    lit(Tok::For)[open_dict_comprehension] >> comp_for_rest >>
     -(&lit(Tok::For) >> error("a dict comprehension may have only one 'for' (nested loops are not supported)")) >>
     x3::expect[lit(Tok::RBrace, "'}'")];
 const auto dict_colon =

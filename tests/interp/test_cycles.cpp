@@ -26,6 +26,20 @@ struct Run {
         return o;
     }
 };
+
+// Runs `program` (its ROUNDS replaced) with 1,000 rounds to warm up the
+// allocator, then with 200,000: how much the resident memory grew (KiB).
+long growth_over_rounds(Run& r, const std::string& program) {
+    auto with_rounds = [&](int n) {
+        std::string p = program;
+        p.replace(p.find("ROUNDS"), 6, std::to_string(n));
+        return p;
+    };
+    r.interp.run_source(with_rounds(1000), "<warm>");
+    const long before = resident_kib();
+    r.interp.run_source(with_rounds(200000), "<many>");
+    return resident_kib() - before;
+}
 }  // namespace
 
 TEST_CASE("frames kept only by their own closures are freed; closures in use survive the collections") {
@@ -54,15 +68,7 @@ for i in range(ROUNDS):
     total += g()
 print(total, sum([k() for k in kept]))
 )";
-    auto with_rounds = [&](int n) {
-        std::string p = program;
-        p.replace(p.find("ROUNDS"), 6, std::to_string(n));
-        return p;
-    };
-    r.interp.run_source(with_rounds(1000), "<warm>");
-    const long before = resident_kib();
-    r.interp.run_source(with_rounds(200000), "<many>");
-    const long grown = resident_kib() - before;
+    const long grown = growth_over_rounds(r, program);
     INFO("resident memory grew by " << grown << " KiB over 200,000 rounds");
     CHECK(grown < 32 * 1024);  // leaking, the frames and closures took ~200 MB
     CHECK(r.out == "1501500 1275\n60000300000 1275\n");
@@ -111,15 +117,7 @@ for i in range(ROUNDS):
     total += handlers(i)
 print(total)
 )";
-    auto with_rounds = [&](int n) {
-        std::string p = program;
-        p.replace(p.find("ROUNDS"), 6, std::to_string(n));
-        return p;
-    };
-    r.interp.run_source(with_rounds(1000), "<warm>");
-    const long before = resident_kib();
-    r.interp.run_source(with_rounds(200000), "<many>");
-    const long grown = resident_kib() - before;
+    const long grown = growth_over_rounds(r, program);
     INFO("resident memory grew by " << grown << " KiB over 200,000 rounds");
     CHECK(grown < 32 * 1024);
     CHECK(r.out == "500500\n20000100000\n");
