@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "interp/dict.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/printing.hpp"
@@ -231,6 +232,14 @@ Value Value::tuple(std::vector<Value> items) {
     return wrap(interp::Value::tuple(std::move(v)));
 }
 
+Value Value::dict(std::vector<std::pair<Value, Value>> entries) {
+    return guarded([&] {
+        interp::DictObj d;
+        for (auto& [k, v] : entries) d.set(interp::dict_key(unwrap(k)), unwrap(v));
+        return wrap(interp::Value::dict(std::move(d)));
+    });
+}
+
 Value::Kind Value::kind() const {
     switch (impl_->v.kind()) {
     case interp::Kind::Tensor: return Kind::Tensor;
@@ -240,6 +249,7 @@ Value::Kind Value::kind() const {
     case interp::Kind::Function: case interp::Kind::Builtin: case interp::Kind::BoundMethod: return Kind::Function;
     case interp::Kind::DType: return Kind::DType;
     case interp::Kind::Module: return Kind::Module;
+    case interp::Kind::Dict: return Kind::Dict;
     default: return Kind::None;
     }
 }
@@ -258,6 +268,14 @@ std::vector<Value> Value::items() const {
         throw plain_error(std::string("expected a list or a tuple, got a ") + interp::kind_name(impl_->v.kind()));
     std::vector<Value> out;
     for (const auto& i : impl_->v.items()) out.push_back(wrap(i));
+    return out;
+}
+std::vector<std::pair<Value, Value>> Value::entries() const {
+    if (!impl_->v.is(interp::Kind::Dict))
+        throw plain_error(std::string("expected a dict, got a ") + interp::kind_name(impl_->v.kind()));
+    const interp::DictObj& d = impl_->v.dict();
+    std::vector<std::pair<Value, Value>> out;
+    for (size_t i = 0; i < d.size(); ++i) out.emplace_back(wrap(interp::key_value(d.keys[i])), wrap(d.values[i]));
     return out;
 }
 std::string Value::str() const {

@@ -251,18 +251,18 @@ uint32_t tracked_level(const Runtime& rt, const Value& v) {
 
 bool has_tracked(const Value& v) {
     if (v.tracked()) return true;
-    if (v.is_sequence())
-        for (const Value& x : v.items())
+    if (const std::vector<Value>* xs = v.children())
+        for (const Value& x : *xs)
             if (has_tracked(x)) return true;
     return false;
 }
 
 Value untracked(const Value& v) {
     if (const GradObj* g = v.tracked()) return untracked(g->primal);
-    if (v.is_sequence() && has_tracked(v)) {
+    if (const std::vector<Value>* xs = v.children(); xs && has_tracked(v)) {
         std::vector<Value> items;
-        for (const Value& x : v.items()) items.push_back(untracked(x));
-        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+        for (const Value& x : *xs) items.push_back(untracked(x));
+        return v.with_children(std::move(items));
     }
     return v;
 }
@@ -504,13 +504,13 @@ Value track_leaves(Runtime& rt, Tape& tape, const Value& v, const std::string& w
         leaves.push_back(w);
         return w;
     }
-    if (v.is_sequence()) {
+    if (const std::vector<Value>* xs = v.children()) {
         std::vector<Value> items;
-        for (size_t i = 0; i < v.items().size(); ++i)
-            items.push_back(track_leaves(rt, tape, v.items()[i], what + "[" + std::to_string(i) + "]", leaves));
-        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+        for (size_t i = 0; i < xs->size(); ++i)
+            items.push_back(track_leaves(rt, tape, (*xs)[i], what + "[" + std::to_string(i) + "]", leaves));
+        return v.with_children(std::move(items));
     }
-    throw Error(what + " is " + type_desc(v) + "; grad differentiates tensors, and lists and tuples of them");
+    throw Error(what + " is " + type_desc(v) + "; grad differentiates tensors, and lists, tuples and dicts of them");
 }
 
 // The gradient with the structure of `arg`, leaf by leaf from the cotangents.
@@ -523,17 +523,17 @@ Value gradient_tree(Runtime& rt, const Value& arg, const std::vector<Value>& cot
         return c.defined() ? cast_value(rt, c, t.dtype) : zeros_value(rt, t);
     }
     std::vector<Value> items;
-    for (const Value& x : arg.items()) items.push_back(gradient_tree(rt, x, cot, k, leaves));
-    return arg.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    for (const Value& x : *arg.children()) items.push_back(gradient_tree(rt, x, cot, k, leaves));
+    return arg.with_children(std::move(items));
 }
 
 // aux (and the value) without this tape's tracking
 Value strip_tape(const Value& v, uint64_t id) {
     if (const GradObj* g = v.tracked()) return g->tape == id ? strip_tape(g->primal, id) : v;
-    if (v.is_sequence() && has_tracked(v)) {
+    if (const std::vector<Value>* xs = v.children(); xs && has_tracked(v)) {
         std::vector<Value> items;
-        for (const Value& x : v.items()) items.push_back(strip_tape(x, id));
-        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+        for (const Value& x : *xs) items.push_back(strip_tape(x, id));
+        return v.with_children(std::move(items));
     }
     return v;
 }

@@ -19,6 +19,7 @@
 // §5.2's trace-time errors) and Unsupported ones stop the conversion.
 #include "interp/control.hpp"
 #include "interp/autodiff.hpp"
+#include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/printing.hpp"
@@ -41,23 +42,23 @@ namespace {
 
 constexpr int64_t kMaxUnroll = 1000;  // iterations of a loop unrolled at trace time when conversion fails
 
-// The tensor leaves of a value, in order (lists and tuples are walked).
+// The tensor leaves of a value, in order (lists, tuples and dicts' values are walked).
 void collect_leaves(const Value& v, std::vector<Value>& out) {
     if (v.is_tensor()) {
         out.push_back(v);
         return;
     }
     if (v.sym_str()) unsupported_in_graph("a string showing tensor values carried through converted control flow");
-    if (v.is_sequence())
-        for (const Value& x : v.items()) collect_leaves(x, out);
+    if (const std::vector<Value>* xs = v.children())
+        for (const Value& x : *xs) collect_leaves(x, out);
 }
 
 Value rebuild(const Value& skeleton, const std::vector<Value>& leaves, size_t& k) {
     if (skeleton.is_tensor()) return leaves[k++];
-    if (skeleton.is_sequence()) {
+    if (const std::vector<Value>* xs = skeleton.children()) {
         std::vector<Value> items;
-        for (const Value& x : skeleton.items()) items.push_back(rebuild(x, leaves, k));
-        return skeleton.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+        for (const Value& x : *xs) items.push_back(rebuild(x, leaves, k));
+        return skeleton.with_children(std::move(items));
     }
     return skeleton;
 }
@@ -72,9 +73,18 @@ std::string describe_static(const Value& v) {
 // static parts); else how they differ, with `one` / `other` naming the sides
 // ("in one branch" / "in the other", "from ..." style is done by the caller).
 struct Diff {
-    std::string what;   // "length", "value", "kind"
-    std::string a, b;   // the two descriptions
+    std::string what;   // "length", "value", "kind", "key" (in one dict only), "key order"
+    std::string a, b;   // the two descriptions; "key": the key, and "first" / "second" (the side that has it)
 };
+// Two dicts with different keys: the first key only one has, or their orders.
+std::optional<Diff> keys_diff(const DictObj& a, const DictObj& b) {
+    if (a.keys == b.keys) return std::nullopt;
+    for (const DictKey& k : a.keys)
+        if (!b.find(k)) return Diff{"key", key_repr(k), "first"};
+    for (const DictKey& k : b.keys)
+        if (!a.find(k)) return Diff{"key", key_repr(k), "second"};
+    return Diff{"key order", keys_repr(a), keys_repr(b)};
+}
 std::optional<Diff> structure_diff(const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) return std::nullopt;
     if (a.kind() != b.kind())
@@ -84,6 +94,12 @@ std::optional<Diff> structure_diff(const Value& a, const Value& b) {
             return Diff{"length", std::to_string(a.items().size()), std::to_string(b.items().size())};
         for (size_t i = 0; i < a.items().size(); ++i)
             if (auto d = structure_diff(a.items()[i], b.items()[i])) return d;
+        return std::nullopt;
+    }
+    if (a.is(Kind::Dict)) {
+        if (auto d = keys_diff(a.dict(), b.dict())) return d;
+        for (size_t i = 0; i < a.dict().size(); ++i)
+            if (auto d = structure_diff(a.dict().values[i], b.dict().values[i])) return d;
         return std::nullopt;
     }
     if (!a.identical(b)) return Diff{"value", describe_static(a), describe_static(b)};
@@ -474,9 +490,14 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
                 if (d->what == "kind") msg += "is " + d->a + " in one branch and " + d->b + " in the other";
                 else if (d->what == "length")
                     msg += "has length " + d->a + " in one branch and " + d->b + " in the other";
+                else if (d->what == "key")
+                    msg += "has the key " + d->a + " in one branch but not in the other";
+                else if (d->what == "key order")
+                    msg += "has the keys in the order " + d->a + " in one branch and " + d->b + " in the other";
                 else msg += "has the value " + d->a + " in one branch and " + d->b + " in the other";
+                const char* hint = d->what.starts_with("key") ? "; a dict must have the same keys, in the same order, on both paths" : "";
                 give_up();
-                throw Error(msg + where(), source(), loc).as(TraceErrorKind::Conversion);
+                throw Error(msg + where() + hint, source(), loc).as(TraceErrorKind::Conversion);
             }
         }
         r.keep = false;
@@ -748,6 +769,12 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                 if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
                 if (d->what == "kind") fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
                 if (d->what == "length") fail_conversion("`" + var.name + "` changes length from " + d->a + " to " + d->b);
+                if (d->what == "key")
+                    fail_conversion("`" + var.name + "` " + (d->b == "first" ? "loses" : "gains") + " the key " + d->a,
+                                    "; a dict carried around a loop must keep its keys");
+                if (d->what == "key order")
+                    fail_conversion("`" + var.name + "` changes the order of its keys from " + d->a + " to " + d->b,
+                                    "; a dict carried around a loop must keep its keys");
                 fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
             }
         }

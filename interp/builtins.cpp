@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "stdlib/budget.hpp"
+#include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/printing.hpp"
@@ -88,6 +89,7 @@ Value len(Runtime&, const CallArgs& a) {
     arity("len", a, 1, 1);
     const Value& x = a.positional[0];
     if (x.is_sequence()) return Value::from_int(static_cast<int64_t>(x.items().size()));
+    if (x.is(Kind::Dict)) return Value::from_int(static_cast<int64_t>(x.dict().size()));
     if (x.is(Kind::Str)) return Value::from_int(static_cast<int64_t>(lang::count_chars(x.text())));
     if (x.is_tensor()) {
         stdlib::TensorType t = x.tensor_type();  // static, also of a symbolic tensor
@@ -279,6 +281,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         out.emplace_back(stdlib::dtype_name(d), Value(d));
     out.emplace_back("argv", Value::list({}));
     add_sequence_builtins(out);
+    add_dict_builtins(out);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
 #include "interp/control.hpp"
 #include "interp/autodiff.hpp"
+#include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/list_methods.hpp"
@@ -69,23 +70,29 @@ Value Evaluator::print_maybe_none(const Value& callee, const CallArgs& args) {
 }
 
 Value Evaluator::call_method(const Call& c, const Attribute& at) {
-    // list methods change the variable they are called on (copy-on-write)
-    if (is_list_method(at.attr)) {
+    // list and dict methods change the variable they are called on (copy-on-write)
+    const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr);
+    if (list_method || dict_method) {
         Value scratch;
         const Value& recv = eval_ref(*at.value, scratch);
-        if (recv.is(Kind::List)) {
-            std::vector<Value> args;
-            for (const auto& x : c.args) args.push_back(eval(*x));
-            if (!c.keywords.empty())
-                fail(at.attr + ": unknown keyword argument `" + c.keywords[0].name + "`", c.keywords[0].loc);
-            Value* target = mutates_list(at.attr) ? lvalue(*at.value) : nullptr;
+        const bool is_dict = dict_method && recv.is(Kind::Dict);
+        if ((list_method && recv.is(Kind::List)) || is_dict) {
+            EvaluatedArgs a;
+            for (const auto& x : c.args) a.positional.push_back(eval(*x));
+            for (const auto& k : c.keywords) {
+                if (!is_dict) fail(at.attr + ": unknown keyword argument `" + k.name + "`", k.loc);
+                a.keyword_values.push_back(eval(*k.value));
+                a.keywords.push_back({k.name, k.loc});
+            }
+            Value* target = (is_dict ? mutates_dict(at.attr) : mutates_list(at.attr)) ? lvalue(*at.value) : nullptr;
             Value temp;
             if (!target) {
                 temp = recv;
                 target = &temp;
             }
             try {
-                return call_list_method(rt_, at.attr, *target, args);
+                if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
+                return call_list_method(rt_, at.attr, *target, a.positional);
             } catch (const stdlib::OpError& err) {
                 fail(err.what(), at.loc);
             } catch (Error& err) {

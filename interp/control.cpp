@@ -1,5 +1,6 @@
 #include "interp/control.hpp"
 
+#include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/trace.hpp"
@@ -13,6 +14,7 @@ bool truth(const Value& v) {
         if (const Scalar* s = v.scalar()) return s->nonzero();
         return stdlib::truth(v.tensor());  // a symbolic tensor: the caller converts (autograph.cpp)
     case Kind::List: case Kind::Tuple: return !v.items().empty();
+    case Kind::Dict: return v.dict().size() != 0;
     case Kind::Str: return !v.text().empty();
     case Kind::None: case Kind::Undefined: return false;
     default: return true;
@@ -46,6 +48,13 @@ Iterable::Iterable(Value v, Runtime* rt) : v_(std::move(v)), rt_(rt) {
         std::vector<Value> chars;
         for (auto& c : chars_of(v_.text())) chars.push_back(Value::str(c));
         v_ = Value::tuple(std::move(chars));
+        size_ = static_cast<int64_t>(v_.items().size());
+        break;
+    }
+    case Kind::Dict: {  // its keys, in order
+        std::vector<Value> keys;
+        for (const DictKey& k : v_.dict().keys) keys.push_back(key_value(k));
+        v_ = Value::tuple(std::move(keys));
         size_ = static_cast<int64_t>(v_.items().size());
         break;
     }

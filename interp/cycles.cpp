@@ -125,6 +125,9 @@ struct CycleCollector::Scratch {
             case Kind::Tuple:
                 for (const Value& x : v.items()) value_edge(x);
                 break;
+            case Kind::Dict:
+                for (const Value& x : v.dict().values) value_edge(x);
+                break;
             case Kind::Function: {
                 const FunctionObj& f = v.function();
                 frame_edge(f.env);

@@ -617,7 +617,7 @@ void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexIte
 }
 
 bool values_equal(Runtime& rt, const Value& a, const Value& b) {
-    if (has_symbolic(a) || has_symbolic(b)) unsupported_in_graph("== on lists or strings holding traced values");
+    if (has_symbolic(a) || has_symbolic(b)) unsupported_in_graph("== on lists, dicts or strings holding traced values");
     if (a.kind() != b.kind()) {
         if (a.is_sequence() && b.is_sequence()) return false;
         return false;
@@ -636,6 +636,16 @@ bool values_equal(Runtime& rt, const Value& a, const Value& b) {
         if (x.size() != y.size()) return false;
         for (size_t i = 0; i < x.size(); ++i)
             if (!values_equal(rt, x[i], y[i])) return false;
+        return true;
+    }
+    case Kind::Dict: {  // the same keys (in any order, as Python) with equal values
+        const DictObj& x = a.dict();
+        const DictObj& y = b.dict();
+        if (x.size() != y.size()) return false;
+        for (size_t i = 0; i < x.size(); ++i) {
+            const Value* other = y.find(x.keys[i]);
+            if (!other || !values_equal(rt, x.values[i], *other)) return false;
+        }
         return true;
     }
     case Kind::Tensor: {

@@ -127,7 +127,11 @@ private:
     // is harmless, and errors come out the same).
     bool eval_scalar(const lang::Expr& e, Scalar& out);
     Value binary_at(const lang::Binary& b, const Value& x, const Value& y);
-    Value eval_listcomp(const lang::ListComp& c);
+    Value eval_listcomp(const lang::ListComp& c);  // and dict comprehensions
+    // dicts (expressions.cpp): {k: v}, and the key of d[k], with errors located at the key
+    Value eval_dict(const lang::DictExpr& d);
+    DictKey key_at(const Value& k, lang::Loc loc);
+    DictKey index_key(const lang::Index& e);
     Value make_lambda(const lang::Lambda& l);
     bool cond(const lang::Expr& e);  // the truth seam, located at the condition
     bool truth_at(const Value& v, lang::Loc loc);  // truth(v), errors located at loc

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "interp/control.hpp"
+#include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/printing.hpp"
@@ -179,6 +180,12 @@ Value* Evaluator::lvalue(const Expr& e) {
     if (e.kind == ExprKind::Index) {
         const Index& ix = e.as<Index>();
         Value* base = lvalue(*ix.value);
+        if (base && base->is(Kind::Dict)) {
+            const DictKey k = index_key(ix);
+            Value* item = base->dict_mut().find(k);
+            if (!item) fail("key " + key_repr(k) + " is not in the dict", ix.loc);
+            return item;
+        }
         if (!base || base->kind() != Kind::List || ix.indices.size() != 1 ||
             ix.indices[0]->kind == ExprKind::Slice)
             return nullptr;
@@ -312,6 +319,7 @@ Value Evaluator::eval(const Expr& e) {
     }
     case ExprKind::Lambda: return make_lambda(e.as<Lambda>());
     case ExprKind::ListComp: return eval_listcomp(e.as<ListComp>());
+    case ExprKind::Dict: return eval_dict(e.as<DictExpr>());
     }
     fail("internal error: unknown expression", e.loc);
 }
@@ -411,6 +419,7 @@ Value Evaluator::identity(const Value& a, const Value& b) {
 // (NumPy's `x in array`). Items are compared in order and the first match
 // ends the search; while tracing, dynamic matches are or-ed.
 Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
+    if (c.is(Kind::Dict)) return Value::from_bool(c.dict().find(dict_key(rt_, x)) != nullptr);  // its keys
     if (c.is(Kind::Str)) {
         if (!x.is(Kind::Str))
             throw Error(std::string("`in <str>` needs a str on the left, not ") + kind_name(x.kind()));
@@ -424,7 +433,8 @@ Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
         return call_op(rt_, *stdlib::find_op("any"), CallArgs{args, {}, {}, loc});
     }
     if (!c.is_sequence())
-        throw Error(std::string("`in`: a ") + kind_name(c.kind()) + " is not a container (lists, tuples, strings, tensors)");
+        throw Error(std::string("`in`: a ") + kind_name(c.kind()) +
+                    " is not a container (lists, tuples, dicts, strings, tensors)");
     Value found = Value::from_bool(false);
     for (const Value& item : c.items()) {
         at(loc);
@@ -631,6 +641,12 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
 }  // namespace
 
 Value Evaluator::index_value(const Value& base, const Index& e) {
+    if (base.is(Kind::Dict)) {
+        const DictKey k = index_key(e);
+        const Value* v = base.dict().find(k);
+        if (!v) fail("key " + key_repr(k) + " is not in the dict", e.loc);
+        return *v;
+    }
     std::vector<Value> dynamic;
     std::vector<stdlib::IndexItem> items = located_index_items(e, base.is_tensor() && rt_.trace ? &dynamic : nullptr);
     at(e.loc);
@@ -723,6 +739,35 @@ Value Evaluator::eval_attribute(const Attribute& a) {
     fail(std::string(kind_name(x.kind())) + " has no attribute `" + a.attr + "`", a.loc);
 }
 
+DictKey Evaluator::key_at(const Value& k, Loc loc) {
+    try {
+        return dict_key(rt_, k);
+    } catch (Error& err) {
+        err.locate(source(), loc);
+        throw;
+    }
+}
+
+DictKey Evaluator::index_key(const Index& e) {
+    const Expr& k = *e.indices[0];
+    if (k.kind == ExprKind::Slice || k.kind == ExprKind::Ellipsis)
+        fail(k.kind == ExprKind::Slice ? "a dict cannot be sliced" : "a dict cannot be indexed with `...`", k.loc);
+    if (e.is_tuple || e.indices.size() > 1)
+        fail("dict keys must be strings or integers, not a tuple", e.loc);
+    Value scratch;
+    return key_at(eval_ref(k, scratch), k.loc);
+}
+
+Value Evaluator::eval_dict(const DictExpr& d) {
+    check_stack(d.loc);
+    DictObj out;
+    for (size_t i = 0; i < d.keys.size(); ++i) {
+        DictKey k = key_at(eval(*d.keys[i]), d.keys[i]->loc);
+        out.set(std::move(k), eval(*d.values[i]));  // a repeated key keeps its place and takes the last value
+    }
+    return Value::dict(std::move(out));
+}
+
 Value Evaluator::make_lambda(const Lambda& l) {
     auto fn = std::make_shared<FunctionObj>();
     fn->name = "<lambda>";
@@ -747,6 +792,7 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
     Frame* saved = f_;
     f_ = &frame;
     std::vector<Value> out;
+    DictObj dict_out;  // a dict comprehension
     auto body = [&](Value item) {
         count_step(c.loc);
         assign(*c.target, std::move(item));
@@ -757,9 +803,12 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
                 if (!keep) {
                     try {
                         dynamic_value_error(*rt_.trace,
-                                            "the filter of a list comprehension must be static inside a @graph "
-                                            "function (it decides the list's length), but it depends on the contents "
-                                            "of a tensor",
+                                            c.key ? "the filter of a dict comprehension must be static inside a "
+                                                    "@graph function (it decides the dict's keys), but it depends on "
+                                                    "the contents of a tensor"
+                                                  : "the filter of a list comprehension must be static inside a "
+                                                    "@graph function (it decides the list's length), but it depends "
+                                                    "on the contents of a tensor",
                                             symbolic(*rt_.trace, pred));
                     } catch (Error& e) {
                         e.locate(source(), c.cond->loc);
@@ -770,6 +819,11 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
             } else if (!cond(*c.cond)) {
                 return;
             }
+        }
+        if (c.key) {
+            DictKey k = key_at(eval(*c.key), c.key->loc);
+            dict_out.set(std::move(k), eval(*c.elt));
+            return;
         }
         out.push_back(eval(*c.elt));
     };
@@ -789,7 +843,7 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
         throw;
     }
     f_ = saved;
-    return Value::list(std::move(out));
+    return c.key ? Value::dict(std::move(dict_out)) : Value::list(std::move(out));
 }
 
 }  // namespace tg::interp

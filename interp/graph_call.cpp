@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/graph_cache.hpp"
@@ -41,6 +42,15 @@ ArgDesc describe(const Value& v) {
         std::vector<ArgDesc> items;
         for (const Value& x : v.items()) items.push_back(describe(x));
         return v.is(Kind::List) ? ArgDesc::list(std::move(items)) : ArgDesc::tuple(std::move(items));
+    }
+    if (v.is(Kind::Dict)) {  // by its keys, in order, and its values
+        std::vector<std::string> keys;
+        std::vector<ArgDesc> values;
+        for (size_t i = 0; i < v.dict().size(); ++i) {
+            keys.push_back(key_repr(v.dict().keys[i]));
+            values.push_back(describe(v.dict().values[i]));
+        }
+        return ArgDesc::dict(std::move(keys), std::move(values));
     }
     switch (v.kind()) {
     case Kind::None: return ArgDesc::value("none", "None");
@@ -79,25 +89,32 @@ ArgDesc describe_static(const Value& v) {
         if (display.size() > 40) display = display.substr(0, 37) + "...";
         return ArgDesc::value(key, std::move(display));
     }
+    if (v.is(Kind::Dict)) {
+        std::string key = "{";
+        for (size_t i = 0; i < v.dict().size(); ++i)
+            key += key_repr(v.dict().keys[i]) + ":" + describe_static(v.dict().values[i]).key + ",";
+        std::string display = str_of(v);
+        if (display.size() > 40) display = display.substr(0, 37) + "...";
+        return ArgDesc::value(key, std::move(display));
+    }
     return describe(v);
 }
 
 // Replaces every tensor leaf of v by a new input of the graph.
 Value make_inputs(TraceState& t, const Value& v, const std::string& name) {
     if (v.is_tensor()) return symbolic(t, t.graph.add_input(v.tensor_type(), name));
-    if (v.is_sequence()) {
+    if (const std::vector<Value>* xs = v.children()) {
         std::vector<Value> items;
-        for (size_t i = 0; i < v.items().size(); ++i)
-            items.push_back(make_inputs(t, v.items()[i], name + "[" + std::to_string(i) + "]"));
-        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+        for (size_t i = 0; i < xs->size(); ++i) items.push_back(make_inputs(t, (*xs)[i], name + child_suffix(v, i)));
+        return v.with_children(std::move(items));
     }
     return v;
 }
 
 void input_tensors(const Value& v, std::vector<Tensor>& out) {
     if (v.is_tensor()) out.push_back(v.tensor());
-    else if (v.is_sequence())
-        for (const Value& x : v.items()) input_tensors(x, out);
+    else if (const std::vector<Value>* xs = v.children())
+        for (const Value& x : *xs) input_tensors(x, out);
 }
 
 // The graph's outputs: the symbolic leaves of the result, in order.
@@ -108,8 +125,8 @@ void output_ids(const Value& v, std::vector<tracer::ValueId>& out) {
         output_ids(m->inner, out);
         out.push_back(m->flag.sym()->id);
     } else if (v.sym_str() || v.maybe_undef()) unsupported_in_graph("returning a string that shows tensor values");
-    else if (v.is_sequence())
-        for (const Value& x : v.items()) output_ids(x, out);
+    else if (const std::vector<Value>* xs = v.children())
+        for (const Value& x : *xs) output_ids(x, out);
     else if (v.is(Kind::Function) || v.is(Kind::BoundMethod)) {
         // a closure may hold symbolic values of the trace
         unsupported_in_graph("returning a function from a @graph function");
@@ -122,10 +139,10 @@ Value rebuild_result(const Value& v, std::vector<Tensor>& outs, size_t& k) {
         Value inner = rebuild_result(m->inner, outs, k);
         return outs[k++].item_bool() ? inner : Value::none();
     }
-    if (v.is_sequence()) {
+    if (const std::vector<Value>* xs = v.children()) {
         std::vector<Value> items;
-        for (const Value& x : v.items()) items.push_back(rebuild_result(x, outs, k));
-        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+        for (const Value& x : *xs) items.push_back(rebuild_result(x, outs, k));
+        return v.with_children(std::move(items));
     }
     return v;
 }
@@ -168,10 +185,12 @@ std::string retrace_reason(const GraphCache& cache, const tracer::Signature& sig
 // dtype in the graph (same kind, same printed value).
 bool same_result(const Value& graph, const Value& eager) {
     if (repr_of(graph) == repr_of(eager)) return true;
-    if (graph.is_sequence() && eager.is_sequence() && graph.kind() == eager.kind() &&
-        graph.items().size() == eager.items().size()) {
-        for (size_t i = 0; i < graph.items().size(); ++i)
-            if (!same_result(graph.items()[i], eager.items()[i])) return false;
+    const std::vector<Value>* gs = graph.children();
+    const std::vector<Value>* es = eager.children();
+    if (gs && es && graph.kind() == eager.kind() && gs->size() == es->size() &&
+        (!graph.is(Kind::Dict) || graph.dict().keys == eager.dict().keys)) {
+        for (size_t i = 0; i < gs->size(); ++i)
+            if (!same_result((*gs)[i], (*es)[i])) return false;
         return true;
     }
     if (!graph.is_tensor() || !eager.is_tensor()) return false;

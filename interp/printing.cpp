@@ -1,6 +1,7 @@
 #include "interp/printing.hpp"
 
 #include "stdlib/budget.hpp"
+#include "interp/dict.hpp"
 #include "interp/runtime.hpp"
 #include "stdlib/format.hpp"
 
@@ -44,6 +45,17 @@ std::string seq_str(const Value& v) {
     return out;
 }
 
+// {'w': 1.0, 'b': [1, 2]}, as Python prints a dict.
+std::string dict_str(const DictObj& d) {
+    std::string out = "{";
+    for (size_t i = 0; i < d.size(); ++i) {
+        if (i) out += ", ";
+        stdlib::poll_limits();
+        out += key_repr(d.keys[i]) + ": " + element_str(d.values[i]);
+    }
+    return out + "}";
+}
+
 }  // namespace
 
 std::string element_str(const Value& v) {
@@ -63,6 +75,7 @@ std::string str_of(const Value& v) {
     case Kind::DType: return stdlib::dtype_name(v.dtype());
     case Kind::Module: return "<module " + v.module()->name + ">";
     case Kind::BoundMethod: return "<function " + str_of(v.bound().fn).substr(10);
+    case Kind::Dict: return dict_str(v.dict());
     }
     return "?";
 }

@@ -239,6 +239,12 @@ private:
         case ExprKind::Tuple:
             for (auto& x : e.as<TupleExpr>().elts) expr(*x, s);
             break;
+        case ExprKind::Dict:
+            for (size_t i = 0; i < e.as<DictExpr>().keys.size(); ++i) {
+                expr(*e.as<DictExpr>().keys[i], s);
+                expr(*e.as<DictExpr>().values[i], s);
+            }
+            break;
         case ExprKind::Lambda: {
             auto& l = e.as<Lambda>();
             for (auto& p : l.params)
@@ -255,11 +261,12 @@ private:
             auto& c = e.as<ListComp>();
             expr(*c.iter, s);  // the iterable is evaluated outside, as in Python
             auto facts = std::make_unique<FunctionFacts>();
-            facts->name = "<listcomp>";
+            facts->name = c.key ? "<dictcomp>" : "<listcomp>";
             facts->source = source_;
             Scope inner{facts.get(), {}, s};
             declare_target(*c.target, &inner);
             expr(*c.target, &inner);
+            if (c.key) expr(*c.key, &inner);
             expr(*c.elt, &inner);
             if (c.cond) expr(*c.cond, &inner);
             c.info = std::move(facts);

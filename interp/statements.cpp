@@ -266,7 +266,7 @@ void Evaluator::assign(const Expr& target, Value v) {
         std::vector<Value> items;
         if (v.is_sequence()) {
             items = v.items();
-        } else if (v.is_tensor() || v.is(Kind::Str)) {
+        } else if (v.is_tensor() || v.is(Kind::Str) || v.is(Kind::Dict)) {  // a dict unpacks its keys
             Iterable it = [&] {
                 try {
                     return Iterable(v, &rt_);
@@ -296,6 +296,11 @@ void Evaluator::assign(const Expr& target, Value v) {
 void Evaluator::assign_index(const Index& t, const Value& v) {
     Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression (assign to an item of a variable)", t.loc);
+    if (base->is(Kind::Dict)) {  // d[k] = v: a new key goes last
+        DictKey k = index_key(t);
+        base->dict_mut().set(std::move(k), v);
+        return;
+    }
     std::vector<Value> dynamic;
     std::vector<stdlib::IndexItem> items = located_index_items(t, base->is_tensor() && rt_.trace ? &dynamic : nullptr);
     at(t.loc);

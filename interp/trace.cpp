@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
@@ -32,8 +33,8 @@ Value symbolic(TraceState& t, tracer::ValueId id) { return Value::symbolic(id, t
 
 bool has_symbolic(const Value& v) {
     if (v.is_symbolic() || v.sym_str()) return true;
-    if (v.is_sequence())
-        for (const Value& x : v.items())
+    if (const std::vector<Value>* xs = v.children())
+        for (const Value& x : *xs)
             if (has_symbolic(x)) return true;
     return false;
 }
@@ -49,8 +50,8 @@ void dynamic_value_error(const std::string& message) { throw Error(message).as(T
 namespace {
 void symbolic_ids(const Value& v, std::vector<tracer::ValueId>& out) {
     if (const SymObj* s = v.sym()) out.push_back(s->id);
-    else if (v.is_sequence())
-        for (const Value& x : v.items()) symbolic_ids(x, out);
+    else if (const std::vector<Value>* xs = v.children())
+        for (const Value& x : *xs) symbolic_ids(x, out);
 }
 }  // namespace
 
@@ -152,6 +153,16 @@ void append_str(TraceState& t, tracer::Template& out, std::vector<tracer::ValueI
             }
         }
         operands.insert(operands.end(), s->operands.begin(), s->operands.end());
+        return;
+    }
+    if (v.is(Kind::Dict)) {  // as dict_str in printing.cpp
+        const DictObj& d = v.dict();
+        text(out, "{");
+        for (size_t i = 0; i < d.size(); ++i) {
+            text(out, (i ? ", " : "") + key_repr(d.keys[i]) + ": ");
+            append_str(t, out, operands, d.values[i], false, true);
+        }
+        text(out, "}");
         return;
     }
     // a list or tuple holding symbolic tensors: as seq_str in printing.cpp

@@ -47,6 +47,7 @@
 #include <atomic>
 #include <chrono>
 
+#include "interp/dict.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/graph_cache.hpp"
 #include "interp/printing.hpp"
@@ -104,6 +105,9 @@ std::vector<const Expr*> children(const Expr& e) {
     case ExprKind::Slice: add(e.as<Slice>().lo), add(e.as<Slice>().hi), add(e.as<Slice>().step); break;
     case ExprKind::List: add_all(e.as<ListExpr>().elts); break;
     case ExprKind::Tuple: add_all(e.as<TupleExpr>().elts); break;
+    case ExprKind::Dict:
+        for (size_t i = 0; i < e.as<DictExpr>().keys.size(); ++i) add(e.as<DictExpr>().keys[i]), add(e.as<DictExpr>().values[i]);
+        break;
     default: break;  // names, literals; lambdas and comprehensions are scopes (Scan::expr)
     }
     return out;
@@ -196,6 +200,7 @@ private:
             const ListComp& c = e.as<ListComp>();
             expr(*c.iter);  // evaluated outside the comprehension's scope
             target_names(*c.target, shadowed);
+            if (c.key) expr(*c.key);
             expr(*c.elt);
             if (c.cond) expr(*c.cond);
             break;
@@ -222,12 +227,11 @@ Value input_value(TraceState& t, const Value& v, const std::string& name, bool s
         leaves.push_back(v);
         return symbolic(t, t.graph.add_input(v.tensor_type(), name));
     }
-    if (v.is_sequence()) {
+    if (const std::vector<Value>* xs = v.children()) {
         std::vector<Value> items;
-        for (size_t i = 0; i < v.items().size(); ++i)
-            items.push_back(
-                input_value(t, v.items()[i], name + "[" + std::to_string(i) + "]", static_scalars, leaves, static_names));
-        return v.is(Kind::List) ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+        for (size_t i = 0; i < xs->size(); ++i)
+            items.push_back(input_value(t, (*xs)[i], name + child_suffix(v, i), static_scalars, leaves, static_names));
+        return v.with_children(std::move(items));
     }
     return v;
 }
@@ -249,8 +253,8 @@ void result_leaves(const Value& v, const std::string& name, std::vector<tracer::
         unsupported_in_graph("`" + name + "`, assigned on only some paths of dynamic control flow");
     } else if (v.sym_str()) {
         unsupported_in_graph("`" + name + "`, a string that shows tensor values");
-    } else if (v.is_sequence()) {
-        for (const Value& x : v.items()) result_leaves(x, name, out);
+    } else if (const std::vector<Value>* xs = v.children()) {
+        for (const Value& x : *xs) result_leaves(x, name, out);
     } else if ((v.is(Kind::Function) && made_by_trace(v.function())) ||
                (v.is(Kind::BoundMethod) && has_symbolic(v.bound().self))) {
         unsupported_in_graph("`" + name + "`, a function made by this input");

@@ -17,6 +17,7 @@ const char* kind_name(Kind k) {
     case Kind::Function: case Kind::Builtin: case Kind::BoundMethod: return "function";
     case Kind::DType: return "dtype";
     case Kind::Module: return "module";
+    case Kind::Dict: return "dict";
     }
     return "?";
 }
@@ -131,6 +132,15 @@ bool Value::identical(const Value& o) const {
             if (!x[i].identical(y[i])) return false;
         return true;
     }
+    case Kind::Dict: {
+        const DictObj& x = dict();
+        const DictObj& y = o.dict();
+        if (&x == &y) return true;
+        if (x.keys != y.keys) return false;
+        for (size_t i = 0; i < x.values.size(); ++i)
+            if (!x.values[i].identical(y.values[i])) return false;
+        return true;
+    }
     default: return false;
     }
 }
@@ -170,6 +180,41 @@ Value Value::bound(Value self, Value fn) {
     v.v_ = std::shared_ptr<const BoundMethodObj>(
         std::make_shared<BoundMethodObj>(BoundMethodObj{std::move(self), std::move(fn)}));
     return v;
+}
+
+Value Value::dict(DictObj d) {
+    Value v;
+    v.v_ = std::make_shared<DictObj>(std::move(d));
+    return v;
+}
+
+DictObj& Value::dict_mut() {
+    auto& p = std::get<std::shared_ptr<DictObj>>(v_);
+    if (p.use_count() > 1) p = std::make_shared<DictObj>(*p);  // copy-on-write
+    return *p;
+}
+
+const std::vector<Value>* Value::children() const {
+    switch (kind()) {
+    case Kind::List: case Kind::Tuple: return &items();
+    case Kind::Dict: return &dict().values;
+    default: return nullptr;
+    }
+}
+
+Value Value::with_children(std::vector<Value> items) const {
+    switch (kind()) {
+    case Kind::List: return list(std::move(items));
+    case Kind::Tuple: return tuple(std::move(items));
+    case Kind::Dict: {
+        DictObj d;
+        d.keys = dict().keys;
+        d.index = dict().index;
+        d.values = std::move(items);
+        return Value::dict(std::move(d));
+    }
+    default: throw Error(std::string("internal error: a ") + kind_name(kind()) + " holds no values");
+    }
 }
 
 const std::vector<Value>& Value::items() const {

@@ -16,11 +16,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -40,6 +42,7 @@ class Runtime;
 enum class Kind : uint8_t {
     Undefined,  // an unassigned variable slot; never visible to tg code
     None, Tensor, List, Tuple, Str, Function, Builtin, DType, Module, BoundMethod,
+    Dict,
 };
 const char* kind_name(Kind k);  // what type(x) returns: "tensor", "list", ...
 
@@ -130,6 +133,9 @@ struct BuiltinObj {
 // `x.f` for a builtin f, not yet called: calling it passes x first.
 struct BoundMethodObj;
 
+// A dict (SPEC §2): string or integer keys, in insertion order (interp/dict.hpp).
+struct DictObj;
+
 class Value {
 public:
     Value() : v_(UndefinedT{}) {}
@@ -166,6 +172,7 @@ public:
     static Value builtin(std::shared_ptr<const BuiltinObj> b);
     static Value module(ModuleState* m);
     static Value bound(Value self, Value fn);
+    static Value dict(DictObj d);
     static Value from_bool(bool b) { return Value(Scalar::of_bool(b)); }
     static Value from_int(int64_t i) { return Value(Scalar::of_int(i)); }
     static Value weak_int(int64_t i) { return Value(Scalar::of_int(i, stdlib::DType::I64, true)); }
@@ -188,6 +195,14 @@ public:
     const std::vector<Value>& items() const;
     // The items of a list, made unique first (copy-on-write).
     std::vector<Value>& list_mut();
+    const DictObj& dict() const { return *std::get<std::shared_ptr<DictObj>>(v_); }
+    // The dict, made unique first (copy-on-write).
+    DictObj& dict_mut();
+    // The values a container holds — a list's or a tuple's items, a dict's
+    // values in key order — or null for any other kind. with_children makes
+    // a container of the same kind (a dict with the same keys) holding `items`.
+    const std::vector<Value>* children() const;
+    Value with_children(std::vector<Value> items) const;
     const std::string& text() const;
     const FunctionObj& function() const { return *std::get<std::shared_ptr<const FunctionObj>>(v_); }
     const std::shared_ptr<const FunctionObj>& function_ptr() const {
@@ -244,7 +259,8 @@ public:
                               std::is_same_v<T, std::shared_ptr<const TupleObj>> ||
                               std::is_same_v<T, std::shared_ptr<const FunctionObj>> ||
                               std::is_same_v<T, std::shared_ptr<const BoundMethodObj>> ||
-                              std::is_same_v<T, std::shared_ptr<const MaybeUndefObj>>)
+                              std::is_same_v<T, std::shared_ptr<const MaybeUndefObj>> ||
+                              std::is_same_v<T, std::shared_ptr<DictObj>>)
                     return {x.get(), x.use_count()};
                 else
                     return {};
@@ -256,14 +272,16 @@ private:
     static constexpr Kind kKinds[] = {Kind::Undefined, Kind::None,     Kind::Tensor, Kind::Tensor,
                                       Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
                                       Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod,
-                                      Kind::Tensor,    Kind::Undefined, Kind::Str,   Kind::Tensor};
+                                      Kind::Tensor,    Kind::Undefined, Kind::Str,   Kind::Tensor,
+                                      Kind::Dict};
     std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
                  std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
                  std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>,
-                 std::shared_ptr<const GradObj>>
+                 std::shared_ptr<const GradObj>, std::shared_ptr<DictObj>>
         v_;
+    static_assert(std::size(kKinds) == std::variant_size_v<decltype(v_)>, "kKinds: one Kind per alternative of v_");
     const SymObj* tracked_sym() const;
 };
 
@@ -279,6 +297,58 @@ struct GradObj {
     uint32_t level = 0;  // 1 for the outermost grad running
     uint32_t node = 0;   // the tape's number for this value
     uint64_t tape = 0;   // which tape (a value kept after its grad returned is not tracked)
+};
+
+// A dict key: a string, or an integer (SPEC §2). tg values become keys in
+// interp/dict.hpp (dict_key), which also rejects every other kind.
+struct DictKey {
+    bool is_int = false;
+    int64_t i = 0;
+    std::string s;
+    friend bool operator==(const DictKey&, const DictKey&) = default;
+};
+struct DictKeyHash {
+    size_t operator()(const DictKey& k) const {
+        return k.is_int ? std::hash<int64_t>{}(k.i) : std::hash<std::string>{}(k.s) ^ 0x9e3779b97f4a7c15ULL;
+    }
+};
+
+// keys[i] maps to values[i], in insertion order; `index` finds a key's position.
+struct DictObj {
+    std::vector<DictKey> keys;
+    std::vector<Value> values;
+    std::unordered_map<DictKey, size_t, DictKeyHash> index;
+
+    const Value* find(const DictKey& k) const {
+        auto it = index.find(k);
+        return it == index.end() ? nullptr : &values[it->second];
+    }
+    Value* find(const DictKey& k) {
+        auto it = index.find(k);
+        return it == index.end() ? nullptr : &values[it->second];
+    }
+    // d[k] = v: a new key goes last, an existing one keeps its place.
+    void set(DictKey k, Value v) {
+        if (Value* old = find(k)) {
+            *old = std::move(v);
+            return;
+        }
+        index.emplace(k, keys.size());
+        keys.push_back(std::move(k));
+        values.push_back(std::move(v));
+    }
+    // Removes k (false if absent); the keys after it move up.
+    bool erase(const DictKey& k) {
+        auto it = index.find(k);
+        if (it == index.end()) return false;
+        const size_t at = it->second;
+        index.erase(it);
+        keys.erase(keys.begin() + static_cast<std::ptrdiff_t>(at));
+        values.erase(values.begin() + static_cast<std::ptrdiff_t>(at));
+        for (size_t j = at; j < keys.size(); ++j) index[keys[j]] = j;
+        return true;
+    }
+    size_t size() const { return keys.size(); }
 };
 
 struct MaybeUndefObj {

@@ -24,6 +24,7 @@ enum class ExprKind : uint8_t {
     Unary, Binary, BoolOp, Compare, IfExp,
     Call, Attribute, Index, Slice,
     List, Tuple, Lambda, ListComp,
+    Dict,
 };
 
 enum class UnaryOp : uint8_t { Neg, Pos, Not, Invert };
@@ -163,6 +164,10 @@ struct TupleExpr : Expr {  // (a, b), a, b, (a,), ()
     std::vector<ExprPtr> elts;
     explicit TupleExpr(Loc l) : Expr(ExprKind::Tuple, l) {}
 };
+struct DictExpr : Expr {  // {k: v, ...}; keys[i] maps to values[i]. loc: the `{`
+    std::vector<ExprPtr> keys, values;
+    explicit DictExpr(Loc l) : Expr(ExprKind::Dict, l) {}
+};
 
 struct Param {
     std::string name;
@@ -188,8 +193,11 @@ struct Lambda : Expr {  // lambda a, b=1: expr; loc: the `lambda` keyword
 };
 // [elt for target in iter if cond]; target is a Name or a TupleExpr of Names.
 // loc: the `[`. Python 3 semantics: the target is local to the comprehension.
+// A dict comprehension {key: elt for ...} is the same node with `key` set
+// (loc: the `{`): both share one scope and one evaluation.
 struct ListComp : Expr {
     ExprPtr elt, target, iter, cond;  // cond may be null
+    ExprPtr key;                      // null for a list comprehension
     std::unique_ptr<FunctionInfo> info;
     explicit ListComp(Loc l) : Expr(ExprKind::ListComp, l) {}
 };

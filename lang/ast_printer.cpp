@@ -165,9 +165,19 @@ public:
                 expr(*l.body, depth + 1, "body");
                 return;
             }
+            case ExprKind::Dict: {
+                const auto& d = e.as<DictExpr>();
+                line(head + "Dict", e.loc);
+                for (size_t i = 0; i < d.keys.size(); ++i) {
+                    expr(*d.keys[i], depth + 1, "key");
+                    expr(*d.values[i], depth + 1, "value");
+                }
+                return;
+            }
             case ExprKind::ListComp: {
                 const auto& c = e.as<ListComp>();
-                line(head + "ListComp", e.loc);
+                line(head + (c.key ? "DictComp" : "ListComp"), e.loc);
+                if (c.key) expr(*c.key, depth + 1, "key");
                 expr(*c.elt, depth + 1, "elt");
                 expr(*c.target, depth + 1, "target");
                 expr(*c.iter, depth + 1, "iter");

@@ -558,6 +558,19 @@ const auto comprehension_if = [](auto& ctx) {
     comp.cond = std::move(cond);
 };
 
+// Dicts are built in _val entry by entry; {key: elt for ...} turns the first
+// entry into a comprehension (a ListComp with a key, see ast.hpp).
+const auto open_dict = [](auto& ctx) { x3::_val(ctx) = make<DictExpr>(x3::_attr(ctx)->loc); };
+const auto dict_key_push = [](auto& ctx) { x3::_val(ctx)->template as<DictExpr>().keys.push_back(std::move(x3::_attr(ctx))); };
+const auto dict_value_push = [](auto& ctx) { x3::_val(ctx)->template as<DictExpr>().values.push_back(std::move(x3::_attr(ctx))); };
+const auto open_dict_comprehension = [](auto& ctx) {
+    auto& dict = x3::_val(ctx)->template as<DictExpr>();
+    auto comp = make<ListComp>(dict.loc);
+    comp->key = std::move(dict.keys.front());
+    comp->elt = std::move(dict.values.front());
+    x3::_val(ctx) = std::move(comp);
+};
+
 // Postfix operations apply to _val. A call is located at the callee's name
 // (for x.f(...), at f), per SPEC §6.
 struct CallArgs {
@@ -900,6 +913,7 @@ const x3::rule<class postfix_class, ExprPtr> postfix = "postfix";
 const x3::rule<class atom_class, ExprPtr> atom = "atom";
 const x3::rule<class paren_class, ExprPtr> paren = "paren";
 const x3::rule<class list_display_class, ExprPtr> list_display = "list";
+const x3::rule<class dict_display_class, ExprPtr> dict_display = "dict";
 const x3::rule<class call_args_class, CallArgs> call_args = "arguments";
 const x3::rule<class index_items_class, IndexItems> index_items = "index";
 const x3::rule<class subscript_class, ExprPtr> subscript = "subscript";
@@ -1081,7 +1095,7 @@ const auto slice_rest =
 const auto subscript_def =
     tok(Tok::Ellipsis)[ellipsis_node] | (&lit(Tok::Colon) >> slice_rest) | (test[set_val] >> -slice_rest);
 
-// atom: NAME | NUMBER | STRING+ | True | False | None | paren | list
+// atom: NAME | NUMBER | STRING+ | True | False | None | paren | list | dict
 const auto atom_def =
     tok(Tok::Name)[name_node] |
     tok(Tok::Int)[int_node] |
@@ -1092,7 +1106,7 @@ const auto atom_def =
     tok(Tok::None)[none_node] |
     paren[set_val] |
     list_display[set_val] |
-    (&lit(Tok::LBrace) >> error("dict and set literals are not supported")) |
+    dict_display[set_val] |
     (&lit(Tok::Ellipsis) >> error("'...' is allowed only in an index, as in x[..., 0]")) |
     (&lit(Tok::Lambda) >> error("a lambda here must be written in parentheses")) |
     (&lit(Tok::Error) >> error("")) |  // the token's own message
@@ -1108,10 +1122,11 @@ const auto paren_def =
        x3::expect[lit(Tok::RParen, "')'")][unwrap_paren])));
 
 // list: '[' [test (',' test)* [',']] ']' | '[' test comp_for ']'
-// comp_for: 'for' target_list 'in' or_test ('if' or_test)*
+// comp_for: 'for' target_list 'in' or_test ('if' or_test)*     (after the 'for', into a ListComp)
+const auto comp_for_rest = target_list[comprehension_target] >> x3::expect[lit(Tok::In, "'in'")] >>
+                           or_test[comprehension_iter] >> *((tok(Tok::If) >> or_test)[comprehension_if]);
 const auto comprehension =
-    lit(Tok::For)[open_comprehension] >> target_list[comprehension_target] >> x3::expect[lit(Tok::In, "'in'")] >>
-    or_test[comprehension_iter] >> *((tok(Tok::If) >> or_test)[comprehension_if]) >>
+    lit(Tok::For)[open_comprehension] >> comp_for_rest >>
     -(&lit(Tok::For) >> error("a list comprehension may have only one 'for' (nested loops are not supported)")) >>
     x3::expect[lit(Tok::RBracket, "']'")];
 const auto list_display_def =
@@ -1120,6 +1135,22 @@ const auto list_display_def =
      (test[list_push] >> ((&lit(Tok::For) >> comprehension) |
                           (*(lit(Tok::Comma) >> !lit(Tok::RBracket) >> test[list_push]) >> -lit(Tok::Comma) >>
                            x3::expect[lit(Tok::RBracket, "']' or ','")]))));
+
+// dict: '{' [test ':' test (',' test ':' test)* [',']] '}' | '{' test ':' test comp_for '}'
+const auto dict_comprehension =
+    lit(Tok::For)[open_dict_comprehension] >> comp_for_rest >>
+    -(&lit(Tok::For) >> error("a dict comprehension may have only one 'for' (nested loops are not supported)")) >>
+    x3::expect[lit(Tok::RBrace, "'}'")];
+const auto dict_colon =
+    (&(lit(Tok::Comma) | lit(Tok::RBrace) | lit(Tok::For)) >> error("set literals are not supported (a dict is written {key: value})")) |
+    x3::expect[lit(Tok::Colon, "':' after the dict key")];
+const auto dict_display_def =
+    tok(Tok::LBrace)[open_dict] >>
+    (lit(Tok::RBrace) |
+     (test[dict_key_push] >> dict_colon >> test[dict_value_push] >>
+      ((&lit(Tok::For) >> dict_comprehension) |
+       (*(lit(Tok::Comma) >> !lit(Tok::RBrace) >> test[dict_key_push] >> dict_colon >> test[dict_value_push]) >>
+        -lit(Tok::Comma) >> x3::expect[lit(Tok::RBrace, "'}' or ','")]))));
 
 // target_list: or_expr (',' or_expr)* [',']     (stops at 'in')
 const auto target_list_def =
@@ -1132,7 +1163,7 @@ const auto fstring_field_def = testlist[set_val] >> (&lit(Tok::End) | expected("
 BOOST_SPIRIT_DEFINE(module_rule, statement, suite, line_suite, simple_stmt, expr_stmt, import_spec, if_stmt,
                     while_stmt, for_stmt, def_stmt, decorated, def_params, lambda_params)
 BOOST_SPIRIT_DEFINE(testlist, test, lambda, or_test, and_test, not_test, comparison, or_expr, xor_expr, and_expr, arith,
-                    term, factor, power, postfix, atom, paren, list_display, call_args, index_items, subscript,
+                    term, factor, power, postfix, atom, paren, list_display, dict_display, call_args, index_items, subscript,
                     target_list, fstring_field)
 
 // ============================================================== entry points

@@ -34,12 +34,21 @@ ArgDesc ArgDesc::value(std::string key, std::string display) {
     return a;
 }
 
+ArgDesc ArgDesc::dict(std::vector<std::string> keys, std::vector<ArgDesc> values) {
+    ArgDesc a;
+    a.kind = Kind::Dict;
+    a.keys = std::move(keys);
+    a.items = std::move(values);
+    return a;
+}
+
 bool operator==(const ArgDesc& a, const ArgDesc& b) {
     if (a.kind != b.kind) return false;
     switch (a.kind) {
         case Kind::Tensor: return a.dtype == b.dtype && a.shape == b.shape && a.weak == b.weak;
         case Kind::List: case Kind::Tuple: return a.items == b.items;
         case Kind::Static: return a.key == b.key;
+        case Kind::Dict: return a.keys == b.keys && a.items == b.items;
     }
     return false;
 }
@@ -61,6 +70,11 @@ void hash_desc(size_t& h, const ArgDesc& a) {
             for (const ArgDesc& i : a.items) hash_desc(h, i);
             break;
         case Kind::Static: mix(h, std::hash<std::string>{}(a.key)); break;
+        case Kind::Dict:
+            mix(h, a.items.size());
+            for (const std::string& k : a.keys) mix(h, std::hash<std::string>{}(k));
+            for (const ArgDesc& i : a.items) hash_desc(h, i);
+            break;
     }
 }
 
@@ -82,8 +96,19 @@ std::string desc_text(const ArgDesc& a) {
             return s + (a.kind == Kind::List ? "]" : ")");
         }
         case Kind::Static: return a.display;
+        case Kind::Dict: {
+            std::string s = "{";
+            for (size_t i = 0; i < a.items.size(); ++i) s += (i ? ", " : "") + a.keys[i] + ": " + desc_text(a.items[i]);
+            return s + "}";
+        }
     }
     return "?";
+}
+
+std::string keys_text(const ArgDesc& a) {
+    std::string s = "[";
+    for (size_t i = 0; i < a.keys.size(); ++i) s += (i ? ", " : "") + a.keys[i];
+    return s + "]";
 }
 
 const char* kind_name(Kind k) {
@@ -92,6 +117,7 @@ const char* kind_name(Kind k) {
         case Kind::List: return "list";
         case Kind::Tuple: return "tuple";
         case Kind::Static: return "value";
+        case Kind::Dict: return "dict";
     }
     return "?";
 }
@@ -134,6 +160,15 @@ void diff(const ArgDesc& a, const ArgDesc& b, const std::string& what, const std
                 ++count;
                 out.push_back(head + a.display + " → " + b.display);
             }
+            return;
+        case Kind::Dict:
+            if (a.keys != b.keys) {
+                ++count;
+                out.push_back(head + "keys " + keys_text(a) + " → " + keys_text(b));
+                return;
+            }
+            for (size_t i = 0; i < a.items.size(); ++i)
+                diff(a.items[i], b.items[i], what, path + "[" + a.keys[i] + "]", out, count);
             return;
     }
 }

@@ -1,8 +1,8 @@
 // Signatures of @graph calls and the trace cache keyed by them (SPEC §5.1).
 //
 // A signature describes a call by what a trace depends on: the dtype and
-// shape of every tensor argument (also inside lists and tuples), the structure
-// of lists and tuples, the value of every other argument (strings, functions,
+// shape of every tensor argument (also inside lists, tuples and dicts), the
+// structure of lists and tuples, the keys of dicts (in order), the value of every other argument (strings, functions,
 // dtypes, None, ...), and the variables the body captured from enclosing
 // scopes. Weak literal arguments are described by their strong dtype.
 //
@@ -22,14 +22,15 @@
 namespace tg::tracer {
 
 struct ArgDesc {
-    enum class Kind : uint8_t { Tensor, List, Tuple, Static };
+    enum class Kind : uint8_t { Tensor, List, Tuple, Static, Dict };
     Kind kind = Kind::Static;
     stdlib::DType dtype = stdlib::DType::F32;  // Tensor
     stdlib::Shape shape;                       // Tensor
     bool weak = false;                         // Tensor: a weak literal (SPEC §2.1); it keeps
                                                // its weak promotion in the graph, so it is
                                                // part of the signature
-    std::vector<ArgDesc> items;                // List, Tuple
+    std::vector<ArgDesc> items;                // List, Tuple; Dict: the values
+    std::vector<std::string> keys;             // Dict: its keys as written ('w', 3), in order
     // Static: `key` is equal for two values exactly when the values are equal
     // ("str:abc", "dtype:f32", "fn:<id>", "none"); `display` is how messages
     // show the value ("'abc'", "f32", "<function g>", "None").
@@ -40,6 +41,7 @@ struct ArgDesc {
     static ArgDesc list(std::vector<ArgDesc> items);
     static ArgDesc tuple(std::vector<ArgDesc> items);
     static ArgDesc value(std::string key, std::string display);
+    static ArgDesc dict(std::vector<std::string> keys, std::vector<ArgDesc> values);
 
     friend bool operator==(const ArgDesc& a, const ArgDesc& b);
 };
@@ -63,6 +65,7 @@ struct Signature {
 // One line per difference from `from` to `to`, e.g.
 //   "argument `x`: shape (3,) → (4,)", "argument `xs[1]`: dtype f32 → f64",
 //   "argument `xs`: length 2 → 3", "argument `mode`: 'a' → 'b'",
+//   "argument `p`: keys ['w'] → ['w', 'b']", "argument `p['w']`: shape (3,) → (4,)",
 //   "captured `w`: f32[4] → f32[5]", "captured `scale`: 2 → 3".
 std::vector<std::string> differences(const Signature& from, const Signature& to);
 // How many things differ — per leaf, a tensor's dtype and shape apart (what "closest" minimizes).

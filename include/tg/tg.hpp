@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tg {
@@ -122,10 +123,10 @@ private:
     std::shared_ptr<Impl> impl_;
 };
 
-// Any tg value: a tensor, list, tuple, str, function, dtype, None or module.
+// Any tg value: a tensor, list, tuple, str, function, dtype, None, module or dict.
 class Value {
 public:
-    enum class Kind { None, Tensor, List, Tuple, Str, Function, DType, Module };
+    enum class Kind { None, Tensor, List, Tuple, Str, Function, DType, Module, Dict };
     Value();  // None
     Value(Tensor t);          // NOLINT: implicit on purpose
     Value(double v);          // NOLINT: a number like the literal `2.5` in tg (weak: f32 unless combined)
@@ -136,6 +137,10 @@ public:
     Value(const char* s) : Value(std::string(s)) {}  // NOLINT
     static Value list(std::vector<Value> items);
     static Value tuple(std::vector<Value> items);
+    // A dict of the (key, value) pairs, in order; a repeated key keeps its
+    // first place and takes the last value. Keys are strs or integers;
+    // throws tg::Error otherwise.
+    static Value dict(std::vector<std::pair<Value, Value>> entries);
 
     Kind kind() const;
     bool is_tensor() const { return kind() == Kind::Tensor; }
@@ -143,6 +148,7 @@ public:
     Tensor as_tensor() const;            // throws tg::Error if not a tensor
     std::string as_string() const;       // throws tg::Error if not a str
     std::vector<Value> items() const;    // of a list or tuple; throws otherwise
+    std::vector<std::pair<Value, Value>> entries() const;  // (key, value) of a dict, in order; throws otherwise
     std::string str() const;             // str(x) in tg
     std::string repr() const;            // repr(x) in tg
 

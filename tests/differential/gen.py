@@ -123,6 +123,8 @@ class Gen:
         self.loops = 0
         self.reassoc = False        # uses sum/mean (order of a reduction)
         self.max_loops = self.MAX_LOOPS + (1 if self.rng.random() < 0.15 else 0)
+        self.drng = random.Random("tg-differential-dict:%s:%d%s" % (seed, index, salt))
+        self.use_dict = self.drng.random() < 0.25
 
     # -- scopes -------------------------------------------------------------
     def vars_of(self, t, mutable_only=False):
@@ -455,7 +457,20 @@ class Gen:
             out += lines
             if term:
                 break
+            out += self.dict_update(ind)
         return out
+
+    # A dict `st` of an S and a V value carried through the function's control
+    # flow (its keys never change). Decided by a separate generator, so the
+    # programs without a dict are the same as before dicts existed.
+    def dict_update(self, ind):
+        if not self.use_dict or self.drng.random() >= 0.2:
+            return []
+        if self.drng.random() < 0.5:
+            v = self.drng.choice(self.vars_of("S"))
+            return ['%sst["a"] = st["a"] * 0.5 + %s' % (ind, v)]
+        v = self.drng.choice(self.vars_of("V"))
+        return ['%sst["v"] = st["v"] %s %s * 0.25' % (ind, self.drng.choice("+-"), v)]
 
     def body(self, ind, depth, in_loop, lo=1, hi=3):
         self.push()
@@ -848,11 +863,15 @@ class Gen:
         for name, t, inits in chosen:
             lines.append("%s%s = %s" % (ind, name, self.pick(inits)))
             self.define(name, t, mutable=True)
+        if self.use_dict:
+            lines.append('%sst = {"a": acc * 1.0, "v": y * 1.0}' % ind)
         self.push()
         lines += self.block(ind, 0, False, rng.randint(3, 7))
         self.pop()
         if self.helper and (not self.helper_calls or rng.random() < 0.3):
             lines.append("%sacc = acc + %s" % (ind, self.helper_call(1)))
+        if self.use_dict:
+            lines.append('%sprint("st", st)' % ind)
         lines.append("%sreturn %s" % (ind, self.ret_expr()))
 
         # Calls: 3-4, the same length mostly; sometimes a new length (retrace).
@@ -895,6 +914,7 @@ class Gen:
         (issue 14, bug 3: the error must be eager's, in every mode)."""
         h = Gen(self.seed, self.index, salt=":helper")
         h.name = "h%04d" % self.index
+        h.use_dict = False
         h.max_stmts = 9
         h.max_loops = 1
         h.define("x", "V")

@@ -155,3 +155,19 @@ TEST_CASE("the host's interrupt flag stops a running loop with 'interrupted'") {
     CHECK(c.out == "8\n");
     CHECK(c.interp.builtin_names().size() > 50);
 }
+
+TEST_CASE("dicts cross the embedding API as (key, value) entries") {
+    Captured c;
+    c.interp.set("cfg", tg::Value::dict({{"lr", 0.5}, {int64_t{3}, "three"}, {"lr", 0.25}}));
+    c.interp.run_source("print(cfg, type(cfg))\nout = {k: 1 for k in cfg}\n");
+    CHECK(c.out == "{'lr': 0.25, 3: 'three'} dict\n");
+    tg::Value out = c.interp.get("out");
+    CHECK(out.kind() == tg::Value::Kind::Dict);
+    auto entries = out.entries();
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].first.as_string() == "lr");
+    CHECK(entries[1].first.as_tensor().item() == 3.0);
+    CHECK_THROWS_AS(tg::Value::dict({{tg::Value(1.5), 1}}), tg::Error);
+    CHECK_THROWS_AS(out.items(), tg::Error);
+    CHECK_THROWS_AS(tg::Value(1).entries(), tg::Error);
+}

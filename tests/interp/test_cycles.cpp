@@ -26,6 +26,20 @@ struct Run {
         return o;
     }
 };
+
+// Runs `program` (its ROUNDS replaced) with 1,000 rounds to warm up the
+// allocator, then with 200,000: how much the resident memory grew (KiB).
+long growth_over_rounds(Run& r, const std::string& program) {
+    auto with_rounds = [&](int n) {
+        std::string p = program;
+        p.replace(p.find("ROUNDS"), 6, std::to_string(n));
+        return p;
+    };
+    r.interp.run_source(with_rounds(1000), "<warm>");
+    const long before = resident_kib();
+    r.interp.run_source(with_rounds(200000), "<many>");
+    return resident_kib() - before;
+}
 }  // namespace
 
 TEST_CASE("frames kept only by their own closures are freed; closures in use survive the collections") {
@@ -54,15 +68,7 @@ for i in range(ROUNDS):
     total += g()
 print(total, sum([k() for k in kept]))
 )";
-    auto with_rounds = [&](int n) {
-        std::string p = program;
-        p.replace(p.find("ROUNDS"), 6, std::to_string(n));
-        return p;
-    };
-    r.interp.run_source(with_rounds(1000), "<warm>");
-    const long before = resident_kib();
-    r.interp.run_source(with_rounds(200000), "<many>");
-    const long grown = resident_kib() - before;
+    const long grown = growth_over_rounds(r, program);
     INFO("resident memory grew by " << grown << " KiB over 200,000 rounds");
     CHECK(grown < 32 * 1024);  // leaking, the frames and closures took ~200 MB
     CHECK(r.out == "1501500 1275\n60000300000 1275\n");
@@ -91,4 +97,28 @@ for i in range(3):
 )",
                         "<graph>");
     CHECK(r.out == "[1.0, 2.0] 120\n[4.0, 8.0] 720\n[9.0, 18.0] 5040\n");
+}
+
+TEST_CASE("closures kept in a dict of their own frame are freed once unreachable") {
+    Run r;
+    const char* program = R"(
+def handlers(n):
+    table = {}
+    def on_a():
+        return n
+    def on_b():
+        return table["a"]() + 1
+    table["a"] = on_a
+    table["b"] = on_b
+    return table["b"]()
+
+total = 0
+for i in range(ROUNDS):
+    total += handlers(i)
+print(total)
+)";
+    const long grown = growth_over_rounds(r, program);
+    INFO("resident memory grew by " << grown << " KiB over 200,000 rounds");
+    CHECK(grown < 32 * 1024);
+    CHECK(r.out == "500500\n20000100000\n");
 }

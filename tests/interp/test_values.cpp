@@ -20,6 +20,37 @@ TEST_CASE("lists are copy-on-write") {
     CHECK(&xs.items()[0] == before);
 }
 
+TEST_CASE("dicts are copy-on-write and keep insertion order") {
+    DictObj d;
+    d.set(DictKey{false, 0, "w"}, Value::from_int(1));
+    d.set(DictKey{true, 3, {}}, Value::from_int(2));
+    d.set(DictKey{false, 0, "b"}, Value::from_int(3));
+    Value a = Value::dict(std::move(d));
+    Value b = a;
+    a.dict_mut().set(DictKey{false, 0, "w"}, Value::from_int(10));  // an existing key keeps its place
+    CHECK(a.dict().keys.front() == DictKey{false, 0, "w"});
+    CHECK(a.dict().find(DictKey{false, 0, "w"})->scalar()->i == 10);
+    CHECK(b.dict().find(DictKey{false, 0, "w"})->scalar()->i == 1);
+    CHECK(std::string(kind_name(a.kind())) == "dict");
+    // erase moves the later keys up and keeps the index right
+    REQUIRE(a.dict_mut().erase(DictKey{true, 3, {}}));
+    CHECK_FALSE(a.dict_mut().erase(DictKey{true, 3, {}}));
+    CHECK(a.dict().size() == 2);
+    CHECK(a.dict().find(DictKey{false, 0, "b"})->scalar()->i == 3);
+    CHECK(a.dict().find(DictKey{false, 0, "3"}) == nullptr);  // the str '3' is not the int 3
+    CHECK(b.dict().size() == 3);
+    // children() / with_children(): the values, and a dict with the same keys
+    const std::vector<Value>* xs = a.children();
+    REQUIRE(xs != nullptr);
+    CHECK(xs->size() == 2);
+    Value c = a.with_children({Value::from_int(7), Value::from_int(8)});
+    CHECK(c.dict().keys == a.dict().keys);
+    CHECK(c.dict().find(DictKey{false, 0, "b"})->scalar()->i == 8);
+    CHECK(a.identical(a.with_children(*xs)));
+    CHECK_FALSE(a.identical(c));
+    CHECK(Value::from_int(1).children() == nullptr);
+}
+
 TEST_CASE("0-d tensors are unboxed scalars and round-trip through stdlib tensors") {
     Value v(tg::stdlib::Tensor::scalar(2.5, DType::F64));
     REQUIRE(v.scalar() != nullptr);

@@ -86,6 +86,23 @@ TEST_CASE("lists, tuples, comprehensions") {
     CHECK(expr_of("[x if c else y for x in xs]") == "(listcomp (if c x y) x xs _)");
 }
 
+TEST_CASE("dicts and dict comprehensions") {
+    CHECK(expr_of("{}") == "{}");
+    CHECK(expr_of("{'a': 1, 2: b,}") == "{\"a\":1 2:b}");
+    CHECK(expr_of("{k: {j: 0}}") == "{k:{j:0}}");
+    CHECK(expr_of("{k: v * 2 for k, v in d.items() if v}") ==
+          "(dictcomp k:(* v 2) (tuple k v) (call (. d items)) v)");
+    CHECK(expr_of("{x: y if c else z for x in xs}") == "(dictcomp x:(if c y z) x xs _)");
+    CHECK(tg::lang::test::first_error("{1, 2}") == "set literals are not supported (a dict is written {key: value})");
+    CHECK(tg::lang::test::first_error("{x for x in xs}") ==
+          "set literals are not supported (a dict is written {key: value})");
+    CHECK(tg::lang::test::first_error("{'a' 1}") == "expected ':' after the dict key, found integer 1");
+    CHECK(tg::lang::test::first_error("{'a': 1 'b': 2}") == "expected '}' or ',', found string 'b'");
+    CHECK(tg::lang::test::first_error("{a: b for a in x for b in y}") ==
+          "a dict comprehension may have only one 'for' (nested loops are not supported)");
+    CHECK(tg::lang::test::first_error("{a: 1} = 2") == "cannot assign to a dict");
+}
+
 TEST_CASE("literals") {
     CHECK(expr_of("True") == "True");
     CHECK(expr_of("None") == "None");

@@ -99,8 +99,17 @@ std::string sexpr(const Expr& e) {
             const auto& l = e.as<Lambda>();
             return "(lambda " + params(l.params) + " " + sexpr(*l.body) + ")";
         }
+        case ExprKind::Dict: {
+            const auto& d = e.as<DictExpr>();
+            std::string s = "{";
+            for (size_t i = 0; i < d.keys.size(); ++i) s += (i ? " " : "") + sexpr(*d.keys[i]) + ":" + sexpr(*d.values[i]);
+            return s + "}";
+        }
         case ExprKind::ListComp: {
             const auto& c = e.as<ListComp>();
+            if (c.key)
+                return "(dictcomp " + sexpr(*c.key) + ":" + sexpr(*c.elt) + " " + sexpr(*c.target) + " " + sexpr(*c.iter) +
+                       " " + opt(c.cond) + ")";
             return "(listcomp " + sexpr(*c.elt) + " " + sexpr(*c.target) + " " + sexpr(*c.iter) + " " + opt(c.cond) + ")";
         }
     }

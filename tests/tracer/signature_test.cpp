@@ -65,6 +65,29 @@ TEST_CASE("signature: differences read like the SPEC's retrace messages") {
     CHECK(distance(l1, l2) == 2);
 }
 
+TEST_CASE("signature: dicts count by their keys, in order, and their values") {
+    auto d = [](std::vector<std::string> keys, std::vector<ArgDesc> values) {
+        return ArgDesc::dict(std::move(keys), std::move(values));
+    };
+    Signature a = sig({{"p", d({"'w'", "'b'"}, {t(DType::F32, {2, 3}), t(DType::F32, {3})})}});
+    CHECK(a.to_string() == "p: {'w': f32[2,3], 'b': f32[3]}");
+    Signature same = a;
+    CHECK(a == same);
+    CHECK(a.hash() == same.hash());
+    // another order of the same keys is another signature (printing and iteration follow it)
+    Signature swapped = sig({{"p", d({"'b'", "'w'"}, {t(DType::F32, {3}), t(DType::F32, {2, 3})})}});
+    CHECK_FALSE(a == swapped);
+    CHECK(differences(a, swapped) == std::vector<std::string>{"argument `p`: keys ['w', 'b'] → ['b', 'w']"});
+    Signature more = sig({{"p", d({"'w'", "'b'", "3"}, {t(DType::F32, {2, 3}), t(DType::F32, {3}), str("x")})}});
+    CHECK(differences(a, more) == std::vector<std::string>{"argument `p`: keys ['w', 'b'] → ['w', 'b', 3]"});
+    Signature reshaped = sig({{"p", d({"'w'", "'b'"}, {t(DType::F32, {2, 4}), t(DType::F32, {3})})}});
+    CHECK(differences(a, reshaped) == std::vector<std::string>{"argument `p['w']`: shape (2, 3) → (2, 4)"});
+    CHECK(distance(a, reshaped) == 1);
+    // a list and a dict of the same values differ in kind
+    Signature as_list = sig({{"p", ArgDesc::list({t(DType::F32, {2, 3}), t(DType::F32, {3})})}});
+    CHECK(differences(a, as_list) == std::vector<std::string>{"argument `p`: dict → list"});
+}
+
 TEST_CASE("trace cache: find, insert, closest and the retrace reason") {
     TraceCache<std::string> cache;
     Signature s3 = sig({{"x", t(DType::F32, {3})}, {"n", ArgDesc::value("int:4", "4")}});
