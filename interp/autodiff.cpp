@@ -132,7 +132,7 @@ std::vector<Value> entry_vjp(Runtime& rt, const TapeEntry& e, const Value& g) {
         out[0] = z;
         break;
     }
-    case TapeEntry::What::Cond: break;  // (sweep: cond_vjp)
+    case TapeEntry::What::Cond: case TapeEntry::What::While: break;  // (sweep: cond_vjp, while_vjp)
     case TapeEntry::What::IndexAssign: {
         if (e.in_nodes[0] != kNotTracked) {
             Value gx = g;
@@ -152,12 +152,35 @@ std::vector<Value> entry_vjp(Runtime& rt, const TapeEntry& e, const Value& g) {
 
 void sweep(Runtime& rt, std::span<const TapeEntry> entries, std::vector<Value>& cot);
 
+template <class F>
+void each_value(const TapeEntry& e, F&& f) {
+    for (const Value& v : e.inputs) f(v);
+    f(e.out);
+    for (const Value& v : e.dynamic) f(v);
+}
+template <class F>
+void each_value_mut(TapeEntry& e, F&& f) {
+    for (Value& v : e.inputs) f(v);
+    f(e.out);
+    for (Value& v : e.dynamic) f(v);
+}
+
 // The normalized cotangent a cond branch yields: the outer value's dtype, strong.
 Value yield_ready(Runtime& rt, const Value& c, const TensorType& t) {
     const TensorType ct = c.tensor_type();
     if (ct.dtype == t.dtype && !ct.weak) return c;
     Value in[1] = {c};
     return run_op(rt, *stdlib::find_op("astype"), in, {std::monostate{}, t.dtype});
+}
+
+// Finishes a backward cond/while: the token goes on, and `count` results
+// from `first` on are the cotangents it computed.
+std::vector<Value> finish_control(TraceState& T, tracer::NodeId node, size_t first, size_t count) {
+    std::vector<tracer::ValueId> res = T.graph.finish(node);
+    T.token = res[0];
+    std::vector<Value> out;
+    for (size_t k = 0; k < count; ++k) out.push_back(symbolic(T, res[first + k]));
+    return out;
 }
 
 // The backward of a converted `if`: a cond on the same predicate whose
@@ -191,11 +214,88 @@ std::vector<Value> cond_vjp(Runtime& rt, const TapeEntry& e, const std::vector<V
         g.yield(ys);
         g.exit();
     }
-    std::vector<tracer::ValueId> res = g.finish(node);
-    T.token = res[0];
-    std::vector<Value> out;
-    for (size_t k = 0; k < e.in_nodes.size(); ++k) out.push_back(symbolic(T, res[1 + k]));
-    return out;
+    return finish_control(T, node, 1, e.in_nodes.size());
+}
+
+// The backward of a converted `while`: a loop running as many times as the
+// forward one ran, popping each iteration's residuals (pushed last, popped
+// first) and running the body's entries back; it carries the cotangents of
+// the loop's leaves and the sums of the cotangents of the outer values the
+// body reads.
+std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot) {
+    if (!rt.trace) throw Error("internal error: a loop's gradient outside its trace");
+    TraceState& T = *rt.trace;
+    tracer::Graph& g = T.graph;
+    const WhileData& d = *e.loop;
+    const size_t nl = d.leaf_types.size(), no = e.in_nodes.size() - nl;
+    auto strong = [](TensorType t) {
+        t.weak = false;
+        return t;
+    };
+    // iterations = saved values / residuals per iteration
+    Value n = binary(rt, lang::BinOp::Sub, d.saved_after, d.saved_before);
+    n = binary(rt, lang::BinOp::FloorDiv, n, Value::weak_int(int64_t(d.residuals.size())));
+    std::vector<tracer::ValueId> inits{T.token, value_id(T, n)};
+    for (size_t l = 0; l < nl; ++l) {
+        const uint32_t o = d.out_nodes[l];
+        const TensorType t = strong(d.leaf_types[l]);
+        inits.push_back(value_id(T, o != kNotTracked && cot[o].defined() ? yield_ready(rt, cot[o], t) : zeros_value(rt, t)));
+    }
+    for (size_t m = 0; m < no; ++m) inits.push_back(value_id(T, zeros_value(rt, strong(d.in_types[nl + m]))));
+    const tracer::NodeId node = g.add_while(inits, T.here());
+    const tracer::RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
+    {
+        g.enter(cond_r);
+        std::span<const tracer::ValueId> a = g.args(cond_r);
+        Value more = compare(rt, lang::CmpOp::Gt, symbolic(T, a[1]), Value::weak_int(0));
+        std::vector<tracer::ValueId> ys{more.sym()->id};
+        ys.insert(ys.end(), a.begin(), a.end());
+        g.yield(ys);
+        g.exit();
+    }
+    g.enter(body_r);
+    std::vector<tracer::ValueId> a(g.args(body_r).begin(), g.args(body_r).end());
+    T.token = a[0];
+    std::map<uint32_t, Value> remap;
+    const stdlib::OpDef& pop = *stdlib::find_op("_stack_pop");
+    for (size_t k = d.residuals.size(); k-- > 0;) {
+        const TensorType t = d.residuals[k].tensor_type();
+        std::vector<int64_t> dims(t.shape.begin(), t.shape.end());
+        Value v = trace_op(rt, pop, {}, {t.dtype, dims});
+        if (const SymObj* s = d.residuals[k].sym()) remap[s->id] = v;
+    }
+    std::vector<TapeEntry> body = d.body;
+    for (TapeEntry& x : body)
+        each_value_mut(x, [&](Value& v) {
+            if (const SymObj* s = v.sym()) {
+                auto it = remap.find(s->id);
+                if (it != remap.end()) v = it->second;
+            }
+        });
+    std::vector<Value> local(cot.size());
+    for (size_t l = 0; l < nl; ++l) {
+        const uint32_t y = d.yield_nodes[l];
+        if (y == kNotTracked) continue;
+        Value c = symbolic(T, a[2 + l]);
+        local[y] = local[y].defined() ? binary(rt, lang::BinOp::Add, local[y], c) : c;
+    }
+    sweep(rt, body, local);
+    std::vector<tracer::ValueId> ys{T.token};
+    ys.push_back(binary(rt, lang::BinOp::Sub, symbolic(T, a[1]), Value::weak_int(1)).sym()->id);
+    for (size_t l = 0; l < nl; ++l) {
+        const Value& c = local[d.arg_nodes[l]];
+        const TensorType t = strong(d.leaf_types[l]);
+        ys.push_back(value_id(T, c.defined() ? yield_ready(rt, c, t) : zeros_value(rt, t)));
+    }
+    for (size_t m = 0; m < no; ++m) {
+        const Value& c = local[e.in_nodes[nl + m]];
+        Value acc = symbolic(T, a[2 + nl + m]);
+        if (c.defined()) acc = binary(rt, lang::BinOp::Add, acc, yield_ready(rt, c, strong(d.in_types[nl + m])));
+        ys.push_back(value_id(T, acc));
+    }
+    g.yield(ys);
+    g.exit();
+    return finish_control(T, node, 2, e.in_nodes.size());
 }
 
 // Reverse sweep over `entries`: accumulates into `cot` (one per tape node;
@@ -204,12 +304,13 @@ void sweep(Runtime& rt, std::span<const TapeEntry> entries, std::vector<Value>& 
     for (size_t i = entries.size(); i-- > 0;) {
         const TapeEntry& e = entries[i];
         std::vector<Value> ins;
-        if (e.what == TapeEntry::What::Cond) {
+        if (e.what == TapeEntry::What::Cond || e.what == TapeEntry::What::While) {
+            const std::vector<uint32_t>& outs = e.cond ? e.cond->out_nodes : e.loop->out_nodes;
             bool any = false;
-            for (uint32_t n : e.cond->out_nodes) any = any || (n != kNotTracked && cot[n].defined());
+            for (uint32_t n : outs) any = any || (n != kNotTracked && cot[n].defined());
             if (!any) continue;
-            ins = cond_vjp(rt, e, cot);
-            for (uint32_t n : e.cond->out_nodes)
+            ins = e.cond ? cond_vjp(rt, e, cot) : while_vjp(rt, e, cot);
+            for (uint32_t n : outs)
                 if (n != kNotTracked) cot[n] = Value();
         } else {
             if (!cot[e.out_node].defined()) continue;
@@ -358,28 +459,13 @@ std::optional<CondTape> take_branch_entries(Runtime& rt, const std::vector<size_
     tape.entries.resize(m0);
     for (const auto& br : t.branch)
         for (const TapeEntry& e : br) {
-            if (e.what == TapeEntry::What::Cond)
-                unsupported_in_graph("a gradient through nested converted `if`s (they depend on tensors)");
+            if (e.what == TapeEntry::What::Cond || e.what == TapeEntry::What::While)
+                unsupported_in_graph("a gradient through nested converted `if`s and loops (they depend on tensors)");
             for (const Value& v : e.inputs)
                 if (v.tracked()) unsupported_in_graph("a gradient of a gradient through a converted `if`");
         }
     return t;
 }
-
-namespace {
-template <class F>
-void each_value(const TapeEntry& e, F&& f) {
-    for (const Value& v : e.inputs) f(v);
-    f(e.out);
-    for (const Value& v : e.dynamic) f(v);
-}
-template <class F>
-void each_value_mut(TapeEntry& e, F&& f) {
-    for (Value& v : e.inputs) f(v);
-    f(e.out);
-    for (Value& v : e.dynamic) f(v);
-}
-}  // namespace
 
 std::vector<Value> branch_residuals(const CondTape& t, int b, const std::function<bool(uint32_t)>& inside) {
     std::vector<Value> out;
@@ -442,6 +528,68 @@ void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint3
     }
     if (e.in_nodes.empty()) return;  // nothing it reads is differentiated
     e.cond = std::move(data);
+    e.out_node = kNotTracked;
+    tape.entries.push_back(std::move(e));
+}
+
+// ------------------------------------------------------------------ converted `while`
+
+LoopTape take_body_entries(Runtime& rt, const std::vector<size_t>& before, const std::vector<size_t>& after) {
+    LoopTape t;
+    if (rt.tapes.empty() || before.size() != rt.tapes.size()) return t;
+    const size_t inner = rt.tapes.size() - 1;
+    for (size_t i = 0; i < inner; ++i)
+        if (after[i] != before[i])
+            unsupported_in_graph("a gradient of a gradient through a converted loop (it depends on a tensor)");
+    Tape& tape = *rt.tapes[inner];
+    t.level = tape.level;
+    t.body.assign(std::make_move_iterator(tape.entries.begin() + long(before[inner])),
+                  std::make_move_iterator(tape.entries.begin() + long(after[inner])));
+    tape.entries.resize(before[inner]);
+    for (const TapeEntry& e : t.body) {
+        if (e.what == TapeEntry::What::Cond || e.what == TapeEntry::What::While)
+            unsupported_in_graph("a gradient through nested converted `if`s and loops (they depend on tensors)");
+        for (const Value& v : e.inputs)
+            if (v.tracked()) unsupported_in_graph("a gradient of a gradient through a converted loop");
+    }
+    return t;
+}
+
+std::vector<Value> body_residuals(const LoopTape& t, const std::function<bool(uint32_t)>& inside) {
+    CondTape c;
+    c.branch[0] = t.body;
+    return branch_residuals(c, 0, inside);
+}
+
+Value track_new(Runtime& rt, Value primal) { return wrap(*rt.tapes.back(), std::move(primal)); }
+
+void record_while(Runtime& rt, LoopTape t, std::shared_ptr<WhileData> d, const std::vector<uint32_t>& init_nodes,
+                  const std::vector<Value>& init_primals, const std::vector<Value>& yield_primals) {
+    Tape& tape = *rt.tapes[t.level - 1];
+    TapeEntry e;
+    e.what = TapeEntry::What::While;
+    const size_t nl = d->leaf_types.size();
+    for (size_t l = 0; l < nl; ++l) {
+        e.in_nodes.push_back(init_nodes[l]);
+        e.inputs.push_back(init_primals[l]);
+        d->in_types.push_back(d->leaf_types[l]);
+    }
+    std::vector<bool> inner(tape.nodes, false);
+    for (const TapeEntry& x : t.body) inner[x.out_node] = true;
+    for (uint32_t n : d->arg_nodes) inner[n] = true;
+    std::vector<bool> seen(tape.nodes, false);
+    auto add_outer = [&](uint32_t n, const Value& primal) {
+        if (n == kNotTracked || inner[n] || seen[n]) return;
+        seen[n] = true;
+        e.in_nodes.push_back(n);
+        e.inputs.push_back(primal);
+        d->in_types.push_back(primal.tensor_type());
+    };
+    for (const TapeEntry& x : t.body)
+        for (size_t k = 0; k < x.in_nodes.size(); ++k) add_outer(x.in_nodes[k], x.inputs[k]);
+    for (size_t l = 0; l < nl; ++l) add_outer(d->yield_nodes[l], yield_primals[l]);  // an outer value carried on
+    d->body = std::move(t.body);
+    e.loop = std::move(d);
     e.out_node = kNotTracked;
     tape.entries.push_back(std::move(e));
 }

@@ -28,10 +28,11 @@ namespace tg::interp {
 class Runtime;
 
 struct CondData;
+struct WhileData;
 
 // One recorded application. Inputs are primals (maybe tracked at lower levels).
 struct TapeEntry {
-    enum class What : uint8_t { Op, Index, IndexAssign, Cond } what = What::Op;
+    enum class What : uint8_t { Op, Index, IndexAssign, Cond, While } what = What::Op;
     const stdlib::OpDef* op = nullptr;
     std::vector<stdlib::Attr> attrs;
     std::vector<Value> inputs;
@@ -41,6 +42,7 @@ struct TapeEntry {
     std::vector<stdlib::IndexItem> items;  // Index / IndexAssign
     std::vector<Value> dynamic;
     std::shared_ptr<const CondData> cond;  // Cond: in_nodes are the outer values its branches read
+    std::shared_ptr<const WhileData> loop;  // While: in_nodes are the inits, then the outer values the body reads
 };
 inline constexpr uint32_t kNotTracked = UINT32_MAX;
 
@@ -111,6 +113,37 @@ std::vector<Value> branch_residuals(const CondTape& t, int b, const std::functio
 void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint32_t> leaf_nodes[2],
                  const std::vector<Value> leaf_primals[2], std::vector<Value>& results, const std::vector<Value> residuals[2],
                  const std::vector<Value> residual_results[2]);
+
+// A converted `while` that values being differentiated are carried through.
+// The forward loop pushes, at the end of every iteration, the values the
+// body's entries read (residuals) onto the run's saved-value stack; the
+// backward is a loop that runs as many times, pops them in reverse and runs
+// the body's entries back: memory proportional to the iterations run.
+struct WhileData {
+    std::vector<TapeEntry> body;
+    std::vector<uint32_t> arg_nodes;    // per differentiated carried leaf: its node at the body's start
+    std::vector<uint32_t> yield_nodes;  // per leaf: the node the body yields for it (kNotTracked: none)
+    std::vector<uint32_t> out_nodes;    // per leaf: the loop result's node
+    std::vector<stdlib::TensorType> leaf_types;
+    std::vector<Value> residuals;       // in push order
+    Value saved_before, saved_after;    // i64[] stack sizes around the forward loop
+    std::vector<stdlib::TensorType> in_types;  // per in_node of the entry
+};
+
+// trace_while's bookkeeping. A carried leaf is differentiated when its init
+// or what the body yields for it is tracked at the innermost tape.
+struct LoopTape {
+    uint32_t level = 0;
+    std::vector<TapeEntry> body;
+};
+// The body's entries (recorded between the marks), taken off the innermost
+// tape; Unsupported trace errors for what the graph cannot differentiate.
+LoopTape take_body_entries(Runtime& rt, const std::vector<size_t>& before, const std::vector<size_t>& after);
+std::vector<Value> body_residuals(const LoopTape& t, const std::function<bool(uint32_t)>& inside);
+// A fresh node of the innermost tape (for the body's arguments and the loop's results).
+Value track_new(Runtime& rt, Value primal);
+void record_while(Runtime& rt, LoopTape t, std::shared_ptr<WhileData> d, const std::vector<uint32_t>& init_nodes,
+                  const std::vector<Value>& init_primals, const std::vector<Value>& yield_primals);
 
 // grad, value_and_grad, stop_gradient (SPEC §5.5).
 void add_autodiff_builtins(std::vector<std::pair<std::string, Value>>& out);

@@ -17,6 +17,8 @@
 // Errors: a User error in a branch (or loop body) that may not run becomes a
 // `raise` node with the same message and traceback; Conversion errors (SPEC
 // §5.2's trace-time errors) and Unsupported ones stop the conversion.
+#include <set>
+
 #include "interp/control.hpp"
 #include "interp/autodiff.hpp"
 #include "interp/dict.hpp"
@@ -806,25 +808,86 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         if (vars[i].force_carried) carry(i, entry[i], nullptr);
 
     // The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
-    auto carried_ids = [&](size_t i, const Value& v, std::vector<ValueId>& out) {
+    // With `nodes`: per id, the tape node of a leaf being differentiated
+    // (kNotTracked otherwise) and in `primals` its value; the id is the primal's.
+    auto carried_ids = [&](size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes = nullptr,
+                           std::vector<Value>* primals = nullptr) {
         const Plan& p = plan[i];
+        auto note = [&](uint32_t n, Value primal) {
+            if (nodes) nodes->push_back(n);
+            if (primals) primals->push_back(std::move(primal));
+        };
         if (vars[i].role == TraceVar::Flag) {
             out.push_back(bool_id(T, v, T.at(source(), loc)));
+            note(kNotTracked, Value());
             return;
         }
         Parts pv = decompose_none(v, p.none);
         std::vector<Value> ls;
         if (pv.inner) collect_leaves(*pv.inner, ls);
         for (size_t k = 0; k < p.types.size(); ++k) {
-            if (pv.inner) out.push_back(leaf_id(rt_, ls[k], p.types[k], T.at(source(), loc)));
-            else out.push_back(g.undef(tracer::ValueType::of(p.types[k]), T.at(source(), loc)));
+            if (pv.inner) {
+                Value leaf = ls[k];
+                uint32_t n = kNotTracked;
+                if (const GradObj* go = leaf.tracked(); go && nodes && tracked_level(rt_, leaf) == rt_.tapes.size()) {
+                    n = go->node;
+                    leaf = go->primal;
+                }
+                out.push_back(leaf_id(rt_, leaf, p.types[k], T.at(source(), loc)));
+                note(n, leaf);
+            } else {
+                out.push_back(g.undef(tracer::ValueType::of(p.types[k]), T.at(source(), loc)));
+                note(kNotTracked, Value());
+            }
         }
-        if (p.flag) out.push_back(bool_id(T, pv.defined, T.at(source(), loc)));
+        if (p.flag) {
+            out.push_back(bool_id(T, pv.defined, T.at(source(), loc)));
+            note(kNotTracked, Value());
+        }
+    };
+    // Which carried ids (after the token) hold a leaf being differentiated,
+    // keyed by (variable, leaf) so that the set survives a retry's new plan.
+    std::set<std::pair<size_t, size_t>> diff_keys;
+    auto id_keys = [&] {
+        std::vector<std::pair<size_t, size_t>> keys;
+        for (size_t i = 0; i < nv; ++i) {
+            const Plan& p = plan[i];
+            if (!p.carried) continue;
+            if (vars[i].role == TraceVar::Flag) {
+                keys.push_back({i, SIZE_MAX});
+                continue;
+            }
+            for (size_t k = 0; k < p.types.size(); ++k) keys.push_back({i, k});
+            if (p.flag) keys.push_back({i, SIZE_MAX});
+        }
+        return keys;
+    };
+    // The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
+    auto new_tracked = [&](size_t i, const Value& v) {
+        bool any = false;
+        if (vars[i].role == TraceVar::Flag || rt_.tapes.empty()) return false;
+        Parts pv = decompose_none(v, plan[i].none);
+        std::vector<Value> ls;
+        if (pv.inner) collect_leaves(*pv.inner, ls);
+        for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
+            if (tracked_level(rt_, ls[k]) == rt_.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
+                diff_keys.insert({i, k}).second)
+                any = true;
+        return any;
     };
     // Binds the carried variables to `ids` (region arguments or the loop's results).
-    auto bind = [&](std::span<const ValueId> ids) {
+    // With `nodes`: the leaves in diff_keys are bound as tracked values, their
+    // fresh nodes noted in order.
+    auto bind = [&](std::span<const ValueId> ids, std::vector<uint32_t>* nodes = nullptr) {
         size_t k = 1;
         T.token = ids[0];
+        auto leaf = [&](size_t i, size_t j) {
+            Value v = symbolic(T, ids[k++]);
+            if (!nodes || !diff_keys.count({i, j})) return v;
+            Value t = track_new(rt_, std::move(v));
+            nodes->push_back(t.tracked()->node);
+            return t;
+        };
         for (size_t i = 0; i < nv; ++i) {
             const Plan& p = plan[i];
             if (!p.carried) continue;
@@ -833,7 +896,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                 continue;
             }
             std::vector<Value> leaves;
-            for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(symbolic(T, ids[k++]));
+            for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
             size_t j = 0;
             Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
             if (p.flag) v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
@@ -851,15 +914,24 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         restore();
         const Graph::Checkpoint cp = g.checkpoint();
         const ValueId tok_in = T.token;
+        const std::vector<size_t> marks = tape_marks(rt_);
         auto roll_back = [&] {
             f_ = frame;
             restore();
             T.token = tok_in;
             g.rollback(cp);
+            truncate_tapes(rt_, marks);
         };
+        // Gradients through the loop (autodiff.hpp): only with a tape running.
+        const bool ad = !rt_.tapes.empty();
         std::vector<ValueId> inits{T.token};
+        std::vector<uint32_t> init_nodes;
+        std::vector<Value> init_primals;
         for (size_t i = 0; i < nv; ++i)
-            if (plan[i].carried) carried_ids(i, entry[i], inits);
+            if (plan[i].carried) {
+                if (ad) new_tracked(i, entry[i]);
+                carried_ids(i, entry[i], inits, ad ? &init_nodes : nullptr, ad ? &init_primals : nullptr);
+            }
         const NodeId node = g.add_while(inits, T.at(source(), loc));
         const RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
 
@@ -900,6 +972,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                     loc, "while");
             }
             pred = bool_id(T, p, T.at(source(), loc));
+            truncate_tapes(rt_, marks);  // what computed the condition carries no gradient
             std::vector<ValueId> ys{pred, T.token};
             for (size_t i = 0; i < nv; ++i)
                 if (plan[i].carried) carried_ids(i, *vars[i].slot, ys);
@@ -913,7 +986,9 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
 
         // ---- the body region
         g.enter(body_r);
-        bind(g.args(body_r));
+        std::vector<uint32_t> arg_nodes;
+        bind(g.args(body_r), ad ? &arg_nodes : nullptr);
+        const std::vector<size_t> body_marks = tape_marks(rt_);
         flags.brk = Value::from_bool(false);
         flags.cont = Value::from_bool(false);
         f_->ret_flag = Value::from_bool(false);
@@ -940,6 +1015,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                 for (size_t i = 0; i < nv; ++i) {
                     const Value& now = *vars[i].slot;
                     Plan& p = plan[i];
+                    if (ad && p.carried && new_tracked(i, now)) retry = true;  // differentiated from now on
                     if (!p.carried) {
                         if (now.identical(entry[i])) continue;
                         carry(i, entry[i], &now);
@@ -1001,20 +1077,77 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             roll_back();
             continue;
         }
+        // The body's entries, and what they read, saved at the end of every iteration.
+        std::shared_ptr<WhileData> wd;
+        LoopTape body_tape;
+        if (ad) {
+            body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
+            if (failed && !diff_keys.empty())
+                unsupported_in_graph("a gradient through a loop whose body always raises");
+            if (!failed && !diff_keys.empty()) {
+                wd = std::make_shared<WhileData>();
+                wd->residuals = body_residuals(body_tape, [&](uint32_t id) {
+                    const tracer::ValueInfo& vi = g.value(id);
+                    return vi.def == tracer::kNoId ? vi.region == body_r : g.node(vi.def).parent == body_r;
+                });
+                if (wd->residuals.empty()) wd->residuals.push_back(Value::weak_int(0));  // counts the iterations
+                const stdlib::OpDef& push = *stdlib::find_op("_stack_push");
+                for (const Value& r : wd->residuals) {
+                    Value in[1] = {r};
+                    trace_op(rt_, push, in, {});
+                }
+            }
+        }
         std::vector<ValueId> ys{T.token};
+        std::vector<uint32_t> yield_nodes;
+        std::vector<Value> yield_primals;
         if (failed) {
             std::span<const ValueId> args = g.args(body_r);
             ys.assign(args.begin(), args.end());
             ys[0] = T.token;
         } else {
             for (size_t i = 0; i < nv; ++i)
-                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys);
+                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys, wd ? &yield_nodes : nullptr, wd ? &yield_primals : nullptr);
         }
         g.yield(ys);
         g.exit();
+        if (wd) {
+            // the stack's size before the loop: a node placed just before it
+            const stdlib::OpDef& size = *stdlib::find_op("_stack_size");
+            const tracer::ValueType types[2] = {tracer::ValueType::of({stdlib::DType::I64, {}, false}),
+                                                tracer::ValueType::token_type()};
+            const NodeId sn = g.create(tracer::Op::Apply, &size, {g.node(node).operands[0]}, types, {}, {},
+                                       T.at(source(), loc));
+            const RegionId parent = g.node(node).parent;
+            const auto& order = g.region(parent).nodes;
+            g.insert(parent, size_t(std::find(order.begin(), order.end(), node) - order.begin()), sn);
+            g.node(node).operands[0] = g.node(sn).results[1];
+            wd->saved_before = symbolic(T, g.node(sn).results[0]);
+        }
         std::vector<ValueId> res = g.finish(node);
         restore();
-        bind(res);
+        std::vector<uint32_t> out_nodes;
+        bind(res, wd ? &out_nodes : nullptr);
+        if (wd) {
+            wd->saved_after = trace_op(rt_, *stdlib::find_op("_stack_size"), {}, {});
+            // per differentiated leaf, in id order
+            const std::vector<std::pair<size_t, size_t>> keys = id_keys();
+            std::vector<uint32_t> in_nodes;
+            std::vector<Value> in_primals, out_primals;
+            size_t a = 0;
+            for (size_t pos = 0; pos < keys.size(); ++pos) {
+                if (!diff_keys.count(keys[pos])) continue;
+                in_nodes.push_back(init_nodes[pos]);
+                in_primals.push_back(init_primals[pos]);
+                wd->leaf_types.push_back(g.tensor_type(res[1 + pos]));
+                wd->arg_nodes.push_back(arg_nodes[a]);
+                wd->out_nodes.push_back(out_nodes[a]);
+                wd->yield_nodes.push_back(yield_nodes[pos]);
+                out_primals.push_back(yield_primals[pos]);
+                ++a;
+            }
+            record_while(rt_, std::move(body_tape), wd, in_nodes, in_primals, out_primals);
+        }
         break;
     }
     f_->loop = saved_loop;

@@ -225,6 +225,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     std::vector<std::pair<std::string, Value>> out;
     // every op of the table, by name
     for (const stdlib::OpDef* o : stdlib::all_ops()) {
+        if (o->flags & stdlib::kInternal) continue;  // the tracer's own ops
         add(out, std::string(o->name), [o](Runtime& rt, const CallArgs& a) { return call_op(rt, *o, a); }, o);
     }
     if (const stdlib::OpDef* t = stdlib::find_op("constant"))

@@ -301,7 +301,7 @@ Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> oper
     std::vector<tracer::ValueId> ids;
     ids.reserve(operands.size());
     for (const Value& v : operands) ids.push_back(value_id(t, v));
-    const bool random = (op.flags & stdlib::kRandom) != 0;
+    const bool random = op.has_effect();
     std::vector<tracer::ValueId> res = t.graph.apply(op, ids, std::move(attrs), t.here(), random ? t.token : tracer::kNoId);
     if (random) t.token = res[1];
     return symbolic(t, res[0]);

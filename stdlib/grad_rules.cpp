@@ -499,7 +499,8 @@ void attach_grad_rules(OpRegistry& r) {
     // Results that never carry a gradient: made from shapes and numbers,
     // drawn at random, or of integer type whatever the inputs.
     for (const char* n : {"zeros", "ones", "full", "zeros_like", "ones_like", "arange", "linspace", "eye",
-                          "random_uniform", "random_normal", "random_int", "one_hot"})
+                          "random_uniform", "random_normal", "random_int", "one_hot", "_stack_push", "_stack_pop",
+                          "_stack_size"})
         none(n);
 }
 

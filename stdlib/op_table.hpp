@@ -61,6 +61,9 @@ struct TensorType {
 // What kernels may use besides their arguments: the interpreter's generator.
 struct OpContext {
     Rng* rng = nullptr;
+    // The values a graph run saves for its backward loops (kStack ops): one
+    // stack per run of a graph.
+    std::vector<Tensor>* stack = nullptr;
 };
 
 // Arguments bound to parameters, in parameter order:
@@ -84,6 +87,8 @@ enum OpFlags : uint32_t {
     kReduction = 1u << 1,
     kRandom = 1u << 2,       // effect: reads and advances the generator (never dropped, never merged)
     kCreation = 1u << 3,     // no tensor inputs; shape from attrs
+    kStack = 1u << 4,        // effect: pushes to / pops from the run's saved-value stack (OpContext::stack)
+    kInternal = 1u << 5,     // made by the tracer only (autodiff's stack ops): no builtin of that name
 };
 
 // What an op is, typed: the enum value of an element-wise op or reduction
@@ -136,7 +141,8 @@ struct OpDef {
     Cost cost = Cost::PerElement;
     GradRule grad = {};
 
-    bool has_effect() const { return (flags & kRandom) != 0; }
+    // Takes and gives the effect token in graphs: never dropped, merged or reordered.
+    bool has_effect() const { return (flags & (kRandom | kStack)) != 0; }
 };
 
 // Lookup by builtin name ("add", "matmul", "sum", "exp", ...). Aliases

@@ -189,7 +189,7 @@ std::vector<ValueId> Graph::apply(const stdlib::OpDef& def, std::span<const Valu
 
     std::vector<ValueId> operands;
     std::vector<ValueType> types{ValueType::of(result)};
-    bool random = (def.flags & stdlib::kRandom) != 0;
+    bool random = def.has_effect();
     if (random) {
         if (token == kNoId) throw VerifyError(std::string("random op ") + std::string(def.name) + " needs a token");
         operands.push_back(token);

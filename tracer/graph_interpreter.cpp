@@ -47,13 +47,13 @@ public:
     void run(const Node& node) {
         switch (node.op) {
             case Op::Apply: {
-                bool random = node.def->flags & stdlib::kRandom;
+                bool random = node.def->has_effect();
                 size_t first = random ? 1 : 0;
                 std::vector<Tensor>& inputs = ctx_.scratch;
                 inputs.clear();
                 for (size_t k = first; k < node.operands.size(); ++k) inputs.push_back(env_[node.operands[k]]);
-                stdlib::OpContext octx{ctx_.rng};
-                if (random && !ctx_.rng) throw RuntimeError("graph interpreter: a random op needs RunContext::rng", node.loc);
+                stdlib::OpContext octx{ctx_.rng, &ctx_.saved};
+                if ((node.def->flags & stdlib::kRandom) && !ctx_.rng) throw RuntimeError("graph interpreter: a random op needs RunContext::rng", node.loc);
                 env_[node.results[0]] = node.def->eager(octx, stdlib::OpArgs{inputs, node.attrs});
                 inputs.clear();  // drop the references before the next node
                 return;

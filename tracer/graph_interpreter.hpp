@@ -29,6 +29,8 @@ struct RunContext {
     // Scratch space reused from node to node (an op's input list), so that
     // running a node allocates nothing of its own.
     std::vector<stdlib::Tensor> scratch;
+    // What the run saves for its backward loops (autodiff's kStack ops).
+    std::vector<stdlib::Tensor> saved;
     // Runs a host function (HostCall nodes) by its HostFn id.
     std::function<std::vector<stdlib::Tensor>(const HostFn&, std::span<const stdlib::Tensor>)> host_call;
 };

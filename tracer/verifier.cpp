@@ -178,7 +178,7 @@ private:
                 if (node.attrs.size() != node.def->params.size())
                     fail(n, "has " + std::to_string(node.attrs.size()) + " attributes, op has " +
                                 std::to_string(node.def->params.size()) + " parameters");
-                bool random = node.def->flags & stdlib::kRandom;
+                bool random = node.def->has_effect();
                 size_t first = random ? 1 : 0;
                 if (random) token_operand(n, 0);
                 std::vector<TensorType> in;
@@ -296,7 +296,7 @@ private:
         // Tokens appear only where effects are ordered.
         bool takes_token = node.op == Op::Print || node.op == Op::Assert || node.op == Op::Raise ||
                            node.op == Op::HostCall || node.op == Op::Cond || node.op == Op::While ||
-                           node.op == Op::Yield || (node.op == Op::Apply && (node.def->flags & stdlib::kRandom));
+                           node.op == Op::Yield || (node.op == Op::Apply && node.def->has_effect());
         if (!takes_token)
             for (size_t k = 0; k < node.operands.size(); ++k)
                 if (g_.type(node.operands[k]).token) fail(n, "operand " + std::to_string(k) + " is a token, but the node has no effect");

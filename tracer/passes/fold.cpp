@@ -25,7 +25,7 @@ std::optional<Tensor> evaluate(const Graph& g, const Node& node) {
     try {
         switch (node.op) {
             case Op::Apply: {
-                if (node.def->flags & stdlib::kRandom || !all_constant(g, node, 0)) return std::nullopt;
+                if (node.def->has_effect() || !all_constant(g, node, 0)) return std::nullopt;
                 std::vector<Tensor> in;
                 for (ValueId v : node.operands) in.push_back(*constant_of(g, v));
                 stdlib::OpContext ctx{};
