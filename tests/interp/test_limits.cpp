@@ -226,3 +226,32 @@ TEST_CASE("deep recursion ends with a located error, then the next script runs")
     CHECK(e.message().find("maximum recursion depth") != std::string::npos);
     h.still_usable();
 }
+
+TEST_CASE("memory limit: what a gradient saves for a loop counts, eager and in graphs") {
+    // 200,000 iterations of a loop over a 64-element vector keep at least
+    // 2 x 256 bytes each for the backward pass: over 64 MiB.
+    const char* src =
+        "def f(w, n):\n"
+        "    h = w\n"
+        "    i = 0\n"
+        "    while i < n:\n"
+        "        h = h * 0.999 + w * 0.001\n"
+        "        i += 1\n"
+        "    return sum(h)\n"
+        "@graph\n"
+        "def g(w, n):\n"
+        "    return grad(f)(w, n)\n";
+    for (const char* how : {"eager", "graph"}) {
+        CAPTURE(how);
+        tg::Options o;
+        o.max_memory_bytes = 64 * MiB;
+        o.eager = std::string(how) == "eager";
+        Host h(o);
+        tg::Error e = h.fails(std::string(src) + "x = g(ones((64,)), tensor(200000))\n", "loop.tg");
+        CHECK(e.message().find("memory limit exceeded") != std::string::npos);
+        CHECK(h.interp.memory_bytes() < 1 * MiB);  // the saved values are released with the failed run
+        // a short loop runs
+        h.interp.run_source("y = g(ones((64,)), tensor(10))\n");
+        h.still_usable();
+    }
+}
