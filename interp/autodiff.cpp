@@ -152,17 +152,55 @@ std::vector<Value> entry_vjp(Runtime& rt, const TapeEntry& e, const Value& g) {
 
 void sweep(Runtime& rt, std::span<const TapeEntry> entries, std::vector<Value>& cot);
 
+// Every value an entry reads or gives, also inside a converted `if` it
+// records (its predicate, its branches' entries).
 template <class F>
 void each_value(const TapeEntry& e, F&& f) {
     for (const Value& v : e.inputs) f(v);
     f(e.out);
     for (const Value& v : e.dynamic) f(v);
+    if (e.cond) {
+        f(e.cond->pred);
+        for (const auto& br : e.cond->branch)
+            for (const TapeEntry& x : br) each_value(x, f);
+    }
+    if (e.loop) {  // (its body's own values are popped, not read from outside)
+        f(e.loop->saved_before);
+        for (const TapeEntry& x : e.loop->body) each_value(x, f);
+    }
 }
 template <class F>
 void each_value_mut(TapeEntry& e, F&& f) {
     for (Value& v : e.inputs) f(v);
     f(e.out);
     for (Value& v : e.dynamic) f(v);
+    if (e.cond) {
+        auto copy = std::make_shared<CondData>(*e.cond);
+        f(copy->pred);
+        for (auto& br : copy->branch)
+            for (TapeEntry& x : br) each_value_mut(x, f);
+        e.cond = std::move(copy);
+    }
+    if (e.loop) {
+        auto copy = std::make_shared<WhileData>(*e.loop);
+        f(copy->saved_before);
+        for (TapeEntry& x : copy->body) each_value_mut(x, f);
+        e.loop = std::move(copy);
+    }
+}
+// The nodes an entry gives a value to.
+template <class F>
+void each_out_node(const TapeEntry& e, F&& f) {
+    if (e.cond)
+        for (uint32_t n : e.cond->out_nodes) {
+            if (n != kNotTracked) f(n);
+        }
+    else if (e.loop)
+        for (uint32_t n : e.loop->out_nodes) {
+            if (n != kNotTracked) f(n);
+        }
+    else if (e.out_node != kNotTracked)
+        f(e.out_node);
 }
 
 // The normalized cotangent a cond branch yields: the outer value's dtype, strong.
@@ -192,7 +230,7 @@ std::vector<Value> cond_vjp(Runtime& rt, const TapeEntry& e, const std::vector<V
     tracer::Graph& g = T.graph;
     const CondData& d = *e.cond;
     tracer::ValueId ins[1] = {T.token};
-    const tracer::NodeId node = g.add_cond(d.pred, ins, T.here());
+    const tracer::NodeId node = g.add_cond(d.pred.sym()->id, ins, T.here());
     for (int b = 0; b < 2; ++b) {
         g.enter(g.node(node).regions[size_t(b)]);
         T.token = g.args(g.node(node).regions[size_t(b)])[0];
@@ -232,10 +270,7 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
         t.weak = false;
         return t;
     };
-    // iterations = saved values / residuals per iteration
-    Value n = binary(rt, lang::BinOp::Sub, d.saved_after, d.saved_before);
-    n = binary(rt, lang::BinOp::FloorDiv, n, Value::weak_int(int64_t(d.residuals.size())));
-    std::vector<tracer::ValueId> inits{T.token, value_id(T, n)};
+    std::vector<tracer::ValueId> inits{T.token};
     for (size_t l = 0; l < nl; ++l) {
         const uint32_t o = d.out_nodes[l];
         const TensorType t = strong(d.leaf_types[l]);
@@ -245,11 +280,14 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
     const tracer::NodeId node = g.add_while(inits, T.here());
     const tracer::RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
     {
+        // another iteration while values of this loop are saved (above its size before)
         g.enter(cond_r);
         std::span<const tracer::ValueId> a = g.args(cond_r);
-        Value more = compare(rt, lang::CmpOp::Gt, symbolic(T, a[1]), Value::weak_int(0));
-        std::vector<tracer::ValueId> ys{more.sym()->id};
-        ys.insert(ys.end(), a.begin(), a.end());
+        T.token = a[0];
+        Value size = trace_op(rt, *stdlib::find_op("_stack_size"), {}, {});
+        Value more = compare(rt, lang::CmpOp::Gt, size, d.saved_before);
+        std::vector<tracer::ValueId> ys{more.sym()->id, T.token};
+        ys.insert(ys.end(), a.begin() + 1, a.end());
         g.yield(ys);
         g.exit();
     }
@@ -276,12 +314,11 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
     for (size_t l = 0; l < nl; ++l) {
         const uint32_t y = d.yield_nodes[l];
         if (y == kNotTracked) continue;
-        Value c = symbolic(T, a[2 + l]);
+        Value c = symbolic(T, a[1 + l]);
         local[y] = local[y].defined() ? binary(rt, lang::BinOp::Add, local[y], c) : c;
     }
     sweep(rt, body, local);
     std::vector<tracer::ValueId> ys{T.token};
-    ys.push_back(binary(rt, lang::BinOp::Sub, symbolic(T, a[1]), Value::weak_int(1)).sym()->id);
     for (size_t l = 0; l < nl; ++l) {
         const Value& c = local[d.arg_nodes[l]];
         const TensorType t = strong(d.leaf_types[l]);
@@ -289,13 +326,13 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
     }
     for (size_t m = 0; m < no; ++m) {
         const Value& c = local[e.in_nodes[nl + m]];
-        Value acc = symbolic(T, a[2 + nl + m]);
+        Value acc = symbolic(T, a[1 + nl + m]);
         if (c.defined()) acc = binary(rt, lang::BinOp::Add, acc, yield_ready(rt, c, strong(d.in_types[nl + m])));
         ys.push_back(value_id(T, acc));
     }
     g.yield(ys);
     g.exit();
-    return finish_control(T, node, 2, e.in_nodes.size());
+    return finish_control(T, node, 1, e.in_nodes.size());
 }
 
 // Reverse sweep over `entries`: accumulates into `cot` (one per tape node;
@@ -459,8 +496,6 @@ std::optional<CondTape> take_branch_entries(Runtime& rt, const std::vector<size_
     tape.entries.resize(m0);
     for (const auto& br : t.branch)
         for (const TapeEntry& e : br) {
-            if (e.what == TapeEntry::What::Cond || e.what == TapeEntry::What::While)
-                unsupported_in_graph("a gradient through nested converted `if`s and loops (they depend on tensors)");
             for (const Value& v : e.inputs)
                 if (v.tracked()) unsupported_in_graph("a gradient of a gradient through a converted `if`");
         }
@@ -485,7 +520,7 @@ void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint3
                  const std::vector<Value> residuals[2], const std::vector<Value> residual_results[2]) {
     Tape& tape = *rt.tapes[t.level - 1];
     auto data = std::make_shared<CondData>();
-    data->pred = pred;
+    data->pred = symbolic(*rt.trace, pred);
     TapeEntry e;
     e.what = TapeEntry::What::Cond;
     std::map<uint32_t, size_t> outer;  // node -> index into e.in_nodes
@@ -508,7 +543,7 @@ void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint3
                     if (it != remap.end()) v = it->second;
                 }
             });
-            produced[x.out_node] = true;
+            each_out_node(x, [&](uint32_t n) { produced[n] = true; });
         }
         for (const TapeEntry& x : t.branch[b])
             for (size_t k = 0; k < x.in_nodes.size(); ++k)
@@ -547,8 +582,6 @@ LoopTape take_body_entries(Runtime& rt, const std::vector<size_t>& before, const
                   std::make_move_iterator(tape.entries.begin() + long(after[inner])));
     tape.entries.resize(before[inner]);
     for (const TapeEntry& e : t.body) {
-        if (e.what == TapeEntry::What::Cond || e.what == TapeEntry::What::While)
-            unsupported_in_graph("a gradient through nested converted `if`s and loops (they depend on tensors)");
         for (const Value& v : e.inputs)
             if (v.tracked()) unsupported_in_graph("a gradient of a gradient through a converted loop");
     }
@@ -575,7 +608,7 @@ void record_while(Runtime& rt, LoopTape t, std::shared_ptr<WhileData> d, const s
         d->in_types.push_back(d->leaf_types[l]);
     }
     std::vector<bool> inner(tape.nodes, false);
-    for (const TapeEntry& x : t.body) inner[x.out_node] = true;
+    for (const TapeEntry& x : t.body) each_out_node(x, [&](uint32_t n) { inner[n] = true; });
     for (uint32_t n : d->arg_nodes) inner[n] = true;
     std::vector<bool> seen(tape.nodes, false);
     auto add_outer = [&](uint32_t n, const Value& primal) {

@@ -52,7 +52,7 @@ inline constexpr uint32_t kNotTracked = UINT32_MAX;
 // (residuals, as JAX's partial evaluation of cond does), so the backward is
 // a cond on the same predicate whose branches run their own entries back.
 struct CondData {
-    uint32_t pred = 0;                      // tracer::ValueId of the bool[] predicate
+    Value pred;                             // the symbolic bool[] predicate
     std::vector<TapeEntry> branch[2];
     std::vector<uint32_t> leaf_nodes[2];    // per tracked output: its node in branch b (kNotTracked: none)
     std::vector<uint32_t> out_nodes;        // per tracked output: the cond result's node
@@ -117,8 +117,10 @@ void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint3
 // A converted `while` that values being differentiated are carried through.
 // The forward loop pushes, at the end of every iteration, the values the
 // body's entries read (residuals) onto the run's saved-value stack; the
-// backward is a loop that runs as many times, pops them in reverse and runs
-// the body's entries back: memory proportional to the iterations run.
+// backward is a loop that runs until the stack is back at its size before
+// the forward loop (inner loops pop their own values), popping each
+// iteration's residuals and running the body's entries back: memory
+// proportional to the iterations run.
 struct WhileData {
     std::vector<TapeEntry> body;
     std::vector<uint32_t> arg_nodes;    // per differentiated carried leaf: its node at the body's start
@@ -126,7 +128,7 @@ struct WhileData {
     std::vector<uint32_t> out_nodes;    // per leaf: the loop result's node
     std::vector<stdlib::TensorType> leaf_types;
     std::vector<Value> residuals;       // in push order
-    Value saved_before, saved_after;    // i64[] stack sizes around the forward loop
+    Value saved_before;                 // i64[]: the stack's size before the forward loop
     std::vector<stdlib::TensorType> in_types;  // per in_node of the entry
 };
 

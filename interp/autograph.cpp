@@ -175,7 +175,9 @@ bool statically_true(const Value& b) { return b.scalar() && b.scalar()->nonzero(
 // ------------------------------------------------------------------ helpers
 
 void Evaluator::at(Loc loc) {
-    if (rt_.trace) {
+    // (an Evaluator a builtin makes to call a function has no frame: the
+    // location stays the builtin's call)
+    if (rt_.trace && f_) {
         rt_.trace->source = source();
         rt_.trace->loc = loc;
     }
@@ -1129,7 +1131,6 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         std::vector<uint32_t> out_nodes;
         bind(res, wd ? &out_nodes : nullptr);
         if (wd) {
-            wd->saved_after = trace_op(rt_, *stdlib::find_op("_stack_size"), {}, {});
             // per differentiated leaf, in id order
             const std::vector<std::pair<size_t, size_t>> keys = id_keys();
             std::vector<uint32_t> in_nodes;
