@@ -168,7 +168,7 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
                      args.loc);
     // While tracing, deep recursion is the tracer's limit (a recursion on a
     // dynamic condition traces both branches forever): the call runs eagerly.
-    const TraceErrorKind depth_kind = rt_.trace ? TraceErrorKind::Unsupported : TraceErrorKind::User;
+    const TraceErrorKind depth_kind = rt_.trace ? TraceErrorKind::TooDeep : TraceErrorKind::User;
     if (rt_.depth >= rt_.options.max_call_depth)
         throw Error("maximum recursion depth exceeded (more than " + std::to_string(rt_.options.max_call_depth) +
                         " nested calls)",

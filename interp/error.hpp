@@ -27,8 +27,12 @@ struct TraceEntry {
 // a branch that may not run it becomes a `raise` node); a Conversion error is
 // one SPEC §5.2 names (a dynamic shape, a loop-carried shape change): tracing
 // stops with it; Unsupported means the tracer cannot express what the code
-// does, and the call runs eagerly instead (same results, no graph).
-enum class TraceErrorKind : uint8_t { User, Conversion, Unsupported };
+// does, and the call runs eagerly instead (same results, no graph); TooDeep
+// is the recursion limit reached while tracing (a recursion on a dynamic
+// condition traces both branches forever): Unsupported, and the @graph calls
+// nested in the eager run are not traced again either — each would recurse
+// as deep again (O(depth²) traced calls before the eager run ends).
+enum class TraceErrorKind : uint8_t { User, Conversion, Unsupported, TooDeep };
 
 class Error {
 public:

@@ -198,7 +198,8 @@ private:
     // the program's own error, so the body runs as `--eager` would run it,
     // @graph functions it calls included, to raise that error exactly as
     // eager does (a nested call with literal arguments must not be traced
-    // with them made dynamic).
+    // with them made dynamic), or the trace reached the recursion limit
+    // (nested calls would recurse as deep again).
     enum class GraphCall { Ran, Eager, EagerAll };
     GraphCall call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                          const lang::SourcePtr& call_source, Value& result);

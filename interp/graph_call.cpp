@@ -341,7 +341,8 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
                 throw;
             }
             log("trace " + fn.name + " at " + where + ": runs eagerly: " + e.message() + "\n");
-            return e.trace_kind == TraceErrorKind::User ? GraphCall::EagerAll : GraphCall::Eager;
+            const bool all = e.trace_kind == TraceErrorKind::User || e.trace_kind == TraceErrorKind::TooDeep;
+            return all ? GraphCall::EagerAll : GraphCall::Eager;
         } catch (const std::exception& e) {
             leave();
             log("trace " + fn.name + " at " + where + ": runs eagerly (internal: " + e.what() + ")\n");

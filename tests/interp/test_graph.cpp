@@ -93,6 +93,25 @@ TEST_CASE("host functions inside @graph make the call run eagerly") {
     CHECK(r.count("runs eagerly") == 2);
 }
 
+TEST_CASE("a recursion too deep to trace runs eagerly once, without tracing each nested call again") {
+    // Each nested call used to try a trace of its own that recursed to the
+    // limit again: ~500,000 traced calls, seconds, before eager's error.
+    Run r;
+    CHECK_THROWS_WITH(r.interp.run_source("@graph\ndef f(n):\n    return f(n + 1)\nprint(f(1))\n"),
+                      doctest::Contains("maximum recursion depth exceeded (more than 1000 nested calls)"));
+    CHECK(r.count("runs eagerly: maximum recursion depth") == 1);
+    // a recursion with a dynamic base case still computes eager's value
+    r.interp.run_source(R"(
+@graph
+def fact(n):
+    if n <= 1:
+        return tensor(1)
+    return n * fact(n - 1)
+print(fact(tensor(10)))
+)");
+    CHECK(r.out == "3628800\n");
+}
+
 TEST_CASE("trace-time errors name the variable and the loop") {
     Run r;
     try {
