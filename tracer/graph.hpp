@@ -205,6 +205,12 @@ public:
     void append(NodeId n) { insert(insertion_region(), regions_[insertion_region()].nodes.size(), n); }
     // Removes `n` from its region (its results must be unused).
     void erase(NodeId n);
+    // Marks `n` erased after the caller removed it from its region's list
+    // itself (a pass removing many nodes of one region in one sweep).
+    void mark_erased(NodeId n) {
+        nodes_[n].parent = kNoId;
+        nodes_[n].erased = true;
+    }
     // Drops result i of n (it must be unused); later results shift down.
     void remove_result(NodeId n, size_t i);
     // Every use of `from` (operands in all regions) now uses `to`.

@@ -84,11 +84,11 @@ std::optional<std::string> key_of(const Node& node) {
 
 class Cse {
 public:
-    explicit Cse(Graph& g) : g_(g) {}
+    explicit Cse(Graph& g) : g_(g), sub_(g) {}
 
     bool run() {
         region(Graph::kBody);
-        return changed_;
+        return sub_.finish();
     }
 
 private:
@@ -96,6 +96,7 @@ private:
         std::vector<std::string> added;  // undo log: keys this scope introduced
         std::vector<NodeId> nodes = g_.region(r).nodes;
         for (NodeId n : nodes) {
+            sub_.visit(n);
             const Node& node = g_.node(n);
             for (RegionId sub : node.regions) region(sub);
             if (has_side_effect(g_, n) || !node.regions.empty()) continue;
@@ -103,8 +104,7 @@ private:
             if (!key) continue;
             auto it = table_.find(*key);
             if (it != table_.end()) {
-                replace_node(g_, n, g_.node(it->second).results);
-                changed_ = true;
+                sub_.replace_node(n, g_.node(it->second).results);
             } else {
                 table_.emplace(*key, n);
                 added.push_back(std::move(*key));
@@ -115,7 +115,7 @@ private:
 
     Graph& g_;
     std::unordered_map<std::string, NodeId> table_;
-    bool changed_ = false;
+    Substitution sub_;
 };
 
 }  // namespace

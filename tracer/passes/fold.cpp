@@ -51,13 +51,13 @@ std::optional<Tensor> evaluate(const Graph& g, const Node& node) {
 }
 
 // Replaces cond n by the nodes of the region that runs.
-void inline_branch(Graph& g, NodeId n, bool taken) {
+void inline_branch(Graph& g, Substitution& sub, NodeId n, bool taken) {
     const Node& node = g.node(n);
     RegionId r = node.regions[taken ? 0 : 1];
     RegionId parent = node.parent;
     std::vector<ValueId> ins(node.operands.begin() + 1, node.operands.end());
     const std::vector<ValueId> args = g.region(r).args;
-    for (size_t i = 0; i < args.size(); ++i) g.replace_all_uses(args[i], ins[i]);
+    for (size_t i = 0; i < args.size(); ++i) sub.replace_value(args[i], ins[i]);
     std::vector<NodeId> body = g.region(r).nodes;
     NodeId yield = body.back();
     body.pop_back();
@@ -65,31 +65,25 @@ void inline_branch(Graph& g, NodeId n, bool taken) {
     g.region(r).nodes.clear();
     for (NodeId m : body) g.insert(parent, pos++, m);
     std::vector<ValueId> outs = g.node(yield).operands;
-    g.node(yield).erased = true;
-    g.node(yield).parent = kNoId;
-    replace_node(g, n, outs);
+    g.mark_erased(yield);
+    sub.replace_node(n, outs);
 }
 
 }  // namespace
 
 bool fold_constants(Graph& g) {
-    bool changed = false;
+    Substitution sub(g);
     for (NodeId n : all_nodes(g)) {
+        if (g.node(n).erased) continue;
+        sub.visit(n);
         const Node& node = g.node(n);
-        if (node.erased) continue;
         if (node.op == Op::Cond) {
-            if (const Tensor* p = constant_of(g, node.operands[0])) {
-                inline_branch(g, n, p->item_bool());
-                changed = true;
-            }
+            if (const Tensor* p = constant_of(g, node.operands[0])) inline_branch(g, sub, n, p->item_bool());
             continue;
         }
         if (node.op == Op::Assert) {
             const Tensor* c = constant_of(g, node.operands[1]);
-            if (c && c->item_bool()) {  // cannot fail: only the token passes through
-                replace_node(g, n, {node.operands[0]});
-                changed = true;
-            }
+            if (c && c->item_bool()) sub.replace_node(n, {node.operands[0]});  // cannot fail: only the token passes through
             continue;
         }
         if (node.op == Op::Constant) continue;
@@ -97,10 +91,9 @@ bool fold_constants(Graph& g) {
         if (!value) continue;
         // Folding must not change the type; a kernel disagreeing with its shape rule is left alone.
         if (!same_type(type_of(*value), g.tensor_type(node.results[0]))) continue;
-        replace_with_constant(g, n, value->contiguous());
-        changed = true;
+        sub.replace_with_constant(n, value->contiguous());
     }
-    return changed;
+    return sub.finish();
 }
 
 }  // namespace tg::tracer

@@ -19,17 +19,42 @@ size_t position(const Graph& g, NodeId n) {
     return static_cast<size_t>(std::find(list.begin(), list.end(), n) - list.begin());
 }
 
-void replace_with_constant(Graph& g, NodeId n, Tensor value) {
-    ValueType t = ValueType::of(type_of(value));
-    NodeId c = g.create(Op::Constant, nullptr, {}, {&t, 1}, {}, std::move(value), g.node(n).loc);
-    g.insert(g.node(n).parent, position(g, n), c);
-    replace_node(g, n, {g.node(c).results[0]});
+ValueId Substitution::resolve(ValueId v) const {
+    for (auto it = map_.find(v); it != map_.end(); it = map_.find(v)) v = it->second;
+    return v;
 }
 
-void replace_node(Graph& g, NodeId n, const std::vector<ValueId>& values) {
-    std::vector<ValueId> results = g.node(n).results;
-    for (size_t i = 0; i < results.size(); ++i) g.replace_all_uses(results[i], values[i]);
-    g.erase(n);
+void Substitution::visit(NodeId n) {
+    if (map_.empty()) return;
+    for (ValueId& v : g_.node(n).operands) v = resolve(v);
+}
+
+void Substitution::replace_node(NodeId n, const std::vector<ValueId>& values) {
+    const std::vector<ValueId>& results = g_.node(n).results;
+    for (size_t i = 0; i < results.size(); ++i) map_[results[i]] = resolve(values[i]);
+    g_.node(n).erased = true;  // still in its region's list until finish()
+    dropped_.push_back(n);
+}
+
+void Substitution::replace_with_constant(NodeId n, Tensor value) {
+    ValueType t = ValueType::of(type_of(value));
+    NodeId c = g_.create(Op::Constant, nullptr, {}, {&t, 1}, {}, std::move(value), g_.node(n).loc);
+    g_.insert(g_.node(n).parent, position(g_, n), c);
+    replace_node(n, {g_.node(c).results[0]});
+}
+
+bool Substitution::finish() {
+    if (map_.empty() && dropped_.empty()) return false;
+    std::vector<RegionId> touched;
+    for (NodeId n : dropped_) touched.push_back(g_.node(n).parent);
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (RegionId r : touched) std::erase_if(g_.region(r).nodes, [&](NodeId n) { return g_.node(n).erased; });
+    for (NodeId n : dropped_) g_.mark_erased(n);
+    g_.walk(Graph::kBody, [&](NodeId n) { visit(n); });
+    map_.clear();
+    dropped_.clear();
+    return true;
 }
 
 std::vector<NodeId> all_nodes(const Graph& g) {

@@ -78,15 +78,13 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
 }  // namespace
 
 bool simplify_algebra(Graph& g) {
-    bool changed = false;
+    Substitution sub(g);
     for (NodeId n : all_nodes(g)) {
         if (g.node(n).erased) continue;
-        if (std::optional<ValueId> x = simplified(g, g.node(n))) {
-            replace_node(g, n, {*x});
-            changed = true;
-        }
+        sub.visit(n);
+        if (std::optional<ValueId> x = simplified(g, g.node(n))) sub.replace_node(n, {*x});
     }
-    return changed;
+    return sub.finish();
 }
 
 }  // namespace tg::tracer
