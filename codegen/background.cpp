@@ -17,9 +17,11 @@ void CompileJob::abandon() {
 }
 
 CompileWorker::~CompileWorker() {
+    std::deque<std::shared_ptr<CompileJob>> dropped;  // never started: nothing waits for them any more
     {
         std::lock_guard lock(mutex_);
         stop_ = true;
+        dropped.swap(queue_);
     }
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
