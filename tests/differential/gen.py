@@ -125,6 +125,9 @@ class Gen:
         self.max_loops = self.MAX_LOOPS + (1 if self.rng.random() < 0.15 else 0)
         self.drng = random.Random("tg-differential-dict:%s:%d%s" % (seed, index, salt))
         self.use_dict = self.drng.random() < 0.25
+        # None on some paths (SPEC §5.2), from a generator of its own too
+        self.nrng = random.Random("tg-differential-none:%s:%d%s" % (seed, index, salt))
+        self.use_none = self.nrng.random() < 0.2
 
     # -- scopes -------------------------------------------------------------
     def vars_of(self, t, mutable_only=False):
@@ -868,6 +871,8 @@ class Gen:
         self.push()
         lines += self.block(ind, 0, False, rng.randint(3, 7))
         self.pop()
+        if self.use_none:
+            lines += self.none_on_some_paths(ind)
         if self.helper and (not self.helper_calls or rng.random() < 0.3):
             lines.append("%sacc = acc + %s" % (ind, self.helper_call(1)))
         if self.use_dict:
@@ -906,6 +911,28 @@ class Gen:
             calls.append("print(%s(%s))" % (self.name, ", ".join(fixed)))
         fn = helper_fn + "\n".join(lines) + "\n"
         return Program(self.index, self.name, fn, "\n".join(calls) + "\n", self.reassoc)
+
+    def none_on_some_paths(self, ind):
+        """`nz` is None on some paths of dynamic control flow and a scalar on
+        others; it is printed, tested with `is None` / `is not None` and then
+        used (a use other than return/print/assign/`is` makes the call run
+        eagerly: the same output either way)."""
+        r = self.nrng
+        conds = ["x[0] > 0.0", "x.sum() > 1.0", "acc > 0.5", "x.max() > 2.0"]
+        vals = ["acc * 2.0", "x.max() + 1.0", "x[-1] * 0.5", "acc - 1.0"]
+        i2 = ind + "    "
+        lines = ["%snz = None" % ind]
+        if r.random() < 0.5:
+            lines += ["%sif %s:" % (ind, r.choice(conds)), "%snz = %s" % (i2, r.choice(vals))]
+        else:
+            lines += ["%sfor nv in x:" % ind, "%sif nv > %s:" % (i2, flit(r, -4, 8)),
+                      "%s    nz = nv * 1.0" % i2]
+        lines.append('%sprint("nz", nz)' % ind)
+        if r.random() < 0.5:
+            lines += ["%sif nz is None:" % ind, "%snz = %s" % (i2, r.choice(vals)), "%sacc = acc + nz" % ind]
+        else:
+            lines += ["%sif nz is not None:" % ind, "%sacc = acc + nz" % i2]
+        return lines
 
     def make_helper(self):
         """A @graph function called from the main one (inlined while tracing) with a
