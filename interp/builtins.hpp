@@ -11,8 +11,13 @@
 
 namespace tg::interp {
 
+class Runtime;
+
 std::vector<std::pair<std::string, Value>> make_builtins();
 // enumerate, zip, sorted, reversed, pi, e, inf, nan (builtins_seq.cpp)
 void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out);
+// Python's sorted(xs, key=None, reverse=False) on the items (stable); `a`
+// holds the keywords; `fn` names the builtin in errors (sorted, sort).
+std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArgs& a, const std::string& fn);
 
 }  // namespace tg::interp

@@ -91,14 +91,15 @@ Value reversed(Runtime& rt, const CallArgs& a) {
 }
 
 // a < b as a Python bool; a dynamic answer while tracing is a trace error.
-bool less(Runtime& rt, const Value& a, const Value& b) {
+// `fn` names the builtin in errors (sorted, sort).
+bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
     if (a.is_sequence() && b.is_sequence()) {
         // lexicographic, as Python orders tuples and lists
         const auto& x = a.items();
         const auto& y = b.items();
         for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
-            if (less(rt, x[i], y[i])) return true;
-            if (less(rt, y[i], x[i])) return false;
+            if (less(rt, x[i], y[i], fn)) return true;
+            if (less(rt, y[i], x[i], fn)) return false;
         }
         return x.size() < y.size();
     }
@@ -107,29 +108,34 @@ bool less(Runtime& rt, const Value& a, const Value& b) {
         r = compare(rt, lang::CmpOp::Lt, a, b);
     } catch (const Error& e) {
         if (e.trace_kind != TraceErrorKind::User) throw;
-        throw Error("sorted: " + e.message());
+        throw Error(fn + ": " + e.message());
     }
     if (r.is_symbolic())
-        dynamic_value_error("sorted: the order depends on the contents of a tensor inside a @graph function; sort a "
+        dynamic_value_error(fn + ": the order depends on the contents of a tensor inside a @graph function; sort a "
                             "tensor with sort() instead");
     try {
         return truth(r);
     } catch (const stdlib::OpError& e) {
-        throw Error(std::string("sorted: ") + e.what());
+        throw Error(fn + ": " + e.what());
     }
 }
 
 Value sorted(Runtime& rt, const CallArgs& a) {
-    only_keywords("sorted", a, {"key", "reverse"});
     positional_only("sorted", a, 1, 1);
-    std::vector<Value> xs = items_of(rt, a.positional[0], "sorted");
+    return Value::list(sort_values(rt, items_of(rt, a.positional[0], "sorted"), a, "sorted"));
+}
+
+}  // namespace
+
+std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArgs& a, const std::string& fn) {
+    only_keywords(fn, a, {"key", "reverse"});
     bool reverse = false;
     if (const Value* r = keyword(a, "reverse")) {
-        if (has_symbolic(*r)) dynamic_value_error("sorted: argument `reverse` must be static inside a @graph function");
+        if (has_symbolic(*r)) dynamic_value_error(fn + ": argument `reverse` must be static inside a @graph function");
         try {
             reverse = truth(*r);
         } catch (const stdlib::OpError& e) {
-            throw Error(std::string("sorted: argument `reverse`: ") + e.what());
+            throw Error(fn + ": argument `reverse`: " + e.what());
         }
     }
     std::vector<Value> keys = xs;
@@ -143,15 +149,13 @@ Value sorted(Runtime& rt, const CallArgs& a) {
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     // Python's reverse=True keeps equal items in their original order too
     std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
-        return reverse ? less(rt, keys[j], keys[i]) : less(rt, keys[i], keys[j]);
+        return reverse ? less(rt, keys[j], keys[i], fn) : less(rt, keys[i], keys[j], fn);
     });
     std::vector<Value> out;
     out.reserve(xs.size());
     for (size_t i : order) out.push_back(std::move(xs[i]));
-    return Value::list(std::move(out));
+    return out;
 }
-
-}  // namespace
 
 void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto add = [&](const char* name, BuiltinFn fn) {

@@ -6,6 +6,8 @@
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/list_methods.hpp"
+#include "interp/string_methods.hpp"
+#include "interp/tensor_methods.hpp"
 #include "interp/printing.hpp"
 #include "interp/trace.hpp"
 
@@ -72,42 +74,53 @@ Value Evaluator::print_maybe_none(const Value& callee, const CallArgs& args) {
 Value Evaluator::call_method(const Call& c, const Attribute& at) {
     // list and dict methods change the variable they are called on (copy-on-write)
     const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr);
-    if (list_method || dict_method) {
-        Value scratch;
-        const Value& recv = eval_ref(*at.value, scratch);
-        const bool is_dict = dict_method && recv.is(Kind::Dict);
-        if ((list_method && recv.is(Kind::List)) || is_dict) {
-            EvaluatedArgs a;
-            for (const auto& x : c.args) a.positional.push_back(eval(*x));
-            for (const auto& k : c.keywords) {
-                if (!is_dict) fail(at.attr + ": unknown keyword argument `" + k.name + "`", k.loc);
-                a.keyword_values.push_back(eval(*k.value));
-                a.keywords.push_back({k.name, k.loc});
-            }
-            Value* target = (is_dict ? mutates_dict(at.attr) : mutates_list(at.attr)) ? lvalue(*at.value) : nullptr;
-            Value temp;
-            if (!target) {
-                temp = recv;
-                target = &temp;
-            }
-            try {
-                if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
-                return call_list_method(rt_, at.attr, *target, a.positional);
-            } catch (const stdlib::OpError& err) {
-                fail(err.what(), at.loc);
-            } catch (Error& err) {
-                err.locate(source(), at.loc);
-                throw;
-            }
+    Value scratch;
+    const Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
+    auto args = [&](bool keywords_allowed) {
+        EvaluatedArgs a;
+        for (const auto& x : c.args) a.positional.push_back(eval(*x));
+        for (const auto& k : c.keywords) {
+            if (!keywords_allowed) fail(at.attr + ": unknown keyword argument `" + k.name + "`", k.loc);
+            a.keyword_values.push_back(eval(*k.value));
+            a.keywords.push_back({k.name, k.loc});
         }
+        return a;
+    };
+    auto located = [&](auto&& fn) -> Value {
+        this->at(at.loc);
+        try {
+            return fn();
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), at.loc);
+        } catch (Error& err) {
+            err.locate(source(), at.loc);
+            throw;
+        }
+    };
+    const bool is_dict = dict_method && recv.is(Kind::Dict);
+    if ((list_method && recv.is(Kind::List)) || is_dict) {
+        EvaluatedArgs a = args(is_dict || at.attr == "sort");
+        Value* target = (is_dict ? mutates_dict(at.attr) : mutates_list(at.attr)) ? lvalue(*at.value) : nullptr;
+        Value temp;
+        if (!target) {
+            temp = recv;
+            target = &temp;
+        }
+        return located([&] {
+            if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
+            return call_list_method(rt_, at.attr, *target, a.view(at.loc));
+        });
     }
-    Value callee = eval_attribute(at);
-    EvaluatedArgs a;
-    for (const auto& x : c.args) a.positional.push_back(eval(*x));
-    for (const auto& k : c.keywords) {
-        a.keyword_values.push_back(eval(*k.value));
-        a.keywords.push_back({k.name, k.loc});
+    if (recv.is(Kind::Str) && is_string_method(at.attr)) {
+        EvaluatedArgs a = args(true);
+        return located([&] { return call_string_method(rt_, at.attr, recv, a.view(at.loc)); });
     }
+    if (recv.is_tensor() && is_tensor_method(at.attr)) {
+        EvaluatedArgs a = args(true);
+        return located([&] { return call_tensor_method(rt_, at.attr, recv, a.view(at.loc)); });
+    }
+    Value callee = attribute_of(recv, at);
+    EvaluatedArgs a = args(true);
     return call(callee, a.view(at.loc), source());
 }
 

@@ -110,9 +110,15 @@ private:
     Value* lvalue(const lang::Expr& e);
     Value eval_index(const lang::Index& e);
     Value index_value(const Value& base, const lang::Index& e);
-    std::vector<stdlib::IndexItem> index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr);
-    std::vector<stdlib::IndexItem> located_index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr);
+    // `special` (tensor subscripts only): per item, None or an index / mask
+    // tensor, whose item is then a full slice (interp/index_advanced.hpp).
+    std::vector<stdlib::IndexItem> index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr,
+                                               std::vector<Value>* special = nullptr);
+    std::vector<stdlib::IndexItem> located_index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr,
+                                                       std::vector<Value>* special = nullptr);
     Value eval_attribute(const lang::Attribute& a);
+    // x.attr for an evaluated x (the receiver of a method call is evaluated once)
+    Value attribute_of(const Value& x, const lang::Attribute& a);
     Value eval_fstring(const lang::FString& f);
     Value eval_compare(const lang::Compare& c);
     Value compare_chain(const lang::Compare& c, size_t from, Value left);

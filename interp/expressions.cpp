@@ -5,6 +5,8 @@
 #include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/index_advanced.hpp"
+#include "interp/text_builder.hpp"
 #include "interp/printing.hpp"
 #include "interp/trace.hpp"
 #include "stdlib/format.hpp"
@@ -501,63 +503,44 @@ Value Evaluator::compare_chain(const Compare& c, size_t from, Value left) {
 }
 
 Value Evaluator::eval_fstring(const FString& f) {
-    std::string out;
-    tracer::Template tmpl;  // tracing: the parts so far, once a part is symbolic
-    std::vector<tracer::ValueId> operands;
-    bool symbolic_parts = false;
+    TextBuilder text(rt_);
     for (const auto& p : f.parts) {
         if (!p.expr) {
-            out += p.text;
+            text.text(p.text);
             continue;
         }
         Value scratch;
         const Value& v = eval_ref(*p.expr, scratch);
-        if (rt_.trace && has_symbolic(v)) {
-            if (!symbolic_parts) {
-                symbolic_parts = true;
-                tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Text, out, 0});
-            } else {
-                tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Text, out, 0});
-            }
-            out.clear();
-            if (!p.spec.empty()) {
-                if (!v.is_symbolic()) unsupported_in_graph("a format spec on a list holding traced tensors");
-                tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Format, p.spec, static_cast<uint32_t>(operands.size())});
-                operands.push_back(v.sym()->id);
-            } else {
-                append_str(*rt_.trace, tmpl, operands, v, false);
-            }
-            continue;
-        }
         try {
-            out += format_value(v, p.spec);
+            text.value(v, p.spec);
         } catch (const stdlib::OpError& err) {
             fail(err.what(), p.expr->loc);
+        } catch (Error& err) {
+            err.locate(source(), p.expr->loc);
+            throw;
         }
     }
-    if (symbolic_parts) {
-        tmpl.push_back(tracer::TextPiece{tracer::TextPiece::Text, out, 0});
-        std::erase_if(tmpl, [](const tracer::TextPiece& p) { return p.kind == tracer::TextPiece::Text && p.text.empty(); });
-        return make_str(std::move(tmpl), std::move(operands));
-    }
-    return Value::str(std::move(out));
+    return text.finish();
 }
 
 // index_items, with errors that carry no location yet (a dynamic list index
 // while tracing) located at the subscript.
-std::vector<stdlib::IndexItem> Evaluator::located_index_items(const Index& e, std::vector<Value>* dynamic) {
+std::vector<stdlib::IndexItem> Evaluator::located_index_items(const Index& e, std::vector<Value>* dynamic,
+                                                              std::vector<Value>* special) {
     try {
-        return index_items(e, dynamic);
+        return index_items(e, dynamic, special);
     } catch (Error& err) {
         err.locate(source(), e.loc);
         throw;
     }
 }
 
-std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vector<Value>* dynamic) {
+std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vector<Value>* dynamic,
+                                                      std::vector<Value>* special) {
     std::vector<stdlib::IndexItem> items;
     items.reserve(e.indices.size());
     if (dynamic) dynamic->assign(e.indices.size(), Value());
+    if (special) special->assign(e.indices.size(), Value());
     auto int_of = [&](const Expr& x) -> std::optional<int64_t> {
         Value scratch;
         const Value& v = eval_ref(x, scratch);
@@ -588,6 +571,32 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
         } else {
             Value scratch;
             const Value& v = eval_ref(*x, scratch);
+            // None (a new axis), a tensor of indices or a bool mask, a list of them
+            const bool tensor_index = v.is_tensor() && (v.tensor_type().shape.rank() > 0 ||
+                                                        v.tensor_type().dtype == stdlib::DType::Bool);
+            if (special && (v.is(Kind::None) || tensor_index || v.is(Kind::List))) {
+                Value sp = v;
+                if (v.is(Kind::List)) {
+                    try {
+                        sp = Value(to_tensor(v, "index"));
+                    } catch (const stdlib::OpError& err) {
+                        fail(err.what(), x->loc);
+                    }
+                }
+                if (sp.is_tensor()) {
+                    const stdlib::TensorType t = sp.tensor_type();
+                    if (t.shape.rank() == 0)
+                        fail("a 0-d bool tensor cannot be an index (use `if`, or where())", x->loc);
+                    if (t.dtype != stdlib::DType::Bool && !stdlib::is_int(t.dtype))
+                        fail(std::string("tensors used as indices must be of integer or bool dtype, not ") +
+                                 std::string(stdlib::dtype_name(t.dtype)),
+                             x->loc);
+                }
+                (*special)[items.size()] = sp;
+                it.kind = stdlib::IndexItem::Slice;
+                items.push_back(it);
+                continue;
+            }
             if (v.is_symbolic() && v.sym()->type.shape.rank() == 0 && stdlib::is_int(v.sym()->type.dtype)) {
                 if (!dynamic)
                     dynamic_value_error(
@@ -647,11 +656,16 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
         if (!v) fail("key " + key_repr(k) + " is not in the dict", e.loc);
         return *v;
     }
-    std::vector<Value> dynamic;
-    std::vector<stdlib::IndexItem> items = located_index_items(e, base.is_tensor() && rt_.trace ? &dynamic : nullptr);
+    Subscript sub;
+    sub.items = located_index_items(e, base.is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
+                                    base.is_tensor() ? &sub.special : nullptr);
+    const std::vector<stdlib::IndexItem>& items = sub.items;
     at(e.loc);
     try {
-        if (base.is_tensor()) return index_tensor(rt_, base, items, dynamic);
+        if (base.is_tensor()) {
+            if (sub.advanced()) return index_advanced(rt_, base, sub);
+            return index_tensor(rt_, base, items, sub.dynamic);
+        }
         if (base.is_sequence() || base.is(Kind::Str)) {
             if (items.size() != 1 || items[0].kind == stdlib::IndexItem::Ellipsis)
                 throw Error(std::string(kind_name(base.kind())) + " indices must be an int or a slice");
@@ -702,7 +716,10 @@ Value Evaluator::eval_index(const Index& e) {
 Value Evaluator::eval_attribute(const Attribute& a) {
     check_stack(a.loc);
     Value scratch;
-    const Value& x = eval_ref(*a.value, scratch);
+    return attribute_of(eval_ref(*a.value, scratch), a);
+}
+
+Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
     if (x.is(Kind::Module)) {
         ModuleState* m = x.module();
         int slot = m->find(a.attr);

@@ -2,6 +2,7 @@
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/index_advanced.hpp"
 #include "interp/printing.hpp"
 #include "interp/trace.hpp"
 
@@ -301,12 +302,15 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
         base->dict_mut().set(std::move(k), v);
         return;
     }
-    std::vector<Value> dynamic;
-    std::vector<stdlib::IndexItem> items = located_index_items(t, base->is_tensor() && rt_.trace ? &dynamic : nullptr);
+    Subscript sub;
+    sub.items = located_index_items(t, base->is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
+                                    base->is_tensor() ? &sub.special : nullptr);
+    const std::vector<stdlib::IndexItem>& items = sub.items;
     at(t.loc);
     try {
         if (base->is_tensor()) {
-            assign_index_tensor(rt_, *base, items, v, dynamic);
+            if (sub.advanced()) assign_advanced(rt_, *base, sub, v);
+            else assign_index_tensor(rt_, *base, items, v, sub.dynamic);
             return;
         }
         if (base->is(Kind::List)) {

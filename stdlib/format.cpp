@@ -4,6 +4,7 @@
 // mini-language for f-strings.
 #include "stdlib/format.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -140,6 +141,7 @@ struct Spec {
     char grouping = 0;  // , or _
     int precision = -1;
     char type = 0;
+    bool alternate = false;  // '#': 0x / 0o / 0b prefixes
 };
 
 [[noreturn]] void bad_spec(std::string_view spec, const std::string& what) {
@@ -159,6 +161,10 @@ Spec parse_spec(std::string_view s, const std::string& what) {
         i = 1;
     }
     if (i < s.size() && (s[i] == '+' || s[i] == '-' || s[i] == ' ')) sp.sign = s[i++];
+    if (i < s.size() && s[i] == '#') {
+        sp.alternate = true;
+        ++i;
+    }
     if (i < s.size() && s[i] == '0') {
         sp.zero = true;
         ++i;
@@ -183,21 +189,27 @@ Spec parse_spec(std::string_view s, const std::string& what) {
     return sp;
 }
 
-std::string group_digits(const std::string& body, char sep) {
+// Groups of 3 decimal digits, or of 4 hex/octal/binary digits (Python's '_'
+// with x o b).
+std::string group_digits(const std::string& body, char sep, size_t group = 3) {
     // body: digits, maybe followed by '.', 'e' or '%' parts.
     size_t end = 0;
-    while (end < body.size() && body[end] >= '0' && body[end] <= '9') ++end;
+    auto digit = [&](char c) { return group == 4 ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : c >= '0' && c <= '9'; };
+    while (end < body.size() && digit(body[end])) ++end;
     std::string head = body.substr(0, end), out;
     for (size_t k = 0; k < head.size(); ++k) {
-        if (k > 0 && (head.size() - k) % 3 == 0) out += sep;
+        if (k > 0 && (head.size() - k) % group == 0) out += sep;
         out += head[k];
     }
     return out + body.substr(end);
 }
 
-// Sign, grouping and padding around a formatted magnitude.
-std::string finish(const Spec& sp, bool negative, std::string body, bool numeric) {
+// Sign, grouping and padding around a formatted magnitude; `prefix` (0x, 0b)
+// goes between the sign and the zero padding, as in Python.
+std::string finish(const Spec& sp, bool negative, std::string body, bool numeric, std::string_view prefix = {}) {
     std::string sign = negative ? "-" : (sp.sign == '+' ? "+" : sp.sign == ' ' ? " " : "");
+    sign += prefix;
+    const size_t group = sp.type == 'x' || sp.type == 'X' || sp.type == 'o' || sp.type == 'b' ? 4 : 3;
     char align = sp.align ? sp.align : (numeric ? '>' : '<');
     char fill = sp.fill;
     if (sp.zero && !sp.align) {
@@ -207,10 +219,10 @@ std::string finish(const Spec& sp, bool negative, std::string body, bool numeric
     if (sp.grouping && numeric) {
         if (align == '=' && fill == '0' && sp.width > 0) {
             // Zero padding is grouped too (0,000,042), never with a leading separator.
-            while (sign.size() + group_digits(body, sp.grouping).size() < static_cast<size_t>(sp.width))
+            while (sign.size() + group_digits(body, sp.grouping, group).size() < static_cast<size_t>(sp.width))
                 body.insert(body.begin(), '0');
         }
-        body = group_digits(body, sp.grouping);
+        body = group_digits(body, sp.grouping, group);
     }
     const size_t len = sign.size() + body.size();
     if (sp.width < 0 || len >= static_cast<size_t>(sp.width)) return sign + body;
@@ -305,6 +317,22 @@ std::string format_tensor(const Tensor& x, std::string_view spec) {
             if (sp.precision >= 0) bad_spec(spec, "an integer tensor");
             const uint64_t mag = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
             return finish(sp, v < 0, std::to_string(mag), true);
+        }
+        case 'x': case 'X': case 'o': case 'b': {
+            // Python: the magnitude in base 16 / 8 / 2, the sign in front;
+            // '#' adds 0x / 0o / 0b; ',' is only for decimal.
+            if (sp.precision >= 0 || sp.grouping == ',') bad_spec(spec, "an integer tensor");
+            uint64_t mag = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+            const unsigned base = sp.type == 'o' ? 8 : sp.type == 'b' ? 2 : 16;
+            const char* digits = sp.type == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+            std::string body;
+            do {
+                body.insert(body.begin(), digits[mag % base]);
+                mag /= base;
+            } while (mag);
+            std::string prefix;
+            if (sp.alternate) prefix = std::string("0") + (sp.type == 'X' ? 'X' : sp.type);
+            return finish(sp, v < 0, body, true, prefix);
         }
         case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case '%':
             return format_float_spec(static_cast<double>(v), DType::F64, sp);

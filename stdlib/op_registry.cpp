@@ -2,6 +2,7 @@
 #include "stdlib/op_registry.hpp"
 
 #include "stdlib/grad.hpp"
+#include "stdlib/index_gather.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -48,6 +49,7 @@ const OpRegistry& op_registry() {
         register_random_ops(r);
         register_nn_ops(r);
         register_stack_ops(r);
+        register_gather_ops(r);
         attach_grad_rules(r);
         return r;
     }();

@@ -209,6 +209,24 @@ std::vector<Case> cases_for(const OpDef& op) {
         for (int64_t ax : {0, 1, -1})
             out.push_back({n + " axis " + std::to_string(ax), {T(Shape{2, 3}), T(Shape{2, 3})}, {{}, ax}, {true, true}});
     if (n == "tensor") out.push_back({n, {T(Shape{2, 3})}, {}, {true}});
+    // integer-tensor indexing: repeated and negative indices (a scatter's
+    // repeats would make its result depend on the order of writes: none there)
+    auto ints = [](Shape s, std::initializer_list<int64_t> xs) {
+        Tensor t = Tensor::empty(DType::I64, s);
+        int64_t k = 0;
+        for (int64_t x : xs) t.data<int64_t>()[k++] = x;
+        return t;
+    };
+    if (n == "_gather") {
+        out.push_back({n + " axis 0", {T(Shape{3, 4}), ints(Shape{4}, {2, 0, -1, 2})}, {{}, {}, int64_t{0}}, {true, false}});
+        out.push_back({n + " axis 1, 2-d indices", {T(Shape{3, 4}), ints(Shape{2, 2}, {3, 1, 1, 0})}, {{}, {}, int64_t{1}}, {true, false}});
+    }
+    if (n == "_scatter" || n == "_scatter_add") {
+        out.push_back({n + " axis 0", {T(Shape{3, 4}), ints(Shape{2}, {2, -3}), T(Shape{2, 4})}, {{}, {}, {}, int64_t{0}}, {true, false, true}});
+        out.push_back({n + " axis 1", {T(Shape{3, 4}), ints(Shape{1, 2}, {3, 1}), T(Shape{3, 1, 2})}, {{}, {}, {}, int64_t{1}}, {true, false, true}});
+    }
+    if (n == "_scatter_add")
+        out.push_back({n + " repeated", {T(Shape{3}), ints(Shape{3}, {1, 1, -2}), T(Shape{3})}, {{}, {}, {}, int64_t{0}}, {true, false, true}});
     return out;
 }
 

@@ -1,0 +1,268 @@
+#include "interp/index_advanced.hpp"
+
+#include <numeric>
+#include <string>
+
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "interp/runtime.hpp"
+#include "interp/trace.hpp"
+#include "stdlib/broadcast.hpp"
+#include "stdlib/errors.hpp"
+#include "stdlib/index_gather.hpp"
+
+namespace tg::interp {
+
+using stdlib::Attr;
+using stdlib::IndexItem;
+using stdlib::Shape;
+
+namespace {
+
+std::vector<int64_t> dims(const Shape& s) { return {s.begin(), s.end()}; }
+
+Value op(Runtime& rt, const char* name, std::vector<Value> operands, std::vector<Attr> attrs) {
+    const stdlib::OpDef* d = stdlib::find_op(name);
+    if (!d) throw Error(std::string("internal error: no op ") + name);
+    attrs.resize(d->params.size());
+    return run_op(rt, *d, operands, std::move(attrs));
+}
+Value reshape(Runtime& rt, const Value& x, const Shape& s) {
+    if (x.tensor_type().shape == s) return x;
+    return op(rt, "reshape", {x}, {std::monostate{}, dims(s)});
+}
+Value astype(Runtime& rt, const Value& x, stdlib::DType d) {
+    const stdlib::TensorType t = x.tensor_type();
+    if (t.dtype == d && !t.weak) return x;
+    return op(rt, "astype", {x}, {std::monostate{}, d});
+}
+Value as_tensor(const Value& v, const char* what) { return v.is_tensor() ? v : Value(to_tensor(v, what)); }
+
+bool is_mask(const Value& v) { return v.is_tensor() && v.tensor_type().dtype == stdlib::DType::Bool; }
+
+// Where the dims of x[s] come from, and how the basic view plus a gather
+// along one axis is rearranged into NumPy's order.
+struct Plan {
+    std::vector<IndexItem> basic;   // the items without the Nones
+    std::vector<Value> dynamic;     // `dynamic` of the basic items
+    Value index;                    // the integer tensor, or Undefined
+    int axis = 0;                   // the view's axis it gathers along
+    std::vector<int64_t> perm;      // after the gather (empty: none needed)
+    Shape result;                   // x[s]'s shape, with the new axes
+    Shape before_newaxes;           // the same without the new axes
+};
+
+Plan plan(const Shape& x, const Subscript& s) {
+    Plan p;
+    int consumed = 0, tensors = 0;
+    for (size_t i = 0; i < s.items.size(); ++i) {
+        const Value& sp = s.special[i];
+        if (sp.is(Kind::None)) continue;
+        if (s.items[i].kind != IndexItem::Ellipsis) ++consumed;
+        if (sp.is_tensor()) ++tensors;
+    }
+    if (tensors > 1)
+        throw Error("indexing with more than one tensor of indices is not supported (NumPy's broadcasting of index "
+                    "arrays); index one axis at a time, e.g. x[i][:, j]");
+    // The dims of the result in NumPy's order: 'S' from slices and `...`,
+    // 'N' from None, 'A' the gathered block; ints give none.
+    std::string order;
+    int first_advanced = -1, last_advanced = -1, advanced_count = 0, a_at = -1;
+    for (size_t i = 0; i < s.items.size(); ++i) {
+        const Value& sp = s.special[i];
+        const IndexItem& it = s.items[i];
+        if (sp.is(Kind::None)) {
+            order += 'N';
+            continue;
+        }
+        p.basic.push_back(it);
+        p.dynamic.push_back(i < s.dynamic.size() ? s.dynamic[i] : Value());
+        if (sp.is_tensor() || it.kind == IndexItem::Int) {
+            if (first_advanced < 0) first_advanced = static_cast<int>(i);
+            last_advanced = static_cast<int>(i);
+            ++advanced_count;
+        }
+        if (sp.is_tensor()) {
+            p.index = sp;
+            a_at = static_cast<int>(order.size());
+            order += 'A';
+        } else if (it.kind == IndexItem::Slice) {
+            order += 'S';
+        } else if (it.kind == IndexItem::Ellipsis) {
+            order += std::string(static_cast<size_t>(std::max(0, x.rank() - consumed)), 'S');
+        }
+    }
+    // axes not indexed at the end are whole
+    const Shape view = stdlib::index_shape(x, p.basic);
+    int seen = 0;  // view dims accounted for by `order`
+    for (char c : order) seen += c == 'N' ? 0 : 1;
+    order += std::string(static_cast<size_t>(view.rank() - seen), 'S');
+    std::string gathered = order;  // the order of the view after the gather (no N)
+    std::erase(gathered, 'N');
+    Shape z = view;
+    if (p.index.defined()) {
+        p.axis = static_cast<int>(gathered.find('A'));
+        z = stdlib::gather_shape(view, p.index.tensor_type().shape, p.axis);
+        // NumPy: the block goes first unless the advanced indices are adjacent
+        if (last_advanced - first_advanced + 1 != advanced_count) {
+            order.erase(static_cast<size_t>(a_at), 1);
+            order.insert(order.begin(), 'A');
+        }
+    }
+    std::string want = order;
+    std::erase(want, 'N');
+    const int m = p.index.defined() ? p.index.tensor_type().shape.rank() : 0;
+    if (want != gathered) {
+        // z's dims: S... A-block S...; list them in `want`'s order
+        std::vector<int64_t> s_dims, a_dims;
+        int d = 0;
+        for (char c : gathered) {
+            if (c == 'A')
+                for (int k = 0; k < m; ++k) a_dims.push_back(d++);
+            else
+                s_dims.push_back(d++);
+        }
+        size_t si = 0;
+        for (char c : want) {
+            if (c == 'A') p.perm.insert(p.perm.end(), a_dims.begin(), a_dims.end());
+            else p.perm.push_back(s_dims[si++]);
+        }
+        Shape t;
+        for (int64_t k : p.perm) t.push_back(z[static_cast<int>(k)]);
+        z = t;
+    }
+    p.before_newaxes = z;
+    // z's dims with a 1 for each N, an A standing for m dims
+    int zi = 0;
+    for (char c : order) {
+        if (c == 'N') p.result.push_back(1);
+        else if (c == 'A')
+            for (int k = 0; k < m; ++k) p.result.push_back(z[zi++]);
+        else p.result.push_back(z[zi++]);
+    }
+    return p;
+}
+
+std::vector<int64_t> inverse(const std::vector<int64_t>& perm) {
+    std::vector<int64_t> inv(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) inv[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+    return inv;
+}
+
+// ---- bool masks
+
+const Value& only_mask(const Subscript& s) {
+    if (s.items.size() != 1)
+        throw Error("a bool mask must be the only index (x[mask]); combine conditions with & instead");
+    return s.special[0];
+}
+
+void check_mask(const Shape& x, const Shape& m) {
+    bool ok = m.rank() >= 1 && m.rank() <= x.rank();
+    for (int d = 0; ok && d < m.rank(); ++d) ok = m[d] == x[d];
+    if (!ok)
+        throw Error("a bool mask of shape " + m.to_string() + " does not match the tensor's shape " + x.to_string() +
+                    " (it must be the same shape, or that of its leading dims)");
+}
+
+// The positions where a concrete mask is true, flattened (i64, 1-d).
+stdlib::Tensor mask_positions(const stdlib::Tensor& mask) {
+    const stdlib::Tensor m = mask.contiguous();
+    std::vector<int64_t> pos;
+    for (int64_t i = 0; i < m.numel(); ++i)
+        if (m.data<bool>()[i]) pos.push_back(i);
+    stdlib::Tensor out = stdlib::Tensor::empty(stdlib::DType::I64, Shape{static_cast<int64_t>(pos.size())});
+    std::copy(pos.begin(), pos.end(), out.data<int64_t>());
+    return out;
+}
+
+// x viewed with the mask's dims merged into one: (mask.size,) + x.shape[k:]
+Shape merged(const Shape& x, const Shape& mask) {
+    Shape s{mask.numel()};
+    for (int d = mask.rank(); d < x.rank(); ++d) s.push_back(x[d]);
+    return s;
+}
+
+void need_concrete_mask(Runtime& rt, const Value& mask, const std::string& what) {
+    if (mask.is_symbolic() && rt.trace)
+        dynamic_value_error(*rt.trace,
+                            what + " depends on the contents of the bool mask, which a @graph function cannot trace; "
+                                   "use where(mask, x, other) instead",
+                            mask);
+}
+
+Value mask_select(Runtime& rt, const Value& x, const Value& mask) {
+    const Shape xs = x.tensor_type().shape, ms = mask.tensor_type().shape;
+    check_mask(xs, ms);
+    need_concrete_mask(rt, mask, "x[mask] has a length that");
+    const Value flat = reshape(rt, x, merged(xs, ms));
+    return op(rt, "_gather", {flat, Value(mask_positions(mask.tensor()))}, {{}, {}, int64_t{0}});
+}
+
+void mask_assign(Runtime& rt, Value& x, const Value& mask, const Value& value) {
+    const stdlib::TensorType xt = x.tensor_type();
+    const Shape ms = mask.tensor_type().shape;
+    check_mask(xt.shape, ms);
+    const Value v = astype(rt, as_tensor(value, "index assignment: value"), xt.dtype);
+    const Shape vs = v.tensor_type().shape;
+    Shape rest;
+    for (int d = ms.rank(); d < xt.shape.rank(); ++d) rest.push_back(xt.shape[d]);
+    if (vs.rank() <= rest.rank() && stdlib::broadcasts_to(vs, rest)) {
+        // the same value for every selected element: where(mask, v, x)
+        Shape m = ms;
+        for (int d = 0; d < rest.rank(); ++d) m.push_back(1);
+        x = op(rt, "where", {reshape(rt, mask, m), v, x}, {});
+        return;
+    }
+    need_concrete_mask(rt, mask, "x[mask] = v with one value per selected element (v of shape " + vs.to_string() + ")");
+    const stdlib::Tensor pos = mask_positions(mask.tensor());
+    Shape selected{pos.numel()};
+    for (int64_t d : rest) selected.push_back(d);
+    if (!stdlib::broadcasts_to(vs, selected))
+        throw Error("index assignment: cannot assign a value of shape " + vs.to_string() + " to the " +
+                    std::to_string(pos.numel()) + " elements selected by the mask (shape " + selected.to_string() + ")");
+    Value vb = vs == selected ? v : op(rt, "broadcast_to", {v}, {std::monostate{}, dims(selected)});
+    const Value flat = reshape(rt, x, merged(xt.shape, ms));
+    x = reshape(rt, op(rt, "_scatter", {flat, Value(pos), vb}, {{}, {}, {}, int64_t{0}}), xt.shape);
+}
+
+}  // namespace
+
+bool Subscript::advanced() const {
+    for (const Value& v : special)
+        if (v.defined()) return true;
+    return false;
+}
+
+Value index_advanced(Runtime& rt, const Value& x, const Subscript& s) {
+    for (const Value& sp : s.special)
+        if (is_mask(sp)) return mask_select(rt, x, only_mask(s));
+    const Plan p = plan(x.tensor_type().shape, s);
+    Value y = index_tensor(rt, x, p.basic, p.dynamic);
+    if (p.index.defined())
+        y = op(rt, "_gather", {y, p.index}, {{}, {}, int64_t{p.axis}});
+    if (!p.perm.empty()) y = op(rt, "transpose", {y}, {std::monostate{}, p.perm});
+    return reshape(rt, y, p.result);
+}
+
+void assign_advanced(Runtime& rt, Value& x, const Subscript& s, const Value& value) {
+    for (const Value& sp : s.special)
+        if (is_mask(sp)) return mask_assign(rt, x, only_mask(s), value);
+    const stdlib::TensorType xt = x.tensor_type();
+    const Plan p = plan(xt.shape, s);
+    Value v = astype(rt, as_tensor(value, "index assignment: value"), xt.dtype);
+    const Shape vs = v.tensor_type().shape;
+    if (!stdlib::broadcasts_to(vs, p.result))
+        throw Error("index assignment: cannot broadcast a value of shape " + vs.to_string() + " to the indexed shape " +
+                    p.result.to_string());
+    if (!(vs == p.result)) v = op(rt, "broadcast_to", {v}, {std::monostate{}, dims(p.result)});
+    v = reshape(rt, v, p.before_newaxes);
+    if (!p.perm.empty()) v = op(rt, "transpose", {v}, {std::monostate{}, inverse(p.perm)});
+    if (p.index.defined()) {
+        const Value view = index_tensor(rt, x, p.basic, p.dynamic);
+        v = op(rt, "_scatter", {view, p.index, v}, {{}, {}, {}, int64_t{p.axis}});
+    }
+    assign_index_tensor(rt, x, p.basic, v, p.dynamic);
+}
+
+}  // namespace tg::interp
