@@ -288,7 +288,7 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
         return trace_while(cond_fn, body_fn, {{&counter, "the loop counter", TraceVar::Var, true}}, s.loc);
     } catch (Error& e) {
         f_ = frame;
-        if (!all_static || e.trace_kind == TraceErrorKind::User) throw;
+        if (!all_static || e.trace_kind == TraceErrorKind::User || e.trace_kind == TraceErrorKind::Limit) throw;
         why = e.message();
         if (size_t at_loop = why.find(" in the loop at "); at_loop != std::string::npos) why.resize(at_loop);
         const int64_t a = start.scalar()->i, b = stop.scalar()->i, st = step.scalar()->i;

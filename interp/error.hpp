@@ -31,8 +31,12 @@ struct TraceEntry {
 // is the recursion limit reached while tracing (a recursion on a dynamic
 // condition traces both branches forever): Unsupported, and the @graph calls
 // nested in the eager run are not traced again either — each would recurse
-// as deep again (O(depth²) traced calls before the eager run ends).
-enum class TraceErrorKind : uint8_t { User, Conversion, Unsupported, TooDeep };
+// as deep again (O(depth²) traced calls before the eager run ends). Limit is
+// the host's limit (steps, wall time, interrupt) reached while tracing: it
+// ends the run as it is — never a `raise` node of a branch, never a reason
+// to run eagerly (a branch that hit the step limit became a raise node and
+// the trace went on unrolling, step after step past the limit).
+enum class TraceErrorKind : uint8_t { User, Conversion, Unsupported, TooDeep, Limit };
 
 class Error {
 public:

@@ -88,13 +88,14 @@ void Evaluator::step_checkpoint(Loc loc) {
     try {
         rt_.budget->check();  // the interrupt and the deadline
     } catch (const stdlib::LimitError& e) {
-        fail(e.what(), loc);
+        throw Error(e.what(), source(), loc).as(TraceErrorKind::Limit);
     }
     set_step_limit();
 }
 
 [[noreturn]] void Evaluator::step_limit_exceeded(Loc loc) const {
-    fail("step limit exceeded: more than " + std::to_string(rt_.options.max_steps) + " steps", loc);
+    throw Error("step limit exceeded: more than " + std::to_string(rt_.options.max_steps) + " steps", source(), loc)
+        .as(TraceErrorKind::Limit);
 }
 
 void Evaluator::check_stack(Loc loc) const {

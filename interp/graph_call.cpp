@@ -336,6 +336,7 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
             tracer::optimize(T->graph);
         } catch (Error& e) {
             leave();
+            if (e.trace_kind == TraceErrorKind::Limit) throw;
             if (e.trace_kind == TraceErrorKind::Conversion) {
                 e.append_to_message(kEagerHint);
                 throw;

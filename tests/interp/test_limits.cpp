@@ -188,6 +188,31 @@ TEST_CASE("interrupt: a loop of heavy ops stops soon after the flag") {
     }
 }
 
+TEST_CASE("a limit reached while tracing ends the run; it is never a raise node of a branch") {
+    // The step limit tripped inside a dynamic branch while tracing (a static
+    // loop unrolled there) became a `raise` node like a program error; the
+    // trace went on, failed again after the branch, and the call was rerun
+    // eagerly — work past the limit, in a loop found by the fuzzer 33 s.
+    tg::Options o;
+    o.max_steps = 5000;
+    std::string log;
+    o.trace = true;
+    o.write_log = [&log](std::string_view s) { log += s; };
+    Host h(o);
+    const tg::Error e = h.fails(R"(@graph
+def f(x):
+    if x > 0:
+        i = 0
+        while i < 100000:
+            i += 1
+    return x + 1
+print(f(tensor(-1.0)))
+)");
+    CHECK(std::string(e.what()).find("step limit exceeded: more than 5000 steps") != std::string::npos);
+    CHECK(log.find("runs eagerly") == std::string::npos);  // ended at the limit, not retried eagerly
+    h.still_usable();
+}
+
 TEST_CASE("max_steps counts per run, not per interpreter lifetime") {
     tg::Options o;
     o.max_steps = 10000;
