@@ -111,18 +111,31 @@ constexpr const char* kScalarPipeline =
 // optimization pipeline uses too: a second one would build its own X86
 // subtarget on the first compile (~1-2 ms of every script's first call).
 // Safe because add_ir runs one compile at a time.
+//
+// A huge module (a static loop unrolled thousands of times while tracing)
+// gets the fast instruction selector and register allocator: the default
+// ones are superlinear in a function's size — 12 s of codegen for a
+// 13,000-node graph, 0.4 s this way — and such code runs once or a few
+// times, through its runtime calls.
 class TimedCompiler : public SimpleCompiler {
 public:
+    static constexpr unsigned kFastCodegenInstructions = 40000;
+
     TimedCompiler(TargetMachine& tm, ObjectCache* cache, ModuleTimes* times)
-        : SimpleCompiler(tm, cache), times_(times) {}
+        : SimpleCompiler(tm, cache), tm_(tm), times_(times) {}
     Expected<CompileResult> operator()(Module& m) override {
         const auto start = std::chrono::steady_clock::now();
+        const CodeGenOptLevel level = tm_.getOptLevel();
+        const bool huge = m.getInstructionCount() > kFastCodegenInstructions;
+        if (huge) tm_.setOptLevel(CodeGenOptLevel::None);
         auto result = SimpleCompiler::operator()(m);
+        if (huge) tm_.setOptLevel(level);
         times_->codegen_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
 
 private:
+    TargetMachine& tm_;
     ModuleTimes* times_;  // JitSession::Impl::current
 };
 
