@@ -249,3 +249,29 @@ TEST_CASE("load, save, loadtxt: allow_files = false refuses them all") {
         }
     }
 }
+
+TEST_CASE("load and loadtxt: what a valid file needs counts against the memory limit") {
+    Tree t;
+    CHECK(run_in_root(t, "save(\"big.npy\", zeros((100000,), dtype=f64))\n") == "");
+    {
+        std::ofstream csv(t.root / "big.csv");
+        for (int i = 0; i < 20000; ++i) csv << i << "," << i << "\n";
+    }
+    tg::Options o;
+    o.file_root = t.root.string();
+    o.max_memory_bytes = 64 * 1024;
+    tg::Interpreter interp(o);
+    for (const std::string call : {"load(\"big.npy\")", "loadtxt(\"big.csv\")"}) {
+        CAPTURE(call);
+        try {
+            interp.run_source("x = " + call + "\n", "files.tg");
+            FAIL("no error");
+        } catch (const tg::Error& e) {
+            CHECK(e.message().find("memory limit exceeded") != std::string::npos);
+            CHECK(e.col() == 5);
+        }
+    }
+    // still usable: a small file loads (the text read counts while it is parsed)
+    std::ofstream(t.root / "small.csv") << "1,2\n";
+    interp.run_source("y = loadtxt(\"small.csv\")\n", "files.tg");
+}
