@@ -8,7 +8,8 @@
 # libtg.so is linked from the objects the static parts are built from (they
 # are position-independent), so the shared library costs one link, not a
 # second build. LLVM is linked inside it and hidden (cmake/libtg.map exports
-# the public API only); OpenBLAS is dlopen()ed on first use (stdlib/blas.cpp).
+# the public API only); OpenBLAS is dlopen()ed on first use (stdlib/blas.cpp);
+# libzip (.npz files) is linked as a shared library.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -28,7 +29,7 @@ set_target_properties(tg_shared PROPERTIES
 target_include_directories(tg_shared INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(tg_shared INTERFACE cxx_std_20)
-target_link_libraries(tg_shared PRIVATE tg_llvm ${CMAKE_DL_LIBS})
+target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ${CMAKE_DL_LIBS})
 target_link_options(tg_shared PRIVATE
   -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libtg.map -Wl,--no-undefined -Wl,-Bsymbolic)
 
@@ -57,8 +58,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/docs/embedding.md ${PROJECT_SOURCE_DIR}/READ
 
 # CPack: one .deb with the command, the library, the headers and the build
 # files. Its Depends are Debian package names: dpkg-shlibdeps computes them
-# from the binaries' NEEDED entries; OpenBLAS is loaded with dlopen, so it is
-# named here.
+# from the binaries' NEEDED entries (libzip4 among them); OpenBLAS is loaded
+# with dlopen, so it is named here.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME tg)
 set(CPACK_PACKAGE_VENDOR "tg")

@@ -19,5 +19,7 @@ void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out);
 // Python's sorted(xs, key=None, reverse=False) on the items (stable); `a`
 // holds the keywords; `fn` names the builtin in errors (sorted, sort).
 std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArgs& a, const std::string& fn);
+// load, save, loadtxt (builtins_files.cpp)
+void add_file_builtins(std::vector<std::pair<std::string, Value>>& out);
 
 }  // namespace tg::interp

@@ -57,7 +57,7 @@ deb=$(ls "$tmp"/tg_*_amd64.deb 2>/dev/null | head -1)
 [[ -n $deb ]] || fail "cpack made no .deb"
 [[ $(dpkg-deb -f "$deb" Package) == tg ]] || fail "the .deb's package name is not tg"
 depends=$(dpkg-deb -f "$deb" Depends)
-for p in libopenblas0 libedit2 libstdc++6; do
+for p in libopenblas0 libedit2 libzip4 libstdc++6; do
   [[ $depends == *"$p"* ]] || fail "the .deb does not depend on $p: $depends"
 done
 [[ $depends != *llvm* ]] || fail "the .deb depends on LLVM: $depends"

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
@@ -162,4 +163,115 @@ TEST_CASE("module loader: the file system loader is the default") {
     } catch (const tg::Error& e) {
         CHECK(e.message() == expected);
     }
+}
+
+namespace {
+
+// Runs `code` in an interpreter whose file root is t.root; returns the error
+// message ("" if it ran), with the output in `out`.
+std::string run_in_root(const Tree& t, const std::string& code, std::string* out = nullptr) {
+    tg::Options o;
+    o.file_root = t.root.string();
+    o.write_output = [out](std::string_view s) {
+        if (out) *out += s;
+    };
+    tg::Interpreter interp(o);
+    try {
+        interp.run_source(code, "files.tg");
+    } catch (const tg::Error& e) {
+        return e.message();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("load, save, loadtxt: inside the file root they work") {
+    Tree t;
+    std::ofstream(t.root / "table.csv") << "1,2\n3,4\n";
+    std::string out;
+    CHECK(run_in_root(t,
+                      "save(\"w.npy\", tensor([1.5, 2.5]))\n"
+                      "save(\"sub/p.npz\", {\"w\": load(\"w.npy\")})\n"
+                      "print(load(\"sub/p.npz\")[\"w\"], loadtxt(\"table.csv\").shape)\n",
+                      &out) == "");
+    CHECK(out == "[1.5, 2.5] (2, 2)\n");
+    CHECK(fs::exists(t.root / "w.npy"));
+    CHECK(fs::exists(t.root / "sub" / "p.npz"));
+}
+
+TEST_CASE("load, save, loadtxt: every way out of the file root is an error") {
+    Tree t;
+    // something valid to read just outside, so only the path check can refuse it
+    std::ofstream(t.outside / "x.csv") << "1,2\n";
+    fs::create_symlink(t.outside / "x.csv", t.root / "csv_out");
+    fs::create_symlink(t.outside / "new.npy", t.root / "dangling.npy");  // save would create outside
+    const std::string abs_outside = (t.outside / "x.csv").string();
+    const std::vector<std::string> calls = {
+        "load(\"../outside/x.npy\")",
+        "load(\"" + (t.outside / "x.npy").string() + "\")",
+        "load(\"dir_out/x.npy\")",
+        "save(\"../outside/new.npy\", 1)",
+        "save(\"" + (t.outside / "new.npz").string() + "\", {\"a\": 1})",
+        "save(\"dir_out/new.npy\", 1)",
+        "save(\"dangling.npy\", 1)",
+        "loadtxt(\"../outside/x.csv\")",
+        "loadtxt(\"" + abs_outside + "\")",
+        "loadtxt(\"csv_out\")",
+        "loadtxt(\"dir_out/x.csv\")",
+    };
+    for (const std::string& call : calls) {
+        CAPTURE(call);
+        const std::string e = run_in_root(t, call + "\n");
+        const std::string fn = call.substr(0, call.find('('));
+        CHECK(e.rfind(fn + ": ", 0) == 0);
+        CHECK(e.find("outside the file root") != std::string::npos);
+    }
+    // nothing was written outside
+    CHECK(!fs::exists(t.outside / "new.npy"));
+    CHECK(!fs::exists(t.outside / "new.npz"));
+}
+
+TEST_CASE("load, save, loadtxt: allow_files = false refuses them all") {
+    tg::Options o;
+    o.allow_files = false;
+    tg::Interpreter interp(o);
+    for (const std::string call : {"load(\"a.npy\")", "save(\"a.npy\", 1)", "loadtxt(\"a.csv\")"}) {
+        CAPTURE(call);
+        try {
+            interp.run_source(call + "\n", "files.tg");
+            FAIL("no error");
+        } catch (const tg::Error& e) {
+            CHECK(e.message() == call.substr(0, call.find('(')) +
+                                     ": files are disabled in this interpreter (allow_files = false)");
+            CHECK(e.line() == 1);
+            CHECK(e.col() == 1);
+        }
+    }
+}
+
+TEST_CASE("load and loadtxt: what a valid file needs counts against the memory limit") {
+    Tree t;
+    CHECK(run_in_root(t, "save(\"big.npy\", zeros((100000,), dtype=f64))\n") == "");
+    {
+        std::ofstream csv(t.root / "big.csv");
+        for (int i = 0; i < 20000; ++i) csv << i << "," << i << "\n";
+    }
+    tg::Options o;
+    o.file_root = t.root.string();
+    o.max_memory_bytes = 64 * 1024;
+    tg::Interpreter interp(o);
+    for (const std::string call : {"load(\"big.npy\")", "loadtxt(\"big.csv\")"}) {
+        CAPTURE(call);
+        try {
+            interp.run_source("x = " + call + "\n", "files.tg");
+            FAIL("no error");
+        } catch (const tg::Error& e) {
+            CHECK(e.message().find("memory limit exceeded") != std::string::npos);
+            CHECK(e.col() == 5);
+        }
+    }
+    // still usable: a small file loads (the text read counts while it is parsed)
+    std::ofstream(t.root / "small.csv") << "1,2\n";
+    interp.run_source("y = loadtxt(\"small.csv\")\n", "files.tg");
 }

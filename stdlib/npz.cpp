@@ -1,0 +1,175 @@
+#include "stdlib/npz.hpp"
+
+#include <zip.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <set>
+
+#include "stdlib/file_io.hpp"
+#include "stdlib/npy.hpp"
+
+namespace tg::stdlib {
+
+namespace {
+
+// Deflate never expands data by more than 1032:1 (RFC 1951's longest match
+// per shortest code); a member claiming more is lying about its size.
+constexpr uint64_t kMaxDeflateRatio = 1032;
+
+[[noreturn]] void bad(const std::string& what) { throw FileError(what); }
+
+std::string zip_error_text(int code) {
+    zip_error_t e;
+    zip_error_init_with_code(&e, code);
+    std::string s = zip_error_strerror(&e);
+    zip_error_fini(&e);
+    return s;
+}
+
+struct ArchiveCloser {
+    void operator()(zip_t* z) const { zip_discard(z); }
+};
+struct FileCloser {
+    void operator()(zip_file_t* f) const { zip_fclose(f); }
+};
+using Archive = std::unique_ptr<zip_t, ArchiveCloser>;
+
+// Opens an archive over `source` (which it takes over, also on failure).
+Archive open_archive(zip_source_t* source) {
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_t* z = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
+    if (!z) {
+        zip_source_free(source);
+        const int code = zip_error_code_zip(&error);
+        zip_error_fini(&error);
+        if (code == ZIP_ER_NOZIP) bad("not a .npz file: it is not a zip archive");
+        bad("not a valid zip archive: " + zip_error_text(code));
+    }
+    zip_error_fini(&error);
+    return Archive(z);
+}
+
+Tensor read_member(zip_t* z, zip_uint64_t index, const zip_stat_t& st, uint64_t archive_bytes) {
+    const std::string name = st.name;
+    try {
+        if (st.encryption_method != ZIP_EM_NONE) bad("it is encrypted");
+        if (st.comp_method != ZIP_CM_STORE && st.comp_method != ZIP_CM_DEFLATE)
+            bad("it is compressed with zip method " + std::to_string(st.comp_method) +
+                "; tg reads stored and deflated members");
+        // What the archive claims is checked before the size is trusted for an allocation.
+        if (st.comp_size > archive_bytes) bad("its compressed size is larger than the archive");
+        if (st.comp_method == ZIP_CM_STORE ? st.size != st.comp_size : st.size / kMaxDeflateRatio > st.comp_size)
+            bad("its size (" + std::to_string(st.size) + " bytes) does not fit its " + std::to_string(st.comp_size) +
+                " compressed bytes");
+        std::unique_ptr<zip_file_t, FileCloser> file(zip_fopen_index(z, index, 0));
+        if (!file) bad(std::string("cannot open it: ") + zip_strerror(z));
+        return npy_read(st.size, [&](void* dst, size_t n) {
+            size_t got = 0;
+            while (got < n) {
+                const zip_int64_t r = zip_fread(file.get(), static_cast<char*>(dst) + got, n - got);
+                if (r < 0) bad(zip_file_strerror(file.get()));  // a CRC mismatch, broken deflate data, ...
+                if (r == 0) break;
+                got += static_cast<size_t>(r);
+            }
+            return got;
+        });
+    } catch (const FileError& e) {
+        bad("member '" + name + "': " + e.what());
+    }
+}
+
+NamedTensors read_archive(zip_t* z, uint64_t archive_bytes) {
+    const zip_int64_t n = zip_get_num_entries(z, 0);
+    NamedTensors out;
+    std::set<std::string> seen;
+    for (zip_int64_t i = 0; i < n; ++i) {
+        zip_stat_t st;
+        zip_stat_init(&st);
+        const zip_uint64_t index = static_cast<zip_uint64_t>(i);
+        if (zip_stat_index(z, index, 0, &st) != 0) bad(std::string("not a valid zip archive: ") + zip_strerror(z));
+        const std::string name = st.name ? st.name : "";
+        constexpr std::string_view ext = ".npy";
+        if (name.size() < ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0)
+            bad("member '" + name + "' is not a .npy file (a .npz holds only .npy members)");
+        std::string key = name.substr(0, name.size() - ext.size());
+        if (!seen.insert(key).second) bad("member '" + name + "' appears twice");
+        out.emplace_back(std::move(key), read_member(z, index, st, archive_bytes));
+    }
+    return out;
+}
+
+}  // namespace
+
+NamedTensors npz_read_file(const std::string& path) {
+    const size_t size = regular_file_size(path);
+    // libzip opens an empty file as an empty archive; NumPy finds no zip in it.
+    if (size == 0) bad("not a .npz file: it is empty");
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* source = zip_source_file_create(path.c_str(), 0, -1, &error);
+    if (!source) {
+        const std::string text = zip_error_strerror(&error);
+        zip_error_fini(&error);
+        bad("cannot open: " + text);
+    }
+    zip_error_fini(&error);
+    Archive z = open_archive(source);
+    return read_archive(z.get(), size);
+}
+
+NamedTensors npz_decode(std::string_view bytes) {
+    if (bytes.empty()) bad("not a .npz file: it is empty");
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
+    zip_error_fini(&error);
+    if (!source) bad("cannot read an archive from memory");
+    Archive z = open_archive(source);
+    return read_archive(z.get(), bytes.size());
+}
+
+void npz_write_file(const std::string& path, const NamedTensors& members) {
+    auto fail = [&](const std::string& what) { throw FileError("cannot write: " + what); };
+    if (members.empty()) {
+        // libzip deletes an archive with no members instead of writing it;
+        // np.savez() writes the 22-byte end-of-central-directory record alone.
+        static constexpr char kEmptyZip[22] = {'P', 'K', 5, 6};
+        FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f) fail(std::strerror(errno));
+        const bool ok = std::fwrite(kEmptyZip, 1, sizeof kEmptyZip, f) == sizeof kEmptyZip;
+        if (std::fclose(f) != 0 || !ok) fail(std::strerror(errno));
+        return;
+    }
+    int code = 0;
+    zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+    if (!z) fail(zip_error_text(code));
+    Archive archive(z);
+    // libzip reads the members' bytes at zip_close: keep them alive until then.
+    std::vector<std::string> headers;
+    std::vector<Tensor> data;
+    headers.reserve(members.size());
+    data.reserve(members.size());
+    for (const auto& [name, value] : members) {
+        data.push_back(value.strong().contiguous());
+        const Tensor& t = data.back();
+        headers.push_back(npy_header(t.dtype(), t.shape()));
+        zip_buffer_fragment_t parts[2] = {
+            {reinterpret_cast<zip_uint8_t*>(headers.back().data()), headers.back().size()},
+            {static_cast<zip_uint8_t*>(const_cast<void*>(t.raw_data())), t.numel() * dtype_size(t.dtype())}};
+        zip_source_t* source = zip_source_buffer_fragment(z, parts, parts[1].length ? 2 : 1, 0);
+        if (!source) fail(zip_strerror(z));
+        const zip_int64_t index = zip_file_add(z, (name + ".npy").c_str(), source, ZIP_FL_ENC_UTF_8);
+        if (index < 0) {
+            zip_source_free(source);
+            fail(std::string("member '") + name + ".npy': " + zip_strerror(z));
+        }
+        if (zip_set_file_compression(z, static_cast<zip_uint64_t>(index), ZIP_CM_STORE, 0) != 0) fail(zip_strerror(z));
+    }
+    if (zip_close(z) != 0) fail(zip_strerror(z));  // on failure the archive is still open: ~Archive discards it
+    archive.release();
+}
+
+}  // namespace tg::stdlib
