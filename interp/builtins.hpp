@@ -8,11 +8,17 @@
 #include <vector>
 
 #include "interp/value.hpp"
+#include "stdlib/op_table.hpp"
 
 namespace tg::interp {
 
 std::vector<std::pair<std::string, Value>> make_builtins();
 // enumerate, zip, sorted, reversed, pi, e, inf, nan (builtins_seq.cpp)
 void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out);
+// split, meshgrid, unique, nonzero, einsum (builtins_shape.cpp, builtins_einsum.cpp)
+void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
+Value einsum(Runtime& rt, const CallArgs& a);
+// The op of the table named `name` (an internal error if there is none).
+const stdlib::OpDef& table_op(std::string_view name);
 
 }  // namespace tg::interp

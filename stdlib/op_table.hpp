@@ -37,6 +37,8 @@ enum class ParamKind : uint8_t {
     Shape,       // an int or a tuple of ints
     DType,       // a dtype, or None
     Bool,        // a static bool (keepdims)
+    Widths,      // pad's widths: an int, a (before, after) pair, or one pair per axis; the attr
+                 // is canonical: [before, after] for every axis, or [b0, a0, b1, a1, ...]
     Value,       // tensor() / constant()'s data: a tensor or nested list/tuple of numbers;
                  // interp converts it to a tensor first (see tensor_from_nested)
 };
