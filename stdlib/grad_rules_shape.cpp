@@ -1,8 +1,8 @@
 // Gradient rules of the layout, selection and solve ops (shape_ops_layout.cpp,
 // select_ops.cpp, linalg_solve.cpp), written in tg ops like every rule
-// (stdlib/grad.hpp). Gathers differentiate to scatter-adds, expressed as a
-// product with a 0/1 matrix: one_hot(indices) for take and sort (whose
-// indices are data), a constant for repeat (whose indices are static).
+// (stdlib/grad.hpp). Gathers differentiate to scatter-adds (the internal op
+// _scatter_add, take's transpose: O(size), also for repeat's static
+// positions); sort to a take through the inverse permutation.
 #include <array>
 #include <numeric>
 #include <string>
@@ -57,6 +57,7 @@ struct Ops {
         return apply1("astype", x, {d});
     }
     Var matmul(Var x, Var y) { return apply2("matmul", x, y); }
+    Var scatter_add(Var g, Var idx, int64_t n, int axis) { return apply2("_scatter_add", g, idx, {n, int64_t{axis}}); }
     Var mul(Var x, Var y) { return b.apply(binary_op(BinaryKind::Mul), std::array<Var, 2>{x, y}, {}); }
     Var neg(Var x) { return apply1("neg", x, {}); }
     // x with its last two axes swapped
@@ -68,17 +69,6 @@ struct Ops {
         return apply1("transpose", x, {perm});
     }
 };
-
-// g summed over the copies of x a gather made along one axis of x (of
-// shape `in`): g is seen as (P, L_out, S) around the gathered positions, and
-// gx = M^T g with the 0/1 matrix M (L_out, L_in) of the gather (M[o, i] = 1
-// where output o came from input i).
-Var scatter_add(Ops& o, Var g, int axis, const Shape& in, int64_t l_out, Var m) {
-    const int64_t P = prod(in, 0, axis), S = prod(in, axis + 1, in.rank());
-    Var g3 = o.reshape(g, Shape{P, l_out, S});
-    Var gx = o.matmul(o.swap_last(m), g3);  // (L_in, L_out) @ (P, L_out, S)
-    return o.reshape(gx, in);
-}
 
 // The shape a gather along `axis` (an Axis attr: None flattens) sees, and the axis.
 std::pair<Shape, int> gather_axis(const Shape& x, const Attr& axis_attr) {
@@ -130,11 +120,11 @@ void vjp_repeat(GradBuilder& b, const VjpArgs& a) {
     const int64_t len = in[axis];
     if (counts.size() == 1) counts.assign(static_cast<size_t>(len), counts[0]);
     const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
-    Tensor m64 = Tensor::zeros(DType::F64, Shape{total, len});
-    for (int64_t i = 0, row = 0; i < len; ++i)
-        for (int64_t c = 0; c < counts[size_t(i)]; ++c) m64.data<double>()[(row++) * len + i] = 1;
-    Var m = b.constant(cast(m64, b.type(a.cot).dtype));
-    a.cots[0] = o.reshape(scatter_add(o, a.cot, axis, in, total, m), xt.shape);
+    // the (static) position in x of each result element along the axis
+    Tensor src = Tensor::empty(DType::I64, Shape{total});
+    for (int64_t i = 0, at = 0; i < len; ++i)
+        for (int64_t c = 0; c < counts[size_t(i)]; ++c) src.data<int64_t>()[at++] = i;
+    a.cots[0] = o.reshape(o.scatter_add(a.cot, b.constant(src), len, axis), xt.shape);
 }
 
 void vjp_pad(GradBuilder& b, const VjpArgs& a) {
@@ -175,55 +165,45 @@ void vjp_tri(GradBuilder& b, const VjpArgs& a) {
     a.cots[0] = g;
 }
 
-// take: g scattered back to the positions it came from (indices mod L, so
-// negative ones count from the end, as the kernel reads them)
+// take: g summed back into the positions it was read from
 void vjp_take(GradBuilder& b, const VjpArgs& a) {
     if (!want(a, 0)) return;
     Ops o{b};
     const TensorType xt = b.type(a.inputs[0]);
     const auto [in, axis] = gather_axis(xt.shape, a.attrs[2]);
-    const int64_t len = in[axis];
-    const DType gd = b.type(a.cot).dtype;
-    if (len == 0 || xt.shape.numel() == 0) {
-        a.cots[0] = zeros_of(b, {gd, xt.shape, false});
-        return;
-    }
-    const int64_t m = b.type(a.inputs[1]).shape.numel();
-    Var idx = o.reshape(a.inputs[1], Shape{m});
-    idx = b.apply(binary_op(BinaryKind::Mod), std::array<Var, 2>{idx, b.constant(Tensor::weak_int(len))}, {});
-    Var hot = o.apply1("one_hot", idx, {len, gd});  // (m, L)
-    a.cots[0] = o.reshape(scatter_add(o, a.cot, axis, in, m, hot), xt.shape);
+    a.cots[0] = o.reshape(o.scatter_add(a.cot, a.inputs[1], in[axis], axis), xt.shape);
 }
 
-// sort: g sent back through the permutation argsort(x) (one_hot(perm)
-// (..., L, L) along the sorted axis, moved last)
+// _scatter_add's transpose is take
+void vjp_scatter_add(GradBuilder& b, const VjpArgs& a) {
+    Ops o{b};
+    if (want(a, 0)) a.cots[0] = o.apply2("take", a.cot, a.inputs[1], {a.attrs[3]});
+}
+
+// sort: out[i] = x[perm[i]] along the axis (perm = argsort(x)), so
+// gx[j] = g[inv[j]] with the inverse permutation inv = argsort(perm): a take
+// from the flattened g at inv plus each row's offset (the axis moved last).
 void vjp_sort(GradBuilder& b, const VjpArgs& a) {
     if (!want(a, 0)) return;
     Ops o{b};
     const TensorType xt = b.type(a.inputs[0]);
-    const Shape in = b.type(a.out).shape;
+    const auto [in, axis] = gather_axis(xt.shape, a.attrs[1]);
     const int r = in.rank();
-    int axis = std::holds_alternative<std::monostate>(a.attrs[1]) ? 0 : static_cast<int>(ints(a.attrs[1])[0]);
-    if (axis < 0) axis += r;
-    Var x = o.reshape(a.inputs[0], in);
-    Var perm = o.apply1("argsort", x, {int64_t{axis}});
-    std::vector<int64_t> to_last(static_cast<size_t>(r)), back(static_cast<size_t>(r));
-    for (int d = 0, k = 0; d < r; ++d)
-        if (d != axis) to_last[size_t(k++)] = d;
-    to_last[size_t(r - 1)] = axis;
+    std::vector<int64_t> to_last, back(static_cast<size_t>(r));
+    for (int d = 0; d < r; ++d)
+        if (d != axis) to_last.push_back(d);
+    to_last.push_back(axis);
     for (int d = 0; d < r; ++d) back[size_t(to_last[size_t(d)])] = d;
-    const DType gd = b.type(a.cot).dtype;
-    Var g = o.apply1("transpose", a.cot, {to_last});
-    Var p = o.apply1("transpose", perm, {to_last});
-    const int64_t len = in[axis];
-    Var hot = o.apply1("one_hot", p, {len, gd});  // (..., L, L): hot[..., i, j] = perm[i] == j
-    Shape row = b.type(g).shape;
-    Shape g1;
-    for (int d = 0; d < r - 1; ++d) g1.push_back(row[d]);
-    g1.push_back(1);
-    g1.push_back(len);
-    Var gx = o.reshape(o.matmul(o.reshape(g, g1), hot), row);
-    a.cots[0] = o.reshape(o.apply1("transpose", gx, {back}), xt.shape);
+    const int64_t len = in[axis], rows = len == 0 ? 0 : in.numel() / len;
+    Var perm = o.apply1("transpose", o.apply1("argsort", o.reshape(a.inputs[0], in), {int64_t{axis}}), {to_last});
+    Var inv = o.reshape(o.apply1("argsort", perm, {int64_t{-1}}), Shape{rows, len});
+    Tensor offsets = Tensor::empty(DType::I64, Shape{rows, 1});
+    for (int64_t i = 0; i < rows; ++i) offsets.data<int64_t>()[i] = i * len;
+    Var flat = b.apply(binary_op(BinaryKind::Add), std::array<Var, 2>{inv, b.constant(offsets)}, {});
+    Var g = o.reshape(o.apply1("transpose", a.cot, {to_last}), Shape{rows * len});
+    Var gx = o.apply2("take", g, flat, {std::monostate{}});  // (rows, len)
+    const Shape moved = b.type(perm).shape;
+    a.cots[0] = o.reshape(o.apply1("transpose", o.reshape(gx, moved), {back}), xt.shape);
 }
 
 // inv: d(A^-1) = -A^-1 dA A^-1, so gA = -Y^T g Y^T
@@ -276,6 +256,7 @@ void attach_shape_grad_rules(OpRegistry& r) {
     vjp("tril", &vjp_tri<true>);
     vjp("triu", &vjp_tri<false>);
     vjp("take", &vjp_take);
+    vjp("_scatter_add", &vjp_scatter_add);
     vjp("sort", &vjp_sort);
     vjp("inv", &vjp_inv);
     vjp("solve", &vjp_solve);

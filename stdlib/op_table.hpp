@@ -90,7 +90,8 @@ enum OpFlags : uint32_t {
     kRandom = 1u << 2,       // effect: reads and advances the generator (never dropped, never merged)
     kCreation = 1u << 3,     // no tensor inputs; shape from attrs
     kStack = 1u << 4,        // effect: pushes to / pops from the run's saved-value stack (OpContext::stack)
-    kInternal = 1u << 5,     // made by the tracer only (autodiff's stack ops): no builtin of that name
+    kInternal = 1u << 5,     // made by the tracer and gradient rules only (autodiff's stack ops, _scatter_add):
+                             // no builtin of that name
 };
 
 // What an op is, typed: the enum value of an element-wise op or reduction
