@@ -1,5 +1,6 @@
 // einsum(spec, *xs) in its explicit form ("ij,jk->ik"), composed of table
-// ops so it traces, compiles and differentiates through them: a letter
+// ops so it traces, compiles and differentiates through them: an axis of
+// size 1 is broadcast to its letter's size (NumPy), a letter
 // repeated within one operand takes a diagonal (a product with eye, summed),
 // letters no one else needs are summed away, and operands are contracted
 // pairwise, left to right, as one batched matmul each (transposes and
@@ -173,15 +174,22 @@ Value einsum(Runtime& rt, const CallArgs& a) {
                                 (s.rank() == 1 ? " axis" : " axes") + " but \"" + t.letters + "\" names " +
                                 std::to_string(t.letters.size()));
         for (int d = 0; d < s.rank(); ++d) {
+            // sizes of one letter must agree, except that 1 broadcasts (NumPy)
             int64_t& known = sizes[static_cast<unsigned char>(t.letters[static_cast<size_t>(d)])];
-            if (known >= 0 && known != s[d])
+            if (known >= 0 && known != s[d] && known != 1 && s[d] != 1)
                 bad_spec(shown, std::string("letter `") + t.letters[static_cast<size_t>(d)] + "` has size " +
                                     std::to_string(known) + " and size " + std::to_string(s[d]));
-            known = s[d];
+            if (known < 0 || known == 1) known = s[d];
         }
         terms.push_back(std::move(t));
     }
     Builder b{rt};
+    for (Term& t : terms) {
+        std::vector<int64_t> full;
+        for (char c : t.letters) full.push_back(sizes[static_cast<unsigned char>(c)]);
+        const Shape s = t.shape();
+        if (!std::equal(full.begin(), full.end(), s.begin())) t.x = b.apply("broadcast_to", {t.x}, {full});
+    }
     for (Term& t : terms) take_diagonals(b, t);
     for (size_t i = 0; i < terms.size(); ++i) {
         std::vector<Term> others;
