@@ -283,6 +283,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     out.emplace_back("argv", Value::list({}));
     add_sequence_builtins(out);
     add_file_builtins(out);
+    add_shape_builtins(out);
     add_dict_builtins(out);
     return out;
 }

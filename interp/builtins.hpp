@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "interp/value.hpp"
+#include "stdlib/op_table.hpp"
 
 namespace tg::interp {
 
@@ -21,5 +22,10 @@ void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out);
 std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArgs& a, const std::string& fn);
 // load, save, loadtxt (builtins_files.cpp)
 void add_file_builtins(std::vector<std::pair<std::string, Value>>& out);
+// split, meshgrid, unique, nonzero, einsum (builtins_shape.cpp, builtins_einsum.cpp)
+void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
+Value einsum(Runtime& rt, const CallArgs& a);
+// The op of the table named `name` (an internal error if there is none).
+const stdlib::OpDef& table_op(std::string_view name);
 
 }  // namespace tg::interp

@@ -138,6 +138,27 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
         }
         if (v.is_tensor() && v.tensor().rank() == 0) return std::vector<int64_t>{to_int(v, what)};
         return fail("a shape (an int or a tuple of ints)");
+    case ParamKind::Widths: {
+        // n, (before, after), ((b0, a0), (b1, a1), ...) or ((b, a),) as NumPy's pad_width
+        if (!v.is_sequence()) {
+            const int64_t w = to_int(v, what);
+            return std::vector<int64_t>{w, w};
+        }
+        const auto& items = v.items();
+        const bool nested = !items.empty() && items[0].is_sequence();
+        std::vector<int64_t> out;
+        for (const auto& item : items) {
+            if (item.is_sequence() != nested || (nested && item.items().size() != 2 && item.items().size() != 1))
+                return fail("an int, a (before, after) pair or one such pair per axis");
+            if (!nested) out.push_back(to_int(item, what));
+            else
+                for (size_t k = 0; k < 2; ++k) out.push_back(to_int(item.items()[k % item.items().size()], what));
+        }
+        if (!nested && items.size() == 1) out.push_back(out[0]);
+        if (out.empty() || (!nested && items.size() > 2))
+            return fail("an int, a (before, after) pair or one such pair per axis");
+        return out;
+    }
     case ParamKind::DType:
         if (v.is(Kind::None)) return std::monostate{};
         if (v.is(Kind::DType)) return v.dtype();

@@ -35,6 +35,12 @@ Loaded load() {
     r.fns.sgemm = reinterpret_cast<decltype(&cblas_sgemm)>(::dlsym(lib, "cblas_sgemm"));
     r.fns.dgemm = reinterpret_cast<decltype(&cblas_dgemm)>(::dlsym(lib, "cblas_dgemm"));
     if (!r.fns.sgemm || !r.fns.dgemm) r.error = "OpenBLAS has no cblas_sgemm/cblas_dgemm";
+    r.fns.sgesv = reinterpret_cast<GesvS>(::dlsym(lib, "sgesv_"));
+    r.fns.dgesv = reinterpret_cast<GesvD>(::dlsym(lib, "dgesv_"));
+    r.fns.sgetrf = reinterpret_cast<GetrfS>(::dlsym(lib, "sgetrf_"));
+    r.fns.dgetrf = reinterpret_cast<GetrfD>(::dlsym(lib, "dgetrf_"));
+    if (!r.fns.sgesv || !r.fns.dgesv || !r.fns.sgetrf || !r.fns.dgetrf)
+        r.error = "OpenBLAS has no LAPACK (sgesv_/dgesv_/sgetrf_/dgetrf_)";
     return r;
 }
 

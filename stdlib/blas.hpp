@@ -1,4 +1,5 @@
-// OpenBLAS, loaded with dlopen on the first f32/f64 matmul instead of at
+// OpenBLAS (BLAS and its LAPACK), loaded with dlopen on the first f32/f64
+// matmul or solve instead of at
 // process start. Linking it costs every tg process ~3 ms of startup (the
 // library, libgfortran and their relocations) and starts OpenBLAS's worker
 // threads, which spin for ~0.1 s on a second core — felt by every short
@@ -10,9 +11,20 @@
 
 namespace tg::stdlib::blas {
 
+// LAPACK's Fortran entry points (column-major; every argument by pointer).
+using GesvS = void (*)(const int* n, const int* nrhs, float* a, const int* lda, int* ipiv, float* b, const int* ldb, int* info);
+using GesvD = void (*)(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b, const int* ldb, int* info);
+using GetrfS = void (*)(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
+using GetrfD = void (*)(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+
 struct Functions {
     decltype(&cblas_sgemm) sgemm = nullptr;
     decltype(&cblas_dgemm) dgemm = nullptr;
+    // LAPACK, shipped inside OpenBLAS (inv, solve, det: stdlib/linalg_solve.cpp)
+    GesvS sgesv = nullptr;
+    GesvD dgesv = nullptr;
+    GetrfS sgetrf = nullptr;
+    GetrfD dgetrf = nullptr;
 };
 
 // Loads the library on first use (once per process: a shared library is

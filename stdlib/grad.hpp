@@ -49,6 +49,7 @@ struct VjpArgs {
 // The rules (stdlib/grad_rules.cpp): attached to every op of the registry.
 class OpRegistry;
 void attach_grad_rules(OpRegistry& r);
+void attach_shape_grad_rules(OpRegistry& r);  // stdlib/grad_rules_shape.cpp
 
 // Helpers the rules use, also for interp's rules of indexing and control flow.
 // g summed over the axes broadcasting added to reach g's shape, reshaped to

@@ -496,6 +496,7 @@ void attach_grad_rules(OpRegistry& r) {
     vjp("concat", &vjp_concat);
     vjp("stack", &vjp_stack);
     vjp("tensor", &vjp_tensor);
+    attach_shape_grad_rules(r);
     // Results that never carry a gradient: made from shapes and numbers,
     // drawn at random, or of integer type whatever the inputs.
     for (const char* n : {"zeros", "ones", "full", "zeros_like", "ones_like", "arange", "linspace", "eye",

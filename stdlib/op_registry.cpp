@@ -45,6 +45,9 @@ const OpRegistry& op_registry() {
         register_reduction_ops(r);
         register_linalg_ops(r);
         register_shape_ops(r);
+        register_layout_ops(r);
+        register_select_ops(r);
+        register_solve_ops(r);
         register_creation_ops(r);
         register_random_ops(r);
         register_nn_ops(r);

@@ -37,6 +37,8 @@ enum class ParamKind : uint8_t {
     Shape,       // an int or a tuple of ints
     DType,       // a dtype, or None
     Bool,        // a static bool (keepdims)
+    Widths,      // pad's widths: an int, a (before, after) pair, or one pair per axis; the attr
+                 // is canonical: [before, after] for every axis, or [b0, a0, b1, a1, ...]
     Value,       // tensor() / constant()'s data: a tensor or nested list/tuple of numbers;
                  // interp converts it to a tensor first (see tensor_from_nested)
 };
@@ -88,7 +90,8 @@ enum OpFlags : uint32_t {
     kRandom = 1u << 2,       // effect: reads and advances the generator (never dropped, never merged)
     kCreation = 1u << 3,     // no tensor inputs; shape from attrs
     kStack = 1u << 4,        // effect: pushes to / pops from the run's saved-value stack (OpContext::stack)
-    kInternal = 1u << 5,     // made by the tracer only (autodiff's stack ops): no builtin of that name
+    kInternal = 1u << 5,     // made by the tracer and gradient rules only (autodiff's stack ops, _scatter_add):
+                             // no builtin of that name
 };
 
 // What an op is, typed: the enum value of an element-wise op or reduction

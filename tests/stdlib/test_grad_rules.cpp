@@ -227,6 +227,63 @@ std::vector<Case> cases_for(const OpDef& op) {
     }
     if (n == "_scatter_add")
         out.push_back({n + " repeated", {T(Shape{3}), ints(Shape{3}, {1, 1, -2}), T(Shape{3})}, {{}, {}, {}, int64_t{0}}, {true, false, true}});
+    // layout, selection and solve ops (shape_ops_layout.cpp, select_ops.cpp, linalg_solve.cpp)
+    const Attr none = std::monostate{};
+    if (n == "flip")
+        for (const Attr& ax : {none, Attr{int64_t{-1}}, Attr{v({0, 2})}}) out.push_back({n, {T(Shape{2, 3, 2})}, {{}, ax}, {true}});
+    if (n == "roll") {
+        out.push_back({n + " flat", {T(Shape{2, 3})}, {{}, int64_t{4}, none}, {true}});
+        out.push_back({n + " axes", {T(Shape{2, 3})}, {{}, v({1, -2}), v({0, 1})}, {true}});
+    }
+    if (n == "tile") {
+        out.push_back({n, {T(Shape{2, 3})}, {{}, v({2, 1, 3})}, {true}});
+        out.push_back({n + " short reps", {T(Shape{2, 3})}, {{}, v({2})}, {true}});
+    }
+    if (n == "repeat") {
+        out.push_back({n + " flat", {T(Shape{2, 3})}, {{}, v({2}), none}, {true}});
+        out.push_back({n + " counts", {T(Shape{2, 3})}, {{}, v({1, 0, 3}), int64_t{-1}}, {true}});
+    }
+    if (n == "pad") {
+        out.push_back({n + " all axes", {T(Shape{2, 3})}, {{}, v({1, 2}), int64_t{0}}, {true}});
+        out.push_back({n + " per axis", {T(Shape{2, 3})}, {{}, v({0, 1, 2, 0}), int64_t{5}}, {true}});
+    }
+    if (n == "diag")
+        for (Shape s : {Shape{3}, Shape{3, 3}, Shape{2, 4}, Shape{4, 2}}) out.push_back({n + " " + s.to_string(), {T(s)}, {}, {true}});
+    if (n == "tril" || n == "triu")
+        for (Shape s : {Shape{3}, Shape{3, 4}, Shape{2, 3, 3}})
+            for (int64_t k : {0, 1, -1}) out.push_back({n + " " + s.to_string() + " k " + std::to_string(k), {T(s)}, {{}, k}, {true}});
+    if (n == "take") {
+        Tensor idx = make_tensor<int64_t>(Shape{2, 2}, {0, -1, 2, 0});  // repeated and negative indices
+        out.push_back({n + " flat", {T(Shape{2, 3}), idx}, {{}, {}, none}, {true, false}});
+        out.push_back({n + " axis 1", {T(Shape{2, 3}), idx}, {{}, {}, int64_t{1}}, {true, false}});
+        out.push_back({n + " axis -2", {T(Shape{3, 2}), idx}, {{}, {}, int64_t{-2}}, {true, false}});
+    }
+    if (n == "_take_adjoint") {
+        Tensor idx = make_tensor<int64_t>(Shape{3}, {0, -1, 0});  // repeated and negative indices
+        out.push_back({n + " axis 0", {T(Shape{3, 2}), idx}, {{}, {}, int64_t{2}, int64_t{0}}, {true, false}});
+        out.push_back({n + " axis 1", {T(Shape{2, 3, 2}), idx}, {{}, {}, int64_t{4}, int64_t{1}}, {true, false}});
+    }
+    if (n == "sort")
+        for (const Attr& ax : {Attr{int64_t{-1}}, Attr{int64_t{0}}, none}) {
+            out.push_back({n, {T(Shape{3, 4}, -2, 2)}, {{}, ax}, {true}});
+            out.push_back({n + " 3-d", {T(Shape{2, 3, 4}, -2, 2)}, {{}, ax}, {true}});
+        }
+    // square, well-conditioned matrices (random plus n on the diagonal)
+    auto square = [&](Shape s) {
+        Tensor t = T(s, -0.5, 0.5);
+        const int64_t m = s[s.rank() - 1];
+        for (int64_t i = 0; i < t.numel(); ++i)
+            if ((i % (m * m)) / m == i % m) t.data<double>()[i] += double(m);
+        return t;
+    };
+    if (n == "inv" || n == "det")
+        for (Shape s : {Shape{1, 1}, Shape{3, 3}, Shape{2, 3, 3}}) out.push_back({n + " " + s.to_string(), {square(s)}, {}, {true}});
+    if (n == "solve") {
+        out.push_back({n + " vector", {square(Shape{3, 3}), T(Shape{3})}, {}, {true, true}});
+        out.push_back({n + " matrix", {square(Shape{3, 3}), T(Shape{3, 2})}, {}, {true, true}});
+        out.push_back({n + " batch broadcast", {square(Shape{2, 3, 3}), T(Shape{1, 3, 2})}, {}, {true, true}});
+        out.push_back({n + " batch of b", {square(Shape{3, 3}), T(Shape{2, 3, 1})}, {}, {true, true}});
+    }
     return out;
 }
 

@@ -80,10 +80,12 @@ Attr parse_attr(std::istringstream& in) {
 const std::vector<KCase>& cases() {
     static const std::vector<KCase> table = [] {
         std::vector<KCase> out;
+        // kernels_gen.py's table, and shape_ops_gen.py's (layout, selection, solve ops)
+        for (const char* file : {"kernels_cases.txt", "shape_ops_cases.txt"}) {
 #ifdef TG_STDLIB_TEST_DATA
-        auto path = std::filesystem::path(TG_STDLIB_TEST_DATA) / "kernels_cases.txt";
+        auto path = std::filesystem::path(TG_STDLIB_TEST_DATA) / file;
 #else
-        auto path = std::filesystem::path(__FILE__).parent_path() / "data" / "kernels_cases.txt";
+        auto path = std::filesystem::path(__FILE__).parent_path() / "data" / file;
 #endif
         std::ifstream f(path);
         REQUIRE_MESSAGE(f.good(), "cannot open ", path.string());
@@ -106,6 +108,7 @@ const std::vector<KCase>& cases() {
             } else if (head == "out") {
                 out.back().expected = parse_tensor(in);
             }
+        }
         }
         return out;
     }();
@@ -207,6 +210,7 @@ TEST_CASE("kernels: NumPy tables, through the op table") {
                            "matmul", "dot", "outer", "transpose", "reshape", "expand_dims", "squeeze", "flatten",
                            "broadcast_to", "concat", "stack", "one_hot", "tensor", "zeros", "ones", "full",
                            "zeros_like", "ones_like", "arange", "linspace", "eye", "softmax", "log_softmax",
-                           "cross_entropy", "mse"})
+                           "cross_entropy", "mse", "flip", "roll", "tile", "repeat", "pad", "diag", "tril",
+                           "triu", "take", "sort", "argsort", "inv", "solve", "det"})
         CHECK_MESSAGE(per_op[op] > 0, op);
 }
