@@ -282,6 +282,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         out.emplace_back(stdlib::dtype_name(d), Value(d));
     out.emplace_back("argv", Value::list({}));
     add_sequence_builtins(out);
+    add_math_builtins(out);
     add_dict_builtins(out);
     return out;
 }

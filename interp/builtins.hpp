@@ -14,5 +14,7 @@ namespace tg::interp {
 std::vector<std::pair<std::string, Value>> make_builtins();
 // enumerate, zip, sorted, reversed, pi, e, inf, nan (builtins_seq.cpp)
 void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out);
+// gelu(x, approximate=False), isclose, allclose: made of table ops (builtins_math.cpp)
+void add_math_builtins(std::vector<std::pair<std::string, Value>>& out);
 
 }  // namespace tg::interp
