@@ -25,18 +25,14 @@ import numpy as np
 import scipy.special
 import torch
 
-from table_format import CASES, DT, ORDER, Formula, case, float_of, formula, name_of, num, promote, tensor  # noqa: F401
+from table_format import CASES, DT, ORDER, Formula, case, float_of, formula, name_of, num, promote, random_tensor, tensor  # noqa: F401
 
 
 rng = np.random.default_rng(12345)
 
 
 def rand(shape, name):
-    if name == "bool":
-        return rng.integers(0, 2, size=shape).astype(np.bool_)
-    if name in ("i32", "i64"):
-        return rng.integers(-9, 10, size=shape).astype(DT[name])
-    return rng.standard_normal(size=shape).astype(DT[name])
+    return random_tensor(rng, shape, name)
 
 
 # ---------------------------------------------------------------- reductions

@@ -18,18 +18,14 @@ import warnings
 
 import numpy as np
 
-from table_format import CASES, DT, case, float_of, name_of, promote
+from table_format import CASES, DT, case, float_of, name_of, promote, random_tensor
 
 rng = np.random.default_rng(2020)
 DTYPES = ["bool", "i32", "i64", "f32", "f64"]
 
 
 def rand(shape, name):
-    if name == "bool":
-        return rng.integers(0, 2, size=shape).astype(np.bool_)
-    if name in ("i32", "i64"):
-        return rng.integers(-9, 10, size=shape).astype(DT[name])
-    return rng.standard_normal(size=shape).astype(DT[name])
+    return random_tensor(rng, shape, name)
 
 
 # ---------------------------------------------------------------- element-wise

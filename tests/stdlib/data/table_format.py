@@ -75,3 +75,12 @@ def case(name, op, inputs, expected, transpose_first=False, rtol=None, **attrs):
     lines += ["attr %s %s" % (k, attr(v)) for k, v in attrs.items()]
     lines.append("out " + tensor(expected))
     CASES.append("\n".join(lines))
+
+
+def random_tensor(rng, shape, name):
+    """bool: 0/1; integers: -9..9; floats: standard normal."""
+    if name == "bool":
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    if name in ("i32", "i64"):
+        return rng.integers(-9, 10, size=shape).astype(DT[name])
+    return rng.standard_normal(size=shape).astype(DT[name])
