@@ -6,6 +6,7 @@
 // says what is supported. Floats keep their dtype; bool and integers give f32.
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 
 #include "stdlib/elementwise.hpp"
@@ -29,14 +30,16 @@ std::string ord_text(const Attr& ord) {
     if (auto* i = std::get_if<int64_t>(&ord)) return std::to_string(*i);
     if (auto* d = std::get_if<double>(&ord)) {
         if (std::isinf(*d)) return *d > 0 ? "inf" : "-inf";
-        std::string s = std::to_string(*d);
-        return s;
+        std::ostringstream s;
+        s << *d;
+        return s.str();
     }
     return "None";
 }
 
 // Which norm, and the axes it reduces (an Axis attr), after the checks.
-Ord plan(const Attr& ord, const Attr& axis, int rank) {
+Ord plan(const Attr& ord, const Attr& axis, const Shape& shape) {
+    const int rank = shape.rank();
     const bool none = kern::attr_is_none(ord);
     int n_axes = rank;
     if (std::holds_alternative<int64_t>(axis)) n_axes = 1;
@@ -55,6 +58,11 @@ Ord plan(const Attr& ord, const Attr& axis, int rank) {
     if (n_axes >= 2)
         fail("norm", "ord=" + ord_text(ord) + " over " + (kern::attr_is_none(axis) ? "all axes of a " + std::to_string(rank) + "-d tensor" : std::string("two axes")) +
                          " is a matrix norm, which is not supported; " + kSupported);
+    if (o == Ord::Inf)  // the largest |x| of no elements: like max, there is no identity
+        for (int d : kern::attr_axes("norm", axis, rank))
+            if (shape[d] == 0)
+                fail("norm", "ord=inf of a tensor of shape " + shape.to_string() +
+                                 " with no elements (there is no identity)");
     return o;
 }
 
@@ -62,7 +70,7 @@ DType norm_dtype(DType x) { return is_float(x) ? x : DType::F32; }
 
 TensorType infer_norm(const TypeArgs& a) {
     const TensorType& x = a.inputs[0];
-    plan(a.attrs[1], a.attrs[2], x.shape.rank());
+    plan(a.attrs[1], a.attrs[2], x.shape);
     const bool keepdims = kern::attr_bool("norm", "keepdims", a.attrs[3]);
     TensorType t = reduce_type(ReduceKind::Sum, x, a.attrs[2], keepdims);
     return {norm_dtype(x.dtype), t.shape, false};
@@ -70,17 +78,12 @@ TensorType infer_norm(const TypeArgs& a) {
 
 Tensor eager_norm(OpContext&, const OpArgs& a) {
     const Tensor x = cast(kern::strong(a.inputs[0]), norm_dtype(a.inputs[0].dtype()));
-    const Ord o = plan(a.attrs[1], a.attrs[2], x.rank());
+    const Ord o = plan(a.attrs[1], a.attrs[2], x.shape());
     const bool keepdims = kern::attr_bool("norm", "keepdims", a.attrs[3]);
     switch (o) {
         case Ord::Two: return unary(UnaryKind::Sqrt, reduce(ReduceKind::Sum, unary(UnaryKind::Square, x), a.attrs[2], keepdims));
         case Ord::One: return reduce(ReduceKind::Sum, unary(UnaryKind::Abs, x), a.attrs[2], keepdims);
-        case Ord::Inf: {
-            const std::vector<int> axes = kern::attr_axes("norm", a.attrs[2], x.rank());
-            for (int d : axes)
-                if (x.shape()[d] == 0) fail("norm", "ord=inf of a tensor of shape " + x.shape().to_string() + " with no elements (there is no identity)");
-            return reduce(ReduceKind::Max, unary(UnaryKind::Abs, x), a.attrs[2], keepdims);
-        }
+        case Ord::Inf: return reduce(ReduceKind::Max, unary(UnaryKind::Abs, x), a.attrs[2], keepdims);
     }
     fail("norm", "unknown ord");
 }
