@@ -80,6 +80,10 @@ std::string sign_int(IrBuilder& b, Ty t, const std::string& x) {
 }
 std::string square(IrBuilder& b, Ty t, const std::string& x) { return b.binary(BinaryKind::Mul, t, x, x, 0); }
 std::string is_nan(IrBuilder& b, Ty t, const std::string& x) { return b.def("fcmp uno " + tx(t, x) + ", " + x); }
+std::string is_inf(IrBuilder& b, Ty t, const std::string& x) {  // fabs(x) == inf
+    return b.def("fcmp oeq " + tx(t, intrinsic_call(b, "fabs", t, x)) + ", 0x7FF0000000000000");
+}
+std::string reciprocal(IrBuilder& b, Ty t, const std::string& x) { return b.def("fdiv " + tx(t, "1.0, ") + x); }
 std::string is_finite(IrBuilder& b, Ty t, const std::string& x) {
     return b.def("fcmp oeq " + tx(t, b.def("fsub " + tx(t, x) + ", " + x)) + ", 0.0");
 }
@@ -132,6 +136,20 @@ const UnaryLowering kUnaryRows[] = {
     {UnaryKind::Square, emit<U>(square), emit<U>(square), emit<U>(square)},
     {UnaryKind::IsNan, lit<U>("false"), lit<U>("false"), emit<U>(is_nan)},
     {UnaryKind::IsFinite, lit<U>("true"), lit<U>("true"), emit<U>(is_finite)},
+    {UnaryKind::IsInf, lit<U>("false"), lit<U>("false"), emit<U>(is_inf)},
+    {UnaryKind::Log2, none<U>(), none<U>(), call<U>("log2"), TG_RT1(Log2)},
+    {UnaryKind::Log10, none<U>(), none<U>(), call<U>("log10"), TG_RT1(Log10)},
+    {UnaryKind::Asin, none<U>(), none<U>(), call<U>("asin"), TG_RT1(Asin)},
+    {UnaryKind::Acos, none<U>(), none<U>(), call<U>("acos"), TG_RT1(Acos)},
+    {UnaryKind::Atan, none<U>(), none<U>(), call<U>("atan"), TG_RT1(Atan)},
+    {UnaryKind::Sinh, none<U>(), none<U>(), call<U>("sinh"), TG_RT1(Sinh)},
+    {UnaryKind::Cosh, none<U>(), none<U>(), call<U>("cosh"), TG_RT1(Cosh)},
+    {UnaryKind::Erf, none<U>(), none<U>(), call<U>("erf"), TG_RT1(Erf)},
+    {UnaryKind::Gelu, none<U>(), none<U>(), call<U>("gelu"), TG_RT1(Gelu)},
+    {UnaryKind::GeluTanh, none<U>(), none<U>(), call<U>("gelu_tanh"), TG_RT1(GeluTanh)},
+    {UnaryKind::Softplus, none<U>(), none<U>(), call<U>("softplus"), TG_RT1(Softplus)},
+    {UnaryKind::Trunc, same<U>(), same<U>(), intrinsic<U>("trunc")},
+    {UnaryKind::Reciprocal, none<U>(), none<U>(), emit<U>(reciprocal)},
 };
 
 // Integer operands of rows with a stdlib::int_check are checked first (IrBuilder::binary).
@@ -154,13 +172,15 @@ const BinaryLowering kBinaryRows[] = {
     {BinaryKind::BitAnd, inst<B>("and"), inst<B>("and"), none<B>()},
     {BinaryKind::BitOr, inst<B>("or"), inst<B>("or"), none<B>()},
     {BinaryKind::BitXor, inst<B>("xor"), inst<B>("xor"), none<B>()},
+    {BinaryKind::Atan2, none<B>(), none<B>(), call<B>("atan2"), TG_RT2(Atan2)},
 };
 
 const ReduceLowering kReduceRows[] = {
     {ReduceKind::Sum, true},     {ReduceKind::Mean, true},    {ReduceKind::Max, true},
     {ReduceKind::Min, true},     {ReduceKind::Prod, true},    {ReduceKind::Argmax, false},
     {ReduceKind::Argmin, false}, {ReduceKind::Any, true},     {ReduceKind::All, true},
-    {ReduceKind::Logsumexp, false},
+    {ReduceKind::Logsumexp, false}, {ReduceKind::Var, false},     {ReduceKind::Std, false},
+    {ReduceKind::Median, false},
 };
 
 #undef TG_RT1

@@ -27,5 +27,7 @@ void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
 Value einsum(Runtime& rt, const CallArgs& a);
 // The op of the table named `name` (an internal error if there is none).
 const stdlib::OpDef& table_op(std::string_view name);
+// gelu(x, approximate=False), isclose, allclose: made of table ops (builtins_math.cpp)
+void add_math_builtins(std::vector<std::pair<std::string, Value>>& out);
 
 }  // namespace tg::interp

@@ -118,6 +118,8 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
             return v.tensor().item_bool();
         return fail("a bool");
     case ParamKind::Scalar:
+        // None where None is the default (norm's ord)
+        if (v.is(Kind::None) && !p.required && std::holds_alternative<std::monostate>(p.default_value)) return std::monostate{};
         if (v.is_tensor() && v.tensor().numel() == 1) {
             if (stdlib::is_float(v.tensor().dtype())) return v.tensor().item_f64();
             return v.tensor().item_i64();

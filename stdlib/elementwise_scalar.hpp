@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "stdlib/fastmath.hpp"
@@ -146,6 +147,8 @@ struct BitOr {
         else return static_cast<T>(a | b);
     }
 };
+// NumPy's arctan2 (libm's atan2: the quadrant from the signs of both).
+struct Atan2 { template <class T> static T f(T y, T x) { if constexpr (std::is_floating_point_v<T>) return std::atan2(y, x); else return y; } };
 struct BitXor {
     template <class T> static T f(T a, T b) {
         if constexpr (std::is_floating_point_v<T>) return a;  // unreachable
@@ -243,5 +246,65 @@ struct IsFinite {
         else return true;
     }
 };
+struct IsInf {
+    template <class T> static bool f(T x) {
+        if constexpr (std::is_floating_point_v<T>) return std::fabs(x) == std::numeric_limits<T>::infinity();
+        else return false;
+    }
+};
+// libm's functions (what NumPy calls for these): compiled code calls these
+// functors through the runtime, so it is bit-identical to eager.
+struct Log2 { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::log2(v); }); } };
+struct Log10 { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::log10(v); }); } };
+struct Asin { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::asin(v); }); } };
+struct Acos { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::acos(v); }); } };
+struct Atan { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::atan(v); }); } };
+struct Sinh { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::sinh(v); }); } };
+struct Cosh { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::cosh(v); }); } };
+struct Erf { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return std::erf(v); }); } };
+// x * Phi(x), Phi the standard normal CDF, as 0.5 * x * erfc(-x / sqrt(2))
+// (1 + erf(...) would cancel to 0 for x << 0). Computed in f64 also for f32:
+// erfc's argument carries |x|^2 / 2 times its rounding error into the result.
+struct Gelu {
+    template <class T> static T f(T x) {
+        return float_only<T>(x, [](auto v) {
+            const double d = static_cast<double>(v);
+            return static_cast<decltype(v)>(0.5 * d * std::erfc(-d * 0.70710678118654752440));
+        });
+    }
+};
+// The tanh approximation of gelu (PyTorch's approximate="tanh"),
+// 0.5 * x * (1 + tanh(u)) with u = sqrt(2 / pi) * (x + 0.044715 x^3),
+// computed as x / (1 + exp(-2u)) (the same without the cancellation at x << 0), in f64.
+struct GeluTanh {
+    template <class T> static T f(T x) {
+        return float_only<T>(x, [](auto v) {
+            const double d = static_cast<double>(v);
+            const double u = 0.79788456080286535588 * (d + 0.044715 * d * d * d);
+            return static_cast<decltype(v)>(d / (1.0 + std::exp(-2.0 * u)));
+        });
+    }
+};
+// NumPy's logaddexp(x, 0): x + log1p(exp(-x)) above 0, log1p(exp(x)) below;
+// in f64 also for f32 (correctly rounded then, where f32 steps lose an ulp).
+struct Softplus {
+    template <class T> static T f(T x) {
+        return float_only<T>(x, [](auto v) {
+            const double d = static_cast<double>(v);
+            double r = d;  // NaN
+            if (d == 0) r = 0.69314718055994530942;
+            else if (d > 0) r = d + std::log1p(std::exp(-d));
+            else if (d < 0) r = std::log1p(std::exp(d));
+            return static_cast<decltype(v)>(r);
+        });
+    }
+};
+struct Trunc {
+    template <class T> static T f(T x) {
+        if constexpr (std::is_floating_point_v<T>) return std::trunc(x);
+        else return x;
+    }
+};
+struct Reciprocal { template <class T> static T f(T x) { return float_only<T>(x, [](auto v) { return decltype(v)(1) / v; }); } };
 
 }  // namespace tg::stdlib::elem

@@ -76,6 +76,12 @@ struct Ops {
         Var in[2] = {x, y};
         return b.apply(op("matmul"), in, {});
     }
+    // n / d, and 0 where d is 0 (a subgradient where the derivative is 0 / 0).
+    Var div_or_zero(Var n, Var d) {
+        Var zero = bin(B::Eq, d, scalar(0, d));
+        Var safe = where(zero, add(mul(d, scalar(0, d)), scalar(1, d)), d);
+        return where(zero, mul(n, scalar(0, n)), div(n, safe));
+    }
     // 1.0 where m (bool) is true, else 0.0, in v's dtype.
     Var mask(Var m, Var like) { return cast(m, type(like).dtype); }
 };
@@ -103,6 +109,39 @@ Var expand_reduced(Ops& o, Var g, const TensorType& x, const std::vector<bool>& 
 
 bool want(const VjpArgs& a, size_t i) { return i < a.wanted.size() && a.wanted[i]; }
 
+// ---- element-wise unary ops of issue 20 (log2 ... reciprocal)
+Var unary_vjp_more(Ops& o, UnaryKind k, Var g, Var x, Var y) {
+    auto one_minus_sq = [&] { return o.sub(o.scalar(1, x), o.mul(x, x)); };
+    switch (k) {
+    case U::Log2: return o.div(g, o.mul(x, o.scalar(0.69314718055994530942, x)));
+    case U::Log10: return o.div(g, o.mul(x, o.scalar(2.30258509299404568402, x)));
+    case U::Asin: return o.mul(g, o.un("rsqrt", one_minus_sq()));
+    case U::Acos: return o.neg(o.mul(g, o.un("rsqrt", one_minus_sq())));
+    case U::Atan: return o.div(g, o.add(o.scalar(1, x), o.mul(x, x)));
+    case U::Sinh: return o.mul(g, o.un("cosh", x));
+    case U::Cosh: return o.mul(g, o.un("sinh", x));
+    case U::Erf:  // 2 / sqrt(pi) * exp(-x^2)
+        return o.mul(g, o.mul(o.scalar(1.12837916709551257390, x), o.un("exp", o.neg(o.mul(x, x)))));
+    case U::Gelu: {  // Phi(x) + x * phi(x)
+        Var cdf = o.mul(o.scalar(0.5, x), o.add(o.scalar(1, x), o.un("erf", o.mul(x, o.scalar(0.70710678118654752440, x)))));
+        Var pdf = o.mul(o.scalar(0.39894228040143267794, x), o.un("exp", o.mul(o.scalar(-0.5, x), o.mul(x, x))));
+        return o.mul(g, o.add(cdf, o.mul(x, pdf)));
+    }
+    case U::GeluTanh: {  // 0.5 (1 + t) + 0.5 x (1 - t^2) c (1 + 3 * 0.044715 x^2), t = tanh(c (x + 0.044715 x^3))
+        Var x2 = o.mul(x, x);
+        Var u = o.mul(o.scalar(0.79788456080286535588, x), o.add(x, o.mul(o.scalar(0.044715, x), o.mul(x2, x))));
+        Var t = o.un("tanh", u);
+        Var du = o.mul(o.scalar(0.79788456080286535588, x), o.add(o.scalar(1, x), o.mul(o.scalar(3 * 0.044715, x), x2)));
+        Var d = o.add(o.mul(o.scalar(0.5, x), o.add(o.scalar(1, t), t)),
+                      o.mul(o.mul(o.scalar(0.5, x), x), o.mul(o.sub(o.scalar(1, t), o.mul(t, t)), du)));
+        return o.mul(g, d);
+    }
+    case U::Softplus: return o.mul(g, o.un("sigmoid", x));
+    case U::Reciprocal: return o.neg(o.mul(g, o.mul(y, y)));
+    default: return kNoGrad;
+    }
+}
+
 // ---- element-wise unary: cotangent of x from g, x and the result y
 Var unary_vjp(Ops& o, UnaryKind k, Var g, Var x, Var y) {
     switch (k) {
@@ -121,9 +160,10 @@ Var unary_vjp(Ops& o, UnaryKind k, Var g, Var x, Var y) {
     case U::Sigmoid: return o.mul(g, o.mul(y, o.sub(o.scalar(1, y), y)));
     case U::Relu: return o.mul(g, o.mask(o.bin(B::Gt, x, o.scalar(0, x)), g));  // relu'(0) = 0
     case U::Square: return o.mul(g, o.mul(o.scalar(2, x), x));
-    case U::Floor: case U::Ceil: case U::Round: case U::Sign:
+    case U::Floor: case U::Ceil: case U::Round: case U::Sign: case U::Trunc:
         return o.mul(g, o.scalar(0, g));  // piecewise constant
-    case U::Invert: case U::LogicalNot: case U::IsNan: case U::IsFinite: break;  // NoGradient
+    case U::Invert: case U::LogicalNot: case U::IsNan: case U::IsFinite: case U::IsInf: break;  // NoGradient
+    default: return unary_vjp_more(o, k, g, x, y);
     }
     return kNoGrad;
 }
@@ -186,6 +226,12 @@ void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var
         if (wy) gy = o.mul(g, o.sub(o.scalar(1, share), share));
         return;
     }
+    case B::Atan2: {  // atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2)
+        Var r2 = o.add(o.mul(x, x), o.mul(y, y));
+        if (wx) gx = o.div(o.mul(g, y), r2);
+        if (wy) gy = o.neg(o.div(o.mul(g, x), r2));
+        return;
+    }
     default: return;  // comparisons and bitwise ops: NoGradient
     }
 }
@@ -197,6 +243,32 @@ void vjp_binary(GradBuilder& b, const VjpArgs& a) {
     binary_vjp(o, K, a.cot, a.inputs[0], a.inputs[1], a.out, gx, gy, want(a, 0), want(a, 1));
     if (want(a, 0) && gx != kNoGrad) a.cots[0] = unbroadcast(b, gx, b.type(a.inputs[0]));
     if (want(a, 1) && gy != kNoGrad) a.cots[1] = unbroadcast(b, gy, b.type(a.inputs[1]));
+}
+
+// ---- var, std, median (issue 20): g and y are already broadcast to x's shape
+Var stat_vjp(Ops& o, ReduceKind k, const VjpArgs& a, Var g, Var y, const std::vector<bool>& axes) {
+    const Var x = a.inputs[0];
+    const TensorType xt = o.type(x);
+    std::vector<int64_t> ax;
+    int64_t n = 1;
+    for (int i = 0; i < xt.shape.rank(); ++i)
+        if (axes[static_cast<size_t>(i)]) {
+            ax.push_back(i);
+            n *= xt.shape[i];
+        }
+    if (k == ReduceKind::Median) {  // to the middle element(s), split evenly
+        Var w = o.b.apply(op("_median_weights"), std::span<const Var>(&x, 1), {std::monostate{}, ax});
+        return o.mul(g, w);
+    }
+    // var: 2 (x - mean) / (n - ddof); std: (x - mean) / ((n - ddof) std)
+    double ddof = 0;
+    if (auto* i = std::get_if<int64_t>(&a.attrs[3])) ddof = double(*i);
+    else if (auto* d = std::get_if<double>(&a.attrs[3])) ddof = *d;
+    Var dev = o.sub(x, o.reduce("mean", x, ax, true));
+    Var gd = o.mul(g, dev);
+    if (k == ReduceKind::Var) return o.div(o.mul(gd, o.scalar(2, gd)), o.scalar(double(n) - ddof, gd));
+    // std 0 (all equal): 0, the subgradient (as norm's at 0), not 0 / 0
+    return o.div_or_zero(gd, o.mul(y, o.scalar(double(n) - ddof, y)));
 }
 
 // ---- reductions
@@ -240,6 +312,8 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
         gx = o.mul(g, others);
     } else if constexpr (K == ReduceKind::Logsumexp) {
         gx = o.mul(g, o.un("exp", o.sub(x, y)));
+    } else if constexpr (K == ReduceKind::Var || K == ReduceKind::Std || K == ReduceKind::Median) {
+        gx = stat_vjp(o, K, a, g, y, axes);
     }
     if (gx != kNoGrad) a.cots[0] = o.like_dtype(gx, x);
 }
@@ -434,6 +508,87 @@ void vjp_tensor(GradBuilder& b, const VjpArgs& a) {
     if (want(a, 0) && is_float(b.type(a.inputs[0]).dtype)) a.cots[0] = o.like_dtype(a.cot, a.inputs[0]);
 }
 
+// ---- norm and the scans (issue 20)
+// norm: x / norm (0 where the norm is 0) for ord None / 2, sign(x) for 1,
+// and for inf sign(x) split evenly among the elements of largest |x|.
+void vjp_norm(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    const Var x0 = a.inputs[0];
+    const TensorType x0t = b.type(x0);
+    const Var x = o.cast(x0, b.type(a.out).dtype);
+    const std::vector<bool> axes = reduced(a.attrs[2], x0t.shape.rank());
+    std::vector<int64_t> ax;
+    for (int i = 0; i < x0t.shape.rank(); ++i)
+        if (axes[static_cast<size_t>(i)]) ax.push_back(i);
+    Var g = expand_reduced(o, a.cot, x0t, axes);
+    Var y = expand_reduced(o, a.out, x0t, axes);
+    double ord = 2;
+    if (auto* i = std::get_if<int64_t>(&a.attrs[1])) ord = double(*i);
+    else if (auto* d = std::get_if<double>(&a.attrs[1])) ord = *d;
+    Var gx;
+    if (ord == 1) {
+        gx = o.mul(g, o.un("sign", x));
+    } else if (ord == 2) {
+        gx = o.div_or_zero(o.mul(g, x), y);
+    } else {
+        Var hit = o.mask(o.bin(B::Eq, o.un("abs", x), y), g);
+        Var count = expand_reduced(o, o.reduce("sum", hit, ax, false), x0t, axes);
+        gx = o.div(o.mul(o.mul(g, hit), o.un("sign", x)), count);
+    }
+    a.cots[0] = o.like_dtype(gx, x0);
+}
+
+// A scan's axis attr as one the cotangent (the result's shape) takes: None
+// flattened x, so its result is 1-d: axis 0. (A 0-d x gives a 1-d result too.)
+Attr kern_axis_or_zero(const Attr& axis) {
+    if (auto* i = std::get_if<int64_t>(&axis)) return *i;
+    return int64_t{0};
+}
+
+Var scan(Ops& o, std::string_view name, Var x, const Attr& axis) {
+    return o.b.apply(op(name), std::span<const Var>(&x, 1), {std::monostate{}, axis});
+}
+
+// The sum of g[j] for j >= i along axis (g's own shape; axis None: g is 1-d).
+Var reverse_cumsum(Ops& o, Var g, const Attr& axis) {
+    const Attr ax = kern_axis_or_zero(axis);
+    std::vector<int64_t> red{std::get<int64_t>(ax)};
+    return o.add(o.sub(o.reduce("sum", g, red, true), scan(o, "cumsum", g, ax)), g);
+}
+
+// cumsum: the reverse cumulative sum of g, reshaped to x's shape.
+void vjp_cumsum(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    const Var x = a.inputs[0];
+    a.cots[0] = o.like_dtype(o.reshape(reverse_cumsum(o, a.cot, a.attrs[1]), b.type(x).shape), x);
+}
+
+// cumprod, exact also where x has zeros: before the first zero of a lane,
+// revcumsum(g * y) / x; at the first zero, revcumsum(g * y') with y' the
+// cumprod of x with that zero replaced by 1; after it, 0.
+void vjp_cumprod(GradBuilder& b, const VjpArgs& a) {
+    if (!want(a, 0)) return;
+    Ops o{b};
+    const Var x0 = a.inputs[0];
+    const TensorType xt = b.type(x0);
+    const Attr ax = kern_axis_or_zero(a.attrs[1]);
+    Var x = o.cast(o.reshape(x0, b.type(a.out).shape), b.type(a.out).dtype);
+    Var g = a.cot, y = a.out;
+    Var zero = o.bin(B::Eq, x, o.scalar(0, x));
+    Var zeros_so_far = scan(o, "cumsum", zero, ax);
+    Var before = o.bin(B::Eq, zeros_so_far, o.scalar(0, zeros_so_far));
+    Var first = o.bin(B::BitAnd, zero, o.bin(B::Eq, zeros_so_far, o.scalar(1, zeros_so_far)));
+    Var one = o.add(o.mul(x, o.scalar(0, x)), o.scalar(1, x));
+    Var x_safe = o.where(before, x, one);
+    Var y1 = scan(o, "cumprod", o.where(first, one, x), ax);
+    Var at_before = o.div(reverse_cumsum(o, o.mul(g, y), a.attrs[1]), x_safe);
+    Var at_first = reverse_cumsum(o, o.mul(g, y1), a.attrs[1]);
+    Var gx = o.where(before, at_before, o.where(first, at_first, o.mul(g, o.scalar(0, g))));
+    a.cots[0] = o.like_dtype(o.reshape(gx, xt.shape), x0);
+}
+
 }  // namespace
 
 Var zeros_of(GradBuilder& b, const TensorType& t) {
@@ -497,11 +652,15 @@ void attach_grad_rules(OpRegistry& r) {
     vjp("stack", &vjp_stack);
     vjp("tensor", &vjp_tensor);
     attach_shape_grad_rules(r);
+    // issue 20: norm and the scans
+    vjp("norm", &vjp_norm);
+    vjp("cumsum", &vjp_cumsum);
+    vjp("cumprod", &vjp_cumprod);
     // Results that never carry a gradient: made from shapes and numbers,
     // drawn at random, or of integer type whatever the inputs.
     for (const char* n : {"zeros", "ones", "full", "zeros_like", "ones_like", "arange", "linspace", "eye",
                           "random_uniform", "random_normal", "random_int", "one_hot", "_stack_push", "_stack_pop",
-                          "_stack_size"})
+                          "_stack_size", "_median_weights"})
         none(n);
 }
 

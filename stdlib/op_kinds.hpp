@@ -39,7 +39,8 @@ namespace tg::stdlib {
     X(Ge, "ge", Compare, None, "", "a >= b")                                                                   \
     X(BitAnd, "bitand", Bitwise, None, "", "a & b on bool and integer tensors")                                \
     X(BitOr, "bitor", Bitwise, None, "", "a | b on bool and integer tensors")                                  \
-    X(BitXor, "bitxor", Bitwise, None, "", "a ^ b on bool and integer tensors")
+    X(BitXor, "bitxor", Bitwise, None, "", "a ^ b on bool and integer tensors")                                \
+    X(Atan2, "atan2", TrueDiv, None, "", "atan2(y, x): the angle of the point (x, y), in [-pi, pi]")
 
 // ---- unary: X(Kind, "name", class, "doc")
 //   class (unary_signature):
@@ -71,7 +72,21 @@ namespace tg::stdlib {
     X(Sign, "sign", Same, "-1, 0 or 1 (NaN stays NaN)")                  \
     X(Square, "square", Same, "x * x")                                   \
     X(IsNan, "isnan", Predicate, "x is NaN")                             \
-    X(IsFinite, "isfinite", Predicate, "x is neither inf nor NaN")
+    X(IsFinite, "isfinite", Predicate, "x is neither inf nor NaN")                                       \
+    X(IsInf, "isinf", Predicate, "x is inf or -inf")                                                     \
+    X(Log2, "log2", FloatFn, "base-2 logarithm")                                                         \
+    X(Log10, "log10", FloatFn, "base-10 logarithm")                                                      \
+    X(Asin, "asin", FloatFn, "inverse sine (NaN outside [-1, 1])")                                       \
+    X(Acos, "acos", FloatFn, "inverse cosine (NaN outside [-1, 1])")                                     \
+    X(Atan, "atan", FloatFn, "inverse tangent")                                                          \
+    X(Sinh, "sinh", FloatFn, "hyperbolic sine")                                                          \
+    X(Cosh, "cosh", FloatFn, "hyperbolic cosine")                                                        \
+    X(Erf, "erf", FloatFn, "the error function")                                                         \
+    X(Gelu, "gelu", FloatFn, "0.5 * x * (1 + erf(x / sqrt(2))); gelu(x, approximate=True) is gelu_tanh") \
+    X(GeluTanh, "gelu_tanh", FloatFn, "0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x ** 3)))")   \
+    X(Softplus, "softplus", FloatFn, "log(1 + exp(x)), computed stably (NumPy's logaddexp(x, 0))")      \
+    X(Trunc, "trunc", Same, "round toward zero")                                                         \
+    X(Reciprocal, "reciprocal", FloatFn, "1 / x (integers give f32)")
 
 // ---- reductions: X(Kind, "name", "doc") (kernels: stdlib/reduce.cpp)
 #define TG_REDUCE_OPS(X)                                                                                    \
@@ -84,7 +99,10 @@ namespace tg::stdlib {
     X(Argmin, "argmin", "index (i64) of the first smallest element, over all elements or one axis")         \
     X(Any, "any", "True if any element over the given axes is nonzero")                                      \
     X(All, "all", "True if every element over the given axes is nonzero")                                    \
-    X(Logsumexp, "logsumexp", "log(sum(exp(x))) over the given axes, computed stably")
+    X(Logsumexp, "logsumexp", "log(sum(exp(x))) over the given axes, computed stably")                     \
+    X(Var, "var", "variance: the sum of squared deviations from the mean / (n - ddof) (ints give f32)") \
+    X(Std, "std", "standard deviation over the given axes: sqrt(var(x, axis, keepdims, ddof))")           \
+    X(Median, "median", "median over the given axes (NaN propagates; ints give f32)")
 
 #define TG_KIND_ENUM_(K, ...) K,
 #define TG_KIND_COUNT_(K, ...) +1
@@ -141,7 +159,7 @@ constexpr const UnaryRow& unary_row(UnaryKind k) { return kUnaryRows[static_cast
 // The check integer operands of k get (kind None: none).
 constexpr const IntCheck& int_check(BinaryKind k) { return binary_row(k).check; }
 constexpr bool is_comparison(BinaryKind k) { return binary_row(k).cls == BinaryClass::Compare; }
-// logical_not, isnan, isfinite: the result is bool.
+// logical_not, isnan, isfinite, isinf: the result is bool.
 constexpr bool is_predicate(UnaryKind k) { return unary_row(k).cls == UnaryClass::Predicate; }
 
 // Element-wise ops with a lowering of their own that are neither unary nor binary.

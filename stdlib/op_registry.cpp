@@ -51,6 +51,8 @@ const OpRegistry& op_registry() {
         register_creation_ops(r);
         register_random_ops(r);
         register_nn_ops(r);
+        register_scan_ops(r);
+        register_norm_ops(r);
         register_stack_ops(r);
         register_gather_ops(r);
         attach_grad_rules(r);

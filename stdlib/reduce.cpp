@@ -188,7 +188,10 @@ DType result_dtype(ReduceKind k, DType x) {
         case ReduceKind::Sum:
         case ReduceKind::Prod: return is_float(x) ? x : DType::I64;
         case ReduceKind::Mean:
-        case ReduceKind::Logsumexp: return is_float(x) ? x : DType::F32;
+        case ReduceKind::Logsumexp:
+        case ReduceKind::Var:
+        case ReduceKind::Std:
+        case ReduceKind::Median: return is_float(x) ? x : DType::F32;
         case ReduceKind::Max:
         case ReduceKind::Min: return x;
         case ReduceKind::Argmax:
@@ -475,7 +478,7 @@ TensorType reduce_type(ReduceKind k, const TensorType& x, const Attr& axis, bool
     return {result_dtype(k, x.dtype), out_shape(x.shape, axes, keepdims), false};
 }
 
-Tensor reduce(ReduceKind k, const Tensor& x0, const Attr& axis, bool keepdims) {
+Tensor reduce(ReduceKind k, const Tensor& x0, const Attr& axis, bool keepdims, double ddof) {
     Tensor x = kern::strong(x0);
     std::vector<int> axes = axes_for(k, axis, x.rank());
     check_nonempty(k, x.shape(), axes);
@@ -495,6 +498,9 @@ Tensor reduce(ReduceKind k, const Tensor& x0, const Attr& axis, bool keepdims) {
             if (out == DType::F64) return logsumexp_float<double>(xf, axes, keepdims);
             return logsumexp_float<float>(xf, axes, keepdims);
         }
+        case ReduceKind::Var:
+        case ReduceKind::Std:
+        case ReduceKind::Median: return reduce_stat(k, x, axes, keepdims, ddof);
     }
     fail("reduce", "unknown reduction");
 }

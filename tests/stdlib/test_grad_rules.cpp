@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -147,7 +148,12 @@ std::vector<Case> cases_for(const OpDef& op) {
     std::vector<Case> out;
     const std::string n(op.name);
     if (std::holds_alternative<UnaryKind>(op.kind)) {
-        for (Shape s : {Shape{}, Shape{3, 4}}) out.push_back({n + " " + s.to_string(), {T(s)}, {}, {true}});
+        // asin and acos: inside their domain [-1, 1]
+        const double lo = n == "asin" || n == "acos" ? -0.9 : 0.3, hi = n == "asin" || n == "acos" ? 0.9 : 1.3;
+        for (Shape s : {Shape{}, Shape{3, 4}}) out.push_back({n + " " + s.to_string(), {T(s, lo, hi)}, {}, {true}});
+        if (n == "gelu" || n == "gelu_tanh" || n == "softplus" || n == "erf" || n == "atan" || n == "sinh" ||
+            n == "cosh" || n == "reciprocal")
+            out.push_back({n + " negative", {T(Shape{5}, -2.5, -0.3)}, {}, {true}});
         if (n == "neg" || n == "abs" || n == "sin" || n == "cos" || n == "tanh" || n == "sigmoid" || n == "square" ||
             n == "exp" || n == "relu")
             out.push_back({n + " negative", {T(Shape{5}, -1.3, -0.3)}, {}, {true}});
@@ -165,6 +171,11 @@ std::vector<Case> cases_for(const OpDef& op) {
         for (const Attr& ax : axes)
             for (bool kd : {false, true}) out.push_back({n + " axis keepdims=" + std::to_string(kd), {T(Shape{3, 4})}, {{}, ax, kd}, {true}});
         out.push_back({n + " 0-d", {T(Shape{})}, {}, {true}});
+        if (n == "var" || n == "std")
+            for (double ddof : {1.0, 2.0}) out.push_back({n + " ddof", {T(Shape{3, 4})}, {{}, int64_t{1}, false, ddof}, {true}});
+        if (n == "median") {  // an even count (two middle elements), and a tie at the middle
+            out.push_back({n + " even", {T(Shape{4, 6})}, {{}, int64_t{1}}, {true}});
+        }
         return out;
     }
     Tensor labels = Tensor::empty(DType::I64, Shape{3});
@@ -283,6 +294,27 @@ std::vector<Case> cases_for(const OpDef& op) {
         out.push_back({n + " matrix", {square(Shape{3, 3}), T(Shape{3, 2})}, {}, {true, true}});
         out.push_back({n + " batch broadcast", {square(Shape{2, 3, 3}), T(Shape{1, 3, 2})}, {}, {true, true}});
         out.push_back({n + " batch of b", {square(Shape{3, 3}), T(Shape{2, 3, 1})}, {}, {true, true}});
+    }
+    if (n == "norm") {
+        const double inf = std::numeric_limits<double>::infinity();
+        out.push_back({n + " all", {T(Shape{3, 4}, -1.3, 1.3)}, {}, {true}});
+        out.push_back({n + " 0-d", {T(Shape{}, -1.3, -0.3)}, {}, {true}});
+        for (Attr ord : {Attr{}, Attr{int64_t{1}}, Attr{int64_t{2}}, Attr{inf}})
+            for (int64_t ax : {0, -1})
+                for (bool kd : {false, true})
+                    out.push_back({n + " ord axis", {T(Shape{3, 4}, -1.3, 1.3)}, {{}, ord, ax, kd}, {true}});
+        out.push_back({n + " pair of axes", {T(Shape{2, 3, 4}, -1.3, 1.3)}, {{}, {}, v({0, 2})}, {true}});
+    }
+    if (n == "cumsum" || n == "cumprod") {
+        out.push_back({n + " flat", {T(Shape{3, 4})}, {}, {true}});
+        out.push_back({n + " 0-d", {T(Shape{})}, {}, {true}});
+        for (int64_t ax : {0, 1, -1}) out.push_back({n + " axis", {T(Shape{3, 4}, -1.3, 1.3)}, {{}, ax}, {true}});
+        if (n == "cumprod") {  // zeros: one, two in a lane, at the start and at the end
+            Tensor z = T(Shape{3, 5}, 0.5, 1.5);
+            for (int i : {1, 5, 8, 10, 14}) z.data<double>()[i] = 0.0;
+            out.push_back({n + " zeros", {z}, {{}, int64_t{1}}, {true}});
+            out.push_back({n + " zeros flat", {z}, {}, {true}});
+        }
     }
     return out;
 }

@@ -164,3 +164,37 @@ TEST_CASE("nn errors") {
     CHECK_THROWS_WITH_AS(call("mse", {f32({2, 3}), f32({4})}),
                          doctest::Contains("mse: shapes (2, 3) and (4,) cannot be broadcast"), OpError);
 }
+
+TEST_CASE("var, std, median, norm, cumsum and cumprod errors") {
+    for (const char* fn : {"var", "std", "median", "norm", "cumsum", "cumprod"}) {
+        CAPTURE(fn);
+        const std::string f(fn);
+        TG_CHECK_OP_ERROR(fn, std::vector<Tensor>{f32({2, 3})}, (Kw{{"axis", int64_t{2}}}),
+                          f + ": axis 2 is out of bounds for a tensor of rank 2");
+        TG_CHECK_OP_ERROR(fn, std::vector<Tensor>{f32({2, 3})}, (Kw{{"axis", int64_t{-3}}}),
+                          f + ": axis -3 is out of bounds for a tensor of rank 2");
+    }
+    for (const char* fn : {"cumsum", "cumprod"})
+        TG_CHECK_OP_ERROR(fn, std::vector<Tensor>{f32({2, 3})}, (Kw{{"axis", ints({0, 1})}}),
+                          std::string(fn) + ": axis must be None or an int, not a tuple");
+    TG_CHECK_OP_ERROR("cumsum", std::vector<Tensor>{Tensor::scalar(1.0)}, (Kw{{"axis", int64_t{1}}}),
+                      "cumsum: axis 1 is out of bounds for a tensor of rank 1");
+    TG_CHECK_OP_ERROR("var", std::vector<Tensor>{f32({2, 3})}, (Kw{{"axis", ints({1, 1})}}), "var: axis 1 is repeated");
+    const std::string supported =
+        "supported: ord None, 1, 2 or inf as vector norms (over one axis, or all of a 0-d or 1-d tensor), and ord "
+        "None over two axes or all elements (Frobenius)";
+    TG_CHECK_OP_ERROR("norm", std::vector<Tensor>{f32({2, 3})}, (Kw{{"ord", int64_t{2}}}),
+                      "norm: ord=2 over all axes of a 2-d tensor is a matrix norm, which is not supported; " + supported);
+    TG_CHECK_OP_ERROR("norm", std::vector<Tensor>{f32({2, 3})}, (Kw{{"ord", int64_t{1}}, {"axis", ints({0, 1})}}),
+                      "norm: ord=1 over two axes is a matrix norm, which is not supported; " + supported);
+    TG_CHECK_OP_ERROR("norm", std::vector<Tensor>{f32({3})}, (Kw{{"ord", int64_t{3}}}),
+                      "norm: ord=3 is not supported; " + supported);
+    TG_CHECK_OP_ERROR("norm", std::vector<Tensor>{f32({3})}, (Kw{{"ord", -INFINITY}}),
+                      "norm: ord=-inf is not supported; " + supported);
+    TG_CHECK_OP_ERROR("norm", std::vector<Tensor>{f32({3})}, (Kw{{"ord", 0.5}}),
+                      "norm: ord=0.5 is not supported; " + supported);
+    TG_CHECK_OP_ERROR("norm", std::vector<Tensor>{f32({2, 3, 4})}, (Kw{{"axis", ints({0, 1, 2})}}),
+                      "norm: axis must be None, an int or a pair of ints");
+    TG_CHECK_OP_ERROR("norm", std::vector<Tensor>{f32({0, 3})}, (Kw{{"ord", INFINITY}, {"axis", int64_t{0}}}),
+                      "norm: ord=inf of a tensor of shape (0, 3) with no elements (there is no identity)");
+}

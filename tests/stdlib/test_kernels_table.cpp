@@ -80,8 +80,9 @@ Attr parse_attr(std::istringstream& in) {
 const std::vector<KCase>& cases() {
     static const std::vector<KCase> table = [] {
         std::vector<KCase> out;
-        // kernels_gen.py's table, and shape_ops_gen.py's (layout, selection, solve ops)
-        for (const char* file : {"kernels_cases.txt", "shape_ops_cases.txt"}) {
+        // kernels_gen.py's table, shape_ops_gen.py's (layout, selection, solve
+        // ops) and math_gen.py's (the element-wise math, statistics and scans)
+        for (const char* file : {"kernels_cases.txt", "shape_ops_cases.txt", "math_cases.txt"}) {
 #ifdef TG_STDLIB_TEST_DATA
         auto path = std::filesystem::path(TG_STDLIB_TEST_DATA) / file;
 #else
@@ -213,4 +214,9 @@ TEST_CASE("kernels: NumPy tables, through the op table") {
                            "cross_entropy", "mse", "flip", "roll", "tile", "repeat", "pad", "diag", "tril",
                            "triu", "take", "sort", "argsort", "inv", "solve", "det"})
         CHECK_MESSAGE(per_op[op] > 0, op);
+    // ... and every op of issue 20's math (math_gen.py), on every dtype there
+    for (const char* op : {"log2", "log10", "asin", "acos", "atan", "sinh", "cosh", "erf", "gelu", "gelu_tanh",
+                           "softplus", "trunc", "reciprocal", "isinf", "isnan", "isfinite", "atan2", "var", "std",
+                           "median", "norm", "cumsum", "cumprod"})
+        CHECK_MESSAGE(per_op[op] >= 5, op);
 }

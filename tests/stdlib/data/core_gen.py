@@ -84,6 +84,11 @@ def gen_repr():
             f.write('f32 %s %s\n' % (bits('f32', x), str_f32(x)))
 
 
+def libm2(fn):
+    """A binary libm function on one-element arrays, in f64, rounded to their dtype once."""
+    return lambda a, b: np.array([fn(float(a[0]), float(b[0]))]).astype(a.dtype)
+
+
 def gen_binary():
     ints = [-7, -3, -2, -1, 0, 1, 2, 3, 7, 10, -10, 2 ** 31 - 1, -2 ** 31, 2 ** 40, -2 ** 63, 2 ** 63 - 1, 123456789]
     floats = [-7.5, -3.0, -2.0, -1.0, -0.0, 0.0, 0.5, 1.0, 2.0, 3.0, 7.5, 1e30, -1e30, float('inf'),
@@ -91,7 +96,7 @@ def gen_binary():
     ops = {
         'add': np.add, 'sub': np.subtract, 'mul': np.multiply, 'floordiv': np.floor_divide,
         'mod': np.remainder, 'maximum': np.maximum, 'minimum': np.minimum, 'pow': np.power,
-        'div': np.divide,
+        'div': np.divide, 'atan2': libm2(math.atan2),  # (NumPy's f32 arctan2 can be 2 ulps off)
     }
     with open('core_binary.txt', 'w') as f, np.errstate(all='ignore'):
         for name, fn in ops.items():
@@ -104,6 +109,10 @@ def gen_binary():
                         if name in ('floordiv', 'mod') and b == 0:
                             continue
                         if name == 'pow' and (b < 0 or b > 70):
+                            continue
+                        if name == 'atan2':  # tg: integers give f32, computed in f32
+                            r = np.float32(math.atan2(np.float32(x), np.float32(y)))
+                            f.write('%s %s %d %d %s\n' % (name, dt, a, b, bits('f32', float(r))))
                             continue
                         if name == 'div':
                             r = np.float32(x) / np.float32(y)
@@ -173,6 +182,25 @@ def gen_format():
                 f.write('i64 %d %s\t%s\n' % (v, s if s else '-', format(v, s)))
 
 
+def libm(fn):
+    def f(x):
+        x = float(x)
+        if math.isnan(x):
+            return x
+        try:
+            return fn(x)
+        except ValueError:  # outside the domain (log of a negative, asin(2))
+            return float('nan') if not (x == 0 and fn in (math.log2, math.log10)) else float('-inf')
+        except OverflowError:  # sinh / cosh / x ** 3 beyond f64
+            return math.copysign(float('inf'), x) if fn is not math.cosh else float('inf')
+    return f
+
+
+def gelu_tanh(x):  # in tg's order of operations (exp magnifies the rounding of its argument)
+    t = -2.0 * (0.7978845608028654 * (x + 0.044715 * x * x * x))
+    return x * 0.0 if t > 709.0 else x / (1 + math.exp(t))  # (exp(t) = inf: x / inf)
+
+
 def gen_unary():
     xs = [-100.0, -88.0, -20.0, -10.5, -3.0, -1.0, -0.5, -1e-3, -1e-8, -0.0, 0.0, 1e-8, 1e-3, 0.1, 0.5, 0.625,
           0.7, 1.0, 2.0, 3.0, 10.5, 20.0, 50.0, 88.0, 88.7, 89.0, 100.0, 700.0, 710.0, 1e-30, 1e30,
@@ -182,7 +210,16 @@ def gen_unary():
     ref = {
         'exp': np.exp, 'log': np.log, 'tanh': np.tanh, 'sqrt': np.sqrt, 'log1p': np.log1p,
         'sin': np.sin, 'cos': np.cos, 'floor': np.floor, 'ceil': np.ceil, 'round': np.round, 'abs': np.abs,
-        'sign': np.sign, 'sigmoid': lambda x: 1 / (1 + np.exp(-x)), 'expm1': np.expm1,
+        'sign': np.sign, 'sigmoid': lambda x: 1 / (1 + np.exp(-x)), 'expm1': libm(math.expm1),  # (the committed values)
+        # libm through Python's math (what NumPy calls without SIMD; its SIMD
+        # versions can be an ulp off), NaN where math raises (outside the domain)
+        'log2': libm(math.log2), 'log10': libm(math.log10), 'asin': libm(math.asin), 'acos': libm(math.acos),
+        'atan': libm(math.atan), 'sinh': libm(math.sinh), 'cosh': libm(math.cosh), 'erf': libm(math.erf),
+        'trunc': np.trunc, 'reciprocal': lambda x: 1 / x, 'softplus': lambda x: np.logaddexp(x, 0.0),
+        # (gelu in the forms without cancellation at x << 0)
+        # (x / sqrt(2) as tg computes it, x * M_SQRT1_2: erfc magnifies the argument's rounding)
+        'gelu': libm(lambda x: 0.5 * x * math.erfc(-x * 0.7071067811865476)),
+        'gelu_tanh': libm(gelu_tanh),
     }
     with open('core_unary.txt', 'w') as f, np.errstate(all='ignore'):
         for name, fn in ref.items():
