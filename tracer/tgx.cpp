@@ -583,7 +583,7 @@ private:
         if (na != args.size()) fail("a region's arguments do not match its node's operands");
         for (uint32_t i = 0; i < na; ++i) {
             if (!(value_type() == g_->type(args[i]))) fail("a region argument's type does not match its operand");
-            str();  // names are only printed
+            g_->set_name(args[i], str());  // names are only printed
             ids_.push_back(args[i]);
         }
         g_->enter(r);
