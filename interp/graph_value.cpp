@@ -208,7 +208,13 @@ std::string graph_repr(const GraphObj& g) {
 Value make_graph_value(Runtime& rt, tracer::GraphFunction fn) {
     auto obj = std::make_shared<GraphObj>();
     obj->fn = std::move(fn);
-    if (!rt.options.no_jit) obj->compiled = rt.compiler().compile(*obj->fn.graph, obj->fn.name, codegen::Tiering::Background);
+    if (!rt.options.no_jit) {
+        try {
+            obj->compiled = rt.compiler().compile(*obj->fn.graph, obj->fn.name, codegen::Tiering::Background);
+        } catch (const codegen::CodegenError& e) {  // a bug in tg, never the file's fault
+            throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)");
+        }
+    }
     return Value::graph(std::move(obj));
 }
 
