@@ -3,6 +3,7 @@
 //   tg run FILE [--eager] [--trace] [--no-jit] [--verify] [--dump-graphs DIR] [ARGS...]
 //   tg check FILE [--ast]
 //   tg repl                      (also: `tg` with no arguments)
+//   tg export FILE --function NAME --args "f32[3,4] i64[]" -o model.tgx
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
@@ -14,6 +15,7 @@
 
 #include <csignal>
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -126,11 +128,108 @@ int check(const std::string& file, bool ast) {
     return r.errors ? 1 : 0;
 }
 
+// --args "f32[3,4] i64[]": one spec per parameter, as tg source
+// ("spec((3, 4), f32), spec((), i64)"); "" and a message when malformed.
+std::string specs_source(const std::string& text, std::string& problem) {
+    std::string out;
+    size_t i = 0;
+    int count = 0;
+    while (i < text.size()) {
+        if (std::isspace(static_cast<unsigned char>(text[i]))) {
+            ++i;
+            continue;
+        }
+        size_t end = i;
+        while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+        const std::string item = text.substr(i, end - i);
+        i = end;
+        const size_t open = item.find('[');
+        const std::string dtype = item.substr(0, open);
+        const bool known = dtype == "f32" || dtype == "f64" || dtype == "i32" || dtype == "i64" || dtype == "bool";
+        std::string dims;
+        bool ok = known && open != std::string::npos && item.back() == ']';
+        if (ok) {
+            const std::string inner = item.substr(open + 1, item.size() - open - 2);
+            size_t k = 0;
+            int n = 0;
+            while (ok && k < inner.size()) {
+                size_t comma = inner.find(',', k);
+                if (comma == std::string::npos) comma = inner.size();
+                const std::string d = inner.substr(k, comma - k);
+                ok = !d.empty() && d.size() <= 12 && d.find_first_not_of("0123456789") == std::string::npos;
+                dims += (n++ ? ", " : "") + d;
+                k = comma + 1;
+                if (comma + 1 == inner.size()) ok = false;  // "f32[3,]"
+            }
+            if (n == 1) dims += ",";
+        }
+        if (!ok) {
+            problem = "--args: '" + item + "' is not a spec like f32[3,4] or i64[] (dtypes: bool, i32, i64, f32, f64)";
+            return "";
+        }
+        out += (count++ ? ", " : "") + std::string("spec((") + dims + "), " + dtype + ")";
+    }
+    return out;
+}
+
+bool is_identifier(const std::string& s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (unsigned char c : s)
+        if (!std::isalnum(c) && c != '_') return false;
+    return true;
+}
+
+// tg export: runs FILE, traces NAME for the specs with concrete() and saves
+// the graph (SPEC §9). Mistakes in the command line are usage errors (2),
+// also a wrong number of specs; errors of the program are its own (1).
+int export_graph(const std::string& file, const std::string& function, const std::string& args_text,
+                 const std::string& out_path, tg::Options opts) {
+    std::string problem;
+    const std::string specs = specs_source(args_text, problem);
+    if (!problem.empty()) return usage_error(problem);
+    if (!is_identifier(function)) return usage_error("--function: '" + function + "' is not a function name");
+    try {
+        (void)tg::read_file(file);
+    } catch (const tg::Error& e) {
+        return usage_error(e.message());
+    }
+    opts.write_output = write_stdout;
+    opts.no_jit = true;  // the graph is saved, not run
+    try {
+        tg::Interpreter interp(opts);
+        interp.run_file(file);
+        tg::Value f;
+        try {
+            f = interp.get(function);
+        } catch (const tg::Error&) {
+            return usage_error("--function: " + file + " defines no function `" + function + "`");
+        }
+        if (f.kind() != tg::Value::Kind::Function)
+            return usage_error("--function: `" + function + "` in " + file + " is not a function");
+        interp.set("__export_path", tg::Value(out_path));
+        try {
+            interp.run_source("save(__export_path, concrete(" + function + (specs.empty() ? "" : ", ") + specs + "))\n",
+                              "<tg export>");
+        } catch (const tg::Error& e) {
+            const std::string& m = e.message();
+            if (m.rfind("concrete: `" + function + "` takes", 0) == 0 || m.rfind("concrete: missing a spec", 0) == 0)
+                return usage_error("--args: " + m.substr(std::string("concrete: ").size()));
+            throw;
+        }
+    } catch (const tg::Error& e) {
+        report(e);
+        return 1;
+    }
+    std::fflush(stdout);
+    return 0;
+}
+
 int tg_main(int argc, char** argv) {
     // `tg FILE ...` is `tg run FILE ...`
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
-    if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && !args[0].empty() && args[0][0] != '-')
+    if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && args[0] != "export" && !args[0].empty() &&
+        args[0][0] != '-')
         args.insert(args.begin(), "run");
     // Everything after the script's name is the script's own (`argv`), also
     // what starts with `-`, as in Python: `tg run a.tg --verbose`.
@@ -187,6 +286,14 @@ int tg_main(int argc, char** argv) {
     auto* repl_cmd = app.add_subcommand("repl", "interactive session");
     graph_flags(repl_cmd);
 
+    std::string export_file, export_function, export_args, export_out, export_format = "tgx";
+    auto* export_cmd = app.add_subcommand("export", "trace a function of FILE for the given specs and save the graph");
+    export_cmd->add_option("file", export_file, "the .tg script that defines the function")->required();
+    export_cmd->add_option("--function", export_function, "the function to export")->required();
+    export_cmd->add_option("--args", export_args, "one spec per parameter, e.g. \"f32[3,4] i64[]\"")->required();
+    export_cmd->add_option("-o,--output", export_out, "the file to write (.tgx)")->required();
+    export_cmd->add_option("--format", export_format, "the file format (tgx)")->check(CLI::IsMember({"tgx"}));
+
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
         app.parse(rev);
@@ -205,6 +312,7 @@ int tg_main(int argc, char** argv) {
         return run(file, script_args, opts);
     }
     if (check_cmd->parsed()) return check(check_file, want_ast);
+    if (export_cmd->parsed()) return export_graph(export_file, export_function, export_args, export_out, opts);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     std::cerr << app.help();
     return 2;

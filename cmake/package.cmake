@@ -29,7 +29,7 @@ set_target_properties(tg_shared PROPERTIES
 target_include_directories(tg_shared INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(tg_shared INTERFACE cxx_std_20)
-target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ${CMAKE_DL_LIBS})
+target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ZLIB::ZLIB ${CMAKE_DL_LIBS})
 target_link_options(tg_shared PRIVATE
   -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libtg.map -Wl,--no-undefined -Wl,-Bsymbolic)
 
@@ -53,7 +53,8 @@ install(FILES ${PROJECT_BINARY_DIR}/tgConfig.cmake ${PROJECT_BINARY_DIR}/tgConfi
 file(RELATIVE_PATH TG_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/tg.pc.in ${PROJECT_BINARY_DIR}/tg.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tg.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-install(FILES ${PROJECT_SOURCE_DIR}/docs/embedding.md ${PROJECT_SOURCE_DIR}/README.md
+install(FILES ${PROJECT_SOURCE_DIR}/docs/embedding.md ${PROJECT_SOURCE_DIR}/docs/deploying.md
+              ${PROJECT_SOURCE_DIR}/docs/tgx-format.md ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # CPack: one .deb with the command, the library, the headers and the build

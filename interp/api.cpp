@@ -5,6 +5,8 @@
 
 #include "interp/tool_api.hpp"
 
+#include "codegen/api_tensor.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -22,9 +24,6 @@
 
 namespace tg {
 
-struct Tensor::Impl {
-    stdlib::Tensor t;
-};
 struct Value::Impl {
     interp::Value v;
 };
@@ -35,8 +34,9 @@ struct Interpreter::Impl {
 
 namespace {
 
-stdlib::DType to_internal(DType d) { return static_cast<stdlib::DType>(d); }
-DType to_public(stdlib::DType d) { return static_cast<DType>(d); }
+using detail::plain_error;
+using detail::to_internal;
+using detail::to_public;
 
 Error to_public(const interp::Error& e) {
     std::vector<Error::Frame> frames;
@@ -47,25 +47,16 @@ Error to_public(const interp::Error& e) {
                  static_cast<int>(e.loc().col), std::move(frames), e.render());
 }
 
-Error plain_error(const std::string& message) {
-    return Error(message, "", 0, 0, {}, "error: " + message + "\n");
-}
-
-// Runs `fn`, turning every exception into tg::Error.
+// Runs `fn`, turning every exception into tg::Error: the interpreter's own
+// errors here, the library's in detail::guarded_plain.
 template <class F>
 auto guarded(F&& fn) -> decltype(fn()) {
     try {
-        return fn();
-    } catch (const Error&) {
-        throw;
+        return detail::guarded_plain(fn);
     } catch (const interp::Error& e) {
         throw to_public(e);
-    } catch (const stdlib::OpError& e) {
-        throw plain_error(e.what());
-    } catch (const std::bad_alloc&) {
-        throw plain_error("out of memory");
-    } catch (const std::exception& e) {
-        throw plain_error(std::string("internal error: ") + e.what());
+    } catch (const Error&) {
+        throw;
     } catch (...) {
         throw plain_error("internal error: unknown exception");
     }
@@ -73,10 +64,8 @@ auto guarded(F&& fn) -> decltype(fn()) {
 
 }  // namespace
 
-struct detail::Access {
-    static Value wrap(interp::Value v) { return Value(std::make_shared<Value::Impl>(Value::Impl{std::move(v)})); }
-    static const interp::Value& unwrap(const Value& v) { return v.impl_->v; }
-};
+Value detail::Access::wrap(interp::Value v) { return Value(std::make_shared<Value::Impl>(Value::Impl{std::move(v)})); }
+const interp::Value& detail::Access::unwrap(const Value& v) { return v.impl_->v; }
 
 namespace {
 
@@ -140,76 +129,10 @@ ModuleLoader file_module_loader(std::vector<std::string> module_paths, bool use_
     };
 }
 
-// ---------------------------------------------------------------- Error, DType
+// ---------------------------------------------------------------- version
+// (Error, DType and Tensor are in codegen/api_tensor.cpp: tg::Graph uses them without the interpreter.)
 
-Error::Error(std::string message, std::string file, int line, int col, std::vector<Frame> traceback,
-             std::string rendered)
-    : std::runtime_error(rendered), message_(std::move(message)), file_(std::move(file)), line_(line), col_(col),
-      traceback_(std::move(traceback)), rendered_(std::move(rendered)) {}
-
-const char* dtype_name(DType d) { return stdlib::dtype_name(to_internal(d)); }
-size_t dtype_size(DType d) { return stdlib::dtype_size(to_internal(d)); }
 const char* version() { return TG_VERSION; }
-
-// ---------------------------------------------------------------- Tensor
-
-Tensor::Tensor() : impl_(std::make_shared<Impl>()) {}
-Tensor::Tensor(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
-
-Tensor Tensor::scalar(double v, DType dtype) {
-    return Tensor(std::make_shared<Impl>(Impl{stdlib::Tensor::scalar(v, to_internal(dtype))}));
-}
-Tensor Tensor::scalar(int64_t v, DType dtype) {
-    return Tensor(std::make_shared<Impl>(Impl{stdlib::Tensor::scalar(v, to_internal(dtype))}));
-}
-Tensor Tensor::scalar(bool v) { return Tensor(std::make_shared<Impl>(Impl{stdlib::Tensor::scalar(v)})); }
-
-Tensor Tensor::copy_of(const void* data, DType dtype, std::vector<int64_t> shape) {
-    return guarded([&] {
-        stdlib::Shape s{std::span<const int64_t>(shape)};
-        stdlib::Tensor t = stdlib::Tensor::empty(to_internal(dtype), s);
-        std::memcpy(t.raw_data(), data, static_cast<size_t>(s.numel()) * stdlib::dtype_size(to_internal(dtype)));
-        return Tensor(std::make_shared<Impl>(Impl{std::move(t)}));
-    });
-}
-Tensor Tensor::from_floats(std::span<const float> data, std::vector<int64_t> shape) {
-    return copy_of(data.data(), DType::F32, std::move(shape));
-}
-Tensor Tensor::wrap(void* data, DType dtype, std::vector<int64_t> shape, std::function<void()> release,
-                    std::vector<int64_t> strides) {
-    return guarded([&] {
-        stdlib::Shape s{std::span<const int64_t>(shape)};
-        stdlib::Strides st = strides.empty() ? stdlib::Strides{} : stdlib::Strides{std::span<const int64_t>(strides)};
-        return Tensor(std::make_shared<Impl>(
-            Impl{stdlib::Tensor::wrap(data, to_internal(dtype), s, st, std::move(release))}));
-    });
-}
-
-DType Tensor::dtype() const { return to_public(impl_->t.dtype()); }
-std::vector<int64_t> Tensor::shape() const {
-    auto d = impl_->t.shape().dims();
-    return {d.begin(), d.end()};
-}
-int Tensor::rank() const { return impl_->t.rank(); }
-int64_t Tensor::size() const { return impl_->t.numel(); }
-const void* Tensor::data() const {
-    if (impl_->t.weak()) impl_->t = impl_->t.strong();
-    if (!impl_->t.is_contiguous()) impl_->t = impl_->t.contiguous();
-    return impl_->t.raw_data();
-}
-void Tensor::require_dtype(DType d) const {
-    if (dtype() != d)
-        throw plain_error(std::string("data_as: the tensor's dtype is ") + dtype_name(dtype()) + ", not " + dtype_name(d));
-}
-double Tensor::item() const {
-    return guarded([&] { return impl_->t.item_f64(); });
-}
-std::string Tensor::str() const {
-    return guarded([&] { return stdlib::to_str(impl_->t); });
-}
-std::string Tensor::repr() const {
-    return guarded([&] { return stdlib::to_repr(impl_->t); });
-}
 
 // ---------------------------------------------------------------- Value
 

@@ -884,6 +884,8 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         size_t k = 1;
         T.token = ids[0];
         auto leaf = [&](size_t i, size_t j) {
+            // named after the variable, for DOT (the text form numbers region arguments)
+            g.set_name(ids[k], plan[i].types.size() == 1 ? vars[i].name : vars[i].name + "[" + std::to_string(j) + "]");
             Value v = symbolic(T, ids[k++]);
             if (!nodes || !diff_keys.count({i, j})) return v;
             Value t = track_new(rt_, std::move(v));
@@ -894,6 +896,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             const Plan& p = plan[i];
             if (!p.carried) continue;
             if (vars[i].role == TraceVar::Flag) {
+                g.set_name(ids[k], vars[i].name);
                 *vars[i].slot = symbolic(T, ids[k++]);
                 continue;
             }
@@ -901,7 +904,10 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
             size_t j = 0;
             Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
-            if (p.flag) v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
+            if (p.flag) {
+                g.set_name(ids[k], vars[i].name + " defined");
+                v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
+            }
             *vars[i].slot = std::move(v);
         }
     };

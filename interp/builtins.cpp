@@ -13,6 +13,7 @@
 #include "interp/runtime.hpp"
 #include "interp/trace.hpp"
 #include "interp/graph_cache.hpp"
+#include "interp/graph_value.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::interp {
@@ -278,6 +279,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     });
     add(out, "graph", graph);
     add_autodiff_builtins(out);
+    add_graph_builtins(out);
     for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
         out.emplace_back(stdlib::dtype_name(d), Value(d));
     out.emplace_back("argv", Value::list({}));

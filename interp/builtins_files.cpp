@@ -16,6 +16,7 @@
 #include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/graph_value.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
 #include "interp/trace.hpp"
@@ -54,7 +55,7 @@ std::string path_argument(const std::string& fn, const Value& v) {
     return v.text();
 }
 
-enum class Format { Npy, Npz, Graph, Other };
+enum class Format { Npy, Npz, Tgx, Onnx, Other };
 
 Format format_of(const std::string& path) {
     const size_t dot = path.rfind('.');
@@ -64,7 +65,8 @@ Format format_of(const std::string& path) {
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ext == "npy") return Format::Npy;
     if (ext == "npz") return Format::Npz;
-    if (ext == "tgx" || ext == "onnx") return Format::Graph;
+    if (ext == "tgx") return Format::Tgx;
+    if (ext == "onnx") return Format::Onnx;
     return Format::Other;
 }
 
@@ -93,8 +95,8 @@ auto with_file(Runtime& rt, const std::string& fn, const std::string& path, F&& 
     }
 }
 
-[[noreturn]] void graphs_not_yet(const std::string& fn, const std::string& path) {
-    throw Error(fn + ": '" + path + "': graphs are not saved yet (.tgx and .onnx files will hold graph values)");
+[[noreturn]] void onnx_not_yet(const std::string& fn, const std::string& path) {
+    throw Error(fn + ": '" + path + "': ONNX files are not supported yet (save the graph as .tgx)");
 }
 
 Value load(Runtime& rt, const CallArgs& a) {
@@ -102,12 +104,13 @@ Value load(Runtime& rt, const CallArgs& a) {
     const auto args = bind("load", a, {"path"}, 1);
     const std::string path = path_argument("load", *args[0]);
     const Format f = format_of(path);
-    if (f == Format::Graph) graphs_not_yet("load", path);
+    if (f == Format::Onnx) onnx_not_yet("load", path);
     if (f == Format::Other)
         throw Error("load: cannot tell the format of '" + path +
-                    "' from its extension (load reads .npy and .npz; loadtxt reads text)");
+                    "' from its extension (load reads .npy, .npz and .tgx; loadtxt reads text)");
     return with_file(rt, "load", path, [&](const std::string& file) -> Value {
         if (f == Format::Npy) return Value(stdlib::npy_read_file(file));
+        if (f == Format::Tgx) return read_graph_file(rt, file);
         DictObj d;
         for (auto& [name, t] : stdlib::npz_read_file(file)) d.set(DictKey{false, 0, name}, Value(std::move(t)));
         return Value::dict(std::move(d));
@@ -121,12 +124,16 @@ Value save(Runtime& rt, const CallArgs& a) {
     const std::string path = path_argument("save", *args[0]);
     const Value& x = *args[1];
     const Format f = format_of(path);
-    if (f == Format::Graph) graphs_not_yet("save", path);
+    if (f == Format::Onnx) onnx_not_yet("save", path);
     if (f == Format::Other)
-        throw Error("save: cannot tell the format of '" + path + "' from its extension (save writes .npy and .npz)");
+        throw Error("save: cannot tell the format of '" + path +
+                    "' from its extension (save writes .npy, .npz and .tgx)");
     // the value must fit the format before any file is touched
     stdlib::NamedTensors members;
-    if (f == Format::Npy) {
+    std::vector<std::byte> graph_bytes;
+    if (f == Format::Tgx) {
+        graph_bytes = graph_file_bytes(x);
+    } else if (f == Format::Npy) {
         if (!x.is_tensor())
             throw Error(std::string("save: a .npy file holds one tensor, not a ") + kind_name(x.kind()) +
                         (x.is(Kind::Dict) ? " (save a dict of tensors as .npz)" : ""));
@@ -150,6 +157,7 @@ Value save(Runtime& rt, const CallArgs& a) {
     with_file(rt, "save", path, [&](const std::string& file) {
         stdlib::write_atomically(file, [&](const std::string& temp) {
             if (f == Format::Npy) stdlib::npy_write_file(temp, members[0].second);
+            else if (f == Format::Tgx) stdlib::write_file_bytes(temp, graph_bytes);
             else stdlib::npz_write_file(temp, members);
         });
         return 0;

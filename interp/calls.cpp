@@ -5,6 +5,7 @@
 #include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/graph_value.hpp"
 #include "interp/list_methods.hpp"
 #include "interp/string_methods.hpp"
 #include "interp/tensor_methods.hpp"
@@ -144,8 +145,10 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         if (b.host && rt_.trace)
             throw Error("the tracer cannot express a call of the host function `" + b.name + "`", call_source, args.loc)
                 .as(TraceErrorKind::Unsupported);
+        if (b.caller) return located([&] { return b.caller(*this, args, call_source); });
         return located([&] { return b.fn(rt_, args); });
     }
+    case Kind::Graph: return call_graph_value(callee.graph(), args, call_source);
     case Kind::DType: {
         // f64(x) is astype(x, f64)
         return located([&] {

@@ -1,4 +1,5 @@
 #include "interp/dispatch.hpp"
+#include "interp/graph_value.hpp"
 
 #include "stdlib/budget.hpp"
 
@@ -653,6 +654,8 @@ bool values_equal(Runtime& rt, const Value& a, const Value& b) {
     case Kind::Function: return a.function_ptr() == b.function_ptr();
     case Kind::Builtin: return &a.builtin() == &b.builtin();
     case Kind::BoundMethod: return &a.bound() == &b.bound();
+    case Kind::Graph: return &a.graph() == &b.graph();
+    case Kind::Spec: return a.spec().spec == b.spec().spec;
     case Kind::List: case Kind::Tuple: {
         const auto& x = a.items();
         const auto& y = b.items();

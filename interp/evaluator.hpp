@@ -11,6 +11,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
@@ -18,9 +20,17 @@
 #include "stdlib/op_table.hpp"
 #include "lang/ast.hpp"
 
+namespace tg::codegen {
+class CompiledGraph;
+}
+namespace tg::tracer {
+class Graph;
+}
+
 namespace tg::interp {
 
 struct GraphEntry;
+struct TraceState;
 
 // While tracing, `break` / `continue` of the innermost loop that may or may
 // not have happened (symbolic bools; static False otherwise).
@@ -66,6 +76,12 @@ public:
     // Traces, shows and runs it; false when it must run eagerly instead
     // (TracedInput says why, or that the graph raised an error).
     bool run_traced_input(TracedInput& in);
+
+    // Graph values (SPEC §9, interp/graph_value.cpp): concrete(f, *specs)
+    // traces `f` for the specs without running it; calling a graph value
+    // checks the arguments against its specs and runs it.
+    Value concrete(const CallArgs& args, const lang::SourcePtr& call_source);
+    Value call_graph_value(const GraphObj& g, const CallArgs& args, const lang::SourcePtr& call_source);
 
 private:
     enum class Flow { Normal, Break, Continue, Return };
@@ -210,6 +226,25 @@ private:
     GraphCall call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                          const lang::SourcePtr& call_source, Value& result);
     Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
+    // The one tracing session, shared by @graph calls and concrete(): runs
+    // fn's body on `tenv` (a copy of the call's frame with symbolic inputs,
+    // made by traced_env) with `T` as the trace; `outputs` (may be null)
+    // rewrites the result before its tensors become the graph's outputs.
+    // Yields, verifies and optimizes T.graph; throws what the body throws.
+    struct TraceTimes {
+        double trace_ms = 0, optimize_ms = 0;
+    };
+    std::shared_ptr<Env> traced_env(const std::shared_ptr<Env>& env);
+    Value trace_body(const FunctionObj& fn, TraceState& T, const std::shared_ptr<Env>& tenv,
+                     const std::function<Value(const Value&)>& outputs, TraceTimes& times);
+    // Native code for a traced graph (null with --no-jit); a codegen failure
+    // is an internal error located at the call.
+    std::unique_ptr<codegen::CompiledGraph> compile_traced(const tracer::Graph& g, const std::string& name,
+                                                           const lang::SourcePtr& call_source, lang::Loc loc);
+    // Runs a traced graph: its native code when ready, else the reference
+    // interpreter; run-time errors become the eager errors, steps counted at `loc`.
+    std::vector<stdlib::Tensor> run_traced(const tracer::Graph& g, codegen::CompiledGraph* compiled,
+                                           std::span<const stdlib::Tensor> inputs, lang::Loc loc);
     void run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& env, const CallArgs& args, Value& result);
     GraphCall verify_call(const FunctionObj& fn, const GraphEntry& entry, const std::shared_ptr<Env>& env,
                           const CallArgs& args, const lang::SourcePtr& call_source, Value& result);

@@ -7,6 +7,7 @@
 #include "interp/evaluator.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/text_builder.hpp"
+#include "interp/graph_value.hpp"
 #include "interp/printing.hpp"
 #include "interp/trace.hpp"
 #include "stdlib/format.hpp"
@@ -751,6 +752,11 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
                 fail(err.what(), a.loc);
             }
         }
+    }
+    if (x.is(Kind::Graph) || x.is(Kind::Spec)) {
+        Value v = graph_attribute(x, a.attr);
+        if (v.defined()) return v;
+        fail(std::string(kind_name(x.kind())) + " has no attribute `" + a.attr + "`", a.loc);
     }
     int b = rt_.builtin_slot(a.attr);
     if (b >= 0 && (rt_.builtin(b).is(Kind::Builtin))) return Value::bound(x, rt_.builtin(b));

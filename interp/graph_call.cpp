@@ -60,6 +60,8 @@ ArgDesc describe(const Value& v) {
     case Kind::Builtin: return ArgDesc::value("builtin:" + address(&v.builtin()), str_of(v));
     case Kind::Module: return ArgDesc::value("module:" + address(v.module()), str_of(v));
     case Kind::BoundMethod: return ArgDesc::value("bound:" + address(&v.bound()), str_of(v));
+    case Kind::Graph: return ArgDesc::value("graph:" + address(&v.graph()), repr_of(v));
+    case Kind::Spec: return ArgDesc::value("spec:" + repr_of(v), repr_of(v));
     default: return ArgDesc::value("?", "?");
     }
 }
@@ -262,7 +264,6 @@ Value Evaluator::function_result(Frame& frame, Flow flow, const FunctionObj& fn)
 Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env,
                                            const CallArgs& args, const SourcePtr& call_source, Value& result) {
     GraphCache& cache = *fn.graph_cache;
-    auto* facts = static_cast<const FunctionFacts*>(fn.info);
     const auto& params = *fn.params;
     auto is_static = [&](size_t i) { return i < fn.static_params.size() && fn.static_params[i]; };
     tracer::Signature sig;
@@ -283,59 +284,14 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
         const std::string where = format_location(call_source.get(), args.loc);
         auto T = std::make_unique<TraceState>(fn.name);
         T->token = T->graph.add_input_token();
-        auto tenv = std::make_shared<Env>();
-        tenv->slots = env->slots;
-        tenv->parent = env->parent;
-        tenv->facts = env->facts;
-        tenv->traced = true;
+        auto tenv = traced_env(env);
         for (size_t i = 0; i < params.size(); ++i)
             if (!is_static(i)) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
-        TraceState* saved_trace = rt_.trace;
-        Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
-        // A closure made while tracing (a lambda in the body) and stored in
-        // the traced frame holds that frame: cut the cycle when tracing ends
-        // (before `frame` and `tenv`, the two references counted here, go).
-        struct CutCycles {
-            CycleCollector& cycles;
-            const std::shared_ptr<Env>& env;
-            ~CutCycles() {
-                try {
-                    cycles.frame_done(env, 2);
-                } catch (...) {
-                    // out of memory while collecting: the frame is only kept
-                }
-            }
-        } cut_cycles{rt_.cycles, tenv};
-        Frame* saved = f_;
-        const int depth = rt_.depth;
-        rt_.trace = T.get();
-        f_ = &frame;
-        ++rt_.depth;
-        auto leave = [&] {
-            rt_.depth = depth;
-            f_ = saved;
-            rt_.trace = saved_trace;
-        };
         Value traced;
-        using clock = std::chrono::steady_clock;
-        const auto t0 = clock::now();
-        auto t1 = t0;
+        TraceTimes times;
         try {
-            if (fn.expr_body) {
-                traced = eval(*fn.expr_body);
-            } else {
-                Flow flow = exec_block(*fn.body);
-                traced = function_result(frame, flow, fn);
-            }
-            std::vector<tracer::ValueId> ys;
-            output_ids(traced, ys);
-            ys.push_back(T->token);
-            T->graph.yield(ys);
-            tracer::verify(T->graph);
-            t1 = clock::now();
-            tracer::optimize(T->graph);
+            traced = trace_body(fn, *T, tenv, nullptr, times);
         } catch (Error& e) {
-            leave();
             if (e.trace_kind == TraceErrorKind::Limit) throw;
             if (e.trace_kind == TraceErrorKind::Conversion) {
                 e.append_to_message(kEagerHint);
@@ -345,12 +301,9 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
             const bool all = e.trace_kind == TraceErrorKind::User || e.trace_kind == TraceErrorKind::TooDeep;
             return all ? GraphCall::EagerAll : GraphCall::Eager;
         } catch (const std::exception& e) {
-            leave();
             log("trace " + fn.name + " at " + where + ": runs eagerly (internal: " + e.what() + ")\n");
             return GraphCall::Eager;
         }
-        const auto t2 = clock::now();
-        leave();
         auto fresh = std::make_unique<GraphEntry>();
         fresh->signature = sig;
         fresh->captures = std::move(T->captures);
@@ -359,22 +312,14 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
         fresh->params = fn.params;
         fresh->static_params = fn.static_params;
         fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
-        if (!rt_.options.no_jit) {
-            try {
-                fresh->compiled = rt_.compiler().compile(*fresh->graph, fn.name, codegen::Tiering::Background);
-            } catch (const codegen::CodegenError& e) {
-                // a bug in tg, never the program's fault: report it with the graph
-                throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
-                            call_source, args.loc);
-            }
-        }
+        fresh->compiled = compile_traced(*fresh->graph, fn.name, call_source, args.loc);
         if (rt_.options.trace) {
             std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + sig.to_string() + ") at " + where;
             if (!reason.empty()) head += ": " + reason;
             std::string text = head + "\n";
             for (const std::string& note : T->notes) text += "  " + note + "\n";
-            auto ms = [](auto d) { return std::to_string(std::chrono::duration<double, std::milli>(d).count()) + " ms"; };
-            text += "  time: trace " + ms(t1 - t0) + ", optimize " + ms(t2 - t1) + "; " +
+            auto ms = [](double d) { return std::to_string(d) + " ms"; };
+            text += "  time: trace " + ms(times.trace_ms) + ", optimize " + ms(times.optimize_ms) + "; " +
                     std::to_string(fresh->graph->live_node_count()) + " nodes\n";
             if (codegen::CompiledGraph* c = fresh->compiled.get()) text += compile_note(*c);
             text += tracer::print_graph(*fresh->graph);
@@ -410,28 +355,109 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
     return GraphCall::Ran;
 }
 
+std::shared_ptr<Env> Evaluator::traced_env(const std::shared_ptr<Env>& env) {
+    auto tenv = std::make_shared<Env>();
+    tenv->slots = env->slots;
+    tenv->parent = env->parent;
+    tenv->facts = env->facts;
+    tenv->traced = true;
+    return tenv;
+}
+
+Value Evaluator::trace_body(const FunctionObj& fn, TraceState& T, const std::shared_ptr<Env>& tenv,
+                            const std::function<Value(const Value&)>& outputs, TraceTimes& times) {
+    auto* facts = static_cast<const FunctionFacts*>(fn.info);
+    TraceState* saved_trace = rt_.trace;
+    Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
+    // A closure made while tracing (a lambda in the body) and stored in
+    // the traced frame holds that frame: cut the cycle when tracing ends
+    // (before `frame` and the caller's `tenv`, the two references counted here, go).
+    struct CutCycles {
+        CycleCollector& cycles;
+        const std::shared_ptr<Env>& env;
+        ~CutCycles() {
+            try {
+                cycles.frame_done(env, 2);
+            } catch (...) {
+                // out of memory while collecting: the frame is only kept
+            }
+        }
+    } cut_cycles{rt_.cycles, tenv};
+    struct Leave {  // restores the evaluator however tracing ends
+        Evaluator& ev;
+        TraceState* trace;
+        Frame* frame;
+        int depth;
+        ~Leave() {
+            ev.rt_.depth = depth;
+            ev.f_ = frame;
+            ev.rt_.trace = trace;
+        }
+    } leave{*this, saved_trace, f_, rt_.depth};
+    rt_.trace = &T;
+    f_ = &frame;
+    ++rt_.depth;
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    Value traced;
+    if (fn.expr_body) {
+        traced = eval(*fn.expr_body);
+    } else {
+        Flow flow = exec_block(*fn.body);
+        traced = function_result(frame, flow, fn);
+    }
+    if (outputs) traced = outputs(traced);
+    std::vector<tracer::ValueId> ys;
+    output_ids(traced, ys);
+    ys.push_back(T.token);
+    T.graph.yield(ys);
+    tracer::verify(T.graph);
+    const auto t1 = clock::now();
+    tracer::optimize(T.graph);
+    const auto t2 = clock::now();
+    times.trace_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    times.optimize_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    return traced;
+}
+
+std::unique_ptr<codegen::CompiledGraph> Evaluator::compile_traced(const tracer::Graph& g, const std::string& name,
+                                                                  const SourcePtr& call_source, Loc loc) {
+    if (rt_.options.no_jit) return nullptr;
+    try {
+        return rt_.compiler().compile(g, name, codegen::Tiering::Background);
+    } catch (const codegen::CodegenError& e) {
+        // a bug in tg, never the program's fault: report it with the graph
+        throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
+                    call_source, loc);
+    }
+}
+
+std::vector<Tensor> Evaluator::run_traced(const tracer::Graph& g, codegen::CompiledGraph* compiled,
+                                          std::span<const Tensor> inputs, Loc loc) {
+    tracer::RunContext ctx;
+    ctx.rng = &rt_.rng;
+    ctx.write = [this](std::string_view s) { rt_.write(s); };
+    ctx.on_iteration = [&] { count_step(loc); };
+    ctx.on_iterations = [&](int64_t n) {
+        rt_.steps += n - 1;
+        count_step(loc);
+    };
+    try {
+        if (compiled && !rt_.options.no_jit && compiled->ready()) return compiled->run(inputs, ctx);
+        return tracer::run_graph(g, inputs, ctx);
+    } catch (const tracer::RuntimeError& e) {
+        throw graph_error(e);
+    } catch (const stdlib::OpError& e) {  // from a runtime function of compiled code (a limit)
+        fail(e.what(), loc);
+    }
+}
+
 void Evaluator::run_entry(const GraphEntry& entry, const std::shared_ptr<Env>& env, const CallArgs& args, Value& result) {
     const auto& params = *entry.params;
     std::vector<Tensor> inputs;
     for (size_t i = 0; i < params.size(); ++i)
         if (i >= entry.static_params.size() || !entry.static_params[i]) input_tensors(env->slots[i], inputs);
-    tracer::RunContext ctx;
-    ctx.rng = &rt_.rng;
-    ctx.write = [this](std::string_view s) { rt_.write(s); };
-    ctx.on_iteration = [&] { count_step(args.loc); };
-    ctx.on_iterations = [&](int64_t n) {
-        rt_.steps += n - 1;
-        count_step(args.loc);
-    };
-    std::vector<Tensor> outs;
-    try {
-        if (entry.compiled && !rt_.options.no_jit && entry.compiled->ready()) outs = entry.compiled->run(inputs, ctx);
-        else outs = tracer::run_graph(*entry.graph, inputs, ctx);
-    } catch (const tracer::RuntimeError& e) {
-        throw graph_error(e);
-    } catch (const stdlib::OpError& e) {  // from a runtime function of compiled code (a limit)
-        fail(e.what(), args.loc);
-    }
+    std::vector<Tensor> outs = run_traced(*entry.graph, entry.compiled.get(), inputs, args.loc);
     size_t k = 0;
     result = rebuild_result(entry.result, outs, k);
 }

@@ -1,5 +1,7 @@
 #include "interp/printing.hpp"
 
+#include "interp/graph_value.hpp"
+
 #include "stdlib/budget.hpp"
 #include "interp/dict.hpp"
 #include "interp/runtime.hpp"
@@ -60,6 +62,7 @@ std::string dict_str(const DictObj& d) {
 
 std::string element_str(const Value& v) {
     if (v.is(Kind::Str)) return quote(v.text());
+    if (v.is(Kind::Graph)) return graph_repr(v.graph());
     return str_of(v);
 }
 
@@ -76,6 +79,8 @@ std::string str_of(const Value& v) {
     case Kind::Module: return "<module " + v.module()->name + ">";
     case Kind::BoundMethod: return "<function " + str_of(v.bound().fn).substr(10);
     case Kind::Dict: return dict_str(v.dict());
+    case Kind::Graph: return graph_str(v.graph());
+    case Kind::Spec: return tracer::spec_repr(v.spec().spec);
     }
     return "?";
 }
@@ -83,6 +88,7 @@ std::string str_of(const Value& v) {
 std::string repr_of(const Value& v) {
     if (v.is_tensor()) return stdlib::to_repr(v.tensor());
     if (v.is(Kind::Str)) return quote(v.text());
+    if (v.is(Kind::Graph)) return graph_repr(v.graph());
     return str_of(v);
 }
 

@@ -18,6 +18,8 @@ const char* kind_name(Kind k) {
     case Kind::DType: return "dtype";
     case Kind::Module: return "module";
     case Kind::Dict: return "dict";
+    case Kind::Graph: return "graph";
+    case Kind::Spec: return "spec";
     }
     return "?";
 }
@@ -120,6 +122,8 @@ bool Value::identical(const Value& o) const {
     case Kind::Function: return function_ptr() == o.function_ptr();
     case Kind::Builtin: return &builtin() == &o.builtin();
     case Kind::BoundMethod: return &bound() == &o.bound();
+    case Kind::Graph: return &graph() == &o.graph();
+    case Kind::Spec: return &spec() == &o.spec();
     case Kind::Str:
         if (sym_str()) return sym_str() == o.sym_str();
         return text() == o.text();
@@ -185,6 +189,18 @@ Value Value::bound(Value self, Value fn) {
 Value Value::dict(DictObj d) {
     Value v;
     v.v_ = std::make_shared<DictObj>(std::move(d));
+    return v;
+}
+
+Value Value::graph(std::shared_ptr<const GraphObj> g) {
+    Value v;
+    v.v_ = std::move(g);
+    return v;
+}
+
+Value Value::spec(std::shared_ptr<const SpecObj> s) {
+    Value v;
+    v.v_ = std::move(s);
     return v;
 }
 

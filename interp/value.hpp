@@ -43,6 +43,7 @@ enum class Kind : uint8_t {
     Undefined,  // an unassigned variable slot; never visible to tg code
     None, Tensor, List, Tuple, Str, Function, Builtin, DType, Module, BoundMethod,
     Dict,
+    Graph, Spec,  // SPEC §9: a graph value (concrete, load) and an input/output spec (interp/graph_value.hpp)
 };
 const char* kind_name(Kind k);  // what type(x) returns: "tensor", "list", ...
 
@@ -123,11 +124,16 @@ struct CallArgs {
 // A builtin: a host builtin (print, len...), a stdlib op, or a host function
 // defined through the embedding API.
 using BuiltinFn = std::function<Value(Runtime&, const CallArgs&)>;
+class Evaluator;
+// A builtin that runs tg code itself (concrete traces a function) gets the
+// evaluator and the call's source, so its errors carry the tg traceback.
+using CallerFn = std::function<Value(Evaluator&, const CallArgs&, const lang::SourcePtr& call_source)>;
 struct BuiltinObj {
     std::string name;
     BuiltinFn fn;
     const void* op = nullptr;  // the stdlib::OpDef* when this builtin is a tensor op
     bool host = false;         // defined by the embedding host: not traceable (runs eagerly)
+    CallerFn caller = nullptr; // set instead of fn by such builtins
 };
 
 // `x.f` for a builtin f, not yet called: calling it passes x first.
@@ -135,6 +141,10 @@ struct BoundMethodObj;
 
 // A dict (SPEC §2): string or integer keys, in insertion order (interp/dict.hpp).
 struct DictObj;
+
+// A graph value and a spec (interp/graph_value.hpp).
+struct GraphObj;
+struct SpecObj;
 
 class Value {
 public:
@@ -173,6 +183,8 @@ public:
     static Value module(ModuleState* m);
     static Value bound(Value self, Value fn);
     static Value dict(DictObj d);
+    static Value graph(std::shared_ptr<const GraphObj> g);
+    static Value spec(std::shared_ptr<const SpecObj> s);
     static Value from_bool(bool b) { return Value(Scalar::of_bool(b)); }
     static Value from_int(int64_t i) { return Value(Scalar::of_int(i)); }
     static Value weak_int(int64_t i) { return Value(Scalar::of_int(i, stdlib::DType::I64, true)); }
@@ -210,6 +222,8 @@ public:
     }
     const BuiltinObj& builtin() const { return *std::get<std::shared_ptr<const BuiltinObj>>(v_); }
     stdlib::DType dtype() const { return std::get<stdlib::DType>(v_); }
+    const GraphObj& graph() const { return *std::get<std::shared_ptr<const GraphObj>>(v_); }
+    const SpecObj& spec() const { return *std::get<std::shared_ptr<const SpecObj>>(v_); }
 
     // ---- tracing
     static Value symbolic(uint32_t id, const stdlib::TensorType& t);
@@ -273,13 +287,14 @@ private:
                                       Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
                                       Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod,
                                       Kind::Tensor,    Kind::Undefined, Kind::Str,   Kind::Tensor,
-                                      Kind::Dict};
+                                      Kind::Dict,      Kind::Graph,    Kind::Spec};
     std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
                  std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
                  std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>,
-                 std::shared_ptr<const GradObj>, std::shared_ptr<DictObj>>
+                 std::shared_ptr<const GradObj>, std::shared_ptr<DictObj>, std::shared_ptr<const GraphObj>,
+                 std::shared_ptr<const SpecObj>>
         v_;
     static_assert(std::size(kKinds) == std::variant_size_v<decltype(v_)>, "kKinds: one Kind per alternative of v_");
     const SymObj* tracked_sym() const;

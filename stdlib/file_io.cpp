@@ -131,6 +131,14 @@ void npy_write_file(const std::string& path, const Tensor& t) {
     fd.close();
 }
 
+void write_file_bytes(const std::string& path, std::span<const std::byte> bytes) {
+    Fd fd(::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC));
+    if (fd.get() < 0) os_error("cannot write");
+    write_fully(fd.get(), bytes.data(), bytes.size());
+    if (::fsync(fd.get()) != 0) os_error("cannot write");
+    fd.close();
+}
+
 void write_atomically(const std::string& path, const std::function<void(const std::string& temp)>& write) {
     namespace fs = std::filesystem;
     std::error_code ec;

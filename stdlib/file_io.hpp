@@ -6,7 +6,9 @@
 // ("cannot open: No such file or directory"); the builtin adds its name.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "stdlib/npy.hpp"
@@ -37,6 +39,8 @@ size_t regular_file_size(const std::string& path);
 Tensor npy_read_file(const std::string& path);
 // Writes header and data of `t` (in C order) to `path`, replacing it.
 void npy_write_file(const std::string& path, const Tensor& t);
+// Writes `bytes` to `path` (a .tgx graph), replacing it.
+void write_file_bytes(const std::string& path, std::span<const std::byte> bytes);
 
 // Makes `path` appear whole or not at all: `write` writes a temporary file
 // (its path is the argument) in the same folder, which is then renamed over

@@ -140,6 +140,8 @@ public:
     ValueId add_input_token();
     // The body's tensor inputs, in order (tokens excluded).
     std::vector<ValueId> inputs() const;
+    // A name for printing (the tg variable a region argument carries).
+    void set_name(ValueId v, std::string name) { values_[v].name = std::move(name); }
 
     // ---- builder: nodes are appended to the region on top of the insertion stack
     RegionId insertion_region() const { return insert_stack_.back(); }

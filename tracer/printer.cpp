@@ -293,6 +293,11 @@ std::string dot_escape(const std::string& s) {
     return out;
 }
 
+// Graphviz DOT meant for people: region arguments carry the names of the
+// tg variables they hold; each region is a cluster labelled with its
+// construct and source line ("while at train.tg:12: body"); print and
+// assert nodes show their text; edges into non-commutative ops are numbered;
+// each node's tooltip is its source line.
 class DotWriter {
 public:
     explicit DotWriter(const Graph& g) : g_(g) {}
@@ -310,10 +315,54 @@ private:
         const ValueInfo& info = g_.value(v);
         return info.def != kNoId ? "n" + std::to_string(info.def) : "a" + std::to_string(v);
     }
+    // "f.tg:12", or "" when unknown.
+    static std::string line_of(const SrcLoc& l) {
+        if (!l.loc.known()) return "";
+        return (l.source ? l.source->name() + ":" : std::string("line ")) + std::to_string(l.loc.line);
+    }
+    // ", tooltip=\"f.tg:12: h = relu(x @ w1 + b1)\"" for a node with a location.
+    static std::string tooltip(const SrcLoc& l) {
+        if (!l.loc.known()) return "";
+        std::string text = line_of(l);
+        if (l.source) {
+            std::string_view line = l.source->line_text(l.loc.line);
+            while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+            if (!line.empty()) text += ": " + std::string(line);
+        }
+        return ", tooltip=\"" + dot_escape(text) + "\"";
+    }
+    // print/assert/raise text with its values as {}: "y = {}" (print's final newline dropped).
+    static std::string template_text(const Template& t) {
+        std::string out;
+        for (const TextPiece& p : t) out += p.kind == TextPiece::Text ? p.text : "{}";
+        if (!out.empty() && out.back() == '\n') out.pop_back();  // print's end
+        if (out.size() > 60) out = out.substr(0, 57) + "...";
+        return out;
+    }
+    static bool commutative(const Node& n) {
+        const auto* k = std::get_if<stdlib::BinaryKind>(&n.def->kind);
+        if (!k) return false;
+        using B = stdlib::BinaryKind;
+        switch (*k) {
+            case B::Add: case B::Mul: case B::Maximum: case B::Minimum: case B::Eq: case B::Ne:
+            case B::BitAnd: case B::BitOr: case B::BitXor: return true;
+            default: return false;
+        }
+    }
+    // Operand order matters unless the node is a commutative op or has at most one tensor operand.
+    bool numbered(const Node& n) const {
+        if (n.op == Op::Yield || n.op == Op::Cond || n.op == Op::While) return false;
+        size_t tensors = 0;
+        for (ValueId v : n.operands) tensors += g_.type(v).token ? 0 : 1;
+        return tensors >= 2 && !(n.op == Op::Apply && commutative(n));
+    }
     void region(RegionId r, int depth) {
         std::string pad(static_cast<size_t>(depth) * 2, ' ');
         for (ValueId a : g_.region(r).args) {
-            std::string label = g_.value(a).name.empty() ? "arg " + std::to_string(g_.value(a).index) : g_.value(a).name;
+            const ValueInfo& info = g_.value(a);
+            std::string label = !info.name.empty() ? info.name
+                                : g_.type(a).token ? std::string("effects")
+                                                   : "arg " + std::to_string(info.index);
             out_ += pad + "a" + std::to_string(a) + " [shape=ellipse, label=\"" +
                     dot_escape(label + "\n" + to_string(g_.type(a))) + "\"];\n";
         }
@@ -321,19 +370,27 @@ private:
             const Node& node = g_.node(n);
             std::string label = node.op == Op::Apply ? std::string(node.def->name) : op_name(node.op);
             if (node.op == Op::Constant) label += " " + format_constant(std::get<stdlib::Tensor>(node.payload));
+            if (const Template* t = std::get_if<Template>(&node.payload)) label += " \"" + template_text(*t) + "\"";
             for (ValueId v : node.results) label += "\n" + to_string(g_.type(v));
-            out_ += pad + "n" + std::to_string(n) + " [label=\"" + dot_escape(label) + "\"" +
+            out_ += pad + "n" + std::to_string(n) + " [label=\"" + dot_escape(label) + "\"" + tooltip(node.loc) +
                     (has_side_effect(g_, n) ? ", style=filled, fillcolor=lightyellow" : "") + "];\n";
+            const bool number = numbered(node);
             for (size_t k = 0; k < node.operands.size(); ++k) {
                 ValueId v = node.operands[k];
-                edges_ += "  " + src(v) + " -> n" + std::to_string(n) +
-                          (g_.type(v).token ? " [style=dashed]" : "") + ";\n";
+                std::string attrs;
+                if (g_.type(v).token) attrs = "style=dashed";
+                else if (number) attrs = "label=\"" + std::to_string(k) + "\"";
+                edges_ += "  " + src(v) + " -> n" + std::to_string(n) + (attrs.empty() ? "" : " [" + attrs + "]") + ";\n";
             }
+            const std::string where = line_of(node.loc);
             for (size_t i = 0; i < node.regions.size(); ++i) {
                 RegionId sub = node.regions[i];
                 const char* names[2] = {node.op == Op::Cond ? "then" : "cond", node.op == Op::Cond ? "else" : "body"};
+                const std::string construct = node.op == Op::Cond ? "if" : "while";
+                const std::string title =
+                    construct + (where.empty() ? "" : " at " + where) + ": " + names[i < 2 ? i : 1];
                 out_ += pad + "subgraph cluster_r" + std::to_string(sub) + " {\n" + pad + "  label=\"" +
-                        names[i < 2 ? i : 1] + " of n" + std::to_string(n) + "\";\n";
+                        dot_escape(title) + "\";\n";
                 region(sub, depth + 1);
                 out_ += pad + "}\n";
                 if (!g_.region(sub).nodes.empty())

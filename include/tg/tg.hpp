@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 
 #include <cstdint>
 #include <functional>
@@ -302,6 +303,60 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+};
+
+// A saved graph (SPEC §9: a .tgx file from `save` or `tg export`), loaded
+// for running from C++ — no source file, no parser, no interpreter. It runs
+// as compiled native code, through the same JIT and object cache as @graph
+// calls (or on the reference graph interpreter with no_jit).
+//
+//   tg::Graph g = tg::Graph::load("model.tgx");
+//   std::vector<tg::Tensor> ys = g.run({x, w});
+//
+// Threads: run() is safe to call from any number of threads at once on one
+// Graph (a server): each call has its own state. Copies share the loaded
+// graph and its code, which live until the last copy goes.
+// How tg::Graph loads and runs a graph.
+struct GraphOptions {
+    bool no_jit = false;     // run on the reference graph interpreter instead of compiled code
+    bool no_cache = false;   // do not use the persistent cache of compiled code
+    std::string cache_dir;   // "" = $TG_CACHE_DIR, $XDG_CACHE_HOME/tg, ~/.cache/tg
+    // Where the graph's print nodes write (called from the thread that
+    // runs it; make it thread-safe when running from several threads).
+    // Without a callback, output is dropped.
+    std::function<void(std::string_view)> write_output;
+    // Seed of the random stream each run() starts from (random ops draw
+    // from it as a fresh interpreter's stream would after seed(rng_seed)).
+    uint64_t rng_seed = 0;
+};
+
+class Graph {
+public:
+    struct Spec {
+        std::string name;  // the parameter it feeds ("x", "xs[1]") or the result part ("result[0]")
+        DType dtype;
+        std::vector<int64_t> shape;
+    };
+    // Throws tg::Error: the file cannot be read, is not a .tgx file, is
+    // truncated, corrupted, or from a newer format.
+    static Graph load(const std::string& path, GraphOptions options = {});
+    static Graph from_bytes(std::span<const std::byte> bytes, GraphOptions options = {});
+
+    const std::string& name() const;  // the traced function's name
+    // One spec per tensor input, in the order run() takes them; the outputs
+    // in the order run() returns them (a result's tuple flattened).
+    const std::vector<Spec>& inputs() const;
+    const std::vector<Spec>& outputs() const;
+    // Runs the graph. Each input must match its spec's dtype and shape
+    // (tg::Error naming the input otherwise); run-time errors of the graph
+    // (a failed assert, an index out of range) are tg::Error with the
+    // location in the source the graph was traced from.
+    std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
+
+private:
+    struct Impl;
+    explicit Graph(std::shared_ptr<const Impl> impl);
+    std::shared_ptr<const Impl> impl_;
 };
 
 const char* version();  // "0.2.0"

@@ -176,13 +176,15 @@ TEST_CASE("builder: index with static and dynamic items") {
     CHECK(text.find("= index_assign %x[%i, 1:] = %1 : f32[4,3]") != std::string::npos);
 }
 
-TEST_CASE("DOT output has a cluster per region and dashed token edges") {
+TEST_CASE("DOT output has a cluster per region, labelled with its construct and line, and dashed token edges") {
     std::string dot = to_dot(collatz_graph());
     CHECK(dot.rfind("digraph \"collatz\" {", 0) == 0);
     CHECK(dot.find("subgraph cluster_") != std::string::npos);
-    CHECK(dot.find("label=\"cond of n") != std::string::npos);
-    CHECK(dot.find("label=\"body of n") != std::string::npos);
-    CHECK(dot.find("label=\"then of n") != std::string::npos);
+    CHECK(dot.find("label=\"while at f.tg:3: cond\"") != std::string::npos);
+    CHECK(dot.find("label=\"while at f.tg:3: body\"") != std::string::npos);
+    CHECK(dot.find("label=\"if at f.tg:4: then\"") != std::string::npos);
+    CHECK(dot.find("tooltip=\"f.tg:4: line 4\"") != std::string::npos);  // the source line of the node
+    CHECK(dot.find("-> n") != std::string::npos);
     CHECK(dot.back() == '\n');
     std::string eff = to_dot(effects_graph());
     CHECK(eff.find("[style=dashed]") != std::string::npos);

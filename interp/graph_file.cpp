@@ -1,0 +1,33 @@
+// .tgx files for load / save (SPEC §9): a graph value to bytes and back
+// (tracer/tgx.hpp). builtins_files.cpp dispatches by extension, checks the
+// path (allow_files, file_root) and writes atomically; this file knows only
+// the graph side.
+#include "interp/error.hpp"
+#include "interp/graph_value.hpp"
+#include "interp/runtime.hpp"
+#include "stdlib/file_io.hpp"
+#include "tracer/tgx.hpp"
+
+namespace tg::interp {
+
+Value read_graph_file(Runtime& rt, const std::string& file) {
+    stdlib::FileBytes bytes(file);  // FileError (the caller names the file)
+    const auto* p = reinterpret_cast<const std::byte*>(bytes.bytes().data());
+    try {
+        return make_graph_value(rt, tracer::read_tgx({p, bytes.bytes().size()}));
+    } catch (const tracer::TgxError& e) {
+        throw stdlib::FileError(e.what());
+    }
+}
+
+std::vector<std::byte> graph_file_bytes(const Value& v) {
+    if (!v.is(Kind::Graph))
+        throw Error(std::string("save: a .tgx file holds a graph (from concrete or load), not a ") + kind_name(v.kind()));
+    try {
+        return tracer::write_tgx(v.graph().fn);
+    } catch (const tracer::TgxError& e) {
+        throw Error(std::string("save: ") + e.what());
+    }
+}
+
+}  // namespace tg::interp
