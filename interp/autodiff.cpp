@@ -6,6 +6,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/graph_cache.hpp"
 #include "interp/runtime.hpp"
 #include "interp/trace.hpp"
 #include "tracer/graph.hpp"
@@ -769,7 +770,38 @@ Value strip_tape(const Value& v, uint64_t id) {
     return v;
 }
 
+Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a);
+
+// grad of a @graph function, called from eager code: an implicit @graph
+// function whose body is the gradient of f's undecorated body, with its own
+// trace cache (kept in f's, per transformation), so the gradient is traced,
+// optimized and compiled as one graph per signature (--trace shows it as
+// `grad(f)`). Its calls go through the usual machinery: --eager, a trace
+// that fails (the body then runs eagerly: the tape) and --verify behave as
+// for any @graph function.
+Value graph_gradient(const GradSpec& s) {
+    const FunctionObj& f = s.f.function();
+    std::string key = s.name + (s.has_aux ? " aux" : "") + (s.many ? " (" : " ");
+    for (int64_t i : s.argnums) key += std::to_string(i) + ",";
+    Value& derived = f.graph_cache->derived[key];
+    if (!derived.defined()) {
+        auto plain = std::make_shared<FunctionObj>(f);
+        plain->is_graph = false;
+        plain->graph_cache = nullptr;
+        auto spec = std::make_shared<GradSpec>(s);
+        spec->f = Value::function(std::move(plain));
+        auto fn = std::make_shared<FunctionObj>(f);
+        fn->name = s.name + "(" + f.name + ")";
+        fn->graph_cache = std::make_shared<GraphCache>();
+        fn->native_body = [spec](Runtime& rt, const CallArgs& args) { return call_grad(rt, *spec, args); };
+        derived = Value::function(std::move(fn));
+    }
+    return derived;
+}
+
 Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
+    if (!rt.trace && s.f.is(Kind::Function) && s.f.function().is_graph && s.f.function().graph_cache)
+        return Evaluator(rt).call(graph_gradient(s), a, rt.builtin_call_source ? *rt.builtin_call_source : nullptr);
     // While tracing, the backward's nodes are located at the grad call (where
     // an error in them is reported), not at f's last line.
     lang::SourcePtr call_source;

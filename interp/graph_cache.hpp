@@ -2,6 +2,7 @@
 // signature, guarded by the values of the variables it captured.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ struct GraphEntry {
 struct GraphCache {
     std::vector<std::unique_ptr<GraphEntry>> entries;
     int traces = 0;
+    // Functions derived from this @graph function, with caches of their own:
+    // `grad(f, argnums, has_aux)` and `value_and_grad(...)` of it, by a key
+    // naming the transformation (interp/autodiff.cpp).
+    std::map<std::string, Value> derived;
 };
 
 }  // namespace tg::interp

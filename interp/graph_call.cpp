@@ -321,7 +321,11 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
         const auto t0 = clock::now();
         auto t1 = t0;
         try {
-            if (fn.expr_body) {
+            if (fn.native_body) {
+                T->source = call_source;  // what it adds is located at the call
+                T->loc = args.loc;
+                traced = fn.native_body(rt_, CallArgs{std::span<const Value>(tenv->slots.data(), params.size()), {}, {}, args.loc});
+            } else if (fn.expr_body) {
                 traced = eval(*fn.expr_body);
             } else {
                 Flow flow = exec_block(*fn.body);
