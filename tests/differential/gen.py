@@ -10,6 +10,9 @@ writes them --per-file at a time into scripts, and runs every script as
 graphs start on the graph interpreter while they compile in the background).
 All modes
 must give identical stdout, stderr and exit status, function by function.
+10% of the programs differentiate a function with `if`/`while` on tensor
+values (GradGen): their gradients are compared within float tolerance and,
+in f64, against central finite differences (fd_check).
 On a mismatch it prints the seed, the function and a diff, saves the script
 (and a one-function script) under --keep DIR, and exits 1.
 
