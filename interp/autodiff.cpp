@@ -783,20 +783,18 @@ Value graph_gradient(const GradSpec& s) {
     const FunctionObj& f = s.f.function();
     std::string key = s.name + (s.has_aux ? " aux" : "") + (s.many ? " (" : " ");
     for (int64_t i : s.argnums) key += std::to_string(i) + ",";
-    Value& derived = f.graph_cache->derived[key];
-    if (!derived.defined()) {
-        auto plain = std::make_shared<FunctionObj>(f);
-        plain->is_graph = false;
-        plain->graph_cache = nullptr;
-        auto spec = std::make_shared<GradSpec>(s);
-        spec->f = Value::function(std::move(plain));
-        auto fn = std::make_shared<FunctionObj>(f);
-        fn->name = s.name + "(" + f.name + ")";
-        fn->graph_cache = std::make_shared<GraphCache>();
-        fn->native_body = [spec](Runtime& rt, const CallArgs& args) { return call_grad(rt, *spec, args); };
-        derived = Value::function(std::move(fn));
-    }
-    return derived;
+    std::shared_ptr<GraphCache>& cache = f.graph_cache->derived[key];
+    if (!cache) cache = std::make_shared<GraphCache>();
+    auto plain = std::make_shared<FunctionObj>(f);
+    plain->is_graph = false;
+    plain->graph_cache = nullptr;
+    auto spec = std::make_shared<GradSpec>(s);
+    spec->f = Value::function(std::move(plain));
+    auto fn = std::make_shared<FunctionObj>(f);
+    fn->name = s.name + "(" + f.name + ")";
+    fn->graph_cache = cache;
+    fn->native_body = [spec](Runtime& rt, const CallArgs& args) { return call_grad(rt, *spec, args); };
+    return Value::function(std::move(fn));
 }
 
 Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
