@@ -1,9 +1,12 @@
 # The MLP training step of bench/mlp.tg (16 -> 64 (tanh) -> 1, batch 32, MSE
 # loss, SGD) in NumPy with the same hand-written gradients, in PyTorch eager
 # with the same hand-written math ("torch") or with autograd
-# ("torch-autograd": loss.backward(), then the SGD update under no_grad).
-# Same data and loop as bench/mlp.tg. Run by bench/run_mlp_bench.
-# usage: /usr/bin/python3 bench/mlp.py numpy|torch|torch-autograd [STEPS] [BLOCKS]
+# ("torch-autograd": loss.backward(), then the SGD update under no_grad),
+# or with autograd inside a TorchScript function ("torchscript-autograd":
+# torch.jit.script of the whole step, torch.autograd.grad inside).
+# Same data and loop as bench/mlp.tg. Run by bench/run_mlp_bench and
+# bench/run_grad_bench.
+# usage: /usr/bin/python3 bench/mlp.py numpy|torch|torch-autograd|torchscript-autograd [STEPS] [BLOCKS]
 # env: TORCH_THREADS (default 1)
 import os
 import sys
@@ -66,6 +69,24 @@ else:
             gw1 = x.T @ g_z
             gb1 = g_z.sum(dim=0)
             return w1 - lr * gw1, b1 - lr * gb1, w2 - lr * gw2, b2 - lr * gb2, loss
+    elif lib == "torchscript-autograd":
+        @torch.jit.script
+        def script_step(w1, b1, w2, b2, x, y, lr: float):
+            h = torch.tanh(x @ w1 + b1)
+            out = h @ w2 + b2
+            loss = torch.mean((out - y) ** 2)
+            grads = torch.autograd.grad([loss], [w1, b1, w2, b2])
+            new = []
+            for p, g in zip([w1, b1, w2, b2], grads):
+                assert g is not None
+                new.append((p - lr * g).detach().requires_grad_(True))
+            return new[0], new[1], new[2], new[3], loss.detach()
+
+        for p in (w1, b1, w2, b2):
+            p.requires_grad_(True)
+
+        def step(w1, b1, w2, b2):
+            return script_step(w1, b1, w2, b2, x, y, lr)
     else:
         for p in (w1, b1, w2, b2):
             p.requires_grad_(True)

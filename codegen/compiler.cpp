@@ -1,5 +1,6 @@
 #include "codegen/compiler.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -56,8 +57,14 @@ std::vector<stdlib::Tensor> CompiledGraph::run(std::span<const stdlib::Tensor> i
     if (fn_(&frame) != 0) std::rethrow_exception(frame.error);
     const tracer::Node& y = g.node(body.nodes.back());
     std::vector<stdlib::Tensor> out;
-    for (tracer::ValueId v : y.operands)
-        if (!g.type(v).token) out.push_back(std::move(frame.slots[v]));
+    for (size_t i = 0; i < y.operands.size(); ++i) {
+        const tracer::ValueId v = y.operands[i];
+        if (g.type(v).token) continue;
+        // a value yielded twice (`return y, y`, or two equal gradients merged
+        // by cse) is moved out at its last use only
+        const bool again = std::find(y.operands.begin() + long(i) + 1, y.operands.end(), v) != y.operands.end();
+        out.push_back(again ? frame.slots[v] : std::move(frame.slots[v]));
+    }
     return out;
 }
 

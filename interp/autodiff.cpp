@@ -6,6 +6,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/graph_cache.hpp"
 #include "interp/runtime.hpp"
 #include "interp/trace.hpp"
 #include "tracer/graph.hpp"
@@ -255,6 +256,47 @@ std::vector<Value> cond_vjp(Runtime& rt, const TapeEntry& e, const std::vector<V
     return finish_control(T, node, 1, e.in_nodes.size());
 }
 
+// Removes a _stack_push or _stack_pop node: its token result becomes its
+// token operand, a push's value result its value operand.
+void drop_stack_op(tracer::Graph& g, tracer::NodeId n) {
+    const tracer::Node& node = g.node(n);
+    if (node.erased) return;
+    g.replace_all_uses(node.results.back(), node.operands[0]);
+    if (node.operands.size() > 1) g.replace_all_uses(node.results[0], node.operands[1]);
+    g.erase(n);
+}
+
+// The _stack_push nodes of a converted loop whose backward is never built,
+// and of the loops nested in it or in a cond's branches, go.
+void drop_saves(tracer::Graph& g, const TapeEntry& e) {
+    if (e.loop) {
+        for (uint32_t push : e.loop->push_nodes) drop_stack_op(g, push);
+        for (const TapeEntry& x : e.loop->body) drop_saves(g, x);
+    }
+    if (e.cond)
+        for (const auto& branch : e.cond->branch)
+            for (const TapeEntry& x : branch) drop_saves(g, x);
+}
+
+// The forward loop saves every value its body's entries read, but each
+// rule reads only some (tanh's needs its result, add's nothing): once the
+// backward body is built, the residuals it never reads are neither pushed
+// nor popped. One pair stays when none is read: the backward loop counts
+// the forward's iterations by the stack's size.
+void drop_unused_residuals(tracer::Graph& g, const std::vector<uint32_t>& pushes,
+                           const std::vector<tracer::NodeId>& pops) {
+    if (pushes.size() != pops.size()) throw Error("internal error: a loop's residuals and pops disagree");
+    const std::vector<uint32_t> uses = g.use_counts();
+    std::vector<size_t> unused;
+    for (size_t k = 0; k < pops.size(); ++k)
+        if (uses[g.node(pops[k]).results[0]] == 0) unused.push_back(k);
+    if (unused.size() == pops.size() && !unused.empty()) unused.pop_back();
+    for (size_t k : unused) {
+        drop_stack_op(g, pops[k]);
+        drop_stack_op(g, pushes[k]);
+    }
+}
+
 // The backward of a converted `while`: a loop running as many times as the
 // forward one ran, popping each iteration's residuals (pushed last, popped
 // first) and running the body's entries back; it carries the cotangents of
@@ -296,10 +338,12 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
     T.token = a[0];
     std::map<uint32_t, Value> remap;
     const stdlib::OpDef& pop = *stdlib::find_op("_stack_pop");
+    std::vector<tracer::NodeId> pop_nodes(d.residuals.size());
     for (size_t k = d.residuals.size(); k-- > 0;) {
         const TensorType t = d.residuals[k].tensor_type();
         std::vector<int64_t> dims(t.shape.begin(), t.shape.end());
         Value v = trace_op(rt, pop, {}, {t.dtype, dims});
+        pop_nodes[k] = g.value(v.sym()->id).def;
         if (const SymObj* s = d.residuals[k].sym()) remap[s->id] = v;
     }
     std::vector<TapeEntry> body = d.body;
@@ -332,6 +376,7 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
     }
     g.yield(ys);
     g.exit();
+    drop_unused_residuals(g, d.push_nodes, pop_nodes);
     return finish_control(T, node, 1, e.in_nodes.size());
 }
 
@@ -345,7 +390,13 @@ void sweep(Runtime& rt, std::span<const TapeEntry> entries, std::vector<Value>& 
             const std::vector<uint32_t>& outs = e.cond ? e.cond->out_nodes : e.loop->out_nodes;
             bool any = false;
             for (uint32_t n : outs) any = any || (n != kNotTracked && cot[n].defined());
-            if (!any) continue;
+            if (!any) {
+                // No backward loop will pop what this forward loop saves: it
+                // must not save it (it would sit above an earlier loop's
+                // values, which that loop's backward pops down to its size).
+                if (rt.trace) drop_saves(rt.trace->graph, e);
+                continue;
+            }
             ins = e.cond ? cond_vjp(rt, e, cot) : while_vjp(rt, e, cot);
             for (uint32_t n : outs)
                 if (n != kNotTracked) cot[n] = Value();
@@ -719,7 +770,36 @@ Value strip_tape(const Value& v, uint64_t id) {
     return v;
 }
 
+Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a);
+
+// grad of a @graph function, called from eager code: an implicit @graph
+// function whose body is the gradient of f's undecorated body, with its own
+// trace cache (kept in f's, per transformation), so the gradient is traced,
+// optimized and compiled as one graph per signature (--trace shows it as
+// `grad(f)`). Its calls go through the usual machinery: --eager, a trace
+// that fails (the body then runs eagerly: the tape) and --verify behave as
+// for any @graph function.
+Value graph_gradient(const GradSpec& s) {
+    const FunctionObj& f = s.f.function();
+    std::string key = s.name + (s.has_aux ? " aux" : "") + (s.many ? " (" : " ");
+    for (int64_t i : s.argnums) key += std::to_string(i) + ",";
+    std::shared_ptr<GraphCache>& cache = f.graph_cache->derived[key];
+    if (!cache) cache = std::make_shared<GraphCache>();
+    auto plain = std::make_shared<FunctionObj>(f);
+    plain->is_graph = false;
+    plain->graph_cache = nullptr;
+    auto spec = std::make_shared<GradSpec>(s);
+    spec->f = Value::function(std::move(plain));
+    auto fn = std::make_shared<FunctionObj>(f);
+    fn->name = s.name + "(" + f.name + ")";
+    fn->graph_cache = cache;
+    fn->native_body = [spec](Runtime& rt, const CallArgs& args) { return call_grad(rt, *spec, args); };
+    return Value::function(std::move(fn));
+}
+
 Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
+    if (!rt.trace && s.f.is(Kind::Function) && s.f.function().is_graph && s.f.function().graph_cache)
+        return Evaluator(rt).call(graph_gradient(s), a, rt.builtin_call_source ? *rt.builtin_call_source : nullptr);
     // While tracing, the backward's nodes are located at the grad call (where
     // an error in them is reported), not at f's last line.
     lang::SourcePtr call_source;

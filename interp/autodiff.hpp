@@ -128,6 +128,7 @@ struct WhileData {
     std::vector<uint32_t> out_nodes;    // per leaf: the loop result's node
     std::vector<stdlib::TensorType> leaf_types;
     std::vector<Value> residuals;       // in push order
+    std::vector<uint32_t> push_nodes;   // the forward body's _stack_push node of each residual
     Value saved_before;                 // i64[]: the stack's size before the forward loop
     std::vector<stdlib::TensorType> in_types;  // per in_node of the entry
 };

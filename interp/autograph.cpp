@@ -1102,7 +1102,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                 const stdlib::OpDef& push = *stdlib::find_op("_stack_push");
                 for (const Value& r : wd->residuals) {
                     Value in[1] = {r};
-                    trace_op(rt_, push, in, {});
+                    wd->push_nodes.push_back(g.value(trace_op(rt_, push, in, {}).sym()->id).def);
                 }
             }
         }

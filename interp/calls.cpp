@@ -145,6 +145,12 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         if (b.host && rt_.trace)
             throw Error("the tracer cannot express a call of the host function `" + b.name + "`", call_source, args.loc)
                 .as(TraceErrorKind::Unsupported);
+        struct Restore {
+            const SourcePtr*& slot;
+            const SourcePtr* saved;
+            ~Restore() { slot = saved; }
+        } restore{rt_.builtin_call_source, rt_.builtin_call_source};
+        rt_.builtin_call_source = &call_source;
         if (b.caller) return located([&] { return b.caller(*this, args, call_source); });
         return located([&] { return b.fn(rt_, args); });
     }
@@ -262,7 +268,9 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
         if (rt_.trace) rt_.trace->inlined = saved_inlined;
     };
     try {
-        if (fn.expr_body) {
+        if (fn.native_body) {
+            result = fn.native_body(rt_, CallArgs{std::span<const Value>(env->slots.data(), n), {}, {}, args.loc});
+        } else if (fn.expr_body) {
             result = eval(*fn.expr_body);
         } else {
             Flow flow = exec_block(*fn.body);

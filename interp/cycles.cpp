@@ -117,6 +117,7 @@ struct CycleCollector::Scratch {
                 }
                 value_edge(entry->result);
             }
+            for (const auto& d : c.derived) edge(node(Node::Cache, d.second.get(), d.second.use_count()));  // grad(f)'s
             return;
         }
         const Value& v = *n.value;

@@ -2,6 +2,7 @@
 // signature, guarded by the values of the variables it captured.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ struct GraphEntry {
 struct GraphCache {
     std::vector<std::unique_ptr<GraphEntry>> entries;
     int traces = 0;
+    // The trace caches of functions derived from this @graph function:
+    // `grad(f, argnums, has_aux)` and `value_and_grad(...)` of it, by a key
+    // naming the transformation (interp/autodiff.cpp). Only the caches: a
+    // derived function holds f's environment, which may hold f (a cycle).
+    std::map<std::string, std::shared_ptr<GraphCache>> derived;
 };
 
 }  // namespace tg::interp

@@ -290,6 +290,10 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
         Value traced;
         TraceTimes times;
         try {
+            if (fn.native_body) {
+                T->source = call_source;  // what it adds is located at the call
+                T->loc = args.loc;
+            }
             traced = trace_body(fn, *T, tenv, nullptr, times);
         } catch (Error& e) {
             if (e.trace_kind == TraceErrorKind::Limit) throw;
@@ -400,7 +404,9 @@ Value Evaluator::trace_body(const FunctionObj& fn, TraceState& T, const std::sha
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     Value traced;
-    if (fn.expr_body) {
+    if (fn.native_body) {  // grad(f) of a @graph f: a builtin's body (T's location is the call's)
+        traced = fn.native_body(rt_, CallArgs{std::span<const Value>(tenv->slots.data(), fn.params->size()), {}, {}, T.loc});
+    } else if (fn.expr_body) {
         traced = eval(*fn.expr_body);
     } else {
         Flow flow = exec_block(*fn.body);

@@ -138,6 +138,9 @@ public:
     // ---- the tapes of the grad calls running, innermost last (interp/autodiff.hpp)
     std::vector<Tape*> tapes;
     uint64_t tape_serial = 0;
+    // The source file of the builtin call running now (Evaluator::call): a
+    // builtin that calls a tg function names its call site with it.
+    const lang::SourcePtr* builtin_call_source = nullptr;
 
     // ---- limits (the evaluator counts)
     int depth = 0;

@@ -107,6 +107,11 @@ struct FunctionObj {
     bool is_graph = false;                      // decorated with @graph: calls are traced (interp/graph_call.cpp)
     std::shared_ptr<GraphCache> graph_cache;    // @graph: its traces, by signature
     std::vector<bool> static_params;            // @graph(static=...): per param, its value is part of the signature
+    // Instead of `body`: C++ run with the bound arguments (positional, one per
+    // param), traced like a body. `grad` of a @graph function is such a
+    // function (interp/autodiff.cpp): an implicit @graph of the gradient.
+    // (CallArgs: the bound arguments, and the call site.)
+    std::function<Value(Runtime&, const struct CallArgs&)> native_body;
 };
 
 // Arguments of a call as the callee sees them.

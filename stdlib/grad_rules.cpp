@@ -279,18 +279,18 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
     const Var x = a.inputs[0];
     const TensorType xt = b.type(x);
     const std::vector<bool> axes = reduced(a.attrs[1], xt.shape.rank());
-    Var g = expand_reduced(o, a.cot, xt, axes);
-    Var y = expand_reduced(o, a.out, xt, axes);
     Var gx = kNoGrad;
     if constexpr (K == ReduceKind::Sum) {
-        gx = g;
+        gx = expand_reduced(o, a.cot, xt, axes);
     } else if constexpr (K == ReduceKind::Mean) {
+        // divided before it is broadcast: one division per result, not per element
         int64_t n = 1;
         for (int i = 0; i < xt.shape.rank(); ++i)
             if (axes[static_cast<size_t>(i)]) n *= xt.shape[i];
-        gx = o.div(g, o.scalar(double(n), g));
+        gx = expand_reduced(o, o.div(a.cot, o.scalar(double(n), a.cot)), xt, axes);
     } else if constexpr (K == ReduceKind::Max || K == ReduceKind::Min) {
         // split evenly among the elements equal to the result
+        Var g = expand_reduced(o, a.cot, xt, axes), y = expand_reduced(o, a.out, xt, axes);
         std::vector<int64_t> ax;
         for (int i = 0; i < xt.shape.rank(); ++i)
             if (axes[static_cast<size_t>(i)]) ax.push_back(i);
@@ -299,6 +299,7 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
         gx = o.div(o.mul(g, hit), count);
     } else if constexpr (K == ReduceKind::Prod) {
         // the product of the others, also where x has zeros
+        Var g = expand_reduced(o, a.cot, xt, axes);
         std::vector<int64_t> ax;
         for (int i = 0; i < xt.shape.rank(); ++i)
             if (axes[static_cast<size_t>(i)]) ax.push_back(i);
@@ -311,6 +312,7 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
         Var others = o.where(none, o.div(p, nz), o.where(one, p, o.mul(p, o.scalar(0, p))));
         gx = o.mul(g, others);
     } else if constexpr (K == ReduceKind::Logsumexp) {
+        Var g = expand_reduced(o, a.cot, xt, axes), y = expand_reduced(o, a.out, xt, axes);
         gx = o.mul(g, o.un("exp", o.sub(x, y)));
     } else if constexpr (K == ReduceKind::Var || K == ReduceKind::Std || K == ReduceKind::Median) {
         gx = stat_vjp(o, K, a, g, y, axes);
@@ -604,7 +606,10 @@ Var unbroadcast(GradBuilder& b, Var g, const TensorType& to) {
         std::vector<int64_t> axes;
         for (int i = 0; i < gt.shape.rank(); ++i)
             if (i < extra || (to.shape[i - extra] == 1 && gt.shape[i] != 1)) axes.push_back(i);
-        if (!axes.empty()) g = o.reduce("sum", g, axes, true);
+        // Summing only leading axes gives `to`'s shape directly; otherwise keep
+        // the summed axes as 1s and reshape away the leading ones.
+        const bool leading_only = !axes.empty() && axes.back() < extra;
+        if (!axes.empty()) g = o.reduce("sum", g, axes, !leading_only);
         g = o.reshape(g, to.shape);
     }
     return o.cast(g, to.dtype);

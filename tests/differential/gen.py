@@ -10,6 +10,9 @@ writes them --per-file at a time into scripts, and runs every script as
 graphs start on the graph interpreter while they compile in the background).
 All modes
 must give identical stdout, stderr and exit status, function by function.
+10% of the programs differentiate a function with `if`/`while` on tensor
+values (GradGen): their gradients are compared within float tolerance and,
+in f64, against central finite differences (fd_check).
 On a mismatch it prints the seed, the function and a diff, saves the script
 (and a one-function script) under --keep DIR, and exits 1.
 
@@ -44,6 +47,7 @@ functions are run again in a new script, so one error costs little coverage.
 """
 import concurrent.futures
 import difflib
+import math
 import os
 import random
 import re
@@ -978,9 +982,172 @@ class Gen:
         return "\n".join(lines) + "\n\n"
 
 
+# --------------------------------------------------------------------------
+# Gradient programs (issue 16): a share of the programs differentiate a plain
+# function `dNNNN(x, w, t)` (x, w: float vectors, t: a float 0-d value) whose
+# body has `if`/`while` on tensor values, through a @graph function
+# `fNNNN = value_and_grad(dNNNN, argnums=(0, 1, 2))`. The modes compare the
+# gradient computed eagerly (--eager: the tape) and in the graph (a cond /
+# while of the adjoints), within float tolerance; every mode's f64 gradient
+# is also checked against central finite differences (fd_check).
+# --------------------------------------------------------------------------
+
+GRAD_SHARE = 0.1     # of the programs; chosen by their own salted generator
+FD_STEP = 1e-6       # f64 central differences: error ~ h^2 |f'''| + eps |f| / h
+FD_REL, FD_ABS = 1e-5, 1e-6   # SPEC §5's tolerance for reassociated f32 reductions
+FD_KINK = 1e-3       # one-sided differences further apart: a kink or branch switch within +-h
+
+FD_HELPER = """def _fd(f, x, w, t):
+    # f at the point, then at +-h along every component of x, w and t
+    h = %r
+    ex = eye(len(x), dtype=f64)
+    out = [f(x, w, t)]
+    for i in range(len(x)):
+        out = out + [f(x + h * ex[i], w, t), f(x - h * ex[i], w, t)]
+    for i in range(len(x)):
+        out = out + [f(x, w + h * ex[i], t), f(x, w - h * ex[i], t)]
+    return out + [f(x, w, t + h), f(x, w, t - h)]
+
+""" % FD_STEP
+
+
+def is_grad_program(seed, index):
+    return random.Random("tg-differential-grad:%s:%d" % (seed, index)).random() < GRAD_SHARE
+
+
+class GradGen:
+    """A differentiable function of x, w (vectors) and t (0-d): smooth
+    element-wise math and reductions, `maximum`/`abs`/`max` (kinks),
+    `if`/`elif` on tensor conditions and `while` loops whose trip count
+    depends on the values (bounded by a counter)."""
+
+    def __init__(self, seed, index):
+        self.rng = random.Random("tg-differential-grad-body:%s:%d" % (seed, index))
+        self.index = index
+        self.name = "f%04d" % index
+        self.counters = 0
+        self.stmts = 0
+
+    def pick(self, xs):
+        return self.rng.choice(xs)
+
+    def V(self, d=2):
+        """A vector expression (the length of x), bounded for bounded inputs."""
+        leaves = ["x", "w", "y", "y", "x * w"]
+        if d <= 0 or self.rng.random() < 0.3:
+            return self.pick(leaves)
+        a, b = self.V(d - 1), self.V(d - 1)
+        return self.pick(["(%s + %s)" % (a, b), "(%s - %s)" % (a, b), "(%s * %s)" % (a, b),
+                          "tanh(%s)" % a, "sin(%s)" % a, "(%s * %s)" % (a, self.S(d - 1)),
+                          "maximum(%s, %s)" % (a, b), "exp(-(%s * %s))" % (a, a),
+                          "(%s / (1.0 + %s * %s))" % (a, b, b), "(%s * 0.5)" % a, "abs(%s)" % a])
+
+    def S(self, d=2):
+        """A 0-d expression."""
+        leaves = ["t", "s", "s", "x[0]", "w[1]", "y[-1]"]
+        if d <= 0 or self.rng.random() < 0.3:
+            return self.pick(leaves)
+        a, b = self.S(d - 1), self.S(d - 1)
+        return self.pick(["(%s + %s)" % (a, b), "(%s * %s)" % (a, b), "tanh(%s)" % a,
+                          "sum(%s)" % self.V(d - 1), "mean(%s)" % self.V(d - 1), "max(%s)" % self.V(d - 1),
+                          "logsumexp(%s)" % self.V(d - 1), "(%s - %s)" % (a, b), "sqrt(1.0 + %s * %s)" % (a, a)])
+
+    def cond(self):
+        return self.pick(["%s > %s" % (self.S(1), self.S(1)), "sum(y) < t", "s > 0.5",
+                          "mean(%s) > 0.0" % self.V(1), "y[0] < w[-1]"])
+
+    def block(self, ind, depth, n):
+        lines = []
+        for _ in range(n):
+            lines += self.stmt(ind, depth)
+        return lines
+
+    def stmt(self, ind, depth):
+        self.stmts += 1
+        r = self.rng.random()
+        if depth < 2 and self.stmts < 12 and r < 0.25:
+            lines = ["%sif %s:" % (ind, self.cond())] + self.block(ind + "    ", depth + 1, self.rng.randint(1, 2))
+            if self.rng.random() < 0.3:
+                lines += ["%selif %s:" % (ind, self.cond())] + self.block(ind + "    ", depth + 1, 1)
+            if self.rng.random() < 0.7:
+                lines += ["%selse:" % ind] + self.block(ind + "    ", depth + 1, self.rng.randint(1, 2))
+            return lines
+        if depth < 2 and self.stmts < 12 and r < 0.45:
+            c = "wk%d" % self.counters
+            self.counters += 1
+            lines = ["%s%s = 0" % (ind, c),
+                     "%swhile %s and %s < %d:" % (ind, self.cond(), c, self.rng.randint(1, 4)),
+                     "%s    %s += 1" % (ind, c)]
+            return lines + self.block(ind + "    ", depth + 1, self.rng.randint(1, 2))
+        if r < 0.5:
+            return ["%sfor i in range(len(x)):" % ind,
+                    "%s    s = s + %s * y[i]" % (ind, self.pick(["w[i]", "x[i]", "0.5"]))]
+        if r < 0.75:
+            return ["%sy = %s" % (ind, self.V())]
+        return ["%ss = %s" % (ind, self.S())]
+
+    def args(self, L, dtype):
+        f64 = ", dtype=f64" if dtype == "f64" else ""
+        vec = lambda: "tensor([%s]%s)" % (", ".join(repr(round(self.rng.uniform(-1.5, 1.5), 3)) for _ in range(L)), f64)
+        return [vec(), vec(), "tensor(%r%s)" % (round(self.rng.uniform(-1.5, 1.5), 3), f64)]
+
+    def program(self):
+        ind = "    "
+        d = "d%04d" % self.index
+        lines = ["def %s(x, w, t):" % d, ind + "y = " + self.pick(["x * 1.0", "tanh(x * w)", "x + w"]),
+                 ind + "s = " + self.pick(["t * 1.0", "sum(x) * 0.5", "t + w[0]"])]
+        lines += self.block(ind, 0, self.rng.randint(2, 5))
+        lines.append(ind + "return " + self.pick(["s + sum(y * y)", "mean(y) * s", "s", "sum(tanh(y)) + s * t"]))
+        lines += ["", "@graph", "def %s(x, w, t):" % self.name,
+                  ind + "return value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d]
+        calls = []
+        L = self.rng.randint(2, 4)
+        for _ in range(2):
+            calls.append("print(%s(%s))" % (self.name, ", ".join(self.args(L, "f32"))))
+            a64 = ", ".join(self.args(L, "f64"))
+            calls.append("print(\"grad\", %s(%s))" % (self.name, a64))
+            calls.append("print(\"fd\", _fd(%s, %s))" % (d, a64))
+        return Program(self.index, self.name, "\n".join(lines) + "\n", "\n".join(calls) + "\n", True, grad=True)
+
+
+def fd_check(section, counts=None):
+    """Errors where a mode's f64 gradient (the `grad` lines) disagrees with
+    central differences (the `fd` line after each): [] when all agree.
+    Components whose one-sided differences disagree by more than FD_KINK
+    (relative) are skipped: a kink (`maximum`, `abs`, `max`) or a branch or
+    loop exit that switches within +-h, where the derivative is one-sided
+    or the function jumps. counts (a dict) gets "checked" and "skipped"
+    added up."""
+    errors = []
+    counts = counts if counts is not None else {}
+    lines = section.splitlines()
+    grads = [l for l in lines if l.startswith("grad ")]
+    fds = [l for l in lines if l.startswith("fd ")]
+    if len(grads) != len(fds):
+        return ["%d gradient lines but %d finite-difference lines" % (len(grads), len(fds))]
+    for g_line, f_line in zip(grads, fds):
+        g = [float(v) for v in NUM.findall(g_line[5:])]
+        f = [float(v) for v in NUM.findall(f_line[3:])]
+        if len(f) != 2 * (len(g) - 1) + 1 or not near(repr(f[0]), repr(g[0]), FD_REL, FD_ABS):
+            errors.append("value or layout differs from the gradient's: %s / %s" % (g_line, f_line))
+            continue
+        f0 = f[0]
+        for k in range(len(g) - 1):
+            up, down = f[1 + 2 * k], f[2 + 2 * k]
+            fwd, bwd, central = (up - f0) / FD_STEP, (f0 - down) / FD_STEP, (up - down) / (2 * FD_STEP)
+            if not all(map(math.isfinite, (fwd, bwd, g[1 + k]))) or abs(fwd - bwd) > FD_KINK * (1 + abs(central)):
+                counts["skipped"] = counts.get("skipped", 0) + 1
+                continue
+            counts["checked"] = counts.get("checked", 0) + 1
+            if abs(central - g[1 + k]) > max(FD_ABS * (1 + abs(f0)), FD_REL * max(abs(central), abs(g[1 + k]))):
+                errors.append("component %d: gradient %r, central difference %r" % (k, g[1 + k], central))
+    return errors
+
+
 class Program:
-    def __init__(self, index, name, fn, calls, reassoc):
+    def __init__(self, index, name, fn, calls, reassoc, grad=False):
         self.index, self.name, self.fn, self.calls, self.reassoc = index, name, fn, calls, reassoc
+        self.grad = grad    # a gradient program: its f64 gradients are checked against finite differences
 
     def text(self):
         return "%s\nprint(\"%s%s\")\n%s" % (self.fn, MARKER, self.name, self.calls)
@@ -989,6 +1156,8 @@ class Program:
 def script_text(seed, progs):
     head = "# tg differential test (tests/differential/gen.py): seed %s, programs %d..%d\n\n" % (
         seed, progs[0].index, progs[-1].index)
+    if any(p.grad for p in progs):
+        head += FD_HELPER
     return head + "\n".join(p.text() for p in progs)
 
 
@@ -1048,6 +1217,8 @@ class Result:
         self.warnings = []
         self.summaries = []     # one line per mismatching function
         self.processes = 0
+        self.grads = 0          # gradient programs compared
+        self.fd = {}            # gradient components checked / skipped against finite differences
 
 
 def check_chunk(args, seed, progs, workdir, keep):
@@ -1108,6 +1279,17 @@ def check_chunk(args, seed, progs, workdir, keep):
                     failed_here = True
             elif stopped:
                 res.errors.append((p, vals[0][1]))
+            if p.grad and not stopped:
+                res.grads += 1
+                for m in modes:
+                    bad = fd_check(outcome[m][0], res.fd)
+                    if bad:
+                        res.failures.append("FINITE DIFFERENCES: seed %s, %s (program %d), mode %s:\n  %s\n%s"
+                                            % (seed, p.name, p.index, m, "\n  ".join(bad), p.fn))
+                        res.summaries.append("%s (program %d): %s: gradient != finite differences"
+                                             % (p.name, p.index, m))
+                        failed_here = True
+                        break
             if stopped or any(o[0] == "<not reached>\n" for o in outcome.values()):
                 rest = progs[k + 1:]
                 break
@@ -1235,7 +1417,8 @@ def parse_args(argv):
 def main(argv):
     args = parse_args(argv)
     indices = [args.only] if args.only is not None else list(range(args.programs))
-    progs = [Gen(args.seed, i).program() for i in indices]
+    progs = [(GradGen(args.seed, i) if is_grad_program(args.seed, i) else Gen(args.seed, i)).program()
+             for i in indices]
     chunks = [progs[i:i + args.per_file] for i in range(0, len(progs), args.per_file)]
     if args.emit:
         for c in chunks:
@@ -1259,6 +1442,9 @@ def main(argv):
                 total.warnings += r.warnings
                 total.summaries += r.summaries
                 total.processes += r.processes
+                total.grads += r.grads
+                for k, v in r.fd.items():
+                    total.fd[k] = total.fd.get(k, 0) + v
     dt = time.time() - t0
     for f in total.failures[:20]:
         print(f)
@@ -1279,6 +1465,10 @@ def main(argv):
           "%d failures, %d near-matches; modes %s; %d tg processes, %.1f s"
           % (args.seed, n, total.functions, len(total.errors), 100.0 * len(total.errors) / max(n, 1),
              len(total.failures), len(total.warnings), ",".join(args.modes), total.processes, dt))
+    if total.grads:
+        print("differential: %d gradient programs; %d gradient components agree with central finite differences, "
+              "%d skipped (a kink or branch switch within +-%g)"
+              % (total.grads, total.fd.get("checked", 0), total.fd.get("skipped", 0), FD_STEP))
     if total.failures:
         print("failing scripts saved under %s" % keep)
         return 1

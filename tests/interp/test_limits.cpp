@@ -253,14 +253,15 @@ TEST_CASE("deep recursion ends with a located error, then the next script runs")
 }
 
 TEST_CASE("memory limit: what a gradient saves for a loop counts, eager and in graphs") {
-    // 200,000 iterations of a loop over a 64-element vector keep at least
-    // 2 x 256 bytes each for the backward pass: over 64 MiB.
+    // 200,000 iterations of a loop over a 64-element vector keep 2 x 256
+    // bytes each for the backward pass (h for mul's rule, h * w for sin's):
+    // over 64 MiB.
     const char* src =
         "def f(w, n):\n"
         "    h = w\n"
         "    i = 0\n"
         "    while i < n:\n"
-        "        h = h * 0.999 + w * 0.001\n"
+        "        h = sin(h * w)\n"
         "        i += 1\n"
         "    return sum(h)\n"
         "@graph\n"

@@ -256,6 +256,39 @@ TEST_CASE("simplify: identities that keep every bit") {
     CHECK(ret.operands == std::vector<ValueId>{x, x, x, x, x, i, i, x, x, b});
 }
 
+TEST_CASE("simplify: an element-wise op reads what a broadcast or a splat constant repeats") {
+    auto make = [] {
+        Graph g("b");
+        ValueId x = g.add_input(f32({2, 3}), "x");
+        ValueId s = g.add_input(f32(), "s");
+        ValueId bs = g.apply1("broadcast_to", {s}, {}, {std::monostate{}, std::vector<int64_t>{2, 3}});
+        ValueId out[] = {
+            g.apply1("mul", {bs, x}),                             // mul(s, x)
+            g.apply1("sub", {x, k(g, vec({0.5f, 0.5f, 0.5f}))}),  // sub(x, 0.5), a 0-d f32
+            g.apply1("add", {bs, k(g, vec({1, 1, 1}))}),          // kept: no operand has the result's shape
+            g.apply1("mul", {x, k(g, vec({1, 2, 1}))}),           // kept: not one value
+        };
+        g.yield(out);
+        return g;
+    };
+    Graph g = make();
+    CHECK(simplify_algebra(g));
+    verify(g);
+    const ValueId x = g.inputs()[0], s = g.inputs()[1];
+    const Node& ret = g.node(g.region(Graph::kBody).nodes.back());
+    auto operand = [&](size_t r, size_t k) { return g.node(g.value(ret.operands[r]).def).operands[k]; };
+    CHECK(operand(0, 0) == s);
+    CHECK(operand(0, 1) == x);
+    CHECK(g.tensor_type(operand(1, 1)).shape.rank() == 0);
+    CHECK(g.tensor_type(operand(1, 1)).dtype == DType::F32);
+    CHECK(g.tensor_type(operand(2, 0)).shape.rank() == 2);
+    CHECK(g.tensor_type(operand(3, 1)).shape.rank() == 1);
+    Tensor xs = Tensor::empty(DType::F32, Shape{2, 3});
+    for (int i = 0; i < 6; ++i) xs.data<float>()[i] = float(i % 2 ? -i : i) * 0.75f;
+    std::vector<Tensor> in{xs, Tensor::scalar(1.5)};
+    CHECK(run_str(g, in) == run_str(make(), in));
+}
+
 TEST_CASE("simplify: no rewrite that could change a value, dtype or shape") {
     Graph g("n");
     ValueId x = g.add_input(f32({3}), "x");

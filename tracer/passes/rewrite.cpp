@@ -44,7 +44,9 @@ void Substitution::replace_with_constant(NodeId n, Tensor value) {
 }
 
 bool Substitution::finish() {
-    if (map_.empty() && dropped_.empty()) return false;
+    const bool changed = changed_;
+    changed_ = false;
+    if (map_.empty() && dropped_.empty()) return changed;
     std::vector<RegionId> touched;
     for (NodeId n : dropped_) touched.push_back(g_.node(n).parent);
     std::sort(touched.begin(), touched.end());

@@ -31,13 +31,16 @@ public:
     void replace_node(NodeId n, const std::vector<ValueId>& values);
     // Replaces single-result node n by a Constant node holding `value` (same place, same location).
     void replace_with_constant(NodeId n, stdlib::Tensor value);
-    // Applies what was recorded; whether anything was.
+    // A rewrite in place (not a replacement) that finish() reports as a change.
+    void mark_changed() { changed_ = true; }
+    // Applies what was recorded; whether anything was (or mark_changed).
     bool finish();
 
 private:
     Graph& g_;
     std::unordered_map<ValueId, ValueId> map_;
     std::vector<NodeId> dropped_;
+    bool changed_ = false;
 };
 
 // Live nodes of the whole graph in pre-order (a snapshot: passes may rewrite while iterating).

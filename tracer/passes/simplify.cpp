@@ -3,6 +3,12 @@
 //   x + 0 is not x for floats (-0.0 + 0.0 is +0.0), so floats need x + (-0.0);
 //   x * 0 is not 0 (NaN, inf, -0.0), so there is no such rule;
 //   the result type must equal x's type (no broadcasting, no promotion).
+// One rule rewrites an operand instead: an element-wise binary op broadcasts
+// its operands itself, so an operand made by `broadcast_to`, or a constant
+// repeating one value (a folded broadcast: what a gradient's seed becomes
+// through `mean`, `sum`, `broadcast_to`), is replaced by what was broadcast
+// when that gives the same result type (so the same values, bit for bit):
+// the compiled loop reads a scalar instead of a materialized array.
 #include "tracer/passes.hpp"
 #include "tracer/passes/rewrite.hpp"
 
@@ -75,6 +81,51 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
     return std::nullopt;
 }
 
+// What operand k of binary element-wise node n broadcasts, if n could read
+// it instead: the input of a `broadcast_to`, or a 0-d copy of a splat
+// constant. Only when the other operand already has the result's type and
+// all three dtypes agree, so neither the shape nor the dtype of the result
+// can change.
+std::optional<ValueId> unbroadcast_operand(Graph& g, NodeId n, size_t k) {
+    const Node& node = g.node(n);
+    const stdlib::TensorType& rt = g.tensor_type(node.results[0]);
+    const stdlib::TensorType& other = g.tensor_type(node.operands[1 - k]);
+    const ValueId v = node.operands[k];
+    const stdlib::TensorType& vt = g.tensor_type(v);
+    if (!same_type(other, rt) || vt.dtype != rt.dtype || vt.weak || rt.weak || vt.shape.rank() == 0) return std::nullopt;
+    const NodeId d = g.value(v).def;
+    if (d == kNoId) return std::nullopt;
+    const Node& def = g.node(d);
+    if (def.op == Op::Apply && def.def->name == "broadcast_to") {
+        const stdlib::TensorType& it = g.tensor_type(def.operands[0]);
+        if (it.dtype == rt.dtype && !it.weak) return def.operands[0];
+        return std::nullopt;
+    }
+    const Tensor* c = constant_of(g, v);
+    if (!c || c->numel() == 0) return std::nullopt;
+    const Tensor first = stdlib::index(*c, std::vector<stdlib::IndexItem>(static_cast<size_t>(c->rank())));
+    const double x = stdlib::is_float(first.dtype()) ? first.item_f64() : static_cast<double>(first.item_i64());
+    if (x != x || !all_equal(*c, x, true)) return std::nullopt;  // NaN never compares equal
+    ValueType t = ValueType::of(type_of(first));
+    NodeId s = g.create(Op::Constant, nullptr, {}, {&t, 1}, {}, first.contiguous(), def.loc);
+    g.insert(g.node(n).parent, position(g, n), s);
+    return g.node(s).results[0];
+}
+
+bool unbroadcast_operands(Graph& g, NodeId n) {
+    const Node& node = g.node(n);
+    if (node.op != Op::Apply || node.results.size() != 1 || node.operands.size() != 2 ||
+        !std::holds_alternative<stdlib::BinaryKind>(node.def->kind))
+        return false;
+    bool changed = false;
+    for (size_t k = 0; k < 2; ++k)
+        if (std::optional<ValueId> x = unbroadcast_operand(g, n, k)) {
+            g.node(n).operands[k] = *x;
+            changed = true;
+        }
+    return changed;
+}
+
 }  // namespace
 
 bool simplify_algebra(Graph& g) {
@@ -82,7 +133,9 @@ bool simplify_algebra(Graph& g) {
     for (NodeId n : all_nodes(g)) {
         if (g.node(n).erased) continue;
         sub.visit(n);
+        const bool narrowed = unbroadcast_operands(g, n);
         if (std::optional<ValueId> x = simplified(g, g.node(n))) sub.replace_node(n, {*x});
+        else if (narrowed) sub.mark_changed();
     }
     return sub.finish();
 }
