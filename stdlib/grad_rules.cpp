@@ -315,6 +315,7 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
         Var g = expand_reduced(o, a.cot, xt, axes), y = expand_reduced(o, a.out, xt, axes);
         gx = o.mul(g, o.un("exp", o.sub(x, y)));
     } else if constexpr (K == ReduceKind::Var || K == ReduceKind::Std || K == ReduceKind::Median) {
+        Var g = expand_reduced(o, a.cot, xt, axes), y = expand_reduced(o, a.out, xt, axes);
         gx = stat_vjp(o, K, a, g, y, axes);
     }
     if (gx != kNoGrad) a.cots[0] = o.like_dtype(gx, x);
