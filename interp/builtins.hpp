@@ -27,6 +27,12 @@ void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
 Value einsum(Runtime& rt, const CallArgs& a);
 // The op of the table named `name` (an internal error if there is none).
 const stdlib::OpDef& table_op(std::string_view name);
+// A host builtin's call arguments bound to its parameter names, Python's
+// way (positional first, then keywords; an unknown, repeated or missing one
+// is an error naming `fn`); parameters at or past `required` are optional:
+// null when not given.
+std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
+                                    std::initializer_list<std::string_view> names, size_t required);
 // gelu(x, approximate=False), isclose, allclose: made of table ops (builtins_math.cpp)
 void add_math_builtins(std::vector<std::pair<std::string, Value>>& out);
 

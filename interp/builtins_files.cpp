@@ -30,26 +30,6 @@ namespace {
 
 using stdlib::Tensor;
 
-// The arguments of a call bound to parameter names (null: not given).
-std::vector<const Value*> bind(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> names,
-                               size_t required) {
-    std::vector<const Value*> out(names.size(), nullptr);
-    if (a.positional.size() > names.size())
-        throw Error(fn + ": takes at most " + std::to_string(names.size()) + " arguments but " +
-                    std::to_string(a.positional.size()) + " were given");
-    for (size_t i = 0; i < a.positional.size(); ++i) out[i] = &a.positional[i];
-    for (size_t k = 0; k < a.keywords.size(); ++k) {
-        auto it = std::find(names.begin(), names.end(), a.keywords[k].name);
-        if (it == names.end()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
-        const size_t i = static_cast<size_t>(it - names.begin());
-        if (out[i]) throw Error(fn + ": argument `" + std::string(*it) + "` given twice");
-        out[i] = &a.keyword_values[k];
-    }
-    for (size_t i = 0; i < required; ++i)
-        if (!out[i]) throw Error(fn + ": missing argument `" + std::string(names.begin()[i]) + "`");
-    return out;
-}
-
 std::string path_argument(const std::string& fn, const Value& v) {
     if (!v.is(Kind::Str)) throw Error(fn + ": argument `path` must be a str, not " + kind_name(v.kind()));
     return v.text();
@@ -101,7 +81,7 @@ auto with_file(Runtime& rt, const std::string& fn, const std::string& path, F&& 
 
 Value load(Runtime& rt, const CallArgs& a) {
     host_side(rt, "load");
-    const auto args = bind("load", a, {"path"}, 1);
+    const auto args = bind_args("load", a, {"path"}, 1);
     const std::string path = path_argument("load", *args[0]);
     const Format f = format_of(path);
     if (f == Format::Onnx) onnx_not_yet("load", path);
@@ -120,7 +100,7 @@ Value load(Runtime& rt, const CallArgs& a) {
 
 Value save(Runtime& rt, const CallArgs& a) {
     host_side(rt, "save");
-    const auto args = bind("save", a, {"path", "x"}, 2);
+    const auto args = bind_args("save", a, {"path", "x"}, 2);
     const std::string path = path_argument("save", *args[0]);
     const Value& x = *args[1];
     const Format f = format_of(path);
@@ -167,7 +147,7 @@ Value save(Runtime& rt, const CallArgs& a) {
 
 Value loadtxt(Runtime& rt, const CallArgs& a) {
     host_side(rt, "loadtxt");
-    const auto args = bind("loadtxt", a, {"path", "delimiter", "skiprows", "dtype"}, 1);
+    const auto args = bind_args("loadtxt", a, {"path", "delimiter", "skiprows", "dtype"}, 1);
     const std::string path = path_argument("loadtxt", *args[0]);
     stdlib::TextTableOptions o;
     if (const Value* d = args[1]) {

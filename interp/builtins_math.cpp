@@ -19,37 +19,9 @@ namespace {
 using stdlib::Attr;
 using stdlib::DType;
 
-const stdlib::OpDef& op(std::string_view name) {
-    const stdlib::OpDef* o = stdlib::find_op(name);
-    if (!o) throw Error("internal error: the op table has no `" + std::string(name) + "`");
-    return *o;
-}
-
-// Call arguments bound to parameter names, Python-style (positional first,
-// then keywords); a parameter at or past `required` is optional.
-std::vector<const Value*> bind(const std::string& fn, const CallArgs& a, std::initializer_list<const char*> names,
-                               size_t required) {
-    const std::vector<const char*> ps(names);
-    if (a.positional.size() > ps.size())
-        throw Error(fn + ": takes at most " + std::to_string(ps.size()) + " arguments but " +
-                    std::to_string(a.positional.size()) + " were given");
-    std::vector<const Value*> out(ps.size(), nullptr);
-    for (size_t i = 0; i < a.positional.size(); ++i) out[i] = &a.positional[i];
-    for (size_t k = 0; k < a.keywords.size(); ++k) {
-        size_t i = 0;
-        while (i < ps.size() && a.keywords[k].name != ps[i]) ++i;
-        if (i == ps.size()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
-        if (out[i]) throw Error(fn + ": argument `" + std::string(ps[i]) + "` given twice");
-        out[i] = &a.keyword_values[k];
-    }
-    for (size_t i = 0; i < required; ++i)
-        if (!out[i]) throw Error(fn + ": missing argument `" + std::string(ps[i]) + "`");
-    return out;
-}
-
 Value apply(Runtime& rt, std::string_view name, std::initializer_list<Value> operands) {
     const std::vector<Value> in(operands);
-    return run_op(rt, op(name), in, std::vector<Attr>(op(name).params.size()));
+    return run_op(rt, table_op(name), in, std::vector<Attr>(table_op(name).params.size()));
 }
 
 // A tensor operand (numbers and nested lists are converted, as for table ops).
@@ -59,7 +31,7 @@ Value operand(const Value& v, const std::string& what) {
 }
 
 Value gelu(Runtime& rt, const CallArgs& a) {
-    const auto args = bind("gelu", a, {"x", "approximate"}, 1);
+    const auto args = bind_args("gelu", a, {"x", "approximate"}, 1);
     bool approximate = false;
     if (const Value* v = args[1]) {
         if (has_symbolic(*v))
@@ -77,7 +49,7 @@ Value gelu(Runtime& rt, const CallArgs& a) {
 // where not (equal infinities are close; NaN is never close). Computed in
 // the promoted float dtype (bool and integers: f64, as NumPy).
 Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
-    const auto args = bind(fn, a, {"a", "b", "rtol", "atol"}, 2);
+    const auto args = bind_args(fn, a, {"a", "b", "rtol", "atol"}, 2);
     Value x = operand(*args[0], fn + ": argument `a`");
     Value y = operand(*args[1], fn + ": argument `b`");
     const Value rtol = args[2] ? operand(*args[2], fn + ": argument `rtol`") : Value::weak_float(1e-5);
@@ -89,7 +61,7 @@ Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
     auto to_d = [&](const Value& v, const stdlib::TensorType& t) {
         if (t.dtype == d && !t.weak) return v;
         const Value in[1] = {v};
-        return run_op(rt, op("astype"), in, cast_attrs);
+        return run_op(rt, table_op("astype"), in, cast_attrs);
     };
     x = to_d(x, xt);
     y = to_d(y, yt);
@@ -109,7 +81,7 @@ void add_math_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add("isclose", [](Runtime& rt, const CallArgs& a) { return isclose(rt, "isclose", a); });
     add("allclose", [](Runtime& rt, const CallArgs& a) {
         const Value close = isclose(rt, "allclose", a);
-        return run_op(rt, op("all"), std::span<const Value>(&close, 1), {std::monostate{}, std::monostate{}, false});
+        return run_op(rt, table_op("all"), std::span<const Value>(&close, 1), {std::monostate{}, std::monostate{}, false});
     });
 }
 

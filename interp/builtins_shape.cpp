@@ -27,24 +27,18 @@ const stdlib::OpDef& table_op(std::string_view name) {
     return *o;
 }
 
-namespace {
-
-// Binds a host builtin's arguments by position and keyword (Python's rules).
-std::vector<const Value*> bind(const std::string& fn, const CallArgs& a, std::initializer_list<const char*> names,
-                               size_t required) {
+std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
+                                    std::initializer_list<std::string_view> names, size_t required) {
     std::vector<const Value*> out(names.size(), nullptr);
     if (a.positional.size() > names.size())
         throw Error(fn + ": takes at most " + std::to_string(names.size()) + " arguments but " +
                     std::to_string(a.positional.size()) + " were given");
     for (size_t i = 0; i < a.positional.size(); ++i) out[i] = &a.positional[i];
     for (size_t k = 0; k < a.keywords.size(); ++k) {
-        size_t i = 0;
-        for (const char* n : names) {
-            if (a.keywords[k].name == n) break;
-            ++i;
-        }
-        if (i == names.size()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
-        if (out[i]) throw Error(fn + ": argument `" + std::string(a.keywords[k].name) + "` given twice");
+        auto it = std::find(names.begin(), names.end(), a.keywords[k].name);
+        if (it == names.end()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
+        const size_t i = static_cast<size_t>(it - names.begin());
+        if (out[i]) throw Error(fn + ": argument `" + std::string(*it) + "` given twice");
         out[i] = &a.keyword_values[k];
     }
     for (size_t i = 0; i < required; ++i)
@@ -52,12 +46,14 @@ std::vector<const Value*> bind(const std::string& fn, const CallArgs& a, std::in
     return out;
 }
 
+namespace {
+
 // A tensor operand: tensors (concrete, symbolic or tracked) as they are,
 // numbers and nested lists converted.
 Value operand(const Value& v, const std::string& what) { return v.is_tensor() ? v : Value(to_tensor(v, what)); }
 
 Value split(Runtime& rt, const CallArgs& a) {
-    auto args = bind("split", a, {"x", "n_or_sizes", "axis"}, 2);
+    auto args = bind_args("split", a, {"x", "n_or_sizes", "axis"}, 2);
     const Value x = operand(*args[0], "split: argument `x`");
     const Shape s = x.tensor_type().shape;
     if (s.rank() == 0) throw Error("split: argument `x` is 0-d; it needs an axis to split");
@@ -143,13 +139,13 @@ void eager_only(Runtime& rt, const std::string& fn) {
 }
 
 Value unique(Runtime& rt, const CallArgs& a) {
-    auto args = bind("unique", a, {"x"}, 1);
+    auto args = bind_args("unique", a, {"x"}, 1);
     eager_only(rt, "unique");
     return Value(stdlib::unique(to_tensor(*args[0], "unique: argument `x`")));
 }
 
 Value nonzero(Runtime& rt, const CallArgs& a) {
-    auto args = bind("nonzero", a, {"x"}, 1);
+    auto args = bind_args("nonzero", a, {"x"}, 1);
     eager_only(rt, "nonzero");
     std::vector<Value> out;
     for (stdlib::Tensor& t : stdlib::nonzero(to_tensor(*args[0], "nonzero: argument `x`"))) out.push_back(Value(t));
