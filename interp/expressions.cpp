@@ -806,7 +806,7 @@ Value Evaluator::make_lambda(const Lambda& l) {
 
 Value Evaluator::eval_listcomp(const ListComp& c) {
     check_stack(c.loc);
-    Value iter = eval(*c.iter);
+    Value iter = eval(*c.iter);  // the first iterable, outside the comprehension's scope
     auto* facts = static_cast<const FunctionFacts*>(c.info.get());
     auto env = std::make_shared<Env>();
     env->slots.resize(facts->num_slots());
@@ -817,51 +817,59 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
     f_ = &frame;
     std::vector<Value> out;
     DictObj dict_out;  // a dict comprehension
-    auto body = [&](Value item) {
-        count_step(c.loc);
-        assign(*c.target, std::move(item));
-        if (c.cond) {
-            if (rt_.trace) {
-                uint32_t pred;
-                std::optional<bool> keep = condition(*c.cond, pred);
-                if (!keep) {
-                    try {
-                        dynamic_value_error(*rt_.trace,
-                                            c.key ? "the filter of a dict comprehension must be static inside a "
-                                                    "@graph function (it decides the dict's keys), but it depends on "
-                                                    "the contents of a tensor"
-                                                  : "the filter of a list comprehension must be static inside a "
-                                                    "@graph function (it decides the list's length), but it depends "
-                                                    "on the contents of a tensor",
-                                            symbolic(*rt_.trace, pred));
-                    } catch (Error& e) {
-                        e.locate(source(), c.cond->loc);
-                        throw;
-                    }
-                }
-                if (!*keep) return;
-            } else if (!cond(*c.cond)) {
-                return;
+    // Clause k: its target, iterable and filter (0 is the node's own fields).
+    auto target_of = [&](size_t k) -> const Expr& { return k == 0 ? *c.target : *c.more[k - 1].target; };
+    auto cond_of = [&](size_t k) { return k == 0 ? c.cond.get() : c.more[k - 1].cond.get(); };
+    auto kept = [&](const Expr& filter) {
+        if (!rt_.trace) return cond(filter);
+        uint32_t pred;
+        std::optional<bool> keep = condition(filter, pred);
+        if (!keep) {
+            try {
+                dynamic_value_error(*rt_.trace,
+                                    c.key ? "the filter of a dict comprehension must be static inside a "
+                                            "@graph function (it decides the dict's keys), but it depends on "
+                                            "the contents of a tensor"
+                                          : "the filter of a list comprehension must be static inside a "
+                                            "@graph function (it decides the list's length), but it depends "
+                                            "on the contents of a tensor",
+                                    symbolic(*rt_.trace, pred));
+            } catch (Error& e) {
+                e.locate(source(), filter.loc);
+                throw;
             }
         }
+        return *keep;
+    };
+    // Iteration goes through Iterable (a traced tensor: unrolled over its static axis 0).
+    auto iterable = [&](const Value& v, const Expr& where) {
+        try {
+            return Iterable(v, &rt_);
+        } catch (Error& err) {
+            err.locate(source(), where.loc);
+            throw;
+        }
+    };
+    std::function<void(size_t, Value)> clause = [&](size_t k, Value item) {
+        count_step(c.loc);
+        assign(target_of(k), std::move(item));
+        if (const Expr* filter = cond_of(k); filter && !kept(*filter)) return;
+        if (k < c.more.size()) {  // the next clause, for this item of the ones before
+            const Expr& next = *c.more[k].iter;
+            Iterable it = iterable(eval(next), next);
+            for (int64_t i = 0; i < it.size(); ++i) clause(k + 1, it.item(i));
+            return;
+        }
         if (c.key) {
-            DictKey k = key_at(eval(*c.key), c.key->loc);
-            dict_out.set(std::move(k), eval(*c.elt));
+            DictKey key = key_at(eval(*c.key), c.key->loc);
+            dict_out.set(std::move(key), eval(*c.elt));
             return;
         }
         out.push_back(eval(*c.elt));
     };
     try {
-        // Iteration goes through Iterable (a traced tensor: unrolled over its static axis 0).
-        Iterable it = [&] {
-            try {
-                return Iterable(iter, &rt_);
-            } catch (Error& err) {
-                err.locate(source(), c.iter->loc);
-                throw;
-            }
-        }();
-        for (int64_t i = 0; i < it.size(); ++i) body(it.item(i));
+        Iterable it = iterable(iter, *c.iter);
+        for (int64_t i = 0; i < it.size(); ++i) clause(0, it.item(i));
     } catch (...) {
         f_ = saved;
         throw;

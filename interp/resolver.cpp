@@ -264,11 +264,18 @@ private:
             facts->name = c.key ? "<dictcomp>" : "<listcomp>";
             facts->source = source_;
             Scope inner{facts.get(), {}, s};
+            // every clause's target is a local of the comprehension, seen by the element
             declare_target(*c.target, &inner);
+            for (CompClause& m : c.more) declare_target(*m.target, &inner);
             expr(*c.target, &inner);
             if (c.key) expr(*c.key, &inner);
             expr(*c.elt, &inner);
             if (c.cond) expr(*c.cond, &inner);
+            for (CompClause& m : c.more) {  // evaluated inside, after the clauses before it
+                expr(*m.iter, &inner);
+                expr(*m.target, &inner);
+                if (m.cond) expr(*m.cond, &inner);
+            }
             c.info = std::move(facts);
             break;
         }

@@ -200,9 +200,14 @@ private:
             const ListComp& c = e.as<ListComp>();
             expr(*c.iter);  // evaluated outside the comprehension's scope
             target_names(*c.target, shadowed);
+            for (const CompClause& m : c.more) target_names(*m.target, shadowed);
             if (c.key) expr(*c.key);
             expr(*c.elt);
             if (c.cond) expr(*c.cond);
+            for (const CompClause& m : c.more) {
+                expr(*m.iter);
+                if (m.cond) expr(*m.cond);
+            }
             break;
         }
         default:

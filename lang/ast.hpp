@@ -191,12 +191,19 @@ struct Lambda : Expr {  // lambda a, b=1: expr; loc: the `lambda` keyword
     std::unique_ptr<FunctionInfo> info;
     explicit Lambda(Loc l) : Expr(ExprKind::Lambda, l) {}
 };
+// A `for target in iter [if cond]` clause after a comprehension's first.
+struct CompClause {
+    ExprPtr target, iter, cond;  // cond may be null
+};
 // [elt for target in iter if cond]; target is a Name or a TupleExpr of Names.
-// loc: the `[`. Python 3 semantics: the target is local to the comprehension.
+// loc: the `[`. Python 3 semantics: the targets are local to the comprehension.
 // A dict comprehension {key: elt for ...} is the same node with `key` set
-// (loc: the `{`): both share one scope and one evaluation.
+// (loc: the `{`): both share one scope and one evaluation. Further clauses
+// (`[a * b for a in xs for b in ys if a != b]`) nest in order, as Python's:
+// each one's iterable is evaluated inside, for every item of the ones before.
 struct ListComp : Expr {
-    ExprPtr elt, target, iter, cond;  // cond may be null
+    ExprPtr elt, target, iter, cond;  // the first clause; cond may be null
+    std::vector<CompClause> more;     // the clauses after it
     ExprPtr key;                      // null for a list comprehension
     std::unique_ptr<FunctionInfo> info;
     explicit ListComp(Loc l) : Expr(ExprKind::ListComp, l) {}

@@ -182,6 +182,11 @@ public:
                 expr(*c.target, depth + 1, "target");
                 expr(*c.iter, depth + 1, "iter");
                 if (c.cond) expr(*c.cond, depth + 1, "if");
+                for (const CompClause& m : c.more) {
+                    expr(*m.target, depth + 1, "target");
+                    expr(*m.iter, depth + 1, "iter");
+                    if (m.cond) expr(*m.cond, depth + 1, "if");
+                }
                 return;
             }
         }

@@ -543,20 +543,29 @@ const auto open_comprehension = [](auto& ctx) {
     comp->elt = std::move(list.elts.front());
     x3::_val(ctx) = std::move(comp);
 };
+// The clause being parsed: the first one (the node's own fields) or the last of `more`.
+template <class Ctx>
+ExprPtr& clause_field(Ctx& ctx, ExprPtr ListComp::*first, ExprPtr CompClause::*later) {
+    auto& comp = x3::_val(ctx)->template as<ListComp>();
+    return comp.more.empty() ? comp.*first : comp.more.back().*later;
+}
 const auto comprehension_target = [](auto& ctx) {
     ParseState& s = state_of(ctx);
     if (!s.check_target(*x3::_attr(ctx), false, true)) bail(next_token(ctx));
-    x3::_val(ctx)->template as<ListComp>().target = std::move(x3::_attr(ctx));
+    clause_field(ctx, &ListComp::target, &CompClause::target) = std::move(x3::_attr(ctx));
 };
-const auto comprehension_iter = [](auto& ctx) { x3::_val(ctx)->template as<ListComp>().iter = std::move(x3::_attr(ctx)); };
+const auto comprehension_iter = [](auto& ctx) {
+    clause_field(ctx, &ListComp::iter, &CompClause::iter) = std::move(x3::_attr(ctx));
+};
 // Several `if`s are joined with `and` (same result, same short-circuit). _attr: ('if', condition)
 const auto comprehension_if = [](auto& ctx) {
     auto& a = x3::_attr(ctx);
-    auto& comp = x3::_val(ctx)->template as<ListComp>();
+    ExprPtr& field = clause_field(ctx, &ListComp::cond, &CompClause::cond);
     ExprPtr cond = std::move(at_c<1>(a));
-    if (comp.cond) cond = make<BoolOp>(true, std::move(comp.cond), std::move(cond), at_c<0>(a)->loc);
-    comp.cond = std::move(cond);
+    if (field) cond = make<BoolOp>(true, std::move(field), std::move(cond), at_c<0>(a)->loc);
+    field = std::move(cond);
 };
+const auto comprehension_more = [](auto& ctx) { x3::_val(ctx)->template as<ListComp>().more.emplace_back(); };
 
 // Dicts are built in _val entry by entry; {key: elt for ...} turns the first
 // entry into a comprehension (a ListComp with a key, see ast.hpp).
@@ -1122,13 +1131,11 @@ const auto paren_def =
        x3::expect[lit(Tok::RParen, "')'")][unwrap_paren])));
 
 // list: '[' [test (',' test)* [',']] ']' | '[' test comp_for ']'
-// comp_for: 'for' target_list 'in' or_test ('if' or_test)*     (after the 'for', into a ListComp)
+// comp_for: 'for' target_list 'in' or_test ('if' or_test)*     (after the 'for', into a ListComp; repeated)
 const auto comp_for_rest = target_list[comprehension_target] >> x3::expect[lit(Tok::In, "'in'")] >>
                            or_test[comprehension_iter] >> *((tok(Tok::If) >> or_test)[comprehension_if]);
-const auto comprehension =
-    lit(Tok::For)[open_comprehension] >> comp_for_rest >>
-    -(&lit(Tok::For) >> error("a list comprehension may have only one 'for' (nested loops are not supported)")) >>
-    x3::expect[lit(Tok::RBracket, "']'")];
+const auto comprehension = lit(Tok::For)[open_comprehension] >> comp_for_rest >>
+                           *(lit(Tok::For)[comprehension_more] >> comp_for_rest) >> x3::expect[lit(Tok::RBracket, "']'")];
 const auto list_display_def =
     tok(Tok::LBracket)[open_list] >>
     (lit(Tok::RBracket) |
@@ -1137,10 +1144,8 @@ const auto list_display_def =
                            x3::expect[lit(Tok::RBracket, "']' or ','")]))));
 
 // dict: '{' [test ':' test (',' test ':' test)* [',']] '}' | '{' test ':' test comp_for '}'
-const auto dict_comprehension =
-    lit(Tok::For)[open_dict_comprehension] >> comp_for_rest >>
-    -(&lit(Tok::For) >> error("a dict comprehension may have only one 'for' (nested loops are not supported)")) >>
-    x3::expect[lit(Tok::RBrace, "'}'")];
+const auto dict_comprehension = lit(Tok::For)[open_dict_comprehension] >> comp_for_rest >>
+                                *(lit(Tok::For)[comprehension_more] >> comp_for_rest) >> x3::expect[lit(Tok::RBrace, "'}'")];
 const auto dict_colon =
     (&(lit(Tok::Comma) | lit(Tok::RBrace) | lit(Tok::For)) >> error("set literals are not supported (a dict is written {key: value})")) |
     x3::expect[lit(Tok::Colon, "':' after the dict key")];
