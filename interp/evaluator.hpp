@@ -63,7 +63,10 @@ struct TraceVar {
 
 class Evaluator {
 public:
-    explicit Evaluator(Runtime& rt) : rt_(rt) {}
+    // Counts steps against the run's limit from the start: an evaluator made
+    // by a builtin that calls back into tg code (grad, sorted's key) ran
+    // without the step limit or the interrupt before.
+    explicit Evaluator(Runtime& rt) : rt_(rt) { set_step_limit(); }
 
     // Runs a resolved chunk as the top level of `m`. `echo` (may be null)
     // receives the value of each expression statement (the REPL).

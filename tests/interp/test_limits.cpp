@@ -213,6 +213,26 @@ print(f(tensor(-1.0)))
     h.still_usable();
 }
 
+TEST_CASE("code a builtin calls back (grad, sorted's key) counts against the step limit") {
+    // Such builtins ran the function on an evaluator of their own, with no
+    // step limit: an endless loop under grad grew its tape to 12 GB of RSS
+    // (found by the interp fuzzer); the memory limit here only bounds the
+    // failure mode the test would otherwise have.
+    tg::Options o;
+    o.max_steps = 20000;
+    o.max_memory_bytes = 64 * MiB;
+    Host h(o);
+    const tg::Error e = h.fails(R"(def f(x):
+    i = 0
+    while i < 1:
+        x = x * 1.0
+    return x
+print(grad(f)(tensor(1.0)))
+)");
+    CHECK(std::string(e.what()).find("step limit exceeded: more than 20000 steps") != std::string::npos);
+    h.still_usable();
+}
+
 TEST_CASE("max_steps counts per run, not per interpreter lifetime") {
     tg::Options o;
     o.max_steps = 10000;
