@@ -21,35 +21,13 @@ import sys
 
 import numpy as np
 
-DT = {"bool": np.bool_, "i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
+from table_format import DT, attr, name_of, tensor as table_tensor
+
 ALL = list(DT)
 
 
-def name_of(a):
-    for k, v in DT.items():
-        if a.dtype == v:
-            return k
-    raise ValueError(a.dtype)
-
-
 def tensor(a):
-    a = np.asarray(a)
-    head = "%s %d %s" % (name_of(a), a.ndim, " ".join(str(d) for d in a.shape))
-    return head + " : " + " ".join(repr(float(v)) for v in a.reshape(-1))
-
-
-def attr(v):
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "bool %d" % v
-    if isinstance(v, int):
-        return "int %d" % v
-    if isinstance(v, float):
-        return "float %r" % v
-    if isinstance(v, tuple):
-        return "ints %d %s" % (len(v), " ".join(str(x) for x in v))
-    raise TypeError(v)
+    return table_tensor(np.asarray(a))
 
 
 CASES = []
