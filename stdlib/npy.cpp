@@ -217,9 +217,12 @@ NpyHeader npy_parse_header(std::string_view bytes) {
     NpyHeader h = DictParser(text).parse();
     h.data_offset = end;
     const size_t item = dtype_size(h.dtype);
-    int64_t numel = 1;
-    for (int64_t d : h.shape)
-        if (__builtin_mul_overflow(numel, d, &numel)) bad("the shape " + h.shape.to_string() + " is too large");
+    int64_t numel = 0;
+    try {
+        numel = h.shape.numel();  // NumPy's rule: the nonzero dimensions' product must fit
+    } catch (const OpError&) {
+        bad("the shape " + h.shape.to_string() + " is too large");
+    }
     size_t total = 0;
     if (__builtin_mul_overflow(static_cast<size_t>(numel), item, &total))
         bad("the shape " + h.shape.to_string() + " is too large");

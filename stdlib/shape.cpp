@@ -25,14 +25,21 @@ void Shape::push_back(int64_t d) {
     dims_[rank_++] = d;
 }
 
+// Like NumPy, the product of the nonzero dimensions must fit: a shape such
+// as (0, 2**62, 4) has no elements but no strides either (they overflow).
 int64_t Shape::numel() const {
     int64_t n = 1;
+    bool empty = false;
     for (int i = 0; i < rank_; ++i) {
         if (dims_[i] < 0) throw OpError("negative dimension " + std::to_string(dims_[i]) + " in shape " + to_string());
+        if (dims_[i] == 0) {
+            empty = true;
+            continue;
+        }
         if (__builtin_mul_overflow(n, dims_[i], &n))
             throw OpError("the shape " + to_string() + " has too many elements");
     }
-    return n;
+    return empty ? 0 : n;
 }
 
 bool operator==(const Shape& a, const Shape& b) {

@@ -36,6 +36,11 @@ TEST_CASE("shape printing, numel and overflow") {
     CHECK(Shape{0, 5}.numel() == 0);
     CHECK_THROWS_WITH_AS(Shape({int64_t(1) << 40, int64_t(1) << 40}).numel(),
                          "the shape (1099511627776, 1099511627776) has too many elements", OpError);
+    // NumPy's rule: a zero dimension does not excuse the others (their strides would overflow); found by
+    // the npy fuzzer
+    CHECK_THROWS_WITH_AS(Shape({0, int64_t(1) << 40, int64_t(1) << 40}).numel(),
+                         "the shape (0, 1099511627776, 1099511627776) has too many elements", OpError);
+    CHECK(Shape{0, int64_t(1) << 40, 4}.numel() == 0);
     CHECK_THROWS_AS(Shape({1, 2, 3, 4, 5, 6, 7, 8, 9}), OpError);
     Shape s;
     for (int i = 0; i < kMaxRank; ++i) s.push_back(1);

@@ -127,6 +127,9 @@ TEST_CASE("npy: every kind of damage is an error that says what is wrong") {
     header("{'descr': '<f4', 'fortran_order': False, 'shape': [2], }", "the shape must be a tuple");
     header("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", "expected a dimension");
     header("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1, 2), }", "at most 8");
+    // found by the npy fuzzer: no elements, but the nonzero dimensions' product overflows (strides would)
+    header("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 28900, 100000001, 10010, 5, 10, 100000000, 0), }",
+           "the shape (0, 28900, 100000001, 10010, 5, 10, 100000000, 0) is too large");
     header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x", "unexpected text after the dict");
     header("['descr', '<f4']", "must be a dict");
     header("{'descr': '<f4, 'fortran_order': False, 'shape': (2,), }", "expected ',' or '}'");
