@@ -1,5 +1,7 @@
 #include "interp/autodiff.hpp"
 
+#include "stdlib/budget.hpp"
+
 #include <map>
 #include <string>
 
@@ -423,7 +425,7 @@ std::vector<Value> backward(Runtime& rt, const Tape& tape, uint32_t out_node, co
 Value record(Tape& tape, TapeEntry e) {
     Value out = wrap(tape, e.out);
     e.out_node = out.tracked()->node;
-    tape.entries.push_back(std::move(e));
+    tape.push(std::move(e));
     return out;
 }
 
@@ -615,7 +617,7 @@ void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint3
     if (e.in_nodes.empty()) return;  // nothing it reads is differentiated
     e.cond = std::move(data);
     e.out_node = kNotTracked;
-    tape.entries.push_back(std::move(e));
+    tape.push(std::move(e));
 }
 
 // ------------------------------------------------------------------ converted `while`
@@ -675,7 +677,36 @@ void record_while(Runtime& rt, LoopTape t, std::shared_ptr<WhileData> d, const s
     d->body = std::move(t.body);
     e.loop = std::move(d);
     e.out_node = kNotTracked;
-    tape.entries.push_back(std::move(e));
+    tape.push(std::move(e));
+}
+
+// ------------------------------------------------------------------ the tape's memory
+
+namespace {
+size_t entry_bytes(const TapeEntry& e) {
+    return sizeof(TapeEntry) + e.inputs.size() * (sizeof(Value) + sizeof(uint32_t)) +
+           e.attrs.size() * sizeof(stdlib::Attr) + e.items.size() * sizeof(stdlib::IndexItem) +
+           e.dynamic.size() * sizeof(Value);
+}
+}  // namespace
+
+void Tape::push(TapeEntry e) {
+    if (!budget_) {
+        budget_ = stdlib::Budget::current();
+        if (budget_) budget_->retain();
+    }
+    if (budget_) {
+        const size_t bytes = entry_bytes(e);
+        budget_->charge(bytes, "the gradient tape's record");
+        charged_ += bytes;
+    }
+    entries.push_back(std::move(e));
+}
+
+Tape::~Tape() {
+    if (!budget_) return;
+    budget_->credit(charged_);
+    budget_->release();
 }
 
 // ------------------------------------------------------------------ grad

@@ -23,6 +23,10 @@
 #include "interp/value.hpp"
 #include "stdlib/op_table.hpp"
 
+namespace tg::stdlib {
+class Budget;
+}
+
 namespace tg::interp {
 
 class Runtime;
@@ -59,11 +63,26 @@ struct CondData {
     std::vector<stdlib::TensorType> in_types;  // per in_node of the entry
 };
 
+// The entries are charged to the interpreter's memory budget as they are
+// recorded (max_memory_bytes, SPEC §8: a differentiated loop without a step
+// limit would otherwise grow the tape without bound) and credited when the
+// tape ends.
 struct Tape {
     uint32_t level = 0;
     uint64_t id = 0;
     uint32_t nodes = 0;
     std::vector<TapeEntry> entries;
+
+    Tape() = default;
+    Tape(const Tape&) = delete;
+    Tape& operator=(const Tape&) = delete;
+    ~Tape();
+    // Charges e's estimated size (LimitError past the limit: nothing recorded), then appends it.
+    void push(TapeEntry e);
+
+private:
+    stdlib::Budget* budget_ = nullptr;  // the budget charged (the one current at the first push)
+    size_t charged_ = 0;
 };
 
 // The innermost live tape `v` is tracked on (0: none).

@@ -13,12 +13,12 @@ void Budget::release() {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
-void Budget::charge(size_t bytes) {
+void Budget::charge(size_t bytes, const char* what) {
     const int64_t n = static_cast<int64_t>(bytes);
     const int64_t before = used_.fetch_add(n, std::memory_order_relaxed);
     if (max_bytes > 0 && before + n > max_bytes) {
         used_.fetch_sub(n, std::memory_order_relaxed);
-        throw LimitError("memory limit exceeded: a tensor of " + human_bytes(bytes) + " would pass max_memory_bytes = " +
+        throw LimitError("memory limit exceeded: " + std::string(what) + " of " + human_bytes(bytes) + " would pass max_memory_bytes = " +
                          human_bytes(static_cast<size_t>(max_bytes)) + " (" + human_bytes(static_cast<size_t>(before)) +
                          " in use)");
     }

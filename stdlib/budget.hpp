@@ -45,8 +45,9 @@ public:
     const std::atomic<bool>* interrupt = nullptr;
 
     int64_t used() const { return used_.load(std::memory_order_relaxed); }
-    // Charges `bytes` or throws LimitError (nothing charged) if that passes max_bytes.
-    void charge(size_t bytes);
+    // Charges `bytes` or throws LimitError (nothing charged) if that passes
+    // max_bytes; `what` names the allocation in the message.
+    void charge(size_t bytes, const char* what = "a tensor");
     void credit(size_t bytes) { used_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed); }
 
     bool watched() const { return interrupt != nullptr || deadline_ns != 0; }

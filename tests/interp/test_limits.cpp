@@ -301,3 +301,22 @@ TEST_CASE("memory limit: what a gradient saves for a loop counts, eager and in g
         h.still_usable();
     }
 }
+
+TEST_CASE("memory limit: the gradient tape's own records count (a loop of 0-d values, no step limit)") {
+    // 0-d values have no tensor data to charge: before the tape charged its
+    // records, this loop's 2,000,000 records (~400 MB) passed a 16 MiB limit.
+    tg::Options o;
+    o.max_memory_bytes = 16 * MiB;
+    Host h(o);
+    const tg::Error e = h.fails(R"(def f(x):
+    for i in range(2000000):
+        x = x * 1.0
+    return x
+print(grad(f)(tensor(1.0)))
+)");
+    CHECK(e.message().find("memory limit exceeded: the gradient tape's record of") != std::string::npos);
+    CHECK(h.interp.memory_bytes() == 0);  // credited when the tape ended
+    h.interp.run_source("print(grad(lambda x: x * x)(tensor(3.0)))\n");
+    CHECK(h.out == "6.0\n");
+    h.still_usable();
+}
