@@ -45,12 +45,60 @@ bool is_mask(const Value& v) { return v.is_tensor() && v.tensor_type().dtype == 
 struct Plan {
     std::vector<IndexItem> basic;   // the items without the Nones
     std::vector<Value> dynamic;     // `dynamic` of the basic items
-    Value index;                    // the integer tensor, or Undefined
+    Value index;                    // the integer tensor (one), or Undefined
     int axis = 0;                   // the view's axis it gathers along
     std::vector<int64_t> perm;      // after the gather (empty: none needed)
     Shape result;                   // x[s]'s shape, with the new axes
     Shape before_newaxes;           // the same without the new axes
+    // Several index tensors (NumPy's broadcast of index arrays): the view's
+    // axes they index are brought together (merge_perm; empty: already in
+    // order) and merged into one of their dims' product at `axis`, which
+    // one linear index (broadcast shape) gathers.
+    std::vector<Value> indices;     // in subscript order
+    std::vector<int> index_axes;    // the view's axis of each
+    Shape view;                     // the basic view's shape
+    std::vector<int64_t> merge_perm;
+    Shape merged;                   // the view after the merge
+    Shape broadcast;                // the index tensors' common shape
 };
+
+// Several index tensors: their common shape, and the view's indexed axes
+// brought next to the first one and merged (`order` keeps one 'A').
+void merge_indexed_axes(Plan& p, std::string& order) {
+    std::vector<Shape> shapes;
+    for (const Value& v : p.indices) shapes.push_back(v.tensor_type().shape);
+    try {
+        p.broadcast = stdlib::broadcast_shapes("indexing", shapes);
+    } catch (const stdlib::OpError&) {
+        std::string list;
+        for (const Shape& sh : shapes) list += (list.empty() ? "" : ", ") + sh.to_string();
+        throw Error("the index tensors of one subscript must broadcast together, as NumPy's index arrays do; their "
+                    "shapes are " + list);
+    }
+    std::string view_order = order;  // one char per view dim
+    std::erase(view_order, 'N');
+    for (int d = 0; d < static_cast<int>(view_order.size()); ++d)
+        if (view_order[static_cast<size_t>(d)] == 'A') p.index_axes.push_back(d);
+    int64_t size = 1;
+    for (int d : p.index_axes) size *= p.view[d];
+    for (int d = 0; d < p.view.rank(); ++d) {
+        if (d == p.index_axes[0]) {
+            for (int a : p.index_axes) p.merge_perm.push_back(a);
+            p.merged.push_back(size);
+        } else if (view_order[static_cast<size_t>(d)] != 'A') {
+            p.merge_perm.push_back(d);
+            p.merged.push_back(p.view[d]);
+        }
+    }
+    bool identity = true;
+    for (size_t i = 0; i < p.merge_perm.size(); ++i) identity = identity && p.merge_perm[i] == static_cast<int64_t>(i);
+    if (identity) p.merge_perm.clear();
+    // one 'A' stands for the merged axis, where the first index tensor was
+    const size_t first = order.find('A');
+    std::string rest = order.substr(first + 1);
+    std::erase(rest, 'A');
+    order = order.substr(0, first + 1) + rest;
+}
 
 Plan plan(const Shape& x, const Subscript& s) {
     Plan p;
@@ -61,9 +109,6 @@ Plan plan(const Shape& x, const Subscript& s) {
         if (s.items[i].kind != IndexItem::Ellipsis) ++consumed;
         if (sp.is_tensor()) ++tensors;
     }
-    if (tensors > 1)
-        throw Error("indexing with more than one tensor of indices is not supported (NumPy's broadcasting of index "
-                    "arrays); index one axis at a time, e.g. x[i][:, j]");
     // The dims of the result in NumPy's order: 'S' from slices and `...`,
     // 'N' from None, 'A' the gathered block; ints give none.
     std::string order;
@@ -83,8 +128,8 @@ Plan plan(const Shape& x, const Subscript& s) {
             ++advanced_count;
         }
         if (sp.is_tensor()) {
-            p.index = sp;
-            a_at = static_cast<int>(order.size());
+            p.indices.push_back(sp);
+            if (a_at < 0) a_at = static_cast<int>(order.size());
             order += 'A';
         } else if (it.kind == IndexItem::Slice) {
             order += 'S';
@@ -97,12 +142,18 @@ Plan plan(const Shape& x, const Subscript& s) {
     int seen = 0;  // view dims accounted for by `order`
     for (char c : order) seen += c == 'N' ? 0 : 1;
     order += std::string(static_cast<size_t>(view.rank() - seen), 'S');
+    p.view = view;
+    if (tensors > 1) merge_indexed_axes(p, order);
     std::string gathered = order;  // the order of the view after the gather (no N)
     std::erase(gathered, 'N');
     Shape z = view;
-    if (p.index.defined()) {
+    if (tensors == 1) {
+        p.index = p.indices[0];
+        p.broadcast = p.index.tensor_type().shape;
+    }
+    if (tensors > 0) {
         p.axis = static_cast<int>(gathered.find('A'));
-        z = stdlib::gather_shape(view, p.index.tensor_type().shape, p.axis);
+        z = stdlib::gather_shape(tensors > 1 ? p.merged : view, p.broadcast, p.axis);
         // NumPy: the block goes first unless the advanced indices are adjacent
         if (last_advanced - first_advanced + 1 != advanced_count) {
             order.erase(static_cast<size_t>(a_at), 1);
@@ -111,7 +162,7 @@ Plan plan(const Shape& x, const Subscript& s) {
     }
     std::string want = order;
     std::erase(want, 'N');
-    const int m = p.index.defined() ? p.index.tensor_type().shape.rank() : 0;
+    const int m = tensors > 0 ? p.broadcast.rank() : 0;
     if (want != gathered) {
         // z's dims: S... A-block S...; list them in `want`'s order
         std::vector<int64_t> s_dims, a_dims;
@@ -147,6 +198,55 @@ std::vector<int64_t> inverse(const std::vector<int64_t>& perm) {
     std::vector<int64_t> inv(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) inv[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
     return inv;
+}
+
+// ---- several index tensors
+
+// Index tensor j, bounds-checked and with negative indices wrapped as a
+// gather checks them (the same message, naming the view's axis): gathered
+// from 0..n-1 laid along that axis.
+Value checked_index(Runtime& rt, const Plan& p, size_t j) {
+    const int axis = p.index_axes[j];
+    const int64_t n = p.view[axis];
+    Shape along(std::vector<int64_t>(static_cast<size_t>(p.view.rank()), 1));
+    along[axis] = n;
+    stdlib::Tensor positions = stdlib::Tensor::empty(stdlib::DType::I64, along);
+    std::iota(positions.data<int64_t>(), positions.data<int64_t>() + n, int64_t{0});
+    const Value& index = p.indices[j];
+    const Value picked = op(rt, "_gather", {Value(std::move(positions)), index}, {{}, {}, int64_t{axis}});
+    return reshape(rt, picked, index.tensor_type().shape);
+}
+
+// The position in the merged axis: sum of index_j * (product of the later indexed dims).
+Value linear_index(Runtime& rt, const Plan& p) {
+    Value total;
+    int64_t stride = 1;
+    for (size_t j = p.indices.size(); j-- > 0;) {
+        Value term = checked_index(rt, p, j);
+        if (!(term.tensor_type().shape == p.broadcast))
+            term = op(rt, "broadcast_to", {term}, {std::monostate{}, dims(p.broadcast)});
+        if (stride != 1) term = binary(rt, lang::BinOp::Mul, term, Value(stdlib::Tensor::scalar(stride)));
+        total = total.defined() ? binary(rt, lang::BinOp::Add, term, total) : term;
+        stride *= p.view[p.index_axes[j]];
+    }
+    return total;
+}
+
+Shape permuted(const Shape& s, const std::vector<int64_t>& perm) {
+    Shape t;
+    for (int64_t k : perm) t.push_back(s[static_cast<int>(k)]);
+    return t;
+}
+
+// The basic view with its indexed axes merged into one, and back.
+Value merge_axes(Runtime& rt, const Plan& p, Value view) {
+    if (!p.merge_perm.empty()) view = op(rt, "transpose", {view}, {std::monostate{}, p.merge_perm});
+    return reshape(rt, view, p.merged);
+}
+Value unmerge_axes(Runtime& rt, const Plan& p, const Value& merged) {
+    if (p.merge_perm.empty()) return reshape(rt, merged, p.view);
+    const Value t = reshape(rt, merged, permuted(p.view, p.merge_perm));
+    return op(rt, "transpose", {t}, {std::monostate{}, inverse(p.merge_perm)});
 }
 
 // ---- bool masks
@@ -239,7 +339,9 @@ Value index_advanced(Runtime& rt, const Value& x, const Subscript& s) {
         if (is_mask(sp)) return mask_select(rt, x, only_mask(s));
     const Plan p = plan(x.tensor_type().shape, s);
     Value y = index_tensor(rt, x, p.basic, p.dynamic);
-    if (p.index.defined())
+    if (p.indices.size() > 1)
+        y = op(rt, "_gather", {merge_axes(rt, p, y), linear_index(rt, p)}, {{}, {}, int64_t{p.axis}});
+    else if (p.index.defined())
         y = op(rt, "_gather", {y, p.index}, {{}, {}, int64_t{p.axis}});
     if (!p.perm.empty()) y = op(rt, "transpose", {y}, {std::monostate{}, p.perm});
     return reshape(rt, y, p.result);
@@ -258,7 +360,10 @@ void assign_advanced(Runtime& rt, Value& x, const Subscript& s, const Value& val
     if (!(vs == p.result)) v = op(rt, "broadcast_to", {v}, {std::monostate{}, dims(p.result)});
     v = reshape(rt, v, p.before_newaxes);
     if (!p.perm.empty()) v = op(rt, "transpose", {v}, {std::monostate{}, inverse(p.perm)});
-    if (p.index.defined()) {
+    if (p.indices.size() > 1) {
+        const Value view = merge_axes(rt, p, index_tensor(rt, x, p.basic, p.dynamic));
+        v = unmerge_axes(rt, p, op(rt, "_scatter", {view, linear_index(rt, p), v}, {{}, {}, {}, int64_t{p.axis}}));
+    } else if (p.index.defined()) {
         const Value view = index_tensor(rt, x, p.basic, p.dynamic);
         v = op(rt, "_scatter", {view, p.index, v}, {{}, {}, {}, int64_t{p.axis}});
     }

@@ -6,10 +6,12 @@
 // differentiates like any other code.
 //
 // Decisions (docs/language.md, "Indexing"):
-// - One integer tensor per subscript; integers beside it count as advanced
-//   indices for NumPy's placement rule (the gathered axes go where the
-//   tensor is when the advanced indices are adjacent, else first). Several
-//   tensors (NumPy's broadcast of index arrays) are an error.
+// - Integers beside index tensors count as advanced indices for NumPy's
+//   placement rule (the gathered axes go where the tensors are when the
+//   advanced indices are adjacent, else first). Several index tensors
+//   broadcast together (NumPy's index arrays): the axes they index are
+//   merged into one and gathered with one linear index, each tensor first
+//   bounds-checked by a gather of its axis' positions.
 // - A bool mask is the only item of its subscript; its shape is x's shape or
 //   its leading dims. `x[mask]` needs the mask's contents (its length does),
 //   so inside @graph it is a trace error suggesting `where` — unless the
