@@ -106,6 +106,22 @@ constexpr const char* kScalarPipeline =
     "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop-simplify,lcssa,loop(loop-rotate),"
     "loop-mssa(licm),instcombine<no-verify-fixpoint>,simplifycfg),globaldce";
 
+// The same for a huge scalar module (a static loop unrolled while tracing,
+// thousands of small loops and conds; see TimedCompiler), without the loop
+// passes: LLVM's loop analyses are superlinear in the number of loops (a
+// 3,000-loop module spent seconds in ScalarEvolution) and such code runs once.
+constexpr const char* kHugeScalarPipeline =
+    "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg),globaldce";
+
+// A module is huge past either bound (see TimedCompiler for why).
+constexpr unsigned kHugeInstructions = 40000;
+constexpr size_t kHugeBlocks = 2000;
+bool huge_module(const Module& m) {
+    size_t blocks = 0;
+    for (const Function& f : m) blocks += f.size();
+    return m.getInstructionCount() > kHugeInstructions || blocks > kHugeBlocks;
+}
+
 // Instruction selection and object emission, timed for `--trace`.
 // It uses the session's one TargetMachine (JitSession::Impl::tm), which the
 // optimization pipeline uses too: a second one would build its own X86
@@ -116,17 +132,18 @@ constexpr const char* kScalarPipeline =
 // gets the fast instruction selector and register allocator: the default
 // ones are superlinear in a function's size — 12 s of codegen for a
 // 13,000-node graph, 0.4 s this way — and such code runs once or a few
-// times, through its runtime calls.
+// times, through its runtime calls. Huge is many instructions or many
+// blocks: an unrolled loop of small conds (29,000 instructions in 7,000
+// blocks after O2) took 11 s with the default ones.
 class TimedCompiler : public SimpleCompiler {
 public:
-    static constexpr unsigned kFastCodegenInstructions = 40000;
 
     TimedCompiler(TargetMachine& tm, ObjectCache* cache, ModuleTimes* times)
         : SimpleCompiler(tm, cache), tm_(tm), times_(times) {}
     Expected<CompileResult> operator()(Module& m) override {
         const auto start = std::chrono::steady_clock::now();
         const CodeGenOptLevel level = tm_.getOptLevel();
-        const bool huge = m.getInstructionCount() > kFastCodegenInstructions;
+        const bool huge = huge_module(m);
         if (huge) tm_.setOptLevel(CodeGenOptLevel::None);
         auto result = SimpleCompiler::operator()(m);
         if (huge) tm_.setOptLevel(level);
@@ -180,7 +197,7 @@ struct JitSession::Impl {
         pb.crossRegisterProxies(lam, fam, cgam, mam);
         if (m.getNamedMetadata("tg.pipeline")) {  // scalar code (lower.cpp): O2's result in a third of its time
             ModulePassManager mpm;
-            if (Error e = pb.parsePassPipeline(mpm, kScalarPipeline)) {
+            if (Error e = pb.parsePassPipeline(mpm, huge_module(m) ? kHugeScalarPipeline : kScalarPipeline)) {
                 consumeError(std::move(e));  // a bug in the string: fall back to O2 rather than fail
                 pb.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(m, mam);
                 return;
