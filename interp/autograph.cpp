@@ -1050,10 +1050,8 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                     Value skeleton_value = p.skeleton;
                     // compare the new value against the plan's structure and types
                     std::vector<Value> ls;
-                    if (auto d = structure_diff(skeleton_value, *pn.inner)) {
-                        (void)d;
+                    if (structure_diff(skeleton_value, *pn.inner))
                         carry(i, skeleton_value, pn.inner);  // throws the conversion error
-                    }
                     collect_leaves(*pn.inner, ls);
                     for (size_t k = 0; k < ls.size(); ++k) {
                         TensorType t = ls[k].tensor_type();
