@@ -1,9 +1,8 @@
 // Calls of @graph functions (SPEC §5.1): the signature, the trace cache,
-// tracing on a miss, and running the graph (the reference interpreter until
-// codegen lands). A trace that fails with the program's own error, or that
+// tracing on a miss, and running the graph (its native code when compiled
+// and ready, else the reference graph interpreter). A trace that fails with the program's own error, or that
 // the tracer cannot express, runs the call eagerly instead — the same
 // results and output, no graph — so @graph never changes what runs.
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -12,12 +11,12 @@
 #include "interp/evaluator.hpp"
 #include "interp/graph_cache.hpp"
 #include "interp/printing.hpp"
+#include "interp/scoped.hpp"
 #include "interp/trace.hpp"
+#include "interp/trace_session.hpp"
 #include "lang/diagnostics.hpp"
 #include "tracer/graph_interpreter.hpp"
-#include "tracer/passes.hpp"
 #include "tracer/printer.hpp"
-#include "tracer/verifier.hpp"
 
 namespace tg::interp {
 
@@ -371,38 +370,7 @@ std::shared_ptr<Env> Evaluator::traced_env(const std::shared_ptr<Env>& env) {
 Value Evaluator::trace_body(const FunctionObj& fn, TraceState& T, const std::shared_ptr<Env>& tenv,
                             const std::function<Value(const Value&)>& outputs, TraceTimes& times) {
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
-    TraceState* saved_trace = rt_.trace;
-    Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
-    // A closure made while tracing (a lambda in the body) and stored in
-    // the traced frame holds that frame: cut the cycle when tracing ends
-    // (before `frame` and the caller's `tenv`, the two references counted here, go).
-    struct CutCycles {
-        CycleCollector& cycles;
-        const std::shared_ptr<Env>& env;
-        ~CutCycles() {
-            try {
-                cycles.frame_done(env, 2);
-            } catch (...) {
-                // out of memory while collecting: the frame is only kept
-            }
-        }
-    } cut_cycles{rt_.cycles, tenv};
-    struct Leave {  // restores the evaluator however tracing ends
-        Evaluator& ev;
-        TraceState* trace;
-        Frame* frame;
-        int depth;
-        ~Leave() {
-            ev.rt_.depth = depth;
-            ev.f_ = frame;
-            ev.rt_.trace = trace;
-        }
-    } leave{*this, saved_trace, f_, rt_.depth};
-    rt_.trace = &T;
-    f_ = &frame;
-    ++rt_.depth;
-    using clock = std::chrono::steady_clock;
-    const auto t0 = clock::now();
+    TraceSession session(*this, T, Frame{tenv.get(), tenv, fn.module, &facts->source, {}}, {});
     Value traced;
     if (fn.native_body) {  // grad(f) of a @graph f: a builtin's body (T's location is the call's)
         traced = fn.native_body(rt_, CallArgs{std::span<const Value>(tenv->slots.data(), fn.params->size()), {}, {}, T.loc});
@@ -410,19 +378,13 @@ Value Evaluator::trace_body(const FunctionObj& fn, TraceState& T, const std::sha
         traced = eval(*fn.expr_body);
     } else {
         Flow flow = exec_block(*fn.body);
-        traced = function_result(frame, flow, fn);
+        traced = function_result(session.frame(), flow, fn);
     }
     if (outputs) traced = outputs(traced);
     std::vector<tracer::ValueId> ys;
     output_ids(traced, ys);
-    ys.push_back(T.token);
-    T.graph.yield(ys);
-    tracer::verify(T.graph);
-    const auto t1 = clock::now();
-    tracer::optimize(T.graph);
-    const auto t2 = clock::now();
-    times.trace_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    times.optimize_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    session.finish(std::move(ys));
+    times = session.times();
     return traced;
 }
 
@@ -479,30 +441,26 @@ Evaluator::GraphCall Evaluator::verify_call(const FunctionObj& fn, const GraphEn
         Value value;
         bool failed = false;
     } runs[2];
-    auto saved_write = rt_.options.write_output;
     const stdlib::Rng rng0 = rt_.rng;
     stdlib::Rng rng_graph = rng0;
     for (int k = 0; k < 2; ++k) {
         Run& r = runs[k];
-        rt_.options.write_output = [&r](std::string_view s) { r.out += s; };
+        Scoped<OutputFn> output(rt_.options.write_output, [&r](std::string_view s) { r.out += s; });
+        Scoped<bool> eager(rt_.options.eager, k == 1);
         rt_.rng = rng0;
         try {
             if (k == 0) {
                 run_entry(entry, env, args, r.value);
             } else {
-                rt_.options.eager = true;
                 std::vector<Value> pos(env->slots.begin(), env->slots.begin() + static_cast<std::ptrdiff_t>(fn.params->size()));
                 r.value = call_function(fn, CallArgs{pos, {}, {}, args.loc}, call_source);
             }
         } catch (Error& e) {
             r.failed = true;
             r.error = e.message() + " at " + format_location(e.source().get(), e.loc());
-            if (k == 0) rng_graph = rt_.rng;
         }
-        rt_.options.eager = false;
         if (k == 0) rng_graph = rt_.rng;
     }
-    rt_.options.write_output = saved_write;
     rt_.rng = rng_graph;
     std::string diff;
     if (runs[0].out != runs[1].out)
