@@ -28,12 +28,15 @@
 #include "interp/trace.hpp"
 #include "lang/diagnostics.hpp"
 #include "stdlib/cast.hpp"
+#include "tracer/carried_merge.hpp"
 
 namespace tg::interp {
 
 using namespace lang;
 using stdlib::TensorType;
 using tracer::Graph;
+using tracer::join;
+using tracer::MergeSite;
 using tracer::kNoId;
 using tracer::NodeId;
 using tracer::RegionId;
@@ -71,29 +74,25 @@ std::string describe_static(const Value& v) {
     return str_of(v);
 }
 
-// "" when a and b have the same structure (tensors anywhere a tensor is, equal
-// static parts); else how they differ, with `one` / `other` naming the sides
-// ("in one branch" / "in the other", "from ..." style is done by the caller).
-struct Diff {
-    std::string what;   // "length", "value", "kind", "key" (in one dict only), "key order"
-    std::string a, b;   // the two descriptions; "key": the key, and "first" / "second" (the side that has it)
-};
+// How a and b differ in structure (tensors anywhere a tensor is, equal
+// static parts), or nullopt: the first difference, for mismatch_message.
+using tracer::Mismatch;
 // Two dicts with different keys: the first key only one has, or their orders.
-std::optional<Diff> keys_diff(const DictObj& a, const DictObj& b) {
+std::optional<Mismatch> keys_diff(const DictObj& a, const DictObj& b) {
     if (a.keys == b.keys) return std::nullopt;
     for (const DictKey& k : a.keys)
-        if (!b.find(k)) return Diff{"key", key_repr(k), "first"};
+        if (!b.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "first", ""};
     for (const DictKey& k : b.keys)
-        if (!a.find(k)) return Diff{"key", key_repr(k), "second"};
-    return Diff{"key order", keys_repr(a), keys_repr(b)};
+        if (!a.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "second", ""};
+    return Mismatch{Mismatch::KeyOrder, keys_repr(a), keys_repr(b), ""};
 }
-std::optional<Diff> structure_diff(const Value& a, const Value& b) {
+std::optional<Mismatch> structure_diff(const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) return std::nullopt;
     if (a.kind() != b.kind())
-        return Diff{"kind", std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind())};
+        return Mismatch{Mismatch::Kind, std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind()), ""};
     if (a.is_sequence()) {
         if (a.items().size() != b.items().size())
-            return Diff{"length", std::to_string(a.items().size()), std::to_string(b.items().size())};
+            return Mismatch{Mismatch::Length, std::to_string(a.items().size()), std::to_string(b.items().size()), ""};
         for (size_t i = 0; i < a.items().size(); ++i)
             if (auto d = structure_diff(a.items()[i], b.items()[i])) return d;
         return std::nullopt;
@@ -104,42 +103,14 @@ std::optional<Diff> structure_diff(const Value& a, const Value& b) {
             if (auto d = structure_diff(a.dict().values[i], b.dict().values[i])) return d;
         return std::nullopt;
     }
-    if (!a.identical(b)) return Diff{"value", describe_static(a), describe_static(b)};
+    if (!a.identical(b)) return Mismatch{Mismatch::Value, describe_static(a), describe_static(b), ""};
     return std::nullopt;
 }
 
-// The type of a variable that two paths (or two iterations) give the types a
-// and b (SPEC §5.2): equal dtypes join; a weak literal and a strong tensor of
-// the same kind (int literal and i32/i64, float literal and f32/f64) take the
-// strong dtype, as eager's arithmetic would give the literal (§2.1). Anything
-// else — two strong dtypes, a literal of another kind (an int literal that
-// eager prints as `1` against an f32 tensor), different shapes — is no type.
-std::optional<TensorType> join(const TensorType& a, const TensorType& b) {
-    if (!(a.shape == b.shape)) return std::nullopt;
-    if (a.dtype == b.dtype) return TensorType{a.dtype, a.shape, a.weak && b.weak};
-    if (a.weak == b.weak) return std::nullopt;
-    const TensorType& w = a.weak ? a : b;
-    const TensorType& s = a.weak ? b : a;
-    const bool same_kind = (stdlib::is_int(w.dtype) && stdlib::is_int(s.dtype)) ||
-                           (stdlib::is_float(w.dtype) && stdlib::is_float(s.dtype));
-    if (!same_kind) return std::nullopt;
-    return TensorType{s.dtype, s.shape, false};
-}
-
-// "i32" / "i64 (an int literal)" for the mismatch messages.
-std::string dtype_desc(const TensorType& t) {
-    std::string s = stdlib::dtype_name(t.dtype);
-    if (t.weak) s += stdlib::is_float(t.dtype) ? " (a float literal)" : " (an int literal)";
-    return s;
-}
-// What to write instead, when an int literal meets a float tensor (`s = 0`
-// before `s = s + x`): eager would print the literal as `0`, the graph as `0.0`.
-std::string literal_hint(const TensorType& a, const TensorType& b) {
-    const TensorType& w = a.weak ? a : b;
-    const TensorType& s = a.weak ? b : a;
-    if (a.weak != b.weak && stdlib::is_int(w.dtype) && stdlib::is_float(s.dtype))
-        return "; write the int literal as a float (`1.0` for `1`) so that every path gives a float";
-    return "";
+// The conversion error of a carried variable whose two values do not merge.
+[[noreturn]] void merge_error(const std::string& var, const Mismatch& m, tracer::MergeSite site,
+                              const std::string& where, const lang::SourcePtr& source, Loc loc) {
+    throw Error(tracer::mismatch_message(var, m, site, where), source, loc).as(TraceErrorKind::Conversion);
 }
 
 // A value split into what it is where defined, and whether it is.
@@ -490,18 +461,8 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
             if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
                 if (var.role == TraceVar::Ret)
                     unsupported_in_graph("a function returning different kinds of values on different paths");
-                std::string msg = "`" + var.name + "` ";
-                if (d->what == "kind") msg += "is " + d->a + " in one branch and " + d->b + " in the other";
-                else if (d->what == "length")
-                    msg += "has length " + d->a + " in one branch and " + d->b + " in the other";
-                else if (d->what == "key")
-                    msg += "has the key " + d->a + " in one branch but not in the other";
-                else if (d->what == "key order")
-                    msg += "has the keys in the order " + d->a + " in one branch and " + d->b + " in the other";
-                else msg += "has the value " + d->a + " in one branch and " + d->b + " in the other";
-                const char* hint = d->what.starts_with("key") ? "; a dict must have the same keys, in the same order, on both paths" : "";
                 give_up();
-                throw Error(msg + where() + hint, source(), loc).as(TraceErrorKind::Conversion);
+                merge_error(var.name, *d, MergeSite::Branches, where(), source(), loc);
             }
         }
         r.keep = false;
@@ -523,14 +484,8 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
                 TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
                 std::optional<TensorType> j = join(t0, t1);
                 if (!j) {
-                    std::string msg = "`" + var.name + "` has ";
-                    if (t0.dtype != t1.dtype)
-                        msg += "dtype " + dtype_desc(t0) + " in one branch and " + dtype_desc(t1) + " in the other";
-                    else
-                        msg += "shape " + t0.shape.to_string() + " in one branch and " + t1.shape.to_string() +
-                               " in the other";
                     give_up();
-                    throw Error(msg + where() + literal_hint(t0, t1), source(), loc).as(TraceErrorKind::Conversion);
+                    merge_error(var.name, tracer::type_mismatch(t0, t1), MergeSite::Branches, where(), source(), loc);
                 }
                 y.type = *j;
             } else {
@@ -734,10 +689,10 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         for (size_t i = 0; i < nv; ++i) *vars[i].slot = entry[i];
     };
     auto where = [&] { return " in the loop at " + format_location(source().get(), loc); };
-    auto fail_conversion = [&](const std::string& msg, const std::string& hint = "") {
+    auto fail_merge = [&](const std::string& var, const Mismatch& m) {
         restore();
         f_->loop = saved_loop;
-        throw Error(msg + where() + hint, source(), loc).as(TraceErrorKind::Conversion);
+        merge_error(var, m, MergeSite::Iterations, where(), source(), loc);
     };
     struct Plan {
         bool carried = false;
@@ -771,15 +726,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         if (pa.inner && pb.inner) {
             if (auto d = structure_diff(*pa.inner, *pb.inner)) {
                 if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
-                if (d->what == "kind") fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
-                if (d->what == "length") fail_conversion("`" + var.name + "` changes length from " + d->a + " to " + d->b);
-                if (d->what == "key")
-                    fail_conversion("`" + var.name + "` " + (d->b == "first" ? "loses" : "gains") + " the key " + d->a,
-                                    "; a dict carried around a loop must keep its keys");
-                if (d->what == "key order")
-                    fail_conversion("`" + var.name + "` changes the order of its keys from " + d->a + " to " + d->b,
-                                    "; a dict carried around a loop must keep its keys");
-                fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
+                fail_merge(var.name, *d);
             }
         }
         p.skeleton = *sk;
@@ -793,14 +740,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             if (pa.inner && pb.inner) {
                 TensorType u = lb[k].tensor_type();
                 std::optional<TensorType> j = join(t, u);
-                if (!j) {
-                    if (t.dtype != u.dtype)
-                        fail_conversion("`" + var.name + "` changes dtype from " + dtype_desc(t) + " to " +
-                                            dtype_desc(u),
-                                        literal_hint(t, u));
-                    fail_conversion("`" + var.name + "` changes shape from " + t.shape.to_string() + " to " +
-                                    u.shape.to_string());
-                }
+                if (!j) fail_merge(var.name, tracer::type_mismatch(t, u));
                 t = *j;
             }
             p.types.push_back(t);
@@ -1056,15 +996,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
                     for (size_t k = 0; k < ls.size(); ++k) {
                         TensorType t = ls[k].tensor_type();
                         std::optional<TensorType> j = join(p.types[k], t);
-                        if (!j) {
-                            const TensorType& u = p.types[k];
-                            if (t.dtype != u.dtype)
-                                fail_conversion("`" + vars[i].name + "` changes dtype from " + dtype_desc(u) +
-                                                    " to " + dtype_desc(t),
-                                                literal_hint(u, t));
-                            fail_conversion("`" + vars[i].name + "` changes shape from " + u.shape.to_string() +
-                                            " to " + t.shape.to_string());
-                        }
+                        if (!j) fail_merge(vars[i].name, tracer::type_mismatch(p.types[k], t));
                         if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
                             p.types[k] = *j;
                             retry = true;
