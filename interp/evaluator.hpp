@@ -25,6 +25,7 @@ class CompiledGraph;
 }
 namespace tg::tracer {
 class Graph;
+struct Signature;
 }
 
 namespace tg::interp {
@@ -228,6 +229,10 @@ private:
     enum class GraphCall { Ran, Eager, EagerAll };
     GraphCall call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                          const lang::SourcePtr& call_source, Value& result);
+    // A trace-cache miss: traces fn for `sig` into a new entry of its cache;
+    // null when the call must run eagerly instead (`eager` says how).
+    GraphEntry* trace_entry(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                            const lang::SourcePtr& call_source, tracer::Signature sig, GraphCall& eager);
     Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
     struct TraceTimes {
         double trace_ms = 0, optimize_ms = 0;
