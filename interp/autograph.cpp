@@ -302,6 +302,139 @@ ValueId bool_id(TraceState& t, const Value& b, const tracer::SrcLoc& where) {
     if (const SymObj* s = b.sym()) return s->id;
     return t.graph.constant(stdlib::Tensor::scalar(statically_true(b)), where);
 }
+
+// ---- the merge of a cond's two branches, per carried variable
+
+// One result of a cond beyond the token: a tensor leaf or a defined-flag, as
+// each branch yields it.
+struct Yielded {
+    Value side[2];  // Undefined: undef on that side
+    TensorType type;
+    bool is_flag = false;
+};
+// A variable after the cond: kept as it is, or rebuilt from the cond's results.
+struct BranchMerge {
+    bool keep = true;
+    Value value;       // keep: the value after the cond
+    Value skeleton;    // else: rebuilt from the results
+    std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
+    std::vector<Value> static_leaf;
+    int flag = -1;     // yielded index of the defined flag, or -1
+    bool none = false; // where the flag is false: None (else undefined)
+};
+// Thrown by merge_branches when the two values of `var` do not merge: the
+// cond rolls back, then reports it (merge_error).
+struct BranchMismatch {
+    std::string var;
+    tracer::Mismatch mismatch;
+};
+
+// The value after the cond when no result is needed for it: both sides
+// gone, one side gone and the other unchanged or static, or both identical.
+std::optional<Value> needs_no_result(const Value& before, const Value* const out[2], const bool gone[2]) {
+    if (gone[0] && gone[1]) return before;
+    if (gone[0] || gone[1]) {
+        const Value& live = gone[0] ? *out[1] : *out[0];
+        if (live.identical(before)) return before;
+        // The other side raises (or never reads it again): a static value
+        // of the live side is the value after the cond — so a `return`
+        // whose alternative raises still returns on every path.
+        if (!has_symbolic(live) && !live.maybe_undef() && live.defined()) return live;
+        return std::nullopt;
+    }
+    if (out[0]->identical(*out[1])) return *out[0];
+    return std::nullopt;
+}
+
+Yielded flag_result(const Value& a, const Value& b, const bool gone[2]) {
+    Yielded y;
+    y.is_flag = true;
+    y.type = {stdlib::DType::Bool, {}, false};
+    if (!gone[0]) y.side[0] = a;
+    if (!gone[1]) y.side[1] = b;
+    return y;
+}
+
+// The tensor leaves of the value on each side (where defined): equal ones
+// stay static, the others become results of the joined type.
+void merge_leaves(const std::string& var, const Parts p[2], BranchMerge& r, std::vector<Yielded>& yielded) {
+    std::vector<Value> leaves[2];
+    for (int s = 0; s < 2; ++s)
+        if (p[s].inner) collect_leaves(*p[s].inner, leaves[s]);
+    const size_t nl = (p[0].inner ? leaves[0] : leaves[1]).size();
+    for (size_t k = 0; k < nl; ++k) {
+        const Value* l0 = p[0].inner ? &leaves[0][k] : nullptr;
+        const Value* l1 = p[1].inner ? &leaves[1][k] : nullptr;
+        if (l0 && l1 && l0->identical(*l1)) {
+            r.leaf.push_back(-1);
+            r.static_leaf.push_back(*l0);
+            continue;
+        }
+        Yielded y;
+        if (l0 && l1) {
+            TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
+            std::optional<TensorType> j = join(t0, t1);
+            if (!j) throw BranchMismatch{var, tracer::type_mismatch(t0, t1)};
+            y.type = *j;
+        } else {
+            y.type = (l0 ? l0 : l1)->tensor_type();
+        }
+        if (l0) y.side[0] = *l0;
+        if (l1) y.side[1] = *l1;
+        r.leaf.push_back(static_cast<int>(yielded.size()));
+        r.static_leaf.emplace_back();
+        yielded.push_back(std::move(y));
+    }
+}
+
+// What `var` (`before` the cond, `out` after each branch; a `gone` side
+// gives no value) is after the cond; the results it needs are appended to
+// `yielded`. Throws BranchMismatch, or Unsupported.
+BranchMerge merge_branches(const TraceVar& var, const Value& before, const Value* const out[2], const bool gone[2],
+                           std::vector<Yielded>& yielded) {
+    BranchMerge r;
+    if (std::optional<Value> v = needs_no_result(before, out, gone)) {
+        r.value = std::move(*v);
+        return r;
+    }
+    if (var.role == TraceVar::Flag) {
+        r.keep = false;
+        r.skeleton = Value::from_bool(false);
+        r.leaf.push_back(static_cast<int>(yielded.size()));
+        r.static_leaf.emplace_back();
+        yielded.push_back(flag_result(*out[0], *out[1], gone));
+        return r;
+    }
+    Parts p[2];
+    for (int s = 0; s < 2; ++s)
+        if (!gone[s]) p[s] = decompose_none(*out[s], !gone[1 - s] && has_value(*out[1 - s]));
+    const bool none = p[0].none || p[1].none;
+    if (none && (p[0].unset || p[1].unset))
+        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
+    const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
+    if (!sk) {  // undefined on every path that gets here
+        r.value = Value();
+        return r;
+    }
+    if (p[0].inner && p[1].inner) {
+        if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
+            if (var.role == TraceVar::Ret)
+                unsupported_in_graph("a function returning different kinds of values on different paths");
+            throw BranchMismatch{var.name, *d};
+        }
+    }
+    r.keep = false;
+    r.skeleton = *sk;
+    merge_leaves(var.name, p, r, yielded);
+    const bool def0 = gone[0] || statically_true(p[0].defined);
+    const bool def1 = gone[1] || statically_true(p[1].defined);
+    r.none = none;
+    if ((var.role == TraceVar::Var || none) && !(def0 && def1)) {
+        r.flag = static_cast<int>(yielded.size());
+        yielded.push_back(flag_result(p[0].defined, p[1].defined, gone));
+    }
+    return r;
+}
 }  // namespace
 
 // ------------------------------------------------------------------ cond
@@ -379,136 +512,27 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
     }
 
     // ---- merge: what each variable is after the cond
-    struct Yielded {
-        Value side[2];  // Undefined: undef on that side
-        TensorType type;
-        bool is_flag = false;
-    };
     std::vector<Yielded> yielded;
-    struct Result {
-        bool keep = true;
-        Value value;       // keep: the value after the cond
-        Value skeleton;    // else: rebuilt from the results
-        std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
-        std::vector<Value> static_leaf;
-        int flag = -1;     // yielded index of the defined flag, or -1
-        bool none = false; // where the flag is false: None (else undefined)
-    };
-    std::vector<Result> results(nv);
-    auto where = [&] {
+    std::vector<BranchMerge> results(nv);
+    try {
+        for (size_t i = 0; i < nv; ++i) {
+            const TraceVar& var = vars[i];
+            // A side that raised, or (for variables) that has returned, gives no value.
+            const bool dead_var = var.role == TraceVar::Var;
+            // The return value of a path that has not returned is never read.
+            auto no_return = [&](int s) { return var.role == TraceVar::Ret && !out[s][i].defined() && !out[s][i].maybe_undef(); };
+            const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0) || no_return(0),
+                                  failed[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
+            const Value* const sides[2] = {&out[0][i], &out[1][i]};
+            results[i] = merge_branches(var, before[i], sides, gone, yielded);
+        }
+    } catch (const BranchMismatch& e) {
+        give_up();
         const std::string what = std::string(construct).find(' ') == std::string::npos
                                      ? std::string("`") + construct + "`"
                                      : std::string(construct) + ",";
-        return " of the " + what + " at " + format_location(source().get(), loc);
-    };
-    for (size_t i = 0; i < nv; ++i) {
-        const TraceVar& var = vars[i];
-        const Value& a = out[0][i];
-        const Value& b = out[1][i];
-        Result& r = results[i];
-        // A side that raised, or (for variables) that has returned, gives no value.
-        const bool dead_var = var.role == TraceVar::Var;
-        // The return value of a path that has not returned is never read.
-        auto no_return = [&](int s) { return var.role == TraceVar::Ret && !out[s][i].defined() && !out[s][i].maybe_undef(); };
-        const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0) || no_return(0),
-                              failed[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
-        if (gone[0] && gone[1]) {
-            r.value = before[i];
-            continue;
-        }
-        if (gone[0] || gone[1]) {
-            const Value& live = gone[0] ? b : a;
-            if (live.identical(before[i])) {
-                r.value = before[i];
-                continue;
-            }
-            // The other side raises (or never reads it again): a static value
-            // of the live side is the value after the cond — so a `return`
-            // whose alternative raises still returns on every path.
-            if (!has_symbolic(live) && !live.maybe_undef() && live.defined()) {
-                r.value = live;
-                continue;
-            }
-        } else if (a.identical(b)) {
-            r.value = a;
-            continue;
-        }
-        if (var.role == TraceVar::Flag) {
-            r.keep = false;
-            r.skeleton = Value::from_bool(false);
-            r.leaf.push_back(static_cast<int>(yielded.size()));
-            r.static_leaf.emplace_back();
-            Yielded y;
-            y.is_flag = true;
-            y.type = {stdlib::DType::Bool, {}, false};
-            for (int s = 0; s < 2; ++s)
-                if (!gone[s]) y.side[s] = out[s][i];
-            yielded.push_back(std::move(y));
-            continue;
-        }
-        Parts p[2];
-        for (int s = 0; s < 2; ++s)
-            if (!gone[s]) p[s] = decompose_none(out[s][i], !gone[1 - s] && has_value(out[1 - s][i]));
-        const bool none = p[0].none || p[1].none;
-        if (none && (p[0].unset || p[1].unset))
-            unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-        const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
-        if (!sk) {  // undefined on every path that gets here
-            r.value = Value();
-            continue;
-        }
-        if (p[0].inner && p[1].inner) {
-            if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
-                if (var.role == TraceVar::Ret)
-                    unsupported_in_graph("a function returning different kinds of values on different paths");
-                give_up();
-                merge_error(var.name, *d, MergeSite::Branches, where(), source(), loc);
-            }
-        }
-        r.keep = false;
-        r.skeleton = *sk;
-        std::vector<Value> leaves[2];
-        for (int s = 0; s < 2; ++s)
-            if (p[s].inner) collect_leaves(*p[s].inner, leaves[s]);
-        const size_t nl = (p[0].inner ? leaves[0] : leaves[1]).size();
-        for (size_t k = 0; k < nl; ++k) {
-            const Value* l0 = p[0].inner ? &leaves[0][k] : nullptr;
-            const Value* l1 = p[1].inner ? &leaves[1][k] : nullptr;
-            if (l0 && l1 && l0->identical(*l1)) {
-                r.leaf.push_back(-1);
-                r.static_leaf.push_back(*l0);
-                continue;
-            }
-            Yielded y;
-            if (l0 && l1) {
-                TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
-                std::optional<TensorType> j = join(t0, t1);
-                if (!j) {
-                    give_up();
-                    merge_error(var.name, tracer::type_mismatch(t0, t1), MergeSite::Branches, where(), source(), loc);
-                }
-                y.type = *j;
-            } else {
-                y.type = (l0 ? l0 : l1)->tensor_type();
-            }
-            if (l0) y.side[0] = *l0;
-            if (l1) y.side[1] = *l1;
-            r.leaf.push_back(static_cast<int>(yielded.size()));
-            r.static_leaf.emplace_back();
-            yielded.push_back(std::move(y));
-        }
-        const bool def0 = gone[0] || statically_true(p[0].defined);
-        const bool def1 = gone[1] || statically_true(p[1].defined);
-        r.none = none;
-        if ((var.role == TraceVar::Var || none) && !(def0 && def1)) {
-            Yielded y;
-            y.is_flag = true;
-            y.type = {stdlib::DType::Bool, {}, false};
-            for (int s = 0; s < 2; ++s)
-                if (!gone[s]) y.side[s] = p[s].defined;
-            r.flag = static_cast<int>(yielded.size());
-            yielded.push_back(std::move(y));
-        }
+        merge_error(e.var, e.mismatch, MergeSite::Branches, " of the " + what + " at " + format_location(source().get(), loc),
+                    source(), loc);
     }
     // Values being differentiated through the cond: their branches' tape
     // entries are kept apart, with the values those need as extra results.
@@ -568,7 +592,7 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         record_cond(rt_, std::move(*ct), pred, leaf_nodes, leaf_primals, outs, residuals, residual_results);
     }
     for (size_t i = 0; i < nv; ++i) {
-        Result& r = results[i];
+        BranchMerge& r = results[i];
         if (r.keep) {
             *vars[i].slot = r.value;
             continue;
