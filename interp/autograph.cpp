@@ -435,6 +435,80 @@ BranchMerge merge_branches(const TraceVar& var, const Value& before, const Value
     }
     return r;
 }
+
+// Values being differentiated through a cond (autodiff.hpp): the branches'
+// tape entries kept apart, and per branch the tape nodes and primals of the
+// yielded leaves and the residuals those entries need (extra results).
+struct CondGradients {
+    std::optional<CondTape> tape;  // none: nothing is differentiated through the cond
+    std::vector<uint32_t> leaf_nodes[2];
+    std::vector<Value> leaf_primals[2], residuals[2];
+};
+CondGradients cond_gradients(Runtime& rt, const std::vector<size_t> marks[3], const RegionId reg[2],
+                             std::vector<Yielded>& yielded) {
+    const Graph& g = rt.trace->graph;
+    bool tracked_side = false;
+    for (const Yielded& y : yielded) tracked_side = tracked_side || y.side[0].tracked() || y.side[1].tracked();
+    CondGradients out;
+    out.tape = take_branch_entries(rt, marks, tracked_side);
+    if (!out.tape) return out;
+    const size_t n_results = yielded.size();
+    for (int b = 0; b < 2; ++b) {
+        out.leaf_nodes[b].assign(n_results, kNotTracked);
+        out.leaf_primals[b].resize(n_results);
+        for (size_t j = 0; j < n_results; ++j) {
+            Value& side = yielded[j].side[b];
+            const GradObj* go = side.tracked();
+            if (!go) continue;
+            if (tracked_level(rt, side) != out.tape->level)
+                unsupported_in_graph("a gradient of a gradient through a converted `if`");
+            out.leaf_nodes[b][j] = go->node;
+            side = go->primal;
+            out.leaf_primals[b][j] = side;
+        }
+        const RegionId here = reg[b];
+        out.residuals[b] = branch_residuals(*out.tape, b, [&](uint32_t id) {
+            const tracer::ValueInfo& vi = g.value(id);
+            return vi.def == tracer::kNoId ? vi.region == here : g.node(vi.def).parent == here;
+        });
+        for (const Value& r : out.residuals[b]) {
+            Yielded y;
+            y.type = r.tensor_type();
+            y.side[b] = r;
+            yielded.push_back(std::move(y));
+        }
+    }
+    return out;
+}
+
+// Branch b's yield: its token, then each result (undef where the branch gives none).
+void yield_branch(Runtime& rt, RegionId region, int b, ValueId token, const std::vector<Yielded>& yielded,
+                  const tracer::SrcLoc& where) {
+    TraceState& T = *rt.trace;
+    Graph& g = T.graph;
+    g.enter(region);
+    std::vector<ValueId> ys{token};
+    for (const Yielded& y : yielded) {
+        if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b], where));
+        else if (y.side[b].defined()) ys.push_back(leaf_id(rt, y.side[b], y.type, where));
+        else ys.push_back(g.undef(tracer::ValueType::of(y.type), where));
+    }
+    g.yield(ys);
+    g.exit();
+}
+
+// The variable after the cond, from its merge and the cond's results
+// (`outs`: the symbolic values of `res`, the result ids after the token).
+Value merged_value(TraceState& T, const BranchMerge& r, const std::vector<Value>& outs, const std::vector<ValueId>& res) {
+    if (r.keep) return r.value;
+    std::vector<Value> leaves;
+    for (size_t k = 0; k < r.leaf.size(); ++k)
+        leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
+    size_t k = 0;
+    Value v = rebuild(r.skeleton, leaves, k);
+    if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
+    return v;
+}
 }  // namespace
 
 // ------------------------------------------------------------------ cond
@@ -534,77 +608,23 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
         merge_error(e.var, e.mismatch, MergeSite::Branches, " of the " + what + " at " + format_location(source().get(), loc),
                     source(), loc);
     }
-    // Values being differentiated through the cond: their branches' tape
-    // entries are kept apart, with the values those need as extra results.
-    bool tracked_side = false;
-    for (const Yielded& y : yielded) tracked_side = tracked_side || y.side[0].tracked() || y.side[1].tracked();
-    std::optional<CondTape> ct = take_branch_entries(rt_, marks, tracked_side);
-    std::vector<uint32_t> leaf_nodes[2];
-    std::vector<Value> leaf_primals[2], residuals[2];
     const size_t n_results = yielded.size();
-    if (ct) {
-        for (int b = 0; b < 2; ++b) {
-            leaf_nodes[b].assign(n_results, kNotTracked);
-            leaf_primals[b].resize(n_results);
-            for (size_t j = 0; j < n_results; ++j) {
-                Value& side = yielded[j].side[b];
-                const GradObj* go = side.tracked();
-                if (!go) continue;
-                if (tracked_level(rt_, side) != ct->level)
-                    unsupported_in_graph("a gradient of a gradient through a converted `if`");
-                leaf_nodes[b][j] = go->node;
-                side = go->primal;
-                leaf_primals[b][j] = side;
-            }
-            const RegionId here = reg[b];
-            residuals[b] = branch_residuals(*ct, b, [&](uint32_t id) {
-                const tracer::ValueInfo& vi = g.value(id);
-                return vi.def == tracer::kNoId ? vi.region == here : g.node(vi.def).parent == here;
-            });
-            for (const Value& r : residuals[b]) {
-                Yielded y;
-                y.type = r.tensor_type();
-                y.side[b] = r;
-                yielded.push_back(std::move(y));
-            }
-        }
-    }
-    for (int b = 0; b < 2; ++b) {
-        g.enter(reg[b]);
-        std::vector<ValueId> ys{tok_out[b]};
-        for (const Yielded& y : yielded) {
-            if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b], T.at(source(), loc)));
-            else if (y.side[b].defined()) ys.push_back(leaf_id(rt_, y.side[b], y.type, T.at(source(), loc)));
-            else ys.push_back(g.undef(tracer::ValueType::of(y.type), T.at(source(), loc)));
-        }
-        g.yield(ys);
-        g.exit();
-    }
+    CondGradients grads = cond_gradients(rt_, marks, reg, yielded);
+    const tracer::SrcLoc where = T.at(source(), loc);
+    for (int b = 0; b < 2; ++b) yield_branch(rt_, reg[b], b, tok_out[b], yielded, where);
     std::vector<ValueId> res = g.finish(node);
     T.token = res[0];
     std::vector<Value> outs;
     for (size_t j = 0; j < n_results; ++j) outs.push_back(symbolic(T, res[1 + j]));
-    if (ct) {
+    if (grads.tape) {
         std::vector<Value> residual_results[2];
         size_t at = 1 + n_results;
         for (int b = 0; b < 2; ++b)
-            for (size_t k = 0; k < residuals[b].size(); ++k) residual_results[b].push_back(symbolic(T, res[at++]));
-        record_cond(rt_, std::move(*ct), pred, leaf_nodes, leaf_primals, outs, residuals, residual_results);
+            for (size_t k = 0; k < grads.residuals[b].size(); ++k) residual_results[b].push_back(symbolic(T, res[at++]));
+        record_cond(rt_, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
+                    residual_results);
     }
-    for (size_t i = 0; i < nv; ++i) {
-        BranchMerge& r = results[i];
-        if (r.keep) {
-            *vars[i].slot = r.value;
-            continue;
-        }
-        std::vector<Value> leaves;
-        for (size_t k = 0; k < r.leaf.size(); ++k)
-            leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
-        size_t k = 0;
-        Value v = rebuild(r.skeleton, leaves, k);
-        if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
-        *vars[i].slot = std::move(v);
-    }
+    for (size_t i = 0; i < nv; ++i) *vars[i].slot = merged_value(T, results[i], outs, res);
     return flow_of_flags();
 }
 
