@@ -714,30 +714,13 @@ void Evaluator::trace_assert(const Assert& a, const Value& c) {
     T.token = T.graph.assert_(T.token, pred, std::move(msg), operands, T.at(source(), a.loc));
 }
 
-// ------------------------------------------------------------------ while
+namespace {
 
-Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
-                                       std::vector<TraceVar> extra, Loc loc) {
-    TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    LoopFlags flags;
-    LoopFlags* saved_loop = f_->loop;
-    Frame* frame = f_;
-    f_->loop = &flags;
-    std::vector<TraceVar> vars = trace_vars(std::move(extra));
-    std::erase_if(vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
-    const size_t nv = vars.size();
-    std::vector<Value> entry(nv);
-    for (size_t i = 0; i < nv; ++i) entry[i] = *vars[i].slot;
-    auto restore = [&] {
-        for (size_t i = 0; i < nv; ++i) *vars[i].slot = entry[i];
-    };
-    auto where = [&] { return " in the loop at " + format_location(source().get(), loc); };
-    auto fail_merge = [&](const std::string& var, const Mismatch& m) {
-        restore();
-        f_->loop = saved_loop;
-        merge_error(var, m, MergeSite::Iterations, where(), source(), loc);
-    };
+// The variables a converted `while` carries (Evaluator::trace_while): per
+// variable its plan — carried or not, the skeleton, the leaves' types, the
+// defined-flag — widened attempt by attempt until one iteration of the
+// body keeps it, and the leaves being differentiated around the loop.
+struct LoopCarry {
     struct Plan {
         bool carried = false;
         bool flag = false;
@@ -745,171 +728,273 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         Value skeleton;
         std::vector<TensorType> types;
     };
-    std::vector<Plan> plan(nv);
-    // Makes var i carried with the structure of `a` (and `b`, the value after
-    // one iteration, when known): types joined, or a conversion error.
-    auto carry = [&](size_t i, const Value& a, const Value* b) {
-        Plan& p = plan[i];
-        p.carried = true;
-        const TraceVar& var = vars[i];
-        if (var.role == TraceVar::Flag) {
-            p.skeleton = Value::from_bool(false);
-            p.types = {TensorType{stdlib::DType::Bool, {}, false}};
-            return;
-        }
-        Parts pa = decompose_none(a, (b && has_value(*b)) || p.none);
-        Parts pb = b ? decompose_none(*b, has_value(a) || p.none) : Parts{};
-        if (pa.none || pb.none) p.none = true;
-        if (p.none && (pa.unset || pb.unset))
-            unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-        const Value* sk = pa.inner ? pa.inner : pb.inner;
-        if ((var.role == TraceVar::Var || p.none) &&
-            (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
-            p.flag = true;
-        if (!sk) return;
-        if (pa.inner && pb.inner) {
-            if (auto d = structure_diff(*pa.inner, *pb.inner)) {
-                if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
-                fail_merge(var.name, *d);
-            }
-        }
-        p.skeleton = *sk;
-        std::vector<Value> la, lb;
-        if (pa.inner) collect_leaves(*pa.inner, la);
-        if (pb.inner) collect_leaves(*pb.inner, lb);
-        const std::vector<Value>& ls = pa.inner ? la : lb;
-        p.types.clear();
-        for (size_t k = 0; k < ls.size(); ++k) {
-            TensorType t = ls[k].tensor_type();
-            if (pa.inner && pb.inner) {
-                TensorType u = lb[k].tensor_type();
-                std::optional<TensorType> j = join(t, u);
-                if (!j) fail_merge(var.name, tracer::type_mismatch(t, u));
-                t = *j;
-            }
-            p.types.push_back(t);
-        }
-    };
-    for (size_t i = 0; i < nv; ++i)
-        if (vars[i].force_carried) carry(i, entry[i], nullptr);
-
-    // The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
-    // With `nodes`: per id, the tape node of a leaf being differentiated
-    // (kNotTracked otherwise) and in `primals` its value; the id is the primal's.
-    auto carried_ids = [&](size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes = nullptr,
-                           std::vector<Value>* primals = nullptr) {
-        const Plan& p = plan[i];
-        auto note = [&](uint32_t n, Value primal) {
-            if (nodes) nodes->push_back(n);
-            if (primals) primals->push_back(std::move(primal));
-        };
-        if (vars[i].role == TraceVar::Flag) {
-            out.push_back(bool_id(T, v, T.at(source(), loc)));
-            note(kNotTracked, Value());
-            return;
-        }
-        Parts pv = decompose_none(v, p.none);
-        std::vector<Value> ls;
-        if (pv.inner) collect_leaves(*pv.inner, ls);
-        for (size_t k = 0; k < p.types.size(); ++k) {
-            if (pv.inner) {
-                Value leaf = ls[k];
-                uint32_t n = kNotTracked;
-                if (const GradObj* go = leaf.tracked(); go && nodes && tracked_level(rt_, leaf) == rt_.tapes.size()) {
-                    n = go->node;
-                    leaf = go->primal;
-                }
-                out.push_back(leaf_id(rt_, leaf, p.types[k], T.at(source(), loc)));
-                note(n, leaf);
-            } else {
-                out.push_back(g.undef(tracer::ValueType::of(p.types[k]), T.at(source(), loc)));
-                note(kNotTracked, Value());
-            }
-        }
-        if (p.flag) {
-            out.push_back(bool_id(T, pv.defined, T.at(source(), loc)));
-            note(kNotTracked, Value());
-        }
-    };
+    Runtime& rt;
+    TraceState& T;
+    Frame* frame;           // the loop's frame
+    LoopFlags* saved_loop;  // the enclosing loop's flags: back in the frame on every way out
+    std::vector<TraceVar> vars;
+    std::vector<Value> entry;  // their values before the loop
+    std::vector<Plan> plan;
+    Loc loc;
     // Which carried ids (after the token) hold a leaf being differentiated,
     // keyed by (variable, leaf) so that the set survives a retry's new plan.
     std::set<std::pair<size_t, size_t>> diff_keys;
-    auto id_keys = [&] {
-        std::vector<std::pair<size_t, size_t>> keys;
-        for (size_t i = 0; i < nv; ++i) {
-            const Plan& p = plan[i];
-            if (!p.carried) continue;
-            if (vars[i].role == TraceVar::Flag) {
-                keys.push_back({i, SIZE_MAX});
-                continue;
-            }
-            for (size_t k = 0; k < p.types.size(); ++k) keys.push_back({i, k});
-            if (p.flag) keys.push_back({i, SIZE_MAX});
+
+    tracer::SrcLoc here() const { return T.at(*frame->source, loc); }
+    void restore() {
+        for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = entry[i];
+    }
+    [[noreturn]] void fail_merge(const std::string& var, const Mismatch& m) {
+        restore();
+        frame->loop = saved_loop;
+        merge_error(var, m, MergeSite::Iterations, " in the loop at " + format_location(frame->source->get(), loc),
+                    *frame->source, loc);
+    }
+    void carry(size_t i, const Value& a, const Value* b);
+    void carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes = nullptr,
+                     std::vector<Value>* primals = nullptr);
+    std::vector<std::pair<size_t, size_t>> id_keys() const;
+    bool new_tracked(size_t i, const Value& v);
+    void bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes = nullptr);
+    bool settle(bool ad);
+};
+
+// Makes var i carried with the structure of `a` (and `b`, the value after
+// one iteration, when known): types joined, or a conversion error.
+void LoopCarry::carry(size_t i, const Value& a, const Value* b) {
+    Plan& p = plan[i];
+    p.carried = true;
+    const TraceVar& var = vars[i];
+    if (var.role == TraceVar::Flag) {
+        p.skeleton = Value::from_bool(false);
+        p.types = {TensorType{stdlib::DType::Bool, {}, false}};
+        return;
+    }
+    Parts pa = decompose_none(a, (b && has_value(*b)) || p.none);
+    Parts pb = b ? decompose_none(*b, has_value(a) || p.none) : Parts{};
+    if (pa.none || pb.none) p.none = true;
+    if (p.none && (pa.unset || pb.unset))
+        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
+    const Value* sk = pa.inner ? pa.inner : pb.inner;
+    if ((var.role == TraceVar::Var || p.none) &&
+        (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
+        p.flag = true;
+    if (!sk) return;
+    if (pa.inner && pb.inner) {
+        if (auto d = structure_diff(*pa.inner, *pb.inner)) {
+            if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
+            fail_merge(var.name, *d);
         }
-        return keys;
+    }
+    p.skeleton = *sk;
+    std::vector<Value> la, lb;
+    if (pa.inner) collect_leaves(*pa.inner, la);
+    if (pb.inner) collect_leaves(*pb.inner, lb);
+    const std::vector<Value>& ls = pa.inner ? la : lb;
+    p.types.clear();
+    for (size_t k = 0; k < ls.size(); ++k) {
+        TensorType t = ls[k].tensor_type();
+        if (pa.inner && pb.inner) {
+            TensorType u = lb[k].tensor_type();
+            std::optional<TensorType> j = join(t, u);
+            if (!j) fail_merge(var.name, tracer::type_mismatch(t, u));
+            t = *j;
+        }
+        p.types.push_back(t);
+    }
+}
+
+// The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
+// With `nodes`: per id, the tape node of a leaf being differentiated
+// (kNotTracked otherwise) and in `primals` its value; the id is the primal's.
+void LoopCarry::carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes,
+                            std::vector<Value>* primals) {
+    const Plan& p = plan[i];
+    auto note = [&](uint32_t n, Value primal) {
+        if (nodes) nodes->push_back(n);
+        if (primals) primals->push_back(std::move(primal));
     };
-    // The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
-    auto new_tracked = [&](size_t i, const Value& v) {
-        bool any = false;
-        if (vars[i].role == TraceVar::Flag || rt_.tapes.empty()) return false;
-        Parts pv = decompose_none(v, plan[i].none);
+    if (vars[i].role == TraceVar::Flag) {
+        out.push_back(bool_id(T, v, here()));
+        note(kNotTracked, Value());
+        return;
+    }
+    Parts pv = decompose_none(v, p.none);
+    std::vector<Value> ls;
+    if (pv.inner) collect_leaves(*pv.inner, ls);
+    for (size_t k = 0; k < p.types.size(); ++k) {
+        if (pv.inner) {
+            Value leaf = ls[k];
+            uint32_t n = kNotTracked;
+            if (const GradObj* go = leaf.tracked(); go && nodes && tracked_level(rt, leaf) == rt.tapes.size()) {
+                n = go->node;
+                leaf = go->primal;
+            }
+            out.push_back(leaf_id(rt, leaf, p.types[k], here()));
+            note(n, leaf);
+        } else {
+            out.push_back(T.graph.undef(tracer::ValueType::of(p.types[k]), here()));
+            note(kNotTracked, Value());
+        }
+    }
+    if (p.flag) {
+        out.push_back(bool_id(T, pv.defined, here()));
+        note(kNotTracked, Value());
+    }
+}
+
+std::vector<std::pair<size_t, size_t>> LoopCarry::id_keys() const {
+    std::vector<std::pair<size_t, size_t>> keys;
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const Plan& p = plan[i];
+        if (!p.carried) continue;
+        if (vars[i].role == TraceVar::Flag) {
+            keys.push_back({i, SIZE_MAX});
+            continue;
+        }
+        for (size_t k = 0; k < p.types.size(); ++k) keys.push_back({i, k});
+        if (p.flag) keys.push_back({i, SIZE_MAX});
+    }
+    return keys;
+}
+
+// The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
+bool LoopCarry::new_tracked(size_t i, const Value& v) {
+    bool any = false;
+    if (vars[i].role == TraceVar::Flag || rt.tapes.empty()) return false;
+    Parts pv = decompose_none(v, plan[i].none);
+    std::vector<Value> ls;
+    if (pv.inner) collect_leaves(*pv.inner, ls);
+    for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
+        if (tracked_level(rt, ls[k]) == rt.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
+            diff_keys.insert({i, k}).second)
+            any = true;
+    return any;
+}
+
+// Binds the carried variables to `ids` (region arguments or the loop's results).
+// With `nodes`: the leaves in diff_keys are bound as tracked values, their
+// fresh nodes noted in order.
+void LoopCarry::bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes) {
+    Graph& g = T.graph;
+    size_t k = 1;
+    T.token = ids[0];
+    auto leaf = [&](size_t i, size_t j) {
+        // named after the variable, for DOT (the text form numbers region arguments)
+        g.set_name(ids[k], plan[i].types.size() == 1 ? vars[i].name : vars[i].name + "[" + std::to_string(j) + "]");
+        Value v = symbolic(T, ids[k++]);
+        if (!nodes || !diff_keys.count({i, j})) return v;
+        Value t = track_new(rt, std::move(v));
+        nodes->push_back(t.tracked()->node);
+        return t;
+    };
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const Plan& p = plan[i];
+        if (!p.carried) continue;
+        if (vars[i].role == TraceVar::Flag) {
+            g.set_name(ids[k], vars[i].name);
+            *vars[i].slot = symbolic(T, ids[k++]);
+            continue;
+        }
+        std::vector<Value> leaves;
+        for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
+        size_t j = 0;
+        Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
+        if (p.flag) {
+            g.set_name(ids[k], vars[i].name + " defined");
+            v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
+        }
+        *vars[i].slot = std::move(v);
+    }
+}
+
+// After one traced body: widens the plans to what the body gave (a variable
+// it changed, a type joined with a literal's, a defined-flag needed); true
+// when the loop must be traced again with them. Throws the conversion error
+// of a variable whose values do not merge.
+bool LoopCarry::settle(bool ad) {
+    bool retry = false;
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const Value& now = *vars[i].slot;
+        Plan& p = plan[i];
+        if (ad && p.carried && new_tracked(i, now)) retry = true;  // differentiated from now on
+        if (!p.carried) {
+            if (now.identical(entry[i])) continue;
+            carry(i, entry[i], &now);
+            retry = true;
+            continue;
+        }
+        if (vars[i].role == TraceVar::Flag) continue;
+        if (!p.none && now.is(Kind::None) && p.skeleton.defined() && !p.skeleton.is(Kind::None)) {
+            carry(i, entry[i], &now);  // a value before, None now: carried with the None flag
+            retry = true;
+            continue;
+        }
+        Parts pn = decompose_none(now, p.none);
+        if ((vars[i].role == TraceVar::Var || p.none) && !p.flag && !statically_true(pn.defined)) {
+            p.flag = true;
+            retry = true;
+        }
+        if (!pn.inner) continue;
+        if (!p.skeleton.defined()) {  // first assigned in the loop
+            carry(i, entry[i], &now);
+            retry = true;
+            continue;
+        }
+        Value skeleton_value = p.skeleton;
+        // compare the new value against the plan's structure and types
         std::vector<Value> ls;
-        if (pv.inner) collect_leaves(*pv.inner, ls);
-        for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
-            if (tracked_level(rt_, ls[k]) == rt_.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
-                diff_keys.insert({i, k}).second)
-                any = true;
-        return any;
-    };
-    // Binds the carried variables to `ids` (region arguments or the loop's results).
-    // With `nodes`: the leaves in diff_keys are bound as tracked values, their
-    // fresh nodes noted in order.
-    auto bind = [&](std::span<const ValueId> ids, std::vector<uint32_t>* nodes = nullptr) {
-        size_t k = 1;
-        T.token = ids[0];
-        auto leaf = [&](size_t i, size_t j) {
-            // named after the variable, for DOT (the text form numbers region arguments)
-            g.set_name(ids[k], plan[i].types.size() == 1 ? vars[i].name : vars[i].name + "[" + std::to_string(j) + "]");
-            Value v = symbolic(T, ids[k++]);
-            if (!nodes || !diff_keys.count({i, j})) return v;
-            Value t = track_new(rt_, std::move(v));
-            nodes->push_back(t.tracked()->node);
-            return t;
-        };
-        for (size_t i = 0; i < nv; ++i) {
-            const Plan& p = plan[i];
-            if (!p.carried) continue;
-            if (vars[i].role == TraceVar::Flag) {
-                g.set_name(ids[k], vars[i].name);
-                *vars[i].slot = symbolic(T, ids[k++]);
-                continue;
+        if (structure_diff(skeleton_value, *pn.inner))
+            carry(i, skeleton_value, pn.inner);  // throws the conversion error
+        collect_leaves(*pn.inner, ls);
+        for (size_t k = 0; k < ls.size(); ++k) {
+            TensorType t = ls[k].tensor_type();
+            std::optional<TensorType> j = join(p.types[k], t);
+            if (!j) fail_merge(vars[i].name, tracer::type_mismatch(p.types[k], t));
+            if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
+                p.types[k] = *j;
+                retry = true;
             }
-            std::vector<Value> leaves;
-            for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
-            size_t j = 0;
-            Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
-            if (p.flag) {
-                g.set_name(ids[k], vars[i].name + " defined");
-                v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
-            }
-            *vars[i].slot = std::move(v);
         }
-    };
+    }
+    return retry;
+}
+}  // namespace
+
+// ------------------------------------------------------------------ while
+
+Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
+                                       std::vector<TraceVar> extra, Loc loc) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    LoopFlags flags;
+    Frame* frame = f_;
+    LoopCarry lc{rt_, T, frame, f_->loop, {}, {}, {}, loc, {}};
+    f_->loop = &flags;
+    lc.vars = trace_vars(std::move(extra));
+    std::erase_if(lc.vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
+    const size_t nv = lc.vars.size();
+    lc.entry.resize(nv);
+    for (size_t i = 0; i < nv; ++i) lc.entry[i] = *lc.vars[i].slot;
+    lc.plan.resize(nv);
+    for (size_t i = 0; i < nv; ++i)
+        if (lc.vars[i].force_carried) lc.carry(i, lc.entry[i], nullptr);
+    LoopFlags* const saved_loop = lc.saved_loop;
 
     const int max_attempts = 4 * static_cast<int>(nv) + 4;
     for (int attempt = 0;; ++attempt) {
         if (attempt > max_attempts) {
-            restore();
+            lc.restore();
             f_->loop = saved_loop;
             unsupported_in_graph("this loop (its variables' types do not settle)");
         }
-        restore();
+        lc.restore();
         const Graph::Checkpoint cp = g.checkpoint();
         const ValueId tok_in = T.token;
         const std::vector<size_t> marks = tape_marks(rt_);
         auto roll_back = [&] {
             f_ = frame;
-            restore();
+            lc.restore();
             T.token = tok_in;
             g.rollback(cp);
             truncate_tapes(rt_, marks);
@@ -920,16 +1005,16 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         std::vector<uint32_t> init_nodes;
         std::vector<Value> init_primals;
         for (size_t i = 0; i < nv; ++i)
-            if (plan[i].carried) {
-                if (ad) new_tracked(i, entry[i]);
-                carried_ids(i, entry[i], inits, ad ? &init_nodes : nullptr, ad ? &init_primals : nullptr);
+            if (lc.plan[i].carried) {
+                if (ad) lc.new_tracked(i, lc.entry[i]);
+                lc.carried_ids(i, lc.entry[i], inits, ad ? &init_nodes : nullptr, ad ? &init_primals : nullptr);
             }
         const NodeId node = g.add_while(inits, T.at(source(), loc));
         const RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
 
         // ---- the condition region: "no break/return yet, and the condition"
         g.enter(cond_r);
-        bind(g.args(cond_r));
+        lc.bind(g.args(cond_r));
         ValueId pred;
         try {
             std::vector<Value*> exits;
@@ -967,7 +1052,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             truncate_tapes(rt_, marks);  // what computed the condition carries no gradient
             std::vector<ValueId> ys{pred, T.token};
             for (size_t i = 0; i < nv; ++i)
-                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys);
+                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys);
             g.yield(ys);
         } catch (...) {
             roll_back();
@@ -979,7 +1064,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         // ---- the body region
         g.enter(body_r);
         std::vector<uint32_t> arg_nodes;
-        bind(g.args(body_r), ad ? &arg_nodes : nullptr);
+        lc.bind(g.args(body_r), ad ? &arg_nodes : nullptr);
         const std::vector<size_t> body_marks = tape_marks(rt_);
         flags.brk = Value::from_bool(false);
         flags.cont = Value::from_bool(false);
@@ -1004,49 +1089,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         bool retry = false;
         if (!failed) {
             try {
-                for (size_t i = 0; i < nv; ++i) {
-                    const Value& now = *vars[i].slot;
-                    Plan& p = plan[i];
-                    if (ad && p.carried && new_tracked(i, now)) retry = true;  // differentiated from now on
-                    if (!p.carried) {
-                        if (now.identical(entry[i])) continue;
-                        carry(i, entry[i], &now);
-                        retry = true;
-                        continue;
-                    }
-                    if (vars[i].role == TraceVar::Flag) continue;
-                    if (!p.none && now.is(Kind::None) && p.skeleton.defined() && !p.skeleton.is(Kind::None)) {
-                        carry(i, entry[i], &now);  // a value before, None now: carried with the None flag
-                        retry = true;
-                        continue;
-                    }
-                    Parts pn = decompose_none(now, p.none);
-                    if ((vars[i].role == TraceVar::Var || p.none) && !p.flag && !statically_true(pn.defined)) {
-                        p.flag = true;
-                        retry = true;
-                    }
-                    if (!pn.inner) continue;
-                    if (!p.skeleton.defined()) {  // first assigned in the loop
-                        carry(i, entry[i], &now);
-                        retry = true;
-                        continue;
-                    }
-                    Value skeleton_value = p.skeleton;
-                    // compare the new value against the plan's structure and types
-                    std::vector<Value> ls;
-                    if (structure_diff(skeleton_value, *pn.inner))
-                        carry(i, skeleton_value, pn.inner);  // throws the conversion error
-                    collect_leaves(*pn.inner, ls);
-                    for (size_t k = 0; k < ls.size(); ++k) {
-                        TensorType t = ls[k].tensor_type();
-                        std::optional<TensorType> j = join(p.types[k], t);
-                        if (!j) fail_merge(vars[i].name, tracer::type_mismatch(p.types[k], t));
-                        if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
-                            p.types[k] = *j;
-                            retry = true;
-                        }
-                    }
-                }
+                retry = lc.settle(ad);
             } catch (...) {
                 g.exit();
                 roll_back();
@@ -1064,9 +1107,9 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         LoopTape body_tape;
         if (ad) {
             body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
-            if (failed && !diff_keys.empty())
+            if (failed && !lc.diff_keys.empty())
                 unsupported_in_graph("a gradient through a loop whose body always raises");
-            if (!failed && !diff_keys.empty()) {
+            if (!failed && !lc.diff_keys.empty()) {
                 wd = std::make_shared<WhileData>();
                 wd->residuals = body_residuals(body_tape, [&](uint32_t id) {
                     const tracer::ValueInfo& vi = g.value(id);
@@ -1089,7 +1132,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             ys[0] = T.token;
         } else {
             for (size_t i = 0; i < nv; ++i)
-                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys, wd ? &yield_nodes : nullptr, wd ? &yield_primals : nullptr);
+                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys, wd ? &yield_nodes : nullptr, wd ? &yield_primals : nullptr);
         }
         g.yield(ys);
         g.exit();
@@ -1107,17 +1150,17 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             wd->saved_before = symbolic(T, g.node(sn).results[0]);
         }
         std::vector<ValueId> res = g.finish(node);
-        restore();
+        lc.restore();
         std::vector<uint32_t> out_nodes;
-        bind(res, wd ? &out_nodes : nullptr);
+        lc.bind(res, wd ? &out_nodes : nullptr);
         if (wd) {
             // per differentiated leaf, in id order
-            const std::vector<std::pair<size_t, size_t>> keys = id_keys();
+            const std::vector<std::pair<size_t, size_t>> keys = lc.id_keys();
             std::vector<uint32_t> in_nodes;
             std::vector<Value> in_primals, out_primals;
             size_t a = 0;
             for (size_t pos = 0; pos < keys.size(); ++pos) {
-                if (!diff_keys.count(keys[pos])) continue;
+                if (!lc.diff_keys.count(keys[pos])) continue;
                 in_nodes.push_back(init_nodes[pos]);
                 in_primals.push_back(init_primals[pos]);
                 wd->leaf_types.push_back(g.tensor_type(res[1 + pos]));
