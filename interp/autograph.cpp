@@ -963,6 +963,78 @@ bool LoopCarry::settle(bool ad) {
 
 // ------------------------------------------------------------------ while
 
+namespace {
+
+// The values a differentiated loop body's tape entries read, pushed on the
+// run's stack at the end of every iteration (autodiff.hpp's WhileData).
+std::shared_ptr<WhileData> push_residuals(Runtime& rt, const LoopTape& body_tape, RegionId body_r) {
+    const Graph& g = rt.trace->graph;
+    auto wd = std::make_shared<WhileData>();
+    wd->residuals = body_residuals(body_tape, [&](uint32_t id) {
+        const tracer::ValueInfo& vi = g.value(id);
+        return vi.def == tracer::kNoId ? vi.region == body_r : g.node(vi.def).parent == body_r;
+    });
+    if (wd->residuals.empty()) wd->residuals.push_back(Value::weak_int(0));  // counts the iterations
+    const stdlib::OpDef& push = *stdlib::find_op("_stack_push");
+    for (const Value& r : wd->residuals) {
+        Value in[1] = {r};
+        wd->push_nodes.push_back(g.value(trace_op(rt, push, in, {}).sym()->id).def);
+    }
+    return wd;
+}
+
+// The stack's size before the while `node`: a node placed just before it,
+// threaded on the token.
+Value stack_size_before(TraceState& T, NodeId node, const tracer::SrcLoc& where) {
+    Graph& g = T.graph;
+    const stdlib::OpDef& size = *stdlib::find_op("_stack_size");
+    const tracer::ValueType types[2] = {tracer::ValueType::of({stdlib::DType::I64, {}, false}),
+                                        tracer::ValueType::token_type()};
+    const NodeId sn = g.create(tracer::Op::Apply, &size, {g.node(node).operands[0]}, types, {}, {}, where);
+    const RegionId parent = g.node(node).parent;
+    const auto& order = g.region(parent).nodes;
+    g.insert(parent, size_t(std::find(order.begin(), order.end(), node) - order.begin()), sn);
+    g.node(node).operands[0] = g.node(sn).results[1];
+    return symbolic(T, g.node(sn).results[0]);
+}
+
+}  // namespace
+
+// In a while's condition region: "no break or return yet, and the
+// condition" (a static bool, or a symbolic one).
+Value Evaluator::loop_predicate(const std::function<Value()>& cond_fn, LoopFlags& flags, Loc loc) {
+    TraceState& T = *rt_.trace;
+    std::vector<Value*> exits;
+    if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
+    if (flags.brk.is_symbolic()) exits.push_back(&flags.brk);
+    auto eval_pred = [&]() -> Value {
+        Value c = cond_fn();
+        if (c.is_symbolic()) return symbolic(T, truth_node(c, loc));
+        try {
+            return Value::from_bool(truth(c));
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), loc);
+        }
+    };
+    if (exits.empty()) return eval_pred();
+    Value p;
+    at(loc);
+    uint32_t go = none_set(rt_, exits);
+    trace_cond(
+        go, {{&p, "the loop condition", TraceVar::Var}},
+        [&] {
+            for (Value* e : exits) *e = Value::from_bool(false);
+            p = eval_pred();
+            return Flow::Normal;
+        },
+        [&] {
+            p = Value::from_bool(false);
+            return Flow::Normal;
+        },
+        loc, "while");
+    return p;
+}
+
 Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
                                        std::vector<TraceVar> extra, Loc loc) {
     TraceState& T = *rt_.trace;
@@ -1017,38 +1089,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         lc.bind(g.args(cond_r));
         ValueId pred;
         try {
-            std::vector<Value*> exits;
-            if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
-            if (flags.brk.is_symbolic()) exits.push_back(&flags.brk);
-            auto eval_pred = [&]() -> Value {
-                Value c = cond_fn();
-                if (c.is_symbolic()) return symbolic(T, truth_node(c, loc));
-                try {
-                    return Value::from_bool(truth(c));
-                } catch (const stdlib::OpError& err) {
-                    fail(err.what(), loc);
-                }
-            };
-            Value p;
-            if (exits.empty()) {
-                p = eval_pred();
-            } else {
-                at(loc);
-                uint32_t go = none_set(rt_, exits);
-                trace_cond(
-                    go, {{&p, "the loop condition", TraceVar::Var}},
-                    [&] {
-                        for (Value* e : exits) *e = Value::from_bool(false);
-                        p = eval_pred();
-                        return Flow::Normal;
-                    },
-                    [&] {
-                        p = Value::from_bool(false);
-                        return Flow::Normal;
-                    },
-                    loc, "while");
-            }
-            pred = bool_id(T, p, T.at(source(), loc));
+            pred = bool_id(T, loop_predicate(cond_fn, flags, loc), T.at(source(), loc));
             truncate_tapes(rt_, marks);  // what computed the condition carries no gradient
             std::vector<ValueId> ys{pred, T.token};
             for (size_t i = 0; i < nv; ++i)
@@ -1109,19 +1150,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
             if (failed && !lc.diff_keys.empty())
                 unsupported_in_graph("a gradient through a loop whose body always raises");
-            if (!failed && !lc.diff_keys.empty()) {
-                wd = std::make_shared<WhileData>();
-                wd->residuals = body_residuals(body_tape, [&](uint32_t id) {
-                    const tracer::ValueInfo& vi = g.value(id);
-                    return vi.def == tracer::kNoId ? vi.region == body_r : g.node(vi.def).parent == body_r;
-                });
-                if (wd->residuals.empty()) wd->residuals.push_back(Value::weak_int(0));  // counts the iterations
-                const stdlib::OpDef& push = *stdlib::find_op("_stack_push");
-                for (const Value& r : wd->residuals) {
-                    Value in[1] = {r};
-                    wd->push_nodes.push_back(g.value(trace_op(rt_, push, in, {}).sym()->id).def);
-                }
-            }
+            if (!failed && !lc.diff_keys.empty()) wd = push_residuals(rt_, body_tape, body_r);
         }
         std::vector<ValueId> ys{T.token};
         std::vector<uint32_t> yield_nodes;
@@ -1136,19 +1165,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         }
         g.yield(ys);
         g.exit();
-        if (wd) {
-            // the stack's size before the loop: a node placed just before it
-            const stdlib::OpDef& size = *stdlib::find_op("_stack_size");
-            const tracer::ValueType types[2] = {tracer::ValueType::of({stdlib::DType::I64, {}, false}),
-                                                tracer::ValueType::token_type()};
-            const NodeId sn = g.create(tracer::Op::Apply, &size, {g.node(node).operands[0]}, types, {}, {},
-                                       T.at(source(), loc));
-            const RegionId parent = g.node(node).parent;
-            const auto& order = g.region(parent).nodes;
-            g.insert(parent, size_t(std::find(order.begin(), order.end(), node) - order.begin()), sn);
-            g.node(node).operands[0] = g.node(sn).results[1];
-            wd->saved_before = symbolic(T, g.node(sn).results[0]);
-        }
+        if (wd) wd->saved_before = stack_size_before(T, node, T.at(source(), loc));
         std::vector<ValueId> res = g.finish(node);
         lc.restore();
         std::vector<uint32_t> out_nodes;

@@ -205,6 +205,7 @@ private:
                     lang::Loc loc, const char* construct, int vars_dead_on = -1);
     Flow trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn, std::vector<TraceVar> extra,
                      lang::Loc loc);
+    Value loop_predicate(const std::function<Value()>& cond_fn, LoopFlags& flags, lang::Loc loc);
     Flow exec_range(const lang::Block& b, size_t from);
     bool exit_pending() const;
     Flow guard_rest(const lang::Block& b, size_t from);
