@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "codegen/runtime.hpp"
+#include "codegen/runtime_abi.hpp"
 #include "tracer/printer.hpp"
 
 namespace tg::codegen {

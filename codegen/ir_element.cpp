@@ -11,7 +11,7 @@
 
 #include "codegen/ir_builder.hpp"
 #include "codegen/native_ops.hpp"
-#include "codegen/runtime.hpp"
+#include "codegen/runtime_abi.hpp"
 
 namespace tg::codegen {
 

@@ -2,7 +2,7 @@
 // function. No LLVM type appears here or in lower*.cpp: the IR is text, parsed
 // by the JIT session, so this code compiles in seconds.
 //
-// The function is `i32 NAME(ptr frame)` (codegen/runtime.hpp): inputs are in
+// The function is `i32 NAME(ptr frame)` (codegen/runtime_abi.hpp): inputs are in
 // the frame's slots, results are left in the slots of the values the body
 // yields; it returns 0, or 1 after a runtime function recorded an error.
 //

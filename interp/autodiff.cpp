@@ -756,13 +756,12 @@ std::string type_desc(const Value& v) {
 }
 
 // The differentiated argument with its tensor leaves tracked (pytrees: lists, tuples).
-Value track_leaves(Runtime& rt, Tape& tape, const Value& v, const std::string& what, std::vector<Value>& leaves) {
+Value track_leaves(Tape& tape, const Value& v, const std::string& what, std::vector<Value>& leaves) {
     if (v.is_tensor()) {
         const TensorType t = v.tensor_type();
         if (!differentiable_type(t))
             throw Error(what + " is " + (t.weak ? std::string("an int") : type_desc(v)) +
                         "; gradients are taken with respect to float tensors (write 2.0, or f32(x))");
-        (void)rt;
         Value w = wrap(tape, v);
         leaves.push_back(w);
         return w;
@@ -770,7 +769,7 @@ Value track_leaves(Runtime& rt, Tape& tape, const Value& v, const std::string& w
     if (const std::vector<Value>* xs = v.children()) {
         std::vector<Value> items;
         for (size_t i = 0; i < xs->size(); ++i)
-            items.push_back(track_leaves(rt, tape, (*xs)[i], what + "[" + std::to_string(i) + "]", leaves));
+            items.push_back(track_leaves(tape, (*xs)[i], what + "[" + std::to_string(i) + "]", leaves));
         return v.with_children(std::move(items));
     }
     throw Error(what + " is " + type_desc(v) + "; grad differentiates tensors, and lists, tuples and dicts of them");
@@ -848,7 +847,7 @@ Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
         if (i >= static_cast<int64_t>(args.size()))
             throw Error(s.name + ": argnums asks for argument " + std::to_string(i) + ", but only " +
                         std::to_string(args.size()) + " positional arguments were given");
-        args[size_t(i)] = track_leaves(rt, tape, args[size_t(i)], s.name + ": argument " + arg_name(s, size_t(i)),
+        args[size_t(i)] = track_leaves(tape, args[size_t(i)], s.name + ": argument " + arg_name(s, size_t(i)),
                                        leaves[j]);
     }
     Value result = Evaluator(rt).call(s.f, CallArgs{args, a.keyword_values, a.keywords, a.loc}, nullptr);

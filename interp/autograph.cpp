@@ -28,12 +28,15 @@
 #include "interp/trace.hpp"
 #include "lang/diagnostics.hpp"
 #include "stdlib/cast.hpp"
+#include "tracer/carried_merge.hpp"
 
 namespace tg::interp {
 
 using namespace lang;
 using stdlib::TensorType;
 using tracer::Graph;
+using tracer::join;
+using tracer::MergeSite;
 using tracer::kNoId;
 using tracer::NodeId;
 using tracer::RegionId;
@@ -71,29 +74,25 @@ std::string describe_static(const Value& v) {
     return str_of(v);
 }
 
-// "" when a and b have the same structure (tensors anywhere a tensor is, equal
-// static parts); else how they differ, with `one` / `other` naming the sides
-// ("in one branch" / "in the other", "from ..." style is done by the caller).
-struct Diff {
-    std::string what;   // "length", "value", "kind", "key" (in one dict only), "key order"
-    std::string a, b;   // the two descriptions; "key": the key, and "first" / "second" (the side that has it)
-};
+// How a and b differ in structure (tensors anywhere a tensor is, equal
+// static parts), or nullopt: the first difference, for mismatch_message.
+using tracer::Mismatch;
 // Two dicts with different keys: the first key only one has, or their orders.
-std::optional<Diff> keys_diff(const DictObj& a, const DictObj& b) {
+std::optional<Mismatch> keys_diff(const DictObj& a, const DictObj& b) {
     if (a.keys == b.keys) return std::nullopt;
     for (const DictKey& k : a.keys)
-        if (!b.find(k)) return Diff{"key", key_repr(k), "first"};
+        if (!b.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "first", ""};
     for (const DictKey& k : b.keys)
-        if (!a.find(k)) return Diff{"key", key_repr(k), "second"};
-    return Diff{"key order", keys_repr(a), keys_repr(b)};
+        if (!a.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "second", ""};
+    return Mismatch{Mismatch::KeyOrder, keys_repr(a), keys_repr(b), ""};
 }
-std::optional<Diff> structure_diff(const Value& a, const Value& b) {
+std::optional<Mismatch> structure_diff(const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) return std::nullopt;
     if (a.kind() != b.kind())
-        return Diff{"kind", std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind())};
+        return Mismatch{Mismatch::Kind, std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind()), ""};
     if (a.is_sequence()) {
         if (a.items().size() != b.items().size())
-            return Diff{"length", std::to_string(a.items().size()), std::to_string(b.items().size())};
+            return Mismatch{Mismatch::Length, std::to_string(a.items().size()), std::to_string(b.items().size()), ""};
         for (size_t i = 0; i < a.items().size(); ++i)
             if (auto d = structure_diff(a.items()[i], b.items()[i])) return d;
         return std::nullopt;
@@ -104,42 +103,14 @@ std::optional<Diff> structure_diff(const Value& a, const Value& b) {
             if (auto d = structure_diff(a.dict().values[i], b.dict().values[i])) return d;
         return std::nullopt;
     }
-    if (!a.identical(b)) return Diff{"value", describe_static(a), describe_static(b)};
+    if (!a.identical(b)) return Mismatch{Mismatch::Value, describe_static(a), describe_static(b), ""};
     return std::nullopt;
 }
 
-// The type of a variable that two paths (or two iterations) give the types a
-// and b (SPEC §5.2): equal dtypes join; a weak literal and a strong tensor of
-// the same kind (int literal and i32/i64, float literal and f32/f64) take the
-// strong dtype, as eager's arithmetic would give the literal (§2.1). Anything
-// else — two strong dtypes, a literal of another kind (an int literal that
-// eager prints as `1` against an f32 tensor), different shapes — is no type.
-std::optional<TensorType> join(const TensorType& a, const TensorType& b) {
-    if (!(a.shape == b.shape)) return std::nullopt;
-    if (a.dtype == b.dtype) return TensorType{a.dtype, a.shape, a.weak && b.weak};
-    if (a.weak == b.weak) return std::nullopt;
-    const TensorType& w = a.weak ? a : b;
-    const TensorType& s = a.weak ? b : a;
-    const bool same_kind = (stdlib::is_int(w.dtype) && stdlib::is_int(s.dtype)) ||
-                           (stdlib::is_float(w.dtype) && stdlib::is_float(s.dtype));
-    if (!same_kind) return std::nullopt;
-    return TensorType{s.dtype, s.shape, false};
-}
-
-// "i32" / "i64 (an int literal)" for the mismatch messages.
-std::string dtype_desc(const TensorType& t) {
-    std::string s = stdlib::dtype_name(t.dtype);
-    if (t.weak) s += stdlib::is_float(t.dtype) ? " (a float literal)" : " (an int literal)";
-    return s;
-}
-// What to write instead, when an int literal meets a float tensor (`s = 0`
-// before `s = s + x`): eager would print the literal as `0`, the graph as `0.0`.
-std::string literal_hint(const TensorType& a, const TensorType& b) {
-    const TensorType& w = a.weak ? a : b;
-    const TensorType& s = a.weak ? b : a;
-    if (a.weak != b.weak && stdlib::is_int(w.dtype) && stdlib::is_float(s.dtype))
-        return "; write the int literal as a float (`1.0` for `1`) so that every path gives a float";
-    return "";
+// The conversion error of a carried variable whose two values do not merge.
+[[noreturn]] void merge_error(const std::string& var, const Mismatch& m, tracer::MergeSite site,
+                              const std::string& where, const lang::SourcePtr& source, Loc loc) {
+    throw Error(tracer::mismatch_message(var, m, site, where), source, loc).as(TraceErrorKind::Conversion);
 }
 
 // A value split into what it is where defined, and whether it is.
@@ -331,6 +302,213 @@ ValueId bool_id(TraceState& t, const Value& b, const tracer::SrcLoc& where) {
     if (const SymObj* s = b.sym()) return s->id;
     return t.graph.constant(stdlib::Tensor::scalar(statically_true(b)), where);
 }
+
+// ---- the merge of a cond's two branches, per carried variable
+
+// One result of a cond beyond the token: a tensor leaf or a defined-flag, as
+// each branch yields it.
+struct Yielded {
+    Value side[2];  // Undefined: undef on that side
+    TensorType type;
+    bool is_flag = false;
+};
+// A variable after the cond: kept as it is, or rebuilt from the cond's results.
+struct BranchMerge {
+    bool keep = true;
+    Value value;       // keep: the value after the cond
+    Value skeleton;    // else: rebuilt from the results
+    std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
+    std::vector<Value> static_leaf;
+    int flag = -1;     // yielded index of the defined flag, or -1
+    bool none = false; // where the flag is false: None (else undefined)
+};
+// Thrown by merge_branches when the two values of `var` do not merge: the
+// cond rolls back, then reports it (merge_error).
+struct BranchMismatch {
+    std::string var;
+    tracer::Mismatch mismatch;
+};
+
+// The value after the cond when no result is needed for it: both sides
+// gone, one side gone and the other unchanged or static, or both identical.
+std::optional<Value> needs_no_result(const Value& before, const Value* const out[2], const bool gone[2]) {
+    if (gone[0] && gone[1]) return before;
+    if (gone[0] || gone[1]) {
+        const Value& live = gone[0] ? *out[1] : *out[0];
+        if (live.identical(before)) return before;
+        // The other side raises (or never reads it again): a static value
+        // of the live side is the value after the cond — so a `return`
+        // whose alternative raises still returns on every path.
+        if (!has_symbolic(live) && !live.maybe_undef() && live.defined()) return live;
+        return std::nullopt;
+    }
+    if (out[0]->identical(*out[1])) return *out[0];
+    return std::nullopt;
+}
+
+Yielded flag_result(const Value& a, const Value& b, const bool gone[2]) {
+    Yielded y;
+    y.is_flag = true;
+    y.type = {stdlib::DType::Bool, {}, false};
+    if (!gone[0]) y.side[0] = a;
+    if (!gone[1]) y.side[1] = b;
+    return y;
+}
+
+// The tensor leaves of the value on each side (where defined): equal ones
+// stay static, the others become results of the joined type.
+void merge_leaves(const std::string& var, const Parts p[2], BranchMerge& r, std::vector<Yielded>& yielded) {
+    std::vector<Value> leaves[2];
+    for (int s = 0; s < 2; ++s)
+        if (p[s].inner) collect_leaves(*p[s].inner, leaves[s]);
+    const size_t nl = (p[0].inner ? leaves[0] : leaves[1]).size();
+    for (size_t k = 0; k < nl; ++k) {
+        const Value* l0 = p[0].inner ? &leaves[0][k] : nullptr;
+        const Value* l1 = p[1].inner ? &leaves[1][k] : nullptr;
+        if (l0 && l1 && l0->identical(*l1)) {
+            r.leaf.push_back(-1);
+            r.static_leaf.push_back(*l0);
+            continue;
+        }
+        Yielded y;
+        if (l0 && l1) {
+            TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
+            std::optional<TensorType> j = join(t0, t1);
+            if (!j) throw BranchMismatch{var, tracer::type_mismatch(t0, t1)};
+            y.type = *j;
+        } else {
+            y.type = (l0 ? l0 : l1)->tensor_type();
+        }
+        if (l0) y.side[0] = *l0;
+        if (l1) y.side[1] = *l1;
+        r.leaf.push_back(static_cast<int>(yielded.size()));
+        r.static_leaf.emplace_back();
+        yielded.push_back(std::move(y));
+    }
+}
+
+// What `var` (`before` the cond, `out` after each branch; a `gone` side
+// gives no value) is after the cond; the results it needs are appended to
+// `yielded`. Throws BranchMismatch, or Unsupported.
+BranchMerge merge_branches(const TraceVar& var, const Value& before, const Value* const out[2], const bool gone[2],
+                           std::vector<Yielded>& yielded) {
+    BranchMerge r;
+    if (std::optional<Value> v = needs_no_result(before, out, gone)) {
+        r.value = std::move(*v);
+        return r;
+    }
+    if (var.role == TraceVar::Flag) {
+        r.keep = false;
+        r.skeleton = Value::from_bool(false);
+        r.leaf.push_back(static_cast<int>(yielded.size()));
+        r.static_leaf.emplace_back();
+        yielded.push_back(flag_result(*out[0], *out[1], gone));
+        return r;
+    }
+    Parts p[2];
+    for (int s = 0; s < 2; ++s)
+        if (!gone[s]) p[s] = decompose_none(*out[s], !gone[1 - s] && has_value(*out[1 - s]));
+    const bool none = p[0].none || p[1].none;
+    if (none && (p[0].unset || p[1].unset))
+        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
+    const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
+    if (!sk) {  // undefined on every path that gets here
+        r.value = Value();
+        return r;
+    }
+    if (p[0].inner && p[1].inner) {
+        if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
+            if (var.role == TraceVar::Ret)
+                unsupported_in_graph("a function returning different kinds of values on different paths");
+            throw BranchMismatch{var.name, *d};
+        }
+    }
+    r.keep = false;
+    r.skeleton = *sk;
+    merge_leaves(var.name, p, r, yielded);
+    const bool def0 = gone[0] || statically_true(p[0].defined);
+    const bool def1 = gone[1] || statically_true(p[1].defined);
+    r.none = none;
+    if ((var.role == TraceVar::Var || none) && !(def0 && def1)) {
+        r.flag = static_cast<int>(yielded.size());
+        yielded.push_back(flag_result(p[0].defined, p[1].defined, gone));
+    }
+    return r;
+}
+
+// Values being differentiated through a cond (autodiff.hpp): the branches'
+// tape entries kept apart, and per branch the tape nodes and primals of the
+// yielded leaves and the residuals those entries need (extra results).
+struct CondGradients {
+    std::optional<CondTape> tape;  // none: nothing is differentiated through the cond
+    std::vector<uint32_t> leaf_nodes[2];
+    std::vector<Value> leaf_primals[2], residuals[2];
+};
+CondGradients cond_gradients(Runtime& rt, const std::vector<size_t> marks[3], const RegionId reg[2],
+                             std::vector<Yielded>& yielded) {
+    const Graph& g = rt.trace->graph;
+    bool tracked_side = false;
+    for (const Yielded& y : yielded) tracked_side = tracked_side || y.side[0].tracked() || y.side[1].tracked();
+    CondGradients out;
+    out.tape = take_branch_entries(rt, marks, tracked_side);
+    if (!out.tape) return out;
+    const size_t n_results = yielded.size();
+    for (int b = 0; b < 2; ++b) {
+        out.leaf_nodes[b].assign(n_results, kNotTracked);
+        out.leaf_primals[b].resize(n_results);
+        for (size_t j = 0; j < n_results; ++j) {
+            Value& side = yielded[j].side[b];
+            const GradObj* go = side.tracked();
+            if (!go) continue;
+            if (tracked_level(rt, side) != out.tape->level)
+                unsupported_in_graph("a gradient of a gradient through a converted `if`");
+            out.leaf_nodes[b][j] = go->node;
+            side = go->primal;
+            out.leaf_primals[b][j] = side;
+        }
+        const RegionId here = reg[b];
+        out.residuals[b] = branch_residuals(*out.tape, b, [&](uint32_t id) {
+            const tracer::ValueInfo& vi = g.value(id);
+            return vi.def == tracer::kNoId ? vi.region == here : g.node(vi.def).parent == here;
+        });
+        for (const Value& r : out.residuals[b]) {
+            Yielded y;
+            y.type = r.tensor_type();
+            y.side[b] = r;
+            yielded.push_back(std::move(y));
+        }
+    }
+    return out;
+}
+
+// Branch b's yield: its token, then each result (undef where the branch gives none).
+void yield_branch(Runtime& rt, RegionId region, int b, ValueId token, const std::vector<Yielded>& yielded,
+                  const tracer::SrcLoc& where) {
+    TraceState& T = *rt.trace;
+    Graph& g = T.graph;
+    g.enter(region);
+    std::vector<ValueId> ys{token};
+    for (const Yielded& y : yielded) {
+        if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b], where));
+        else if (y.side[b].defined()) ys.push_back(leaf_id(rt, y.side[b], y.type, where));
+        else ys.push_back(g.undef(tracer::ValueType::of(y.type), where));
+    }
+    g.yield(ys);
+    g.exit();
+}
+
+// The variable after the cond, from its merge and the cond's results
+// (`outs`: the symbolic values of `res`, the result ids after the token).
+Value merged_value(TraceState& T, const BranchMerge& r, const std::vector<Value>& outs, const std::vector<ValueId>& res) {
+    if (r.keep) return r.value;
+    std::vector<Value> leaves;
+    for (size_t k = 0; k < r.leaf.size(); ++k)
+        leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
+    size_t k = 0;
+    Value v = rebuild(r.skeleton, leaves, k);
+    if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
+    return v;
+}
 }  // namespace
 
 // ------------------------------------------------------------------ cond
@@ -408,224 +586,45 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
     }
 
     // ---- merge: what each variable is after the cond
-    struct Yielded {
-        Value side[2];  // Undefined: undef on that side
-        TensorType type;
-        bool is_flag = false;
-    };
     std::vector<Yielded> yielded;
-    struct Result {
-        bool keep = true;
-        Value value;       // keep: the value after the cond
-        Value skeleton;    // else: rebuilt from the results
-        std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
-        std::vector<Value> static_leaf;
-        int flag = -1;     // yielded index of the defined flag, or -1
-        bool none = false; // where the flag is false: None (else undefined)
-    };
-    std::vector<Result> results(nv);
-    auto where = [&] {
+    std::vector<BranchMerge> results(nv);
+    try {
+        for (size_t i = 0; i < nv; ++i) {
+            const TraceVar& var = vars[i];
+            // A side that raised, or (for variables) that has returned, gives no value.
+            const bool dead_var = var.role == TraceVar::Var;
+            // The return value of a path that has not returned is never read.
+            auto no_return = [&](int s) { return var.role == TraceVar::Ret && !out[s][i].defined() && !out[s][i].maybe_undef(); };
+            const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0) || no_return(0),
+                                  failed[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
+            const Value* const sides[2] = {&out[0][i], &out[1][i]};
+            results[i] = merge_branches(var, before[i], sides, gone, yielded);
+        }
+    } catch (const BranchMismatch& e) {
+        give_up();
         const std::string what = std::string(construct).find(' ') == std::string::npos
                                      ? std::string("`") + construct + "`"
                                      : std::string(construct) + ",";
-        return " of the " + what + " at " + format_location(source().get(), loc);
-    };
-    for (size_t i = 0; i < nv; ++i) {
-        const TraceVar& var = vars[i];
-        const Value& a = out[0][i];
-        const Value& b = out[1][i];
-        Result& r = results[i];
-        // A side that raised, or (for variables) that has returned, gives no value.
-        const bool dead_var = var.role == TraceVar::Var;
-        // The return value of a path that has not returned is never read.
-        auto no_return = [&](int s) { return var.role == TraceVar::Ret && !out[s][i].defined() && !out[s][i].maybe_undef(); };
-        const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0) || no_return(0),
-                              failed[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
-        if (gone[0] && gone[1]) {
-            r.value = before[i];
-            continue;
-        }
-        if (gone[0] || gone[1]) {
-            const Value& live = gone[0] ? b : a;
-            if (live.identical(before[i])) {
-                r.value = before[i];
-                continue;
-            }
-            // The other side raises (or never reads it again): a static value
-            // of the live side is the value after the cond — so a `return`
-            // whose alternative raises still returns on every path.
-            if (!has_symbolic(live) && !live.maybe_undef() && live.defined()) {
-                r.value = live;
-                continue;
-            }
-        } else if (a.identical(b)) {
-            r.value = a;
-            continue;
-        }
-        if (var.role == TraceVar::Flag) {
-            r.keep = false;
-            r.skeleton = Value::from_bool(false);
-            r.leaf.push_back(static_cast<int>(yielded.size()));
-            r.static_leaf.emplace_back();
-            Yielded y;
-            y.is_flag = true;
-            y.type = {stdlib::DType::Bool, {}, false};
-            for (int s = 0; s < 2; ++s)
-                if (!gone[s]) y.side[s] = out[s][i];
-            yielded.push_back(std::move(y));
-            continue;
-        }
-        Parts p[2];
-        for (int s = 0; s < 2; ++s)
-            if (!gone[s]) p[s] = decompose_none(out[s][i], !gone[1 - s] && has_value(out[1 - s][i]));
-        const bool none = p[0].none || p[1].none;
-        if (none && (p[0].unset || p[1].unset))
-            unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-        const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
-        if (!sk) {  // undefined on every path that gets here
-            r.value = Value();
-            continue;
-        }
-        if (p[0].inner && p[1].inner) {
-            if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
-                if (var.role == TraceVar::Ret)
-                    unsupported_in_graph("a function returning different kinds of values on different paths");
-                std::string msg = "`" + var.name + "` ";
-                if (d->what == "kind") msg += "is " + d->a + " in one branch and " + d->b + " in the other";
-                else if (d->what == "length")
-                    msg += "has length " + d->a + " in one branch and " + d->b + " in the other";
-                else if (d->what == "key")
-                    msg += "has the key " + d->a + " in one branch but not in the other";
-                else if (d->what == "key order")
-                    msg += "has the keys in the order " + d->a + " in one branch and " + d->b + " in the other";
-                else msg += "has the value " + d->a + " in one branch and " + d->b + " in the other";
-                const char* hint = d->what.starts_with("key") ? "; a dict must have the same keys, in the same order, on both paths" : "";
-                give_up();
-                throw Error(msg + where() + hint, source(), loc).as(TraceErrorKind::Conversion);
-            }
-        }
-        r.keep = false;
-        r.skeleton = *sk;
-        std::vector<Value> leaves[2];
-        for (int s = 0; s < 2; ++s)
-            if (p[s].inner) collect_leaves(*p[s].inner, leaves[s]);
-        const size_t nl = (p[0].inner ? leaves[0] : leaves[1]).size();
-        for (size_t k = 0; k < nl; ++k) {
-            const Value* l0 = p[0].inner ? &leaves[0][k] : nullptr;
-            const Value* l1 = p[1].inner ? &leaves[1][k] : nullptr;
-            if (l0 && l1 && l0->identical(*l1)) {
-                r.leaf.push_back(-1);
-                r.static_leaf.push_back(*l0);
-                continue;
-            }
-            Yielded y;
-            if (l0 && l1) {
-                TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
-                std::optional<TensorType> j = join(t0, t1);
-                if (!j) {
-                    std::string msg = "`" + var.name + "` has ";
-                    if (t0.dtype != t1.dtype)
-                        msg += "dtype " + dtype_desc(t0) + " in one branch and " + dtype_desc(t1) + " in the other";
-                    else
-                        msg += "shape " + t0.shape.to_string() + " in one branch and " + t1.shape.to_string() +
-                               " in the other";
-                    give_up();
-                    throw Error(msg + where() + literal_hint(t0, t1), source(), loc).as(TraceErrorKind::Conversion);
-                }
-                y.type = *j;
-            } else {
-                y.type = (l0 ? l0 : l1)->tensor_type();
-            }
-            if (l0) y.side[0] = *l0;
-            if (l1) y.side[1] = *l1;
-            r.leaf.push_back(static_cast<int>(yielded.size()));
-            r.static_leaf.emplace_back();
-            yielded.push_back(std::move(y));
-        }
-        const bool def0 = gone[0] || statically_true(p[0].defined);
-        const bool def1 = gone[1] || statically_true(p[1].defined);
-        r.none = none;
-        if ((var.role == TraceVar::Var || none) && !(def0 && def1)) {
-            Yielded y;
-            y.is_flag = true;
-            y.type = {stdlib::DType::Bool, {}, false};
-            for (int s = 0; s < 2; ++s)
-                if (!gone[s]) y.side[s] = p[s].defined;
-            r.flag = static_cast<int>(yielded.size());
-            yielded.push_back(std::move(y));
-        }
+        merge_error(e.var, e.mismatch, MergeSite::Branches, " of the " + what + " at " + format_location(source().get(), loc),
+                    source(), loc);
     }
-    // Values being differentiated through the cond: their branches' tape
-    // entries are kept apart, with the values those need as extra results.
-    bool tracked_side = false;
-    for (const Yielded& y : yielded) tracked_side = tracked_side || y.side[0].tracked() || y.side[1].tracked();
-    std::optional<CondTape> ct = take_branch_entries(rt_, marks, tracked_side);
-    std::vector<uint32_t> leaf_nodes[2];
-    std::vector<Value> leaf_primals[2], residuals[2];
     const size_t n_results = yielded.size();
-    if (ct) {
-        for (int b = 0; b < 2; ++b) {
-            leaf_nodes[b].assign(n_results, kNotTracked);
-            leaf_primals[b].resize(n_results);
-            for (size_t j = 0; j < n_results; ++j) {
-                Value& side = yielded[j].side[b];
-                const GradObj* go = side.tracked();
-                if (!go) continue;
-                if (tracked_level(rt_, side) != ct->level)
-                    unsupported_in_graph("a gradient of a gradient through a converted `if`");
-                leaf_nodes[b][j] = go->node;
-                side = go->primal;
-                leaf_primals[b][j] = side;
-            }
-            const RegionId here = reg[b];
-            residuals[b] = branch_residuals(*ct, b, [&](uint32_t id) {
-                const tracer::ValueInfo& vi = g.value(id);
-                return vi.def == tracer::kNoId ? vi.region == here : g.node(vi.def).parent == here;
-            });
-            for (const Value& r : residuals[b]) {
-                Yielded y;
-                y.type = r.tensor_type();
-                y.side[b] = r;
-                yielded.push_back(std::move(y));
-            }
-        }
-    }
-    for (int b = 0; b < 2; ++b) {
-        g.enter(reg[b]);
-        std::vector<ValueId> ys{tok_out[b]};
-        for (const Yielded& y : yielded) {
-            if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b], T.at(source(), loc)));
-            else if (y.side[b].defined()) ys.push_back(leaf_id(rt_, y.side[b], y.type, T.at(source(), loc)));
-            else ys.push_back(g.undef(tracer::ValueType::of(y.type), T.at(source(), loc)));
-        }
-        g.yield(ys);
-        g.exit();
-    }
+    CondGradients grads = cond_gradients(rt_, marks, reg, yielded);
+    const tracer::SrcLoc where = T.at(source(), loc);
+    for (int b = 0; b < 2; ++b) yield_branch(rt_, reg[b], b, tok_out[b], yielded, where);
     std::vector<ValueId> res = g.finish(node);
     T.token = res[0];
     std::vector<Value> outs;
     for (size_t j = 0; j < n_results; ++j) outs.push_back(symbolic(T, res[1 + j]));
-    if (ct) {
+    if (grads.tape) {
         std::vector<Value> residual_results[2];
         size_t at = 1 + n_results;
         for (int b = 0; b < 2; ++b)
-            for (size_t k = 0; k < residuals[b].size(); ++k) residual_results[b].push_back(symbolic(T, res[at++]));
-        record_cond(rt_, std::move(*ct), pred, leaf_nodes, leaf_primals, outs, residuals, residual_results);
+            for (size_t k = 0; k < grads.residuals[b].size(); ++k) residual_results[b].push_back(symbolic(T, res[at++]));
+        record_cond(rt_, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
+                    residual_results);
     }
-    for (size_t i = 0; i < nv; ++i) {
-        Result& r = results[i];
-        if (r.keep) {
-            *vars[i].slot = r.value;
-            continue;
-        }
-        std::vector<Value> leaves;
-        for (size_t k = 0; k < r.leaf.size(); ++k)
-            leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
-        size_t k = 0;
-        Value v = rebuild(r.skeleton, leaves, k);
-        if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
-        *vars[i].slot = std::move(v);
-    }
+    for (size_t i = 0; i < nv; ++i) *vars[i].slot = merged_value(T, results[i], outs, res);
     return flow_of_flags();
 }
 
@@ -715,30 +714,13 @@ void Evaluator::trace_assert(const Assert& a, const Value& c) {
     T.token = T.graph.assert_(T.token, pred, std::move(msg), operands, T.at(source(), a.loc));
 }
 
-// ------------------------------------------------------------------ while
+namespace {
 
-Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
-                                       std::vector<TraceVar> extra, Loc loc) {
-    TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    LoopFlags flags;
-    LoopFlags* saved_loop = f_->loop;
-    Frame* frame = f_;
-    f_->loop = &flags;
-    std::vector<TraceVar> vars = trace_vars(std::move(extra));
-    std::erase_if(vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
-    const size_t nv = vars.size();
-    std::vector<Value> entry(nv);
-    for (size_t i = 0; i < nv; ++i) entry[i] = *vars[i].slot;
-    auto restore = [&] {
-        for (size_t i = 0; i < nv; ++i) *vars[i].slot = entry[i];
-    };
-    auto where = [&] { return " in the loop at " + format_location(source().get(), loc); };
-    auto fail_conversion = [&](const std::string& msg, const std::string& hint = "") {
-        restore();
-        f_->loop = saved_loop;
-        throw Error(msg + where() + hint, source(), loc).as(TraceErrorKind::Conversion);
-    };
+// The variables a converted `while` carries (Evaluator::trace_while): per
+// variable its plan — carried or not, the skeleton, the leaves' types, the
+// defined-flag — widened attempt by attempt until one iteration of the
+// body keeps it, and the leaves being differentiated around the loop.
+struct LoopCarry {
     struct Plan {
         bool carried = false;
         bool flag = false;
@@ -746,186 +728,345 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         Value skeleton;
         std::vector<TensorType> types;
     };
-    std::vector<Plan> plan(nv);
-    // Makes var i carried with the structure of `a` (and `b`, the value after
-    // one iteration, when known): types joined, or a conversion error.
-    auto carry = [&](size_t i, const Value& a, const Value* b) {
-        Plan& p = plan[i];
-        p.carried = true;
-        const TraceVar& var = vars[i];
-        if (var.role == TraceVar::Flag) {
-            p.skeleton = Value::from_bool(false);
-            p.types = {TensorType{stdlib::DType::Bool, {}, false}};
-            return;
-        }
-        Parts pa = decompose_none(a, (b && has_value(*b)) || p.none);
-        Parts pb = b ? decompose_none(*b, has_value(a) || p.none) : Parts{};
-        if (pa.none || pb.none) p.none = true;
-        if (p.none && (pa.unset || pb.unset))
-            unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-        const Value* sk = pa.inner ? pa.inner : pb.inner;
-        if ((var.role == TraceVar::Var || p.none) &&
-            (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
-            p.flag = true;
-        if (!sk) return;
-        if (pa.inner && pb.inner) {
-            if (auto d = structure_diff(*pa.inner, *pb.inner)) {
-                if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
-                if (d->what == "kind") fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
-                if (d->what == "length") fail_conversion("`" + var.name + "` changes length from " + d->a + " to " + d->b);
-                if (d->what == "key")
-                    fail_conversion("`" + var.name + "` " + (d->b == "first" ? "loses" : "gains") + " the key " + d->a,
-                                    "; a dict carried around a loop must keep its keys");
-                if (d->what == "key order")
-                    fail_conversion("`" + var.name + "` changes the order of its keys from " + d->a + " to " + d->b,
-                                    "; a dict carried around a loop must keep its keys");
-                fail_conversion("`" + var.name + "` changes from " + d->a + " to " + d->b);
-            }
-        }
-        p.skeleton = *sk;
-        std::vector<Value> la, lb;
-        if (pa.inner) collect_leaves(*pa.inner, la);
-        if (pb.inner) collect_leaves(*pb.inner, lb);
-        const std::vector<Value>& ls = pa.inner ? la : lb;
-        p.types.clear();
-        for (size_t k = 0; k < ls.size(); ++k) {
-            TensorType t = ls[k].tensor_type();
-            if (pa.inner && pb.inner) {
-                TensorType u = lb[k].tensor_type();
-                std::optional<TensorType> j = join(t, u);
-                if (!j) {
-                    if (t.dtype != u.dtype)
-                        fail_conversion("`" + var.name + "` changes dtype from " + dtype_desc(t) + " to " +
-                                            dtype_desc(u),
-                                        literal_hint(t, u));
-                    fail_conversion("`" + var.name + "` changes shape from " + t.shape.to_string() + " to " +
-                                    u.shape.to_string());
-                }
-                t = *j;
-            }
-            p.types.push_back(t);
-        }
-    };
-    for (size_t i = 0; i < nv; ++i)
-        if (vars[i].force_carried) carry(i, entry[i], nullptr);
-
-    // The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
-    // With `nodes`: per id, the tape node of a leaf being differentiated
-    // (kNotTracked otherwise) and in `primals` its value; the id is the primal's.
-    auto carried_ids = [&](size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes = nullptr,
-                           std::vector<Value>* primals = nullptr) {
-        const Plan& p = plan[i];
-        auto note = [&](uint32_t n, Value primal) {
-            if (nodes) nodes->push_back(n);
-            if (primals) primals->push_back(std::move(primal));
-        };
-        if (vars[i].role == TraceVar::Flag) {
-            out.push_back(bool_id(T, v, T.at(source(), loc)));
-            note(kNotTracked, Value());
-            return;
-        }
-        Parts pv = decompose_none(v, p.none);
-        std::vector<Value> ls;
-        if (pv.inner) collect_leaves(*pv.inner, ls);
-        for (size_t k = 0; k < p.types.size(); ++k) {
-            if (pv.inner) {
-                Value leaf = ls[k];
-                uint32_t n = kNotTracked;
-                if (const GradObj* go = leaf.tracked(); go && nodes && tracked_level(rt_, leaf) == rt_.tapes.size()) {
-                    n = go->node;
-                    leaf = go->primal;
-                }
-                out.push_back(leaf_id(rt_, leaf, p.types[k], T.at(source(), loc)));
-                note(n, leaf);
-            } else {
-                out.push_back(g.undef(tracer::ValueType::of(p.types[k]), T.at(source(), loc)));
-                note(kNotTracked, Value());
-            }
-        }
-        if (p.flag) {
-            out.push_back(bool_id(T, pv.defined, T.at(source(), loc)));
-            note(kNotTracked, Value());
-        }
-    };
+    Runtime& rt;
+    TraceState& T;
+    Frame* frame;           // the loop's frame
+    LoopFlags* saved_loop;  // the enclosing loop's flags: back in the frame on every way out
+    std::vector<TraceVar> vars;
+    std::vector<Value> entry;  // their values before the loop
+    std::vector<Plan> plan;
+    Loc loc;
     // Which carried ids (after the token) hold a leaf being differentiated,
     // keyed by (variable, leaf) so that the set survives a retry's new plan.
     std::set<std::pair<size_t, size_t>> diff_keys;
-    auto id_keys = [&] {
-        std::vector<std::pair<size_t, size_t>> keys;
-        for (size_t i = 0; i < nv; ++i) {
-            const Plan& p = plan[i];
-            if (!p.carried) continue;
-            if (vars[i].role == TraceVar::Flag) {
-                keys.push_back({i, SIZE_MAX});
-                continue;
-            }
-            for (size_t k = 0; k < p.types.size(); ++k) keys.push_back({i, k});
-            if (p.flag) keys.push_back({i, SIZE_MAX});
+
+    tracer::SrcLoc here() const { return T.at(*frame->source, loc); }
+    void restore() {
+        for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = entry[i];
+    }
+    [[noreturn]] void fail_merge(const std::string& var, const Mismatch& m) {
+        restore();
+        frame->loop = saved_loop;
+        merge_error(var, m, MergeSite::Iterations, " in the loop at " + format_location(frame->source->get(), loc),
+                    *frame->source, loc);
+    }
+    void carry(size_t i, const Value& a, const Value* b);
+    void carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes = nullptr,
+                     std::vector<Value>* primals = nullptr);
+    std::vector<std::pair<size_t, size_t>> id_keys() const;
+    bool new_tracked(size_t i, const Value& v);
+    void bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes = nullptr);
+    bool settle(bool ad);
+};
+
+// Makes var i carried with the structure of `a` (and `b`, the value after
+// one iteration, when known): types joined, or a conversion error.
+void LoopCarry::carry(size_t i, const Value& a, const Value* b) {
+    Plan& p = plan[i];
+    p.carried = true;
+    const TraceVar& var = vars[i];
+    if (var.role == TraceVar::Flag) {
+        p.skeleton = Value::from_bool(false);
+        p.types = {TensorType{stdlib::DType::Bool, {}, false}};
+        return;
+    }
+    Parts pa = decompose_none(a, (b && has_value(*b)) || p.none);
+    Parts pb = b ? decompose_none(*b, has_value(a) || p.none) : Parts{};
+    if (pa.none || pb.none) p.none = true;
+    if (p.none && (pa.unset || pb.unset))
+        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
+    const Value* sk = pa.inner ? pa.inner : pb.inner;
+    if ((var.role == TraceVar::Var || p.none) &&
+        (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
+        p.flag = true;
+    if (!sk) return;
+    if (pa.inner && pb.inner) {
+        if (auto d = structure_diff(*pa.inner, *pb.inner)) {
+            if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
+            fail_merge(var.name, *d);
         }
-        return keys;
+    }
+    p.skeleton = *sk;
+    std::vector<Value> la, lb;
+    if (pa.inner) collect_leaves(*pa.inner, la);
+    if (pb.inner) collect_leaves(*pb.inner, lb);
+    const std::vector<Value>& ls = pa.inner ? la : lb;
+    p.types.clear();
+    for (size_t k = 0; k < ls.size(); ++k) {
+        TensorType t = ls[k].tensor_type();
+        if (pa.inner && pb.inner) {
+            TensorType u = lb[k].tensor_type();
+            std::optional<TensorType> j = join(t, u);
+            if (!j) fail_merge(var.name, tracer::type_mismatch(t, u));
+            t = *j;
+        }
+        p.types.push_back(t);
+    }
+}
+
+// The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
+// With `nodes`: per id, the tape node of a leaf being differentiated
+// (kNotTracked otherwise) and in `primals` its value; the id is the primal's.
+void LoopCarry::carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes,
+                            std::vector<Value>* primals) {
+    const Plan& p = plan[i];
+    auto note = [&](uint32_t n, Value primal) {
+        if (nodes) nodes->push_back(n);
+        if (primals) primals->push_back(std::move(primal));
     };
-    // The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
-    auto new_tracked = [&](size_t i, const Value& v) {
-        bool any = false;
-        if (vars[i].role == TraceVar::Flag || rt_.tapes.empty()) return false;
-        Parts pv = decompose_none(v, plan[i].none);
+    if (vars[i].role == TraceVar::Flag) {
+        out.push_back(bool_id(T, v, here()));
+        note(kNotTracked, Value());
+        return;
+    }
+    Parts pv = decompose_none(v, p.none);
+    std::vector<Value> ls;
+    if (pv.inner) collect_leaves(*pv.inner, ls);
+    for (size_t k = 0; k < p.types.size(); ++k) {
+        if (pv.inner) {
+            Value leaf = ls[k];
+            uint32_t n = kNotTracked;
+            if (const GradObj* go = leaf.tracked(); go && nodes && tracked_level(rt, leaf) == rt.tapes.size()) {
+                n = go->node;
+                leaf = go->primal;
+            }
+            out.push_back(leaf_id(rt, leaf, p.types[k], here()));
+            note(n, leaf);
+        } else {
+            out.push_back(T.graph.undef(tracer::ValueType::of(p.types[k]), here()));
+            note(kNotTracked, Value());
+        }
+    }
+    if (p.flag) {
+        out.push_back(bool_id(T, pv.defined, here()));
+        note(kNotTracked, Value());
+    }
+}
+
+std::vector<std::pair<size_t, size_t>> LoopCarry::id_keys() const {
+    std::vector<std::pair<size_t, size_t>> keys;
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const Plan& p = plan[i];
+        if (!p.carried) continue;
+        if (vars[i].role == TraceVar::Flag) {
+            keys.push_back({i, SIZE_MAX});
+            continue;
+        }
+        for (size_t k = 0; k < p.types.size(); ++k) keys.push_back({i, k});
+        if (p.flag) keys.push_back({i, SIZE_MAX});
+    }
+    return keys;
+}
+
+// The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
+bool LoopCarry::new_tracked(size_t i, const Value& v) {
+    bool any = false;
+    if (vars[i].role == TraceVar::Flag || rt.tapes.empty()) return false;
+    Parts pv = decompose_none(v, plan[i].none);
+    std::vector<Value> ls;
+    if (pv.inner) collect_leaves(*pv.inner, ls);
+    for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
+        if (tracked_level(rt, ls[k]) == rt.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
+            diff_keys.insert({i, k}).second)
+            any = true;
+    return any;
+}
+
+// Binds the carried variables to `ids` (region arguments or the loop's results).
+// With `nodes`: the leaves in diff_keys are bound as tracked values, their
+// fresh nodes noted in order.
+void LoopCarry::bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes) {
+    Graph& g = T.graph;
+    size_t k = 1;
+    T.token = ids[0];
+    auto leaf = [&](size_t i, size_t j) {
+        // named after the variable, for DOT (the text form numbers region arguments)
+        g.set_name(ids[k], plan[i].types.size() == 1 ? vars[i].name : vars[i].name + "[" + std::to_string(j) + "]");
+        Value v = symbolic(T, ids[k++]);
+        if (!nodes || !diff_keys.count({i, j})) return v;
+        Value t = track_new(rt, std::move(v));
+        nodes->push_back(t.tracked()->node);
+        return t;
+    };
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const Plan& p = plan[i];
+        if (!p.carried) continue;
+        if (vars[i].role == TraceVar::Flag) {
+            g.set_name(ids[k], vars[i].name);
+            *vars[i].slot = symbolic(T, ids[k++]);
+            continue;
+        }
+        std::vector<Value> leaves;
+        for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
+        size_t j = 0;
+        Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
+        if (p.flag) {
+            g.set_name(ids[k], vars[i].name + " defined");
+            v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
+        }
+        *vars[i].slot = std::move(v);
+    }
+}
+
+// After one traced body: widens the plans to what the body gave (a variable
+// it changed, a type joined with a literal's, a defined-flag needed); true
+// when the loop must be traced again with them. Throws the conversion error
+// of a variable whose values do not merge.
+bool LoopCarry::settle(bool ad) {
+    bool retry = false;
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const Value& now = *vars[i].slot;
+        Plan& p = plan[i];
+        if (ad && p.carried && new_tracked(i, now)) retry = true;  // differentiated from now on
+        if (!p.carried) {
+            if (now.identical(entry[i])) continue;
+            carry(i, entry[i], &now);
+            retry = true;
+            continue;
+        }
+        if (vars[i].role == TraceVar::Flag) continue;
+        if (!p.none && now.is(Kind::None) && p.skeleton.defined() && !p.skeleton.is(Kind::None)) {
+            carry(i, entry[i], &now);  // a value before, None now: carried with the None flag
+            retry = true;
+            continue;
+        }
+        Parts pn = decompose_none(now, p.none);
+        if ((vars[i].role == TraceVar::Var || p.none) && !p.flag && !statically_true(pn.defined)) {
+            p.flag = true;
+            retry = true;
+        }
+        if (!pn.inner) continue;
+        if (!p.skeleton.defined()) {  // first assigned in the loop
+            carry(i, entry[i], &now);
+            retry = true;
+            continue;
+        }
+        Value skeleton_value = p.skeleton;
+        // compare the new value against the plan's structure and types
         std::vector<Value> ls;
-        if (pv.inner) collect_leaves(*pv.inner, ls);
-        for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
-            if (tracked_level(rt_, ls[k]) == rt_.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
-                diff_keys.insert({i, k}).second)
-                any = true;
-        return any;
-    };
-    // Binds the carried variables to `ids` (region arguments or the loop's results).
-    // With `nodes`: the leaves in diff_keys are bound as tracked values, their
-    // fresh nodes noted in order.
-    auto bind = [&](std::span<const ValueId> ids, std::vector<uint32_t>* nodes = nullptr) {
-        size_t k = 1;
-        T.token = ids[0];
-        auto leaf = [&](size_t i, size_t j) {
-            // named after the variable, for DOT (the text form numbers region arguments)
-            g.set_name(ids[k], plan[i].types.size() == 1 ? vars[i].name : vars[i].name + "[" + std::to_string(j) + "]");
-            Value v = symbolic(T, ids[k++]);
-            if (!nodes || !diff_keys.count({i, j})) return v;
-            Value t = track_new(rt_, std::move(v));
-            nodes->push_back(t.tracked()->node);
-            return t;
-        };
-        for (size_t i = 0; i < nv; ++i) {
-            const Plan& p = plan[i];
-            if (!p.carried) continue;
-            if (vars[i].role == TraceVar::Flag) {
-                g.set_name(ids[k], vars[i].name);
-                *vars[i].slot = symbolic(T, ids[k++]);
-                continue;
+        if (structure_diff(skeleton_value, *pn.inner))
+            carry(i, skeleton_value, pn.inner);  // throws the conversion error
+        collect_leaves(*pn.inner, ls);
+        for (size_t k = 0; k < ls.size(); ++k) {
+            TensorType t = ls[k].tensor_type();
+            std::optional<TensorType> j = join(p.types[k], t);
+            if (!j) fail_merge(vars[i].name, tracer::type_mismatch(p.types[k], t));
+            if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
+                p.types[k] = *j;
+                retry = true;
             }
-            std::vector<Value> leaves;
-            for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
-            size_t j = 0;
-            Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
-            if (p.flag) {
-                g.set_name(ids[k], vars[i].name + " defined");
-                v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
-            }
-            *vars[i].slot = std::move(v);
+        }
+    }
+    return retry;
+}
+}  // namespace
+
+// ------------------------------------------------------------------ while
+
+namespace {
+
+// The values a differentiated loop body's tape entries read, pushed on the
+// run's stack at the end of every iteration (autodiff.hpp's WhileData).
+std::shared_ptr<WhileData> push_residuals(Runtime& rt, const LoopTape& body_tape, RegionId body_r) {
+    const Graph& g = rt.trace->graph;
+    auto wd = std::make_shared<WhileData>();
+    wd->residuals = body_residuals(body_tape, [&](uint32_t id) {
+        const tracer::ValueInfo& vi = g.value(id);
+        return vi.def == tracer::kNoId ? vi.region == body_r : g.node(vi.def).parent == body_r;
+    });
+    if (wd->residuals.empty()) wd->residuals.push_back(Value::weak_int(0));  // counts the iterations
+    const stdlib::OpDef& push = *stdlib::find_op("_stack_push");
+    for (const Value& r : wd->residuals) {
+        Value in[1] = {r};
+        wd->push_nodes.push_back(g.value(trace_op(rt, push, in, {}).sym()->id).def);
+    }
+    return wd;
+}
+
+// The stack's size before the while `node`: a node placed just before it,
+// threaded on the token.
+Value stack_size_before(TraceState& T, NodeId node, const tracer::SrcLoc& where) {
+    Graph& g = T.graph;
+    const stdlib::OpDef& size = *stdlib::find_op("_stack_size");
+    const tracer::ValueType types[2] = {tracer::ValueType::of({stdlib::DType::I64, {}, false}),
+                                        tracer::ValueType::token_type()};
+    const NodeId sn = g.create(tracer::Op::Apply, &size, {g.node(node).operands[0]}, types, {}, {}, where);
+    const RegionId parent = g.node(node).parent;
+    const auto& order = g.region(parent).nodes;
+    g.insert(parent, size_t(std::find(order.begin(), order.end(), node) - order.begin()), sn);
+    g.node(node).operands[0] = g.node(sn).results[1];
+    return symbolic(T, g.node(sn).results[0]);
+}
+
+}  // namespace
+
+// In a while's condition region: "no break or return yet, and the
+// condition" (a static bool, or a symbolic one).
+Value Evaluator::loop_predicate(const std::function<Value()>& cond_fn, LoopFlags& flags, Loc loc) {
+    TraceState& T = *rt_.trace;
+    std::vector<Value*> exits;
+    if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
+    if (flags.brk.is_symbolic()) exits.push_back(&flags.brk);
+    auto eval_pred = [&]() -> Value {
+        Value c = cond_fn();
+        if (c.is_symbolic()) return symbolic(T, truth_node(c, loc));
+        try {
+            return Value::from_bool(truth(c));
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), loc);
         }
     };
+    if (exits.empty()) return eval_pred();
+    Value p;
+    at(loc);
+    uint32_t go = none_set(rt_, exits);
+    trace_cond(
+        go, {{&p, "the loop condition", TraceVar::Var}},
+        [&] {
+            for (Value* e : exits) *e = Value::from_bool(false);
+            p = eval_pred();
+            return Flow::Normal;
+        },
+        [&] {
+            p = Value::from_bool(false);
+            return Flow::Normal;
+        },
+        loc, "while");
+    return p;
+}
+
+Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
+                                       std::vector<TraceVar> extra, Loc loc) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    LoopFlags flags;
+    Frame* frame = f_;
+    LoopCarry lc{rt_, T, frame, f_->loop, {}, {}, {}, loc, {}};
+    f_->loop = &flags;
+    lc.vars = trace_vars(std::move(extra));
+    std::erase_if(lc.vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
+    const size_t nv = lc.vars.size();
+    lc.entry.resize(nv);
+    for (size_t i = 0; i < nv; ++i) lc.entry[i] = *lc.vars[i].slot;
+    lc.plan.resize(nv);
+    for (size_t i = 0; i < nv; ++i)
+        if (lc.vars[i].force_carried) lc.carry(i, lc.entry[i], nullptr);
+    LoopFlags* const saved_loop = lc.saved_loop;
 
     const int max_attempts = 4 * static_cast<int>(nv) + 4;
     for (int attempt = 0;; ++attempt) {
         if (attempt > max_attempts) {
-            restore();
+            lc.restore();
             f_->loop = saved_loop;
             unsupported_in_graph("this loop (its variables' types do not settle)");
         }
-        restore();
+        lc.restore();
         const Graph::Checkpoint cp = g.checkpoint();
         const ValueId tok_in = T.token;
         const std::vector<size_t> marks = tape_marks(rt_);
         auto roll_back = [&] {
             f_ = frame;
-            restore();
+            lc.restore();
             T.token = tok_in;
             g.rollback(cp);
             truncate_tapes(rt_, marks);
@@ -936,54 +1077,23 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         std::vector<uint32_t> init_nodes;
         std::vector<Value> init_primals;
         for (size_t i = 0; i < nv; ++i)
-            if (plan[i].carried) {
-                if (ad) new_tracked(i, entry[i]);
-                carried_ids(i, entry[i], inits, ad ? &init_nodes : nullptr, ad ? &init_primals : nullptr);
+            if (lc.plan[i].carried) {
+                if (ad) lc.new_tracked(i, lc.entry[i]);
+                lc.carried_ids(i, lc.entry[i], inits, ad ? &init_nodes : nullptr, ad ? &init_primals : nullptr);
             }
         const NodeId node = g.add_while(inits, T.at(source(), loc));
         const RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
 
         // ---- the condition region: "no break/return yet, and the condition"
         g.enter(cond_r);
-        bind(g.args(cond_r));
+        lc.bind(g.args(cond_r));
         ValueId pred;
         try {
-            std::vector<Value*> exits;
-            if (f_->ret_flag.is_symbolic()) exits.push_back(&f_->ret_flag);
-            if (flags.brk.is_symbolic()) exits.push_back(&flags.brk);
-            auto eval_pred = [&]() -> Value {
-                Value c = cond_fn();
-                if (c.is_symbolic()) return symbolic(T, truth_node(c, loc));
-                try {
-                    return Value::from_bool(truth(c));
-                } catch (const stdlib::OpError& err) {
-                    fail(err.what(), loc);
-                }
-            };
-            Value p;
-            if (exits.empty()) {
-                p = eval_pred();
-            } else {
-                at(loc);
-                uint32_t go = none_set(rt_, exits);
-                trace_cond(
-                    go, {{&p, "the loop condition", TraceVar::Var}},
-                    [&] {
-                        for (Value* e : exits) *e = Value::from_bool(false);
-                        p = eval_pred();
-                        return Flow::Normal;
-                    },
-                    [&] {
-                        p = Value::from_bool(false);
-                        return Flow::Normal;
-                    },
-                    loc, "while");
-            }
-            pred = bool_id(T, p, T.at(source(), loc));
+            pred = bool_id(T, loop_predicate(cond_fn, flags, loc), T.at(source(), loc));
             truncate_tapes(rt_, marks);  // what computed the condition carries no gradient
             std::vector<ValueId> ys{pred, T.token};
             for (size_t i = 0; i < nv; ++i)
-                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys);
+                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys);
             g.yield(ys);
         } catch (...) {
             roll_back();
@@ -995,7 +1105,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         // ---- the body region
         g.enter(body_r);
         std::vector<uint32_t> arg_nodes;
-        bind(g.args(body_r), ad ? &arg_nodes : nullptr);
+        lc.bind(g.args(body_r), ad ? &arg_nodes : nullptr);
         const std::vector<size_t> body_marks = tape_marks(rt_);
         flags.brk = Value::from_bool(false);
         flags.cont = Value::from_bool(false);
@@ -1020,59 +1130,7 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         bool retry = false;
         if (!failed) {
             try {
-                for (size_t i = 0; i < nv; ++i) {
-                    const Value& now = *vars[i].slot;
-                    Plan& p = plan[i];
-                    if (ad && p.carried && new_tracked(i, now)) retry = true;  // differentiated from now on
-                    if (!p.carried) {
-                        if (now.identical(entry[i])) continue;
-                        carry(i, entry[i], &now);
-                        retry = true;
-                        continue;
-                    }
-                    if (vars[i].role == TraceVar::Flag) continue;
-                    if (!p.none && now.is(Kind::None) && p.skeleton.defined() && !p.skeleton.is(Kind::None)) {
-                        carry(i, entry[i], &now);  // a value before, None now: carried with the None flag
-                        retry = true;
-                        continue;
-                    }
-                    Parts pn = decompose_none(now, p.none);
-                    if ((vars[i].role == TraceVar::Var || p.none) && !p.flag && !statically_true(pn.defined)) {
-                        p.flag = true;
-                        retry = true;
-                    }
-                    if (!pn.inner) continue;
-                    if (!p.skeleton.defined()) {  // first assigned in the loop
-                        carry(i, entry[i], &now);
-                        retry = true;
-                        continue;
-                    }
-                    Value skeleton_value = p.skeleton;
-                    // compare the new value against the plan's structure and types
-                    std::vector<Value> ls;
-                    if (auto d = structure_diff(skeleton_value, *pn.inner)) {
-                        (void)d;
-                        carry(i, skeleton_value, pn.inner);  // throws the conversion error
-                    }
-                    collect_leaves(*pn.inner, ls);
-                    for (size_t k = 0; k < ls.size(); ++k) {
-                        TensorType t = ls[k].tensor_type();
-                        std::optional<TensorType> j = join(p.types[k], t);
-                        if (!j) {
-                            const TensorType& u = p.types[k];
-                            if (t.dtype != u.dtype)
-                                fail_conversion("`" + vars[i].name + "` changes dtype from " + dtype_desc(u) +
-                                                    " to " + dtype_desc(t),
-                                                literal_hint(u, t));
-                            fail_conversion("`" + vars[i].name + "` changes shape from " + u.shape.to_string() +
-                                            " to " + t.shape.to_string());
-                        }
-                        if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
-                            p.types[k] = *j;
-                            retry = true;
-                        }
-                    }
-                }
+                retry = lc.settle(ad);
             } catch (...) {
                 g.exit();
                 roll_back();
@@ -1090,21 +1148,9 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
         LoopTape body_tape;
         if (ad) {
             body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
-            if (failed && !diff_keys.empty())
+            if (failed && !lc.diff_keys.empty())
                 unsupported_in_graph("a gradient through a loop whose body always raises");
-            if (!failed && !diff_keys.empty()) {
-                wd = std::make_shared<WhileData>();
-                wd->residuals = body_residuals(body_tape, [&](uint32_t id) {
-                    const tracer::ValueInfo& vi = g.value(id);
-                    return vi.def == tracer::kNoId ? vi.region == body_r : g.node(vi.def).parent == body_r;
-                });
-                if (wd->residuals.empty()) wd->residuals.push_back(Value::weak_int(0));  // counts the iterations
-                const stdlib::OpDef& push = *stdlib::find_op("_stack_push");
-                for (const Value& r : wd->residuals) {
-                    Value in[1] = {r};
-                    wd->push_nodes.push_back(g.value(trace_op(rt_, push, in, {}).sym()->id).def);
-                }
-            }
+            if (!failed && !lc.diff_keys.empty()) wd = push_residuals(rt_, body_tape, body_r);
         }
         std::vector<ValueId> ys{T.token};
         std::vector<uint32_t> yield_nodes;
@@ -1115,35 +1161,23 @@ Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, co
             ys[0] = T.token;
         } else {
             for (size_t i = 0; i < nv; ++i)
-                if (plan[i].carried) carried_ids(i, *vars[i].slot, ys, wd ? &yield_nodes : nullptr, wd ? &yield_primals : nullptr);
+                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys, wd ? &yield_nodes : nullptr, wd ? &yield_primals : nullptr);
         }
         g.yield(ys);
         g.exit();
-        if (wd) {
-            // the stack's size before the loop: a node placed just before it
-            const stdlib::OpDef& size = *stdlib::find_op("_stack_size");
-            const tracer::ValueType types[2] = {tracer::ValueType::of({stdlib::DType::I64, {}, false}),
-                                                tracer::ValueType::token_type()};
-            const NodeId sn = g.create(tracer::Op::Apply, &size, {g.node(node).operands[0]}, types, {}, {},
-                                       T.at(source(), loc));
-            const RegionId parent = g.node(node).parent;
-            const auto& order = g.region(parent).nodes;
-            g.insert(parent, size_t(std::find(order.begin(), order.end(), node) - order.begin()), sn);
-            g.node(node).operands[0] = g.node(sn).results[1];
-            wd->saved_before = symbolic(T, g.node(sn).results[0]);
-        }
+        if (wd) wd->saved_before = stack_size_before(T, node, T.at(source(), loc));
         std::vector<ValueId> res = g.finish(node);
-        restore();
+        lc.restore();
         std::vector<uint32_t> out_nodes;
-        bind(res, wd ? &out_nodes : nullptr);
+        lc.bind(res, wd ? &out_nodes : nullptr);
         if (wd) {
             // per differentiated leaf, in id order
-            const std::vector<std::pair<size_t, size_t>> keys = id_keys();
+            const std::vector<std::pair<size_t, size_t>> keys = lc.id_keys();
             std::vector<uint32_t> in_nodes;
             std::vector<Value> in_primals, out_primals;
             size_t a = 0;
             for (size_t pos = 0; pos < keys.size(); ++pos) {
-                if (!diff_keys.count(keys[pos])) continue;
+                if (!lc.diff_keys.count(keys[pos])) continue;
                 in_nodes.push_back(init_nodes[pos]);
                 in_primals.push_back(init_primals[pos]);
                 wd->leaf_types.push_back(g.tensor_type(res[1 + pos]));

@@ -170,7 +170,6 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
     Graph& g = T.graph;
     Value start = Value::from_int(0), stop, step = Value::from_int(1);
     Value seq;  // the tensor iterated over axis 0 (range loops: undefined)
-    bool counted = false;
     if (is_range_call(*s.iter)) {
         const Call& c = s.iter->as<Call>();
         size_t n = c.args.size();
@@ -205,7 +204,6 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
                                 {tracer::TextPiece{tracer::TextPiece::Text, "range: step must not be zero", 0}}, {},
                                 T.at(source(), c.loc));
         }
-        counted = true;
     } else {
         Value it = eval(*s.iter);
         if (it.is_tensor()) {
@@ -213,7 +211,6 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
             if (t.shape.rank() == 0) fail("cannot iterate over a 0-d tensor", s.iter->loc);
             seq = it;
             stop = Value::from_int(t.shape[0]);
-            counted = true;
         } else {
             Iterable items = [&] {
                 try {
@@ -240,7 +237,6 @@ Evaluator::Flow Evaluator::exec_for_traced(const For& s) {
             return f;
         }
     }
-    (void)counted;
     const bool all_static = !start.is_symbolic() && !stop.is_symbolic() && !step.is_symbolic();
 
     // Convert: a `while` node carrying a hidden counter.

@@ -215,7 +215,7 @@ Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
     return call_op(rt, op(is_max ? "max" : "min"), a);
 }
 
-void add(std::vector<std::pair<std::string, Value>>& out, std::string name, BuiltinFn fn, const void* opdef = nullptr) {
+void add(std::vector<std::pair<std::string, Value>>& out, std::string name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr) {
     auto b = std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef});
     out.emplace_back(std::move(name), Value::builtin(std::move(b)));
 }

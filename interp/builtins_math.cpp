@@ -74,7 +74,7 @@ Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
 }  // namespace
 
 void add_math_builtins(std::vector<std::pair<std::string, Value>>& out) {
-    auto add = [&](const std::string& name, BuiltinFn fn, const void* opdef = nullptr) {
+    auto add = [&](const std::string& name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr) {
         out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef})));
     };
     add("gelu", gelu, stdlib::find_op("gelu"));  // replaces the table op's builtin: adds `approximate`

@@ -680,12 +680,10 @@ bool values_equal(Runtime& rt, const Value& a, const Value& b) {
         if (!(x.shape() == y.shape())) return false;
         Tensor eq = stdlib::binary(stdlib::BinaryKind::Eq, x, y);
         Tensor in[1] = {eq};
-        Attr attrs[2];
         const stdlib::OpDef& all = need_op("all");
         std::vector<Attr> at(all.params.size());
         for (size_t i = 0; i < at.size(); ++i) at[i] = all.params[i].default_value;
         stdlib::OpContext ctx{&rt.rng};
-        (void)attrs;
         return all.eager(ctx, stdlib::OpArgs{in, at}).item_bool();
     }
     }

@@ -25,6 +25,7 @@ class CompiledGraph;
 }
 namespace tg::tracer {
 class Graph;
+struct Signature;
 }
 
 namespace tg::interp {
@@ -204,6 +205,7 @@ private:
                     lang::Loc loc, const char* construct, int vars_dead_on = -1);
     Flow trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn, std::vector<TraceVar> extra,
                      lang::Loc loc);
+    Value loop_predicate(const std::function<Value()>& cond_fn, LoopFlags& flags, lang::Loc loc);
     Flow exec_range(const lang::Block& b, size_t from);
     bool exit_pending() const;
     Flow guard_rest(const lang::Block& b, size_t from);
@@ -228,15 +230,22 @@ private:
     enum class GraphCall { Ran, Eager, EagerAll };
     GraphCall call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                          const lang::SourcePtr& call_source, Value& result);
+    // A trace-cache miss: traces fn for `sig` into a new entry of its cache;
+    // null when the call must run eagerly instead (`eager` says how).
+    GraphEntry* trace_entry(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                            const lang::SourcePtr& call_source, tracer::Signature sig, GraphCall& eager);
     Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
-    // The one tracing session, shared by @graph calls and concrete(): runs
-    // fn's body on `tenv` (a copy of the call's frame with symbolic inputs,
-    // made by traced_env) with `T` as the trace; `outputs` (may be null)
-    // rewrites the result before its tensors become the graph's outputs.
-    // Yields, verifies and optimizes T.graph; throws what the body throws.
     struct TraceTimes {
         double trace_ms = 0, optimize_ms = 0;
     };
+    // Installs a trace and a body's frame, restores the evaluator however the
+    // trace ends, and ends the graph (interp/trace_session.hpp).
+    class TraceSession;
+    // A @graph function's body traced, for @graph calls and concrete(): runs
+    // fn's body on `tenv` (a copy of the call's frame with symbolic inputs,
+    // made by traced_env) in a TraceSession on `T`; `outputs` (may be null)
+    // rewrites the result before its tensors become the graph's outputs.
+    // Throws what the body throws.
     std::shared_ptr<Env> traced_env(const std::shared_ptr<Env>& env);
     Value trace_body(const FunctionObj& fn, TraceState& T, const std::shared_ptr<Env>& tenv,
                      const std::function<Value(const Value&)>& outputs, TraceTimes& times);
@@ -259,8 +268,6 @@ private:
     // print(...) with arguments that are None on some paths: a cond on each flag.
     Value print_maybe_none(const Value& callee, const CallArgs& args);
     bool maybe_none_ok_ = false;
-
-    friend class EvaluatorAccess;
 };
 
 }  // namespace tg::interp

@@ -1,9 +1,8 @@
 // Calls of @graph functions (SPEC §5.1): the signature, the trace cache,
-// tracing on a miss, and running the graph (the reference interpreter until
-// codegen lands). A trace that fails with the program's own error, or that
+// tracing on a miss, and running the graph (its native code when compiled
+// and ready, else the reference graph interpreter). A trace that fails with the program's own error, or that
 // the tracer cannot express, runs the call eagerly instead — the same
 // results and output, no graph — so @graph never changes what runs.
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -12,12 +11,12 @@
 #include "interp/evaluator.hpp"
 #include "interp/graph_cache.hpp"
 #include "interp/printing.hpp"
+#include "interp/scoped.hpp"
 #include "interp/trace.hpp"
+#include "interp/trace_session.hpp"
 #include "lang/diagnostics.hpp"
 #include "tracer/graph_interpreter.hpp"
-#include "tracer/passes.hpp"
 #include "tracer/printer.hpp"
-#include "tracer/verifier.hpp"
 
 namespace tg::interp {
 
@@ -231,6 +230,37 @@ std::string compile_note(codegen::CompiledGraph& c) {
            " through the runtime\n";
 }
 
+bool is_static_param(const FunctionObj& fn, size_t i) { return i < fn.static_params.size() && fn.static_params[i]; }
+
+// A line of --trace's log.
+void trace_note(const Runtime& rt, const std::string& s) {
+    if (rt.options.trace && rt.options.write_log) rt.options.write_log(s);
+}
+
+// --trace's report of a new trace: `head`, the notes, the times, the
+// compilation and the graph.
+std::string trace_log(const std::string& head, GraphEntry& entry, const std::vector<std::string>& notes,
+                      double trace_ms, double optimize_ms) {
+    std::string text = head + "\n";
+    for (const std::string& note : notes) text += "  " + note + "\n";
+    auto ms = [](double d) { return std::to_string(d) + " ms"; };
+    text += "  time: trace " + ms(trace_ms) + ", optimize " + ms(optimize_ms) + "; " +
+            std::to_string(entry.graph->live_node_count()) + " nodes\n";
+    if (codegen::CompiledGraph* c = entry.compiled.get()) text += compile_note(*c);
+    text += tracer::print_graph(*entry.graph);
+    if (text.back() != '\n') text += '\n';
+    return text;
+}
+
+// --dump-graphs: `dir`/`base`.txt (the text form) and .dot.
+void dump_graph(const std::string& dir, const std::string& base, const tracer::Graph& g) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream(dir + "/" + base + ".txt") << tracer::print_graph(g);
+    std::ofstream(dir + "/" + base + ".dot") << tracer::to_dot(g);
+}
+
 }  // namespace
 
 void Evaluator::capture_global(const Name& n) {
@@ -264,91 +294,27 @@ Value Evaluator::function_result(Frame& frame, Flow flow, const FunctionObj& fn)
 Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::shared_ptr<Env>& env,
                                            const CallArgs& args, const SourcePtr& call_source, Value& result) {
     GraphCache& cache = *fn.graph_cache;
-    const auto& params = *fn.params;
-    auto is_static = [&](size_t i) { return i < fn.static_params.size() && fn.static_params[i]; };
     tracer::Signature sig;
-    for (size_t i = 0; i < params.size(); ++i)
-        sig.args.push_back({params[i].name, is_static(i) ? describe_static(env->slots[i]) : describe(env->slots[i])});
-
+    for (size_t i = 0; i < fn.params->size(); ++i)
+        sig.args.push_back({(*fn.params)[i].name, is_static_param(fn, i) ? describe_static(env->slots[i]) : describe(env->slots[i])});
     GraphEntry* entry = nullptr;
     for (auto& e : cache.entries)
         if (e->signature.args == sig.args && captures_unchanged(*e)) {
             entry = e.get();
             break;
         }
-    auto log = [&](const std::string& s) {
-        if (rt_.options.trace && rt_.options.write_log) rt_.options.write_log(s);
-    };
     if (!entry) {
-        const std::string reason = retrace_reason(cache, sig);
-        const std::string where = format_location(call_source.get(), args.loc);
-        auto T = std::make_unique<TraceState>(fn.name);
-        T->token = T->graph.add_input_token();
-        auto tenv = traced_env(env);
-        for (size_t i = 0; i < params.size(); ++i)
-            if (!is_static(i)) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
-        Value traced;
-        TraceTimes times;
-        try {
-            if (fn.native_body) {
-                T->source = call_source;  // what it adds is located at the call
-                T->loc = args.loc;
-            }
-            traced = trace_body(fn, *T, tenv, nullptr, times);
-        } catch (Error& e) {
-            if (e.trace_kind == TraceErrorKind::Limit) throw;
-            if (e.trace_kind == TraceErrorKind::Conversion) {
-                e.append_to_message(kEagerHint);
-                throw;
-            }
-            log("trace " + fn.name + " at " + where + ": runs eagerly: " + e.message() + "\n");
-            const bool all = e.trace_kind == TraceErrorKind::User || e.trace_kind == TraceErrorKind::TooDeep;
-            return all ? GraphCall::EagerAll : GraphCall::Eager;
-        } catch (const std::exception& e) {
-            log("trace " + fn.name + " at " + where + ": runs eagerly (internal: " + e.what() + ")\n");
-            return GraphCall::Eager;
-        }
-        auto fresh = std::make_unique<GraphEntry>();
-        fresh->signature = sig;
-        fresh->captures = std::move(T->captures);
-        fresh->result = traced;
-        fresh->number = ++cache.traces;
-        fresh->params = fn.params;
-        fresh->static_params = fn.static_params;
-        fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
-        fresh->compiled = compile_traced(*fresh->graph, fn.name, call_source, args.loc);
-        if (rt_.options.trace) {
-            std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + sig.to_string() + ") at " + where;
-            if (!reason.empty()) head += ": " + reason;
-            std::string text = head + "\n";
-            for (const std::string& note : T->notes) text += "  " + note + "\n";
-            auto ms = [](double d) { return std::to_string(d) + " ms"; };
-            text += "  time: trace " + ms(times.trace_ms) + ", optimize " + ms(times.optimize_ms) + "; " +
-                    std::to_string(fresh->graph->live_node_count()) + " nodes\n";
-            if (codegen::CompiledGraph* c = fresh->compiled.get()) text += compile_note(*c);
-            text += tracer::print_graph(*fresh->graph);
-            if (text.back() != '\n') text += '\n';
-            log(text);
-        }
-        if (!rt_.options.dump_graphs_dir.empty()) {
-            namespace fs = std::filesystem;
-            std::error_code ec;
-            fs::create_directories(rt_.options.dump_graphs_dir, ec);
-            std::string base = rt_.options.dump_graphs_dir + "/" + fn.name + "." + std::to_string(fresh->number);
-            std::ofstream(base + ".txt") << tracer::print_graph(*fresh->graph);
-            std::ofstream(base + ".dot") << tracer::to_dot(*fresh->graph);
-        }
-        cache.entries.push_back(std::move(fresh));
-        entry = cache.entries.back().get();
+        GraphCall eager = GraphCall::Eager;
+        entry = trace_entry(fn, env, args, call_source, std::move(sig), eager);
+        if (!entry) return eager;
     }
-
     // A graph compiling in the background runs on the interpreter until its
     // native code is ready (codegen/background.hpp); either gives the same results.
     if (codegen::CompiledGraph* c = entry->compiled.get(); c && !rt_.options.no_jit) {
         try {
             if (c->ready() && c->take_ready_news())
-                log("native code ready for " + fn.name + "(" + entry->signature.to_string() + "), compiled in the background:\n" +
-                    compile_note(*c));
+                trace_note(rt_, "native code ready for " + fn.name + "(" + entry->signature.to_string() +
+                             "), compiled in the background:\n" + compile_note(*c));
         } catch (const codegen::CodegenError& e) {
             throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
                         call_source, args.loc);
@@ -357,6 +323,61 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
     if (rt_.options.verify) return verify_call(fn, *entry, env, args, call_source, result);
     run_entry(*entry, env, args, result);
     return GraphCall::Ran;
+}
+
+GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                                   const SourcePtr& call_source, tracer::Signature sig, GraphCall& eager) {
+    GraphCache& cache = *fn.graph_cache;
+    const auto& params = *fn.params;
+    const std::string reason = retrace_reason(cache, sig);
+    const std::string where = format_location(call_source.get(), args.loc);
+    auto T = std::make_unique<TraceState>(fn.name);
+    T->token = T->graph.add_input_token();
+    auto tenv = traced_env(env);
+    for (size_t i = 0; i < params.size(); ++i)
+        if (!is_static_param(fn, i)) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
+    Value traced;
+    TraceTimes times;
+    try {
+        if (fn.native_body) {
+            T->source = call_source;  // what it adds is located at the call
+            T->loc = args.loc;
+        }
+        traced = trace_body(fn, *T, tenv, nullptr, times);
+    } catch (Error& e) {
+        if (e.trace_kind == TraceErrorKind::Limit) throw;
+        if (e.trace_kind == TraceErrorKind::Conversion) {
+            e.append_to_message(kEagerHint);
+            throw;
+        }
+        trace_note(rt_, "trace " + fn.name + " at " + where + ": runs eagerly: " + e.message() + "\n");
+        const bool all = e.trace_kind == TraceErrorKind::User || e.trace_kind == TraceErrorKind::TooDeep;
+        eager = all ? GraphCall::EagerAll : GraphCall::Eager;
+        return nullptr;
+    } catch (const std::exception& e) {
+        trace_note(rt_, "trace " + fn.name + " at " + where + ": runs eagerly (internal: " + e.what() + ")\n");
+        eager = GraphCall::Eager;
+        return nullptr;
+    }
+    auto fresh = std::make_unique<GraphEntry>();
+    fresh->signature = std::move(sig);
+    fresh->captures = std::move(T->captures);
+    fresh->result = traced;
+    fresh->number = ++cache.traces;
+    fresh->params = fn.params;
+    fresh->static_params = fn.static_params;
+    fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
+    fresh->compiled = compile_traced(*fresh->graph, fn.name, call_source, args.loc);
+    if (rt_.options.trace) {
+        std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + fresh->signature.to_string() +
+                           ") at " + where;
+        if (!reason.empty()) head += ": " + reason;
+        trace_note(rt_, trace_log(head, *fresh, T->notes, times.trace_ms, times.optimize_ms));
+    }
+    if (!rt_.options.dump_graphs_dir.empty())
+        dump_graph(rt_.options.dump_graphs_dir, fn.name + "." + std::to_string(fresh->number), *fresh->graph);
+    cache.entries.push_back(std::move(fresh));
+    return cache.entries.back().get();
 }
 
 std::shared_ptr<Env> Evaluator::traced_env(const std::shared_ptr<Env>& env) {
@@ -371,38 +392,7 @@ std::shared_ptr<Env> Evaluator::traced_env(const std::shared_ptr<Env>& env) {
 Value Evaluator::trace_body(const FunctionObj& fn, TraceState& T, const std::shared_ptr<Env>& tenv,
                             const std::function<Value(const Value&)>& outputs, TraceTimes& times) {
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
-    TraceState* saved_trace = rt_.trace;
-    Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
-    // A closure made while tracing (a lambda in the body) and stored in
-    // the traced frame holds that frame: cut the cycle when tracing ends
-    // (before `frame` and the caller's `tenv`, the two references counted here, go).
-    struct CutCycles {
-        CycleCollector& cycles;
-        const std::shared_ptr<Env>& env;
-        ~CutCycles() {
-            try {
-                cycles.frame_done(env, 2);
-            } catch (...) {
-                // out of memory while collecting: the frame is only kept
-            }
-        }
-    } cut_cycles{rt_.cycles, tenv};
-    struct Leave {  // restores the evaluator however tracing ends
-        Evaluator& ev;
-        TraceState* trace;
-        Frame* frame;
-        int depth;
-        ~Leave() {
-            ev.rt_.depth = depth;
-            ev.f_ = frame;
-            ev.rt_.trace = trace;
-        }
-    } leave{*this, saved_trace, f_, rt_.depth};
-    rt_.trace = &T;
-    f_ = &frame;
-    ++rt_.depth;
-    using clock = std::chrono::steady_clock;
-    const auto t0 = clock::now();
+    TraceSession session(*this, T, Frame{tenv.get(), tenv, fn.module, &facts->source, {}}, {});
     Value traced;
     if (fn.native_body) {  // grad(f) of a @graph f: a builtin's body (T's location is the call's)
         traced = fn.native_body(rt_, CallArgs{std::span<const Value>(tenv->slots.data(), fn.params->size()), {}, {}, T.loc});
@@ -410,19 +400,13 @@ Value Evaluator::trace_body(const FunctionObj& fn, TraceState& T, const std::sha
         traced = eval(*fn.expr_body);
     } else {
         Flow flow = exec_block(*fn.body);
-        traced = function_result(frame, flow, fn);
+        traced = function_result(session.frame(), flow, fn);
     }
     if (outputs) traced = outputs(traced);
     std::vector<tracer::ValueId> ys;
     output_ids(traced, ys);
-    ys.push_back(T.token);
-    T.graph.yield(ys);
-    tracer::verify(T.graph);
-    const auto t1 = clock::now();
-    tracer::optimize(T.graph);
-    const auto t2 = clock::now();
-    times.trace_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    times.optimize_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    session.finish(std::move(ys));
+    times = session.times();
     return traced;
 }
 
@@ -479,30 +463,26 @@ Evaluator::GraphCall Evaluator::verify_call(const FunctionObj& fn, const GraphEn
         Value value;
         bool failed = false;
     } runs[2];
-    auto saved_write = rt_.options.write_output;
     const stdlib::Rng rng0 = rt_.rng;
     stdlib::Rng rng_graph = rng0;
     for (int k = 0; k < 2; ++k) {
         Run& r = runs[k];
-        rt_.options.write_output = [&r](std::string_view s) { r.out += s; };
+        Scoped<OutputFn> output(rt_.options.write_output, [&r](std::string_view s) { r.out += s; });
+        Scoped<bool> eager(rt_.options.eager, k == 1);
         rt_.rng = rng0;
         try {
             if (k == 0) {
                 run_entry(entry, env, args, r.value);
             } else {
-                rt_.options.eager = true;
                 std::vector<Value> pos(env->slots.begin(), env->slots.begin() + static_cast<std::ptrdiff_t>(fn.params->size()));
                 r.value = call_function(fn, CallArgs{pos, {}, {}, args.loc}, call_source);
             }
         } catch (Error& e) {
             r.failed = true;
             r.error = e.message() + " at " + format_location(e.source().get(), e.loc());
-            if (k == 0) rng_graph = rt_.rng;
         }
-        rt_.options.eager = false;
         if (k == 0) rng_graph = rt_.rng;
     }
-    rt_.options.write_output = saved_write;
     rt_.rng = rng_graph;
     std::string diff;
     if (runs[0].out != runs[1].out)

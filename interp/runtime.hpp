@@ -60,9 +60,12 @@ struct ModuleState {
     int find(std::string_view name) const;           // -1 if unknown
 };
 
+// Where the interpreter's text goes (the host's callbacks).
+using OutputFn = std::function<void(std::string_view)>;
+
 struct Options {
-    std::function<void(std::string_view)> write_output;  // print(); null: output is dropped
-    std::function<void(std::string_view)> write_log;     // --trace logs; null: dropped
+    OutputFn write_output;  // print(); null: output is dropped
+    OutputFn write_log;     // --trace logs; null: dropped
     bool eager = false, trace = false, no_jit = false, verify = false;
     bool no_cache = false;  // the persistent object cache of compiled code is off
     bool sync_jit = false;  // compile every graph before its first call (no background tier)

@@ -45,18 +45,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 
 #include "interp/dict.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/graph_cache.hpp"
 #include "interp/printing.hpp"
 #include "interp/resolver.hpp"
+#include "interp/scoped.hpp"
 #include "interp/trace.hpp"
+#include "interp/trace_session.hpp"
 #include "lang/parser.hpp"
-#include "tracer/passes.hpp"
 #include "tracer/printer.hpp"
-#include "tracer/verifier.hpp"
 
 namespace tg::interp {
 
@@ -272,10 +271,6 @@ bool limit_reached(const Runtime& rt) {
            (rt.options.max_steps > 0 && rt.steps > rt.options.max_steps);
 }
 
-std::string ms(std::chrono::steady_clock::duration d) {
-    return std::to_string(std::chrono::duration<double, std::milli>(d).count()) + " ms";
-}
-
 }  // namespace
 
 int live_input_graphs() { return g_live_inputs.load(); }
@@ -309,9 +304,79 @@ struct Evaluator::TracedInput {
     stdlib::Rng rng_before;
 };
 
+namespace {
+
+// The graph's results: the variables the input changed, in slot order
+// (their symbolic leaves, after a defined-flag for one assigned on some
+// paths only); `graph` learns where each goes.
+std::vector<tracer::ValueId> input_results(const Env& env, const std::vector<Value>& entry_values,
+                                           const FunctionFacts& facts, InputGraph& graph, std::vector<Value>& results) {
+    std::vector<tracer::ValueId> ys;
+    for (size_t i = 0; i < env.slots.size(); ++i) {
+        const Value& v = env.slots[i];
+        if (!v.defined() && !v.maybe_undef()) continue;                          // not assigned
+        if (i < entry_values.size() && v.identical(entry_values[i])) continue;  // unchanged
+        const std::string& var = facts.slots[i].name;
+        graph.written.push_back(var);
+        if (const MaybeUndefObj* mu = v.maybe_undef()) {
+            if (mu->none) unsupported_in_graph("`" + var + "`, which is None on some paths");
+            // assigned on some paths only: the graph also says whether it was
+            ys.push_back(mu->flag.sym()->id);
+            result_leaves(mu->inner, var, ys);
+            results.push_back(Value::tuple({mu->flag, mu->inner}));
+            graph.maybe.push_back(true);
+        } else {
+            result_leaves(v, var, ys);
+            results.push_back(v);
+            graph.maybe.push_back(false);
+        }
+    }
+    return ys;
+}
+
+std::string ms(double d) { return std::to_string(d) + " ms"; }
+
+// The write_log text of a traced input: its inputs, notes, times and graph.
+std::string input_log(const std::string& name, const tracer::Graph& g, const std::vector<std::string>& static_names,
+                      const std::vector<std::string>& notes, double trace_ms, double optimize_ms,
+                      const std::string& compile_note) {
+    std::string text = "trace input " + name + "(";
+    bool first = true;
+    for (tracer::ValueId id : g.inputs()) {
+        text += (first ? "" : ", ") + g.value(id).name + ": " + tracer::to_string(g.tensor_type(id));
+        first = false;
+    }
+    text += ")\n";
+    if (!static_names.empty()) {
+        text += "  static:";
+        for (const auto& s : static_names) text += " " + s;
+        text += " (their values are needed while tracing)\n";
+    }
+    for (const std::string& note : notes) text += "  " + note + "\n";
+    text += "  time: trace " + ms(trace_ms) + ", optimize " + ms(optimize_ms) + "; " +
+            std::to_string(g.live_node_count()) + " nodes\n" + compile_note;
+    text += tracer::print_graph(g);
+    if (text.back() != '\n') text += '\n';
+    return text;
+}
+
+// Native code for the input's graph, or none: the note for the log.
+std::string compile_input(Runtime& rt, GraphEntry& entry) {
+    if (rt.options.no_jit) return "";
+    try {
+        entry.compiled = rt.compiler().compile(*entry.graph, "repl_input");
+        return "  compile " + std::to_string(entry.compiled->compile_ms()) + " ms" +
+               (entry.compiled->from_cache() ? " (object cache hit)" : "") + "\n";
+    } catch (const codegen::CodegenError& e) {
+        // a bug in tg: the reference interpreter runs the graph instead
+        return std::string("  internal error (please report this): ") + e.what() +
+               "\n  the graph runs on the reference interpreter\n";
+    }
+}
+
+}  // namespace
+
 bool Evaluator::trace_input_graph(TracedInput& in, bool static_scalars) {
-    using clock = std::chrono::steady_clock;
-    const auto t0 = clock::now();
     const FunctionFacts& facts = *in.facts;
     const std::string& name = in.chunk->source->name();
     auto T = std::make_unique<TraceState>(name);
@@ -339,71 +404,17 @@ bool Evaluator::trace_input_graph(TracedInput& in, bool static_scalars) {
         text.push_back(tracer::TextPiece{tracer::TextPiece::Text, "\n", 0});
         t.token = t.graph.print(t.token, std::move(text), operands, t.here());
     };
-    Frame frame{env.get(), env, in.module, &in.chunk->source, {}};
-    // A closure made while tracing (a lambda) holds this frame, whose slot
-    // holds it: hand the frame to the cycle collector on every way out (the
-    // cycle leaked, issue 22).
-    struct FrameDone {
-        Runtime& rt;
-        const std::shared_ptr<Env>& env;
-        ~FrameDone() {
-            try {
-                rt.cycles.frame_done(env, 2);
-            } catch (...) {
-            }
-        }
-    } frame_done{rt_, env};
-    const int64_t saved_max_steps = rt_.options.max_steps, budget = rt_.steps + kTraceSteps;
-    if (saved_max_steps <= 0 || saved_max_steps > budget) rt_.options.max_steps = budget;
-    set_step_limit();
-    Frame* saved_frame = f_;
-    TraceState* saved_trace = rt_.trace;
-    const auto* saved_echo = echo_;
-    const Frame* saved_echo_frame = echo_frame_;
-    rt_.trace = T.get();
-    f_ = &frame;
-    echo_ = &echo;
-    echo_frame_ = &frame;
-    auto leave = [&] {
-        rt_.options.max_steps = saved_max_steps;
-        set_step_limit();
-        f_ = saved_frame;
-        rt_.trace = saved_trace;
-        echo_ = saved_echo;
-        echo_frame_ = saved_echo_frame;
-    };
+    const int64_t budget = rt_.steps + kTraceSteps;
     auto graph = std::make_unique<InputGraph>();
     std::vector<Value> results;
-    auto t1 = t0;
+    TraceTimes times;
     try {
+        TraceSession session(*this, *T, Frame{env.get(), env, in.module, &in.chunk->source, {}},
+                             {.nested_call = false, .echo = &echo, .max_steps = budget});
         if (exec_block(in.chunk->body) != Flow::Normal) unsupported_in_graph("`break` or `continue` outside a loop");
-        std::vector<tracer::ValueId> ys;
-        for (size_t i = 0; i < env->slots.size(); ++i) {
-            const Value& v = env->slots[i];
-            if (!v.defined() && !v.maybe_undef()) continue;                          // not assigned
-            if (i < entry_values.size() && v.identical(entry_values[i])) continue;  // unchanged
-            const std::string& var = facts.slots[i].name;
-            graph->written.push_back(var);
-            if (const MaybeUndefObj* mu = v.maybe_undef()) {
-                if (mu->none) unsupported_in_graph("`" + var + "`, which is None on some paths");
-                // assigned on some paths only: the graph also says whether it was
-                ys.push_back(mu->flag.sym()->id);
-                result_leaves(mu->inner, var, ys);
-                results.push_back(Value::tuple({mu->flag, mu->inner}));
-                graph->maybe.push_back(true);
-            } else {
-                result_leaves(v, var, ys);
-                results.push_back(v);
-                graph->maybe.push_back(false);
-            }
-        }
-        ys.push_back(T->token);
-        T->graph.yield(ys);
-        tracer::verify(T->graph);
-        t1 = clock::now();
-        tracer::optimize(T->graph);
+        session.finish(input_results(*env, entry_values, facts, *graph, results));
+        times = session.times();
     } catch (Error& e) {
-        leave();
         if (limit_reached(rt_)) throw;
         if (rt_.steps > budget) {
             in.eager_reason = "tracing it takes more than " + std::to_string(kTraceSteps) +
@@ -418,12 +429,9 @@ bool Evaluator::trace_input_graph(TracedInput& in, bool static_scalars) {
         in.eager_reason = e.message();
         return false;
     } catch (const std::exception& e) {
-        leave();
         in.eager_reason = std::string("internal error: ") + e.what();
         return false;
     }
-    const auto t2 = clock::now();
-    leave();
 
     GraphEntry& entry = graph->entry;
     graph->params.push_back(Param{"inputs", nullptr, {}});
@@ -433,40 +441,11 @@ bool Evaluator::trace_input_graph(TracedInput& in, bool static_scalars) {
     entry.result = Value::tuple(std::move(results));
     entry.number = 1;
     entry.graph = std::make_unique<tracer::Graph>(std::move(T->graph));
-    std::string compile_note;
-    if (!rt_.options.no_jit) {
-        try {
-            entry.compiled = rt_.compiler().compile(*entry.graph, "repl_input");
-            compile_note = "  compile " + std::to_string(entry.compiled->compile_ms()) + " ms" +
-                           (entry.compiled->from_cache() ? " (object cache hit)" : "") + "\n";
-        } catch (const codegen::CodegenError& e) {
-            // a bug in tg: the reference interpreter runs the graph instead
-            compile_note = std::string("  internal error (please report this): ") + e.what() +
-                           "\n  the graph runs on the reference interpreter\n";
-        }
-    }
+    const std::string compile_note = compile_input(rt_, entry);
     in.graph = std::move(graph);
-    if (rt_.options.write_log) {
-        const tracer::Graph& g = *entry.graph;
-        std::string text = "trace input " + name + "(";
-        bool first = true;
-        for (tracer::ValueId id : g.inputs()) {
-            text += (first ? "" : ", ") + g.value(id).name + ": " + tracer::to_string(g.tensor_type(id));
-            first = false;
-        }
-        text += ")\n";
-        if (!static_names.empty()) {
-            text += "  static:";
-            for (const auto& s : static_names) text += " " + s;
-            text += " (their values are needed while tracing)\n";
-        }
-        for (const std::string& note : T->notes) text += "  " + note + "\n";
-        text += "  time: trace " + ms(t1 - t0) + ", optimize " + ms(t2 - t1) + "; " +
-                std::to_string(g.live_node_count()) + " nodes\n" + compile_note;
-        text += tracer::print_graph(g);
-        if (text.back() != '\n') text += '\n';
-        rt_.options.write_log(text);
-    }
+    if (rt_.options.write_log)
+        rt_.options.write_log(
+            input_log(name, *entry.graph, static_names, T->notes, times.trace_ms, times.optimize_ms, compile_note));
     return true;
 }
 
@@ -479,30 +458,22 @@ bool Evaluator::run_traced_input(TracedInput& in) {
     const Loc loc = in.chunk->body.empty() ? Loc{} : in.chunk->body.front()->loc;
     Value result;
     in.rng_before = rt_.rng;
-    auto saved_write = rt_.options.write_output;
-    rt_.options.write_output = [&in, &saved_write](std::string_view s) {
-        in.printed += s;
-        if (saved_write) saved_write(s);
-    };
     // the module's frame: an interrupt or the step limit is located in the input
     Frame frame{nullptr, nullptr, in.module, &in.chunk->source, {}};
-    f_ = &frame;
     try {
+        const OutputFn shown = rt_.options.write_output;
+        Scoped<OutputFn> output(rt_.options.write_output, [&in, &shown](std::string_view s) {
+            in.printed += s;
+            if (shown) shown(s);
+        });
+        Scoped<Frame*> in_frame(f_, &frame);
         run_entry(in.graph->entry, env, CallArgs{{}, {}, {}, loc}, result);
-        f_ = nullptr;
     } catch (Error&) {
-        f_ = nullptr;
-        rt_.options.write_output = saved_write;
         if (limit_reached(rt_)) throw;
         in.graph_failed = true;
         in.graph.reset();
         return false;
-    } catch (...) {
-        f_ = nullptr;
-        rt_.options.write_output = saved_write;
-        throw;
     }
-    rt_.options.write_output = saved_write;
     ModuleState& m = *in.module;
     const auto& items = result.items();
     for (size_t k = 0; k < items.size(); ++k) {
@@ -569,9 +540,9 @@ void run_input_traced(Runtime& rt, ModuleState& m, SourcePtr source) {
     // state, holding back what the graph already printed.
     note("the graph raised an error: the input runs again eagerly (the same output and error, and eager's variables)");
     rt.rng = in.rng_before;
-    auto saved_write = rt.options.write_output;
+    const OutputFn shown = rt.options.write_output;
     size_t held = 0;
-    rt.options.write_output = [&](std::string_view s) {
+    Scoped<OutputFn> output(rt.options.write_output, [&](std::string_view s) {
         const std::string& printed = in.printed;
         while (held < printed.size() && !s.empty() && s.front() == printed[held]) {
             ++held;
@@ -579,16 +550,10 @@ void run_input_traced(Runtime& rt, ModuleState& m, SourcePtr source) {
         }
         if (!s.empty()) {
             held = printed.size();  // past what the graph printed (or different from it: shown as it comes)
-            if (saved_write) saved_write(s);
+            if (shown) shown(s);
         }
-    };
-    try {
-        rt.run_chunk(m, source, &echo, nullptr, {});
-    } catch (...) {
-        rt.options.write_output = saved_write;
-        throw;
-    }
-    rt.options.write_output = saved_write;
+    });
+    rt.run_chunk(m, source, &echo, nullptr, {});
 }
 
 }  // namespace tg::interp

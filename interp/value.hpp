@@ -136,7 +136,7 @@ using CallerFn = std::function<Value(Evaluator&, const CallArgs&, const lang::So
 struct BuiltinObj {
     std::string name;
     BuiltinFn fn;
-    const void* op = nullptr;  // the stdlib::OpDef* when this builtin is a tensor op
+    const stdlib::OpDef* op = nullptr;  // when this builtin is a tensor op of the table
     bool host = false;         // defined by the embedding host: not traceable (runs eagerly)
     CallerFn caller = nullptr; // set instead of fn by such builtins
 };

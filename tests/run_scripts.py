@@ -83,9 +83,12 @@ def dump_graphs(tg, script, args):
         return out, err, code, text, len(names)
 
 
-def ir_diff(expected, got):
-    lines = difflib.unified_diff(expected.splitlines(True), got.splitlines(True), "expected", "got")
-    return "".join(l if l.endswith("\n") else l + "\n" for l in lines)
+def unified_diff(expected, got, what):
+    """The lines that differ, with 3 lines of context (not both whole texts:
+    a long output with one wrong line should show that line)."""
+    lines = difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
+                                 "expected " + what, "got " + what)
+    return "".join(l if l.endswith("\n") else l + "\n\\ No newline at end\n" for l in lines)
 
 
 def scripts_in(d):
@@ -154,12 +157,12 @@ def main():
                                     % os.path.basename(base))
                 elif ir != exp_ir:
                     problems.append("[dump-graphs] graph IR differs from %s.ir:\n%s"
-                                    % (os.path.basename(base), ir_diff(exp_ir, ir)))
+                                    % (os.path.basename(base), unified_diff(exp_ir, ir, "graph IR")))
             for mode, (o, e, c) in results.items():
                 if exp_out is not None and o != exp_out:
-                    problems.append("[%s] stdout differs:\n--- expected\n%s--- got\n%s" % (mode, exp_out, o))
+                    problems.append("[%s] stdout differs:\n%s" % (mode, unified_diff(exp_out, o, "stdout")))
                 if e != exp_err:
-                    problems.append("[%s] stderr differs:\n--- expected\n%s--- got\n%s" % (mode, exp_err, e))
+                    problems.append("[%s] stderr differs:\n%s" % (mode, unified_diff(exp_err, e, "stderr")))
                 want = 1 if exp_err else 0
                 if c != want:
                     problems.append("[%s] exit status %d, expected %d" % (mode, c, want))

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "codegen/native_ops.hpp"
-#include "codegen/runtime.hpp"
+#include "codegen/runtime_abi.hpp"
 #include "stdlib/elementwise.hpp"
 
 using namespace tg;

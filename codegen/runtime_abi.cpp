@@ -1,7 +1,7 @@
-// The C functions compiled graphs call (codegen/runtime.hpp). Each one
+// The C functions compiled graphs call (codegen/runtime_abi.hpp). Each one
 // catches everything: exceptions must never unwind through JIT-compiled
 // frames.
-#include "codegen/runtime.hpp"
+#include "codegen/runtime_abi.hpp"
 
 #include <algorithm>
 #include <cmath>
