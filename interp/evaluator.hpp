@@ -175,7 +175,13 @@ private:
     void undefined(const lang::Name& n);
     std::string undefined_message(const lang::Name& n) const;
     const lang::SourcePtr& source() const { return *f_->source; }
-    void check_stack(lang::Loc loc) const;
+    // Inline: every nested expression checks (a deep one must become a tg
+    // error, not a crash), and the scalar loop's arithmetic is three of them.
+    void check_stack(lang::Loc loc) const {
+        char probe;
+        if (rt_.stack_limit && &probe < rt_.stack_limit) [[unlikely]] nested_too_deeply(loc);
+    }
+    [[noreturn]] void nested_too_deeply(lang::Loc loc) const;
     // One statement or loop iteration. The step limit and the host's interrupt
     // flag share one comparison on the hot path: step_limit_ is the next step
     // at which either must be looked at (see step_checkpoint).
