@@ -99,6 +99,8 @@ private:
     Flow exec_block(const lang::Block& b);
     Flow exec(const lang::Stmt& s);
     Flow exec_inner(const lang::Stmt& s);
+    // `name = <compiled scalar expression>` without exec_inner's frame; false: not taken
+    bool assign_scalar(const lang::Assign& a);
     Flow exec_for(const lang::For& s);
     void assign(const lang::Expr& target, Value v);
     void assign_index(const lang::Index& target, const Value& v);

@@ -330,14 +330,9 @@ Value Evaluator::eval(const Expr& e) {
 bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
     // The resolver's flat program, when it made one; not while tracing (a
     // global read there is a capture the tree walker records).
-    if (!rt_.trace) {
-        const ExprCode* code = e.kind == ExprKind::Binary    ? e.as<Binary>().code.get()
-                               : e.kind == ExprKind::Compare ? e.as<Compare>().code.get()
-                                                             : nullptr;
-        if (code)
-            return run_scalar(static_cast<const ScalarCode&>(*code), f_->env ? f_->env->slots.data() : nullptr,
-                              f_->module->globals.data(), out);
-    }
+    if (!rt_.trace)
+        if (const ScalarCode* code = scalar_code_of(e))
+            return run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out);
     switch (e.kind) {
     case ExprKind::Name: {
         const Value& v = load(e.as<Name>());

@@ -49,6 +49,14 @@ struct ScalarCode : lang::ExprCode {
 // is not a pure scalar expression.
 std::unique_ptr<lang::ExprCode> compile_scalar(const lang::Expr& e);
 
+// The program the resolver stored on `e`, or null.
+inline const ScalarCode* scalar_code_of(const lang::Expr& e) {
+    const lang::ExprCode* c = e.kind == lang::ExprKind::Binary    ? e.as<lang::Binary>().code.get()
+                              : e.kind == lang::ExprKind::Compare ? e.as<lang::Compare>().code.get()
+                                                                  : nullptr;
+    return static_cast<const ScalarCode*>(c);
+}
+
 // Runs `code` over the frame's local slots (null at module level) and the
 // module's globals. Returns false where eval_scalar would (the caller then
 // evaluates the expression the general way).

@@ -189,6 +189,12 @@ public:
         v_ = std::move(o.v_);
         return *this;
     }
+    // Stores a 0-d value: over a Scalar, only its fields (no Value built and
+    // destroyed: the scalar loop's stores).
+    void set_scalar(const Scalar& s) {
+        if (Scalar* mine = std::get_if<Scalar>(&v_)) *mine = s;
+        else v_ = s;
+    }
     Value(stdlib::DType d) : v_(d) {}               // NOLINT
     static Value none() { Value v; v.v_ = NoneT{}; return v; }
     static Value list(std::vector<Value> items);

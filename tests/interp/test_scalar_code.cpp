@@ -27,13 +27,7 @@ struct Chunk {
         interp::resolve(*parsed.module, m, rt);
     }
     const lang::Expr& value(size_t i) const { return *parsed.module->body[i]->as<lang::Assign>().value; }
-    const ScalarCode* code(size_t i) const {
-        const lang::Expr& e = value(i);
-        const lang::ExprCode* c = e.kind == lang::ExprKind::Binary ? e.as<lang::Binary>().code.get()
-                                  : e.kind == lang::ExprKind::Compare ? e.as<lang::Compare>().code.get()
-                                                                      : nullptr;
-        return static_cast<const ScalarCode*>(c);
-    }
+    const ScalarCode* code(size_t i) const { return interp::scalar_code_of(value(i)); }
     Value& global(const char* name) {
         int slot = m.find(name);
         REQUIRE(slot >= 0);
