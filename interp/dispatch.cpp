@@ -11,7 +11,6 @@
 #include "interp/runtime.hpp"
 #include "interp/trace.hpp"
 #include "tracer/passes.hpp"
-#include "stdlib/elementwise_scalar.hpp"  // stdlib's one definition of each op per element
 
 namespace tg::interp {
 
@@ -228,73 +227,7 @@ Value repeat(const Value& seq, const Value& count) {
     return seq.is(Kind::List) ? Value::list(std::move(out)) : Value::tuple(std::move(out));
 }
 
-// ---- the scalar fast path: 0-d operands, no stdlib::Tensor built at all.
-// Same semantics as stdlib::binary's 0-d path (same promotion, same element
-// functions); every case it does not cover (bool, int/float mixes, integer
-// division by zero, pow...) returns false and takes the general path.
-template <class T>
-T as(const Scalar& s) {
-    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(s.f);
-    else return static_cast<T>(s.i);
-}
-
-template <class T>
-bool fast_typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib::DType rdt, bool rweak, Scalar& out) {
-    using B = stdlib::BinaryKind;
-    namespace elem = stdlib::elem;
-    const T x = as<T>(a), y = as<T>(b);
-    auto put = [&](T v) {
-        if constexpr (std::is_floating_point_v<T>) out = Scalar::of_float(static_cast<double>(v), rdt, rweak);
-        else out = Scalar::of_int(static_cast<int64_t>(v), rdt, rweak);
-        return true;
-    };
-    switch (k) {
-    case B::Add: return put(elem::Add::f(x, y));
-    case B::Sub: return put(elem::Sub::f(x, y));
-    case B::Mul: return put(elem::Mul::f(x, y));
-    case B::Div:
-        if constexpr (std::is_floating_point_v<T>) return put(elem::Div::f(x, y));
-        return false;
-    case B::FloorDiv:
-        if (!std::is_floating_point_v<T> && y == 0) return false;
-        return put(elem::FloorDiv::f(x, y));
-    case B::Mod:
-        if (!std::is_floating_point_v<T> && y == 0) return false;
-        return put(elem::Mod::f(x, y));
-    case B::Eq: out = Scalar::of_bool(x == y); return true;
-    case B::Ne: out = Scalar::of_bool(x != y); return true;
-    case B::Lt: out = Scalar::of_bool(x < y); return true;
-    case B::Le: out = Scalar::of_bool(x <= y); return true;
-    case B::Gt: out = Scalar::of_bool(x > y); return true;
-    case B::Ge: out = Scalar::of_bool(x >= y); return true;
-    default: return false;
-    }
-}
-
 }  // namespace
-
-bool scalar_binary(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out) {
-    if (a.dtype == DType::Bool || b.dtype == DType::Bool) return false;
-    const bool af = stdlib::is_float(a.dtype);
-    if (af != stdlib::is_float(b.dtype)) return false;
-    // Within one kind, promotion is simple (SPEC §2.1): a weak operand takes
-    // the other's dtype, two strong ones the larger, two weak ones stay weak
-    // (computed as i64 / f64). Same as stdlib::promote for these cases.
-    DType rd;
-    const bool rw = a.weak && b.weak;
-    if (rw) rd = af ? DType::F32 : DType::I64;
-    else if (a.weak) rd = b.dtype;
-    else if (b.weak) rd = a.dtype;
-    else rd = a.dtype > b.dtype ? a.dtype : b.dtype;
-    const DType compute = rw ? (af ? DType::F64 : DType::I64) : rd;
-    switch (compute) {
-    case DType::I64: return fast_typed<int64_t>(k, a, b, rd, rw, out);
-    case DType::I32: return fast_typed<int32_t>(k, a, b, rd, rw, out);
-    case DType::F32: return fast_typed<float>(k, a, b, rd, rw, out);
-    case DType::F64: return fast_typed<double>(k, a, b, rd, rw, out);
-    default: return false;
-    }
-}
 
 int64_t to_int(const Value& v, std::string_view what) {
     if (const Scalar* s = v.scalar())

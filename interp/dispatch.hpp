@@ -19,6 +19,7 @@
 #include <span>
 #include <string_view>
 
+#include "interp/scalar_ops.hpp"
 #include "interp/value.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/op_table.hpp"
@@ -38,10 +39,7 @@ Value run_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operan
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Tensor> inputs,
                std::span<const stdlib::Attr> attrs);
 
-// The scalar fast path of binary() and compare(): 0-d operands, no
-// stdlib::Tensor built. Returns false for every case it does not cover (the
-// general path then runs). Same semantics as stdlib::binary.
-bool scalar_binary(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out);
+// The scalar fast path of binary() and compare(): interp/scalar_ops.hpp.
 // lang's operators onto stdlib's (MatMul is not a BinaryKind: it is the `matmul` op).
 inline stdlib::BinaryKind binary_kind(lang::BinOp op) {
     using B = stdlib::BinaryKind;

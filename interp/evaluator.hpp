@@ -100,6 +100,8 @@ private:
     Flow exec_block(const lang::Block& b);
     Flow exec(const lang::Stmt& s);
     Flow exec_inner(const lang::Stmt& s);
+    // `name = <compiled scalar expression>` without exec_inner's frame; false: not taken
+    bool assign_scalar(const lang::Assign& a);
     Flow exec_for(const lang::For& s);
     void assign(const lang::Expr& target, Value v);
     void assign_index(const lang::Index& target, const Value& v);
@@ -176,7 +178,13 @@ private:
     void undefined(const lang::Name& n);
     std::string undefined_message(const lang::Name& n) const;
     const lang::SourcePtr& source() const { return *f_->source; }
-    void check_stack(lang::Loc loc) const;
+    // Inline: every nested expression checks (a deep one must become a tg
+    // error, not a crash), and the scalar loop's arithmetic is three of them.
+    void check_stack(lang::Loc loc) const {
+        char probe;
+        if (rt_.stack_limit && &probe < rt_.stack_limit) [[unlikely]] nested_too_deeply(loc);
+    }
+    [[noreturn]] void nested_too_deeply(lang::Loc loc) const;
     // One statement or loop iteration. The step limit and the host's interrupt
     // flag share one comparison on the hot path: step_limit_ is the next step
     // at which either must be looked at (see step_checkpoint).

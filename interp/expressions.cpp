@@ -9,6 +9,7 @@
 #include "interp/text_builder.hpp"
 #include "interp/graph_value.hpp"
 #include "interp/printing.hpp"
+#include "interp/scalar_code.hpp"
 #include "interp/trace.hpp"
 #include "stdlib/format.hpp"
 
@@ -99,10 +100,8 @@ void Evaluator::step_checkpoint(Loc loc) {
         .as(TraceErrorKind::Limit);
 }
 
-void Evaluator::check_stack(Loc loc) const {
-    char probe;
-    if (rt_.stack_limit && &probe < rt_.stack_limit)
-        fail("maximum recursion depth exceeded: the expression is nested too deeply", loc);
+void Evaluator::nested_too_deeply(Loc loc) const {
+    fail("maximum recursion depth exceeded: the expression is nested too deeply", loc);
 }
 
 bool Evaluator::cond(const Expr& e) {
@@ -329,6 +328,11 @@ Value Evaluator::eval(const Expr& e) {
 }
 
 bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
+    // The resolver's flat program, when it made one; not while tracing (a
+    // global read there is a capture the tree walker records).
+    if (!rt_.trace)
+        if (const ScalarCode* code = scalar_code_of(e))
+            return run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out);
     switch (e.kind) {
     case ExprKind::Name: {
         const Value& v = load(e.as<Name>());

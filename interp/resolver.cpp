@@ -1,4 +1,5 @@
 #include "interp/resolver.hpp"
+#include "interp/scalar_code.hpp"
 
 #include <unordered_map>
 
@@ -200,6 +201,7 @@ private:
         case ExprKind::Binary:
             expr(*e.as<Binary>().lhs, s);
             expr(*e.as<Binary>().rhs, s);
+            e.as<Binary>().code = compile_scalar(e);  // its names are resolved now
             break;
         case ExprKind::BoolOp:
             expr(*e.as<BoolOp>().lhs, s);
@@ -208,6 +210,7 @@ private:
         case ExprKind::Compare:
             expr(*e.as<Compare>().first, s);
             for (auto& r : e.as<Compare>().rest) expr(*r, s);
+            e.as<Compare>().code = compile_scalar(e);
             break;
         case ExprKind::IfExp:
             expr(*e.as<IfExp>().cond, s);

@@ -4,6 +4,7 @@
 #include "interp/evaluator.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/printing.hpp"
+#include "interp/scalar_code.hpp"
 #include "interp/trace.hpp"
 
 namespace tg::interp {
@@ -43,6 +44,7 @@ Evaluator::Flow Evaluator::exec_range(const Block& b, size_t from) {
 
 Evaluator::Flow Evaluator::exec(const Stmt& s) {
     count_step(s.loc);
+    if (s.kind == StmtKind::Assign && assign_scalar(s.as<Assign>())) return Flow::Normal;
     try {
         return exec_inner(s);
     } catch (Error&) {
@@ -54,6 +56,26 @@ Evaluator::Flow Evaluator::exec(const Stmt& s) {
     } catch (const std::exception& e) {
         fail(std::string("internal error: ") + e.what(), s.loc);
     }
+}
+
+// The scalar loop's statement, `s = s + (i * i) % 7`: a variable assigned a
+// pure scalar expression the resolver compiled (interp/scalar_code.hpp).
+// Throws nothing: what it does not cover (another target, an operand that is
+// not a 0-d value, tracing) returns false before anything is stored, and
+// exec_inner runs the statement (re-running a pure program is harmless).
+bool Evaluator::assign_scalar(const Assign& a) {
+    if (rt_.trace || a.targets.size() != 1 || a.targets[0]->kind != ExprKind::Name) return false;
+    const ScalarCode* code = scalar_code_of(*a.value);
+    if (!code) return false;
+    const Name& n = a.targets[0]->as<Name>();
+    Value* slot;
+    if (n.scope == lang::Scope::Local) slot = &f_->env->slots[n.slot];
+    else if (n.scope == lang::Scope::Global && !f_->env) slot = &f_->module->globals[n.slot];
+    else return false;  // store_slot's error
+    Scalar out;
+    if (!run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out)) return false;
+    slot->set_scalar(out);
+    return true;
 }
 
 Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
@@ -71,9 +93,11 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     }
     case StmtKind::Assign: {
         const Assign& a = s.as<Assign>();
-        // scalar arithmetic into a variable: no Value built on the way
+        // scalar arithmetic into a variable: no Value built on the way (a
+        // compiled program was tried by assign_scalar already)
         if (a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Name &&
-            (a.value->kind == ExprKind::Binary || a.value->kind == ExprKind::Compare)) {
+            (a.value->kind == ExprKind::Binary || a.value->kind == ExprKind::Compare) &&
+            (rt_.trace || !scalar_code_of(*a.value))) {
             Scalar out;
             if (eval_scalar(*a.value, out)) {
                 store_slot(a.targets[0]->as<Name>()) = Value(out);
@@ -231,7 +255,7 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
             Flow flow;
             if (simple_target) {
                 count_step(s.loc);
-                store_slot(s.target->as<Name>()) = Value::from_int(i);
+                store_slot(s.target->as<Name>()).set_scalar(Scalar::of_int(i));
                 flow = exec_block(s.body);
             } else {
                 flow = run_body(Value::from_int(i));

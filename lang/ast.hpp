@@ -48,6 +48,13 @@ struct Expr {
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
+// Code the interpreter compiles for an expression once, when it resolves
+// names (interp/scalar_code.hpp: pure scalar arithmetic as a flat program).
+// Owned by the node; opaque to lang/.
+struct ExprCode {
+    virtual ~ExprCode() = default;
+};
+
 // How a Name was resolved (filled by interp's resolver; the parser leaves Unresolved).
 enum class Scope : uint8_t { Unresolved, Local, Enclosing, Global, Builtin };
 
@@ -102,6 +109,7 @@ struct Unary : Expr {  // loc: the operator token
 struct Binary : Expr {  // loc: the operator token
     BinOp op;
     ExprPtr lhs, rhs;
+    std::unique_ptr<ExprCode> code;  // filled by interp's resolver; may be null
     Binary(BinOp o, ExprPtr a, ExprPtr b, Loc l)
         : Expr(ExprKind::Binary, l), op(o), lhs(std::move(a)), rhs(std::move(b)) {}
 };
@@ -118,6 +126,7 @@ struct Compare : Expr {
     std::vector<CmpOp> ops;
     std::vector<ExprPtr> rest;
     std::vector<Loc> op_locs;
+    std::unique_ptr<ExprCode> code;  // filled by interp's resolver; may be null
     explicit Compare(Loc l) : Expr(ExprKind::Compare, l) {}
 };
 struct IfExp : Expr {  // then_ if cond else else_; loc: the `if` keyword

@@ -68,9 +68,14 @@ TEST_CASE("the scalar fast path agrees with stdlib::binary") {
     const Scalar cases[] = {
         Scalar::of_int(7, DType::I64), Scalar::of_int(-3, DType::I64, true), Scalar::of_int(5, DType::I32),
         Scalar::of_float(0.1, DType::F32, true), Scalar::of_float(2.5, DType::F32), Scalar::of_float(1.0 / 3, DType::F64),
+        // i64 operands take scalar_binary's shortcut: wrapping, signs of // and %
+        Scalar::of_int(INT64_MAX, DType::I64), Scalar::of_int(INT64_MIN, DType::I64, true),
+        Scalar::of_int(-7, DType::I64), Scalar::of_int(4, DType::I64, true), Scalar::of_float(-7.5, DType::F64),
+        Scalar::of_int(-2147483647 - 1, DType::I32),
     };
     const BinaryKind kinds[] = {BinaryKind::Add, BinaryKind::Sub, BinaryKind::Mul, BinaryKind::Div,
-                                BinaryKind::FloorDiv, BinaryKind::Mod, BinaryKind::Lt, BinaryKind::Eq};
+                                BinaryKind::FloorDiv, BinaryKind::Mod, BinaryKind::Lt, BinaryKind::Eq,
+                                BinaryKind::Ne, BinaryKind::Le, BinaryKind::Gt, BinaryKind::Ge};
     int compared = 0;
     for (const auto& a : cases)
         for (const auto& b : cases)

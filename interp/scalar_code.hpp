@@ -1,0 +1,65 @@
+// Pure scalar expressions compiled once to a flat program.
+//
+// The loop `s = s + (i * i) % 7` spends most of its time walking the
+// expression tree: a recursive call per node, each loading a variable
+// through its scope, checking the native stack and promoting dtypes. When
+// the resolver has seen an expression made only of local or global
+// variables, int / float / bool literals, arithmetic (`+ - * / // %`) and
+// single comparisons, it stores this program on the Binary / Compare node
+// (lang::ExprCode): a postfix list of loads, constants and operators that
+// runs in one loop over a small stack of unboxed Scalars.
+//
+// It computes exactly what Evaluator::eval_scalar computes (the same
+// operands in the same order, the same scalar_binary), and it gives up in
+// the same cases: an operand that is not a 0-d value, or a case
+// scalar_binary does not cover. It also gives up on an unassigned variable,
+// where the general path then raises the "not defined" error.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "interp/value.hpp"
+#include "lang/ast.hpp"
+#include "stdlib/op_kinds.hpp"
+
+namespace tg::interp {
+
+struct ScalarCode : lang::ExprCode {
+    // The deepest operand stack a program may need; deeper expressions stay
+    // with the tree walker.
+    static constexpr int kMaxStack = 16;
+    struct Op {
+        enum Kind : uint8_t {
+            Local,      // push locals[slot]
+            Global,     // push globals[slot]
+            Const,      // push value
+            Binary,     // pop y, pop x, push x <bin> y
+            BinaryConst // pop x, push x <bin> value (a literal right operand)
+        } kind;
+        stdlib::BinaryKind bin = stdlib::BinaryKind::Add;
+        int32_t slot = -1;
+        Scalar value;
+    };
+    std::vector<Op> ops;
+};
+
+// The program for a resolved Binary or Compare expression, or null when it
+// is not a pure scalar expression.
+std::unique_ptr<lang::ExprCode> compile_scalar(const lang::Expr& e);
+
+// The program the resolver stored on `e`, or null.
+inline const ScalarCode* scalar_code_of(const lang::Expr& e) {
+    const lang::ExprCode* c = e.kind == lang::ExprKind::Binary    ? e.as<lang::Binary>().code.get()
+                              : e.kind == lang::ExprKind::Compare ? e.as<lang::Compare>().code.get()
+                                                                  : nullptr;
+    return static_cast<const ScalarCode*>(c);
+}
+
+// Runs `code` over the frame's local slots (null at module level) and the
+// module's globals. Returns false where eval_scalar would (the caller then
+// evaluates the expression the general way).
+bool run_scalar(const ScalarCode& code, const Value* locals, const Value* globals, Scalar& out);
+
+}  // namespace tg::interp

@@ -1,0 +1,99 @@
+// The scalar fast path of binary() and compare(): arithmetic and comparisons
+// on unboxed 0-d values (interp::Scalar), no stdlib::Tensor built at all.
+//
+// Inline because it is the interpreter's hottest code: `s = s + (i * i) % 7`
+// runs three of these per iteration, and a call plus the general promotion
+// cost as much as the arithmetic. Same semantics as stdlib::binary's 0-d
+// path (same promotion, SPEC §4; the same element functions, so integers
+// wrap); every case not covered here (bool, int/float mixes, integer
+// division by zero, pow...) returns false and the caller takes the general
+// path.
+#pragma once
+
+#include <type_traits>
+
+#include "interp/value.hpp"
+#include "stdlib/elementwise_scalar.hpp"  // stdlib's one definition of each op per element
+
+namespace tg::interp {
+
+namespace scalar_detail {
+
+template <class T>
+T as(const Scalar& s) {
+    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(s.f);
+    else return static_cast<T>(s.i);
+}
+
+// Computes in T; the result has dtype `rdt`, weak when `rweak`.
+template <class T>
+inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib::DType rdt, bool rweak, Scalar& out) {
+    using B = stdlib::BinaryKind;
+    namespace elem = stdlib::elem;
+    const T x = as<T>(a), y = as<T>(b);
+    auto put = [&](T v) {
+        if constexpr (std::is_floating_point_v<T>) out = Scalar::of_float(static_cast<double>(v), rdt, rweak);
+        else out = Scalar::of_int(static_cast<int64_t>(v), rdt, rweak);
+        return true;
+    };
+    switch (k) {
+    case B::Add: return put(elem::Add::f(x, y));
+    case B::Sub: return put(elem::Sub::f(x, y));
+    case B::Mul: return put(elem::Mul::f(x, y));
+    case B::Div:
+        if constexpr (std::is_floating_point_v<T>) return put(elem::Div::f(x, y));
+        return false;
+    case B::FloorDiv:
+        if (!std::is_floating_point_v<T> && y == 0) return false;
+        return put(elem::FloorDiv::f(x, y));
+    case B::Mod:
+        if (!std::is_floating_point_v<T> && y == 0) return false;
+        return put(elem::Mod::f(x, y));
+    case B::Eq: out = Scalar::of_bool(x == y); return true;
+    case B::Ne: out = Scalar::of_bool(x != y); return true;
+    case B::Lt: out = Scalar::of_bool(x < y); return true;
+    case B::Le: out = Scalar::of_bool(x <= y); return true;
+    case B::Gt: out = Scalar::of_bool(x > y); return true;
+    case B::Ge: out = Scalar::of_bool(x >= y); return true;
+    default: return false;
+    }
+}
+
+// Operands of different dtypes within one kind (int or float).
+inline bool promoted(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out) {
+    using stdlib::DType;
+    if (a.dtype == DType::Bool || b.dtype == DType::Bool) return false;
+    const bool af = stdlib::is_float(a.dtype);
+    if (af != stdlib::is_float(b.dtype)) return false;
+    // Within one kind, promotion is simple (SPEC §4): a weak operand takes
+    // the other's dtype, two strong ones the larger, two weak ones stay weak
+    // (computed as i64 / f64). Same as stdlib::promote for these cases.
+    DType rd;
+    const bool rw = a.weak && b.weak;
+    if (rw) rd = af ? DType::F32 : DType::I64;
+    else if (a.weak) rd = b.dtype;
+    else if (b.weak) rd = a.dtype;
+    else rd = a.dtype > b.dtype ? a.dtype : b.dtype;
+    const DType compute = rw ? (af ? DType::F64 : DType::I64) : rd;
+    switch (compute) {
+    case DType::I64: return typed<int64_t>(k, a, b, rd, rw, out);
+    case DType::I32: return typed<int32_t>(k, a, b, rd, rw, out);
+    case DType::F32: return typed<float>(k, a, b, rd, rw, out);
+    case DType::F64: return typed<double>(k, a, b, rd, rw, out);
+    default: return false;
+    }
+}
+
+}  // namespace scalar_detail
+
+// Returns false for every case it does not cover (the general path then runs).
+inline bool scalar_binary(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out) {
+    using stdlib::DType;
+    // tg's ints (i64, weak or not: the result is i64, weak only when both
+    // are) skip the promotion — what promoted() would decide for them.
+    if (a.dtype == DType::I64 && b.dtype == DType::I64)
+        return scalar_detail::typed<int64_t>(k, a, b, DType::I64, a.weak && b.weak, out);
+    return scalar_detail::promoted(k, a, b, out);
+}
+
+}  // namespace tg::interp

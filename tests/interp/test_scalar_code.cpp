@@ -1,0 +1,98 @@
+// The resolver compiles pure scalar expressions to flat programs
+// (interp/scalar_code.hpp); they compute what the tree walker computes and
+// give up where it gives up.
+#include <doctest/doctest.h>
+
+#include "interp/resolver.hpp"
+#include "interp/runtime.hpp"
+#include "interp/scalar_code.hpp"
+#include "lang/parser.hpp"
+
+using namespace tg;
+using interp::Scalar;
+using interp::ScalarCode;
+using interp::Value;
+using stdlib::DType;
+
+namespace {
+// Resolves `text` (top-level assignments) and returns the program of the
+// value of statement `i`, or null.
+struct Chunk {
+    interp::Runtime rt{interp::Options{}};
+    interp::ModuleState& m = rt.main_module();
+    lang::ParseResult parsed;
+    explicit Chunk(const char* text) {
+        parsed = lang::parse(std::make_shared<lang::Source>("t.tg", text));
+        REQUIRE(parsed.ok());
+        interp::resolve(*parsed.module, m, rt);
+    }
+    const lang::Expr& value(size_t i) const { return *parsed.module->body[i]->as<lang::Assign>().value; }
+    const ScalarCode* code(size_t i) const { return interp::scalar_code_of(value(i)); }
+    Value& global(const char* name) {
+        int slot = m.find(name);
+        REQUIRE(slot >= 0);
+        return m.globals[static_cast<size_t>(slot)];
+    }
+    bool run(size_t i, Scalar& out) { return interp::run_scalar(*code(i), nullptr, m.globals.data(), out); }
+};
+}  // namespace
+
+TEST_CASE("pure scalar arithmetic and single comparisons are compiled; anything else is not") {
+    Chunk c("s = 0\ni = 0\n"
+            "s = s + (i * i) % 7\n"    // 2
+            "t = i < 3\n"              // 3
+            "t = i ** 2 + 1\n"         // 4: pow is the general path's
+            "t = len([1]) + i\n"       // 5: a call
+            "t = print + 1\n"          // 6: a builtin name
+            "t = 0 < i < 3\n"          // 7: a chain
+            "t = i & 1\n");            // 8: bitwise
+    const ScalarCode* loop = c.code(2);
+    REQUIRE(loop != nullptr);
+    // s, i, i, *, % 7 (a literal right operand is folded into its operator), +
+    CHECK(loop->ops.size() == 6);
+    CHECK(loop->ops[4].kind == ScalarCode::Op::BinaryConst);
+    CHECK(c.code(3) != nullptr);
+    for (size_t i : {4, 5, 6, 7, 8}) CHECK(c.code(i) == nullptr);
+}
+
+TEST_CASE("a program computes what the general path computes, or gives up") {
+    Chunk c("s = 0\ni = 0\ns = s + (i * i) % 7\nt = i < s\n");
+    Scalar out;
+    c.global("s") = Value::from_int(10);
+    c.global("i") = Value::weak_int(-4);
+    REQUIRE(c.run(2, out));
+    CHECK(out.dtype == DType::I64);
+    CHECK_FALSE(out.weak);       // s is a strong i64
+    CHECK(out.i == 10 + 16 % 7);
+    c.global("s") = Value(Scalar::of_int(INT64_MAX, DType::I64));
+    REQUIRE(c.run(2, out));
+    CHECK(out.i == INT64_MIN + 1);  // wraps
+    REQUIRE(c.run(3, out));
+    CHECK(out.dtype == DType::Bool);
+    CHECK(out.i == 1);
+
+    // operands it does not cover: a bool, an int with a float, a tensor, an unassigned variable
+    c.global("i") = Value::from_bool(true);
+    CHECK_FALSE(c.run(2, out));
+    c.global("i") = Value::weak_float(0.5);
+    CHECK_FALSE(c.run(2, out));
+    c.global("i") = Value(stdlib::Tensor::zeros(DType::I64, {2}));
+    CHECK_FALSE(c.run(2, out));
+    c.global("i") = Value();
+    CHECK_FALSE(c.run(2, out));
+    // integer modulo by zero is the general path's error
+    c.global("i") = Value::from_int(0);
+    Chunk z("d = 0\nr = 5 % d\n");
+    z.global("d") = Value::from_int(0);
+    CHECK_FALSE(z.run(1, out));
+}
+
+TEST_CASE("an expression deeper than a program's stack stays with the tree walker") {
+    std::string deep = "n = 1\nt = ";
+    for (int i = 0; i < ScalarCode::kMaxStack + 2; ++i) deep += "1 + (";
+    deep += "n";
+    for (int i = 0; i < ScalarCode::kMaxStack + 2; ++i) deep += ")";
+    deep += "\n";
+    Chunk c(deep.c_str());
+    CHECK(c.code(1) == nullptr);
+}
