@@ -217,19 +217,35 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         return acc == Ty::F64 ? b_.convert(total, Ty::F64, ot) : total;
     };
     if (scalar(out)) {
+        // Large ones on the thread pool, where the split cannot change the
+        // result: sums split the pairwise tree; exact associative folds (or,
+        // and, wrapping integer products) split into chunks combined in
+        // order. Float products and max / min of numbers stay on one thread.
+        const bool sum_split = !extreme && !prod && !logical;
+        const bool fold_split = logical || (prod && acc == Ty::I64) || (extreme && acc == Ty::B);
         std::string r;
-        if (!extreme && !prod && !logical && work >= 2 * kChunkWork) {
-            // a large sum: subtrees of the pairwise tree on the thread pool
+        if ((sum_split || fold_split) && work >= 2 * kChunkWork) {
             ++stats_.parallel_loops;
-            const std::string task = fn + "task";
-            const std::string env = outline(A + " " + task + "(ptr %env, i64 %a, i64 %n)", cap,
+            // `R @redNtask(env, a, n)`: the helper over [a, a + n) (i1 widened to i64 for the C runtime)
+            const std::string R = acc == Ty::B ? "i64" : A, task = fn + "task";
+            const std::string env = outline(R + " " + task + "(ptr %env, i64 %a, i64 %n)", cap,
                                             [&](const std::string& ctx, const std::vector<std::string>& p) {
-                                                b_.emit("ret " + A + " " +
-                                                        b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) +
-                                                               ", i64 %a, i64 %n)"));
+                                                std::string x = b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) +
+                                                                       ", i64 %a, i64 %n)");
+                                                if (R != A) x = b_.def("zext " + A + " " + x + " to " + R);
+                                                b_.emit("ret " + R + " " + x);
                                             });
-            r = b_.def("call " + A + " @tg_rt_pairwise_" + (acc == Ty::F64 ? "f64" : "i64") + "(ptr %ctx, ptr " + task +
-                       ", ptr " + env + ", i64 " + std::to_string(row) + ", i64 " + std::to_string(kPairwiseCutoff) + ")");
+            const std::string call = "(ptr %ctx, ptr " + task + ", ptr " + env + ", i64 " + std::to_string(row) + ", i64 ";
+            if (sum_split) {
+                r = b_.def("call " + A + " @tg_rt_pairwise_" + (acc == Ty::F64 ? "f64" : "i64") + call +
+                           std::to_string(kPairwiseCutoff) + ")");
+            } else {
+                const bool is_or = (logical && kind == ReduceKind::Any) || (extreme && kind == ReduceKind::Max);
+                const int op = prod ? 2 : is_or ? 0 : 1;  // tg_rt_fold's codes
+                r = b_.def("call i64 @tg_rt_fold" + call + std::to_string((kChunkWork + members.size()) / (members.size() + 1)) +
+                           ", i32 " + std::to_string(op) + ")");
+                if (acc == Ty::B) r = b_.def("trunc i64 " + r + " to i1");
+            }
         } else {
             r = b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(row) + ")");
         }

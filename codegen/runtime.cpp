@@ -139,6 +139,24 @@ T pairwise(const CallFrame& f, typename PairwiseJob<T>::LeafFn fn, void* env, in
     return job.combine(n, std::max<int64_t>(cutoff, 256), next);
 }
 
+// An exact associative fold (or, and, wrapping multiply) of [0, n) in
+// chunks: part[c] = the fold of chunk c from the identity (the compiled
+// helper starts from it), combined in chunk order — for these ops the same
+// value as one fold over all elements, whatever the chunks.
+using FoldFn = int64_t (*)(void* env, int64_t a, int64_t n);
+
+struct FoldJob {
+    FoldFn fn;
+    void* env;
+    int64_t n, chunks;
+    std::vector<int64_t> part;
+    static void run_chunk(void* arg, int64_t i) {
+        auto& j = *static_cast<FoldJob*>(arg);
+        const int64_t a = i * j.n / j.chunks, b = (i + 1) * j.n / j.chunks;
+        j.part[static_cast<size_t>(i)] = j.fn(j.env, a, b - a);
+    }
+};
+
 }  // namespace
 
 extern "C" {
@@ -157,6 +175,21 @@ static void tg_rt_parallel(void* ctx, RangeFn fn, void* env, int64_t n, int64_t 
     chunk = (chunk + align - 1) / align * align;  // whole cache lines / vector blocks per chunk
     RangeJob job{fn, env, n, chunk};
     shared_pool().run(&run_range_chunk, &job, (n + chunk - 1) / chunk);
+}
+
+// The fold of n elements by `op` (0: or, 1: and, 2: wrapping multiply),
+// split into at most frame.threads chunks of at least `grain` elements.
+static int64_t tg_rt_fold(void* ctx, FoldFn fn, void* env, int64_t n, int64_t grain, int32_t op) {
+    const int64_t chunks = std::min<int64_t>(frame(ctx).threads, n / std::max<int64_t>(grain, 1));
+    if (chunks <= 1) return fn(env, 0, n);
+    FoldJob job{fn, env, n, chunks, std::vector<int64_t>(static_cast<size_t>(chunks))};
+    shared_pool().run(&FoldJob::run_chunk, &job, chunks);
+    uint64_t r = static_cast<uint64_t>(job.part[0]);
+    for (size_t c = 1; c < job.part.size(); ++c) {
+        const uint64_t p = static_cast<uint64_t>(job.part[c]);
+        r = op == 0 ? (r | p) : op == 1 ? (r & p) : r * p;
+    }
+    return static_cast<int64_t>(r);
 }
 
 // The float / integer sum of n elements in the stdlib's pairwise order,
@@ -311,7 +344,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
             TG_SYM(tg_rt_copies), TG_SYM(tg_rt_own), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
             TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
             TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_fmod_f32), TG_SYM(tg_fmod_f64),
-            TG_SYM(tg_rt_parallel), TG_SYM(tg_rt_pairwise_f64), TG_SYM(tg_rt_pairwise_i64),
+            TG_SYM(tg_rt_parallel), TG_SYM(tg_rt_pairwise_f64), TG_SYM(tg_rt_pairwise_i64), TG_SYM(tg_rt_fold),
             // What LLVM's backend may call for intrinsics and loop idioms.
             RuntimeSymbol{"memset", reinterpret_cast<void*>(static_cast<void* (*)(void*, int, size_t)>(&std::memset))},
             RuntimeSymbol{"memcpy", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memcpy))},

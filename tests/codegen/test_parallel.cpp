@@ -73,25 +73,44 @@ bool same_bytes(const Tensor& a, const Tensor& b) {
 }
 
 // Compiles `b` for 1, 2 and 8 threads, checks that `parallel` loops are
-// split (stats), runs all three on `in`: bit-identical outputs, and equal to
-// the reference interpreter.
-void check_thread_counts(const Built& b, const std::vector<Tensor>& in, int parallel, const std::string& what) {
+// split (stats), runs all three on each input set: bit-identical outputs,
+// and equal to the reference interpreter.
+void check_thread_counts(const Built& b, const std::vector<std::vector<Tensor>>& inputs, int parallel,
+                         const std::string& what) {
     INFO(what);
-    std::vector<Tensor> first;
+    std::vector<std::unique_ptr<codegen::CompiledGraph>> code;
     for (int threads : {1, 2, 8}) {
-        auto c = compiler(threads).compile(*b.g, "par");
-        CHECK(c->stats().parallel_loops == parallel);
-        Outcome o = threads == 1 ? agree(*b.g, *c, in, what) : run_jit(*c, in);
-        REQUIRE(o.error.empty());
-        if (threads == 1) {
-            first = run_jit(*c, in).values;
-            continue;
-        }
-        REQUIRE(o.values.size() == first.size());
-        for (size_t k = 0; k < first.size(); ++k)
-            CHECK_MESSAGE(same_bytes(o.values[k], first[k]), "output " << k << " on " << threads << " threads: "
-                                                                       << first_difference(first[k], o.values[k]));
+        code.push_back(compiler(threads).compile(*b.g, "par"));
+        CHECK(code.back()->stats().parallel_loops == parallel);
     }
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        INFO("input set " << k);
+        agree(*b.g, *code[0], inputs[k], what);
+        const std::vector<Tensor> first = run_jit(*code[0], inputs[k]).values;
+        for (size_t t = 1; t < code.size(); ++t) {
+            Outcome o = run_jit(*code[t], inputs[k]);
+            REQUIRE(o.error.empty());
+            REQUIRE(o.values.size() == first.size());
+            for (size_t j = 0; j < first.size(); ++j)
+                CHECK_MESSAGE(same_bytes(o.values[j], first[j]),
+                              "output " << j << " on " << (t == 1 ? 2 : 8) << " threads: " << first_difference(first[j], o.values[j]));
+        }
+    }
+}
+
+// n values of dtype d equal to `base`, except `at` positions: (index, value).
+Tensor sparse(DType d, int64_t n, int base, const std::vector<std::pair<int64_t, int>>& at) {
+    Tensor t = Tensor::empty(d, Shape{n});
+    auto set = [&](int64_t i, int v) {
+        if (d == DType::F32) t.data<float>()[i] = static_cast<float>(v);
+        else if (d == DType::F64) t.data<double>()[i] = v;
+        else if (d == DType::I32) t.data<int32_t>()[i] = v;
+        else if (d == DType::I64) t.data<int64_t>()[i] = v;
+        else t.data<bool>()[i] = v != 0;
+    };
+    for (int64_t i = 0; i < n; ++i) set(i, base);
+    for (auto [i, v] : at) set(i, v);
+    return t;
 }
 
 }  // namespace
@@ -164,13 +183,13 @@ TEST_CASE("large fused element-wise loops give bit-identical results on 1, 2 and
             Built b = build({TensorType{d, Shape{n}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
                 outs.push_back(chain(g, in[0], in[0]));
             });
-            check_thread_counts(b, {finite(d, Shape{n})}, n >= from ? 1 : 0,
+            check_thread_counts(b, {{finite(d, Shape{n})}}, n >= from ? 1 : 0,
                                 std::string("flat chain, ") + std::string(stdlib::dtype_name(d)) + ", n = " + std::to_string(n));
         }
         // 2-d with broadcasting (a loop nest: its rows are split)
         Built b = build({TensorType{d, Shape{1001, 257}, false}, TensorType{d, Shape{257}, false}},
                         [&](Graph& g, auto& in, auto& outs, auto&) { outs.push_back(chain(g, in[0], in[1])); });
-        check_thread_counts(b, {finite(d, Shape{1001, 257}), finite(d, Shape{257})}, 1,
+        check_thread_counts(b, {{finite(d, Shape{1001, 257}), finite(d, Shape{257})}}, 1,
                             std::string("broadcasting chain, ") + std::string(stdlib::dtype_name(d)));
     }
 }
@@ -185,16 +204,25 @@ TEST_CASE("large fused reductions give bit-identical results on 1, 2 and 8 threa
             return g.apply1(d == DType::Bool ? "logical_not" : "abs", {x});
         };
         for (int64_t n : {from - 1, from, int64_t{1'000'003}}) {
-            int sums = 0;
+            int split = 0;
             Built b = build({TensorType{d, Shape{n}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
                 for (const char* op : kOps) {
-                    if (d == DType::Bool && (std::string(op) == "sum" || std::string(op) == "mean")) continue;
-                    sums += std::string(op) == "sum" || std::string(op) == "mean";
+                    const std::string o = op;
+                    if (d == DType::Bool && (o == "sum" || o == "mean")) continue;
+                    // sums and means split the pairwise tree; any, all, integer prod and boolean max / min
+                    // are exact folds split into chunks; float prod and numeric max / min stay on one thread
+                    split += !((o == "max" || o == "min") && d != DType::Bool) && !(o == "prod" && stdlib::is_float(d));
                     outs.push_back(g.apply1(op, {producer(g, in[0])}));
                 }
             });
-            // sums and means split the pairwise tree; the folds (max, min, prod, any, all) stay on one thread
-            check_thread_counts(b, {finite(d, Shape{n})}, n >= from ? sums : 0,
+            // and inputs whose folds hinge on one element in the first, middle or last chunk (after the
+            // producer abs / logical_not): any true by one element, all false by one, a product of two
+            check_thread_counts(b,
+                                {{finite(d, Shape{n})},
+                                 {sparse(d, n, d == DType::Bool ? 1 : 0, {{n - 5, d == DType::Bool ? 0 : 7}})},
+                                 {sparse(d, n, d == DType::Bool ? 0 : 1, {{n / 2, d == DType::Bool ? 1 : 0}})},
+                                 {sparse(d, n, d == DType::Bool ? 0 : 1, {{7, d == DType::Bool ? 0 : 3}, {n - 3, d == DType::Bool ? 0 : -5}})}},
+                                n >= from ? split : 0,
                                 std::string("all elements, ") + std::string(stdlib::dtype_name(d)) + ", n = " + std::to_string(n));
         }
         for (const Shape& s : {Shape{4001, 67}, Shape{3, 200'003}, Shape{2, 7}}) {
@@ -206,7 +234,7 @@ TEST_CASE("large fused reductions give bit-identical results on 1, 2 and 8 threa
                     outs.push_back(g.apply1(op, {producer(g, in[0])}, {}, {std::monostate{}, int64_t(-1), false}));
                 }
             });
-            check_thread_counts(b, {finite(d, s)}, s.numel() >= from ? rows : 0,
+            check_thread_counts(b, {{finite(d, s)}}, s.numel() >= from ? rows : 0,
                                 std::string("rows, ") + std::string(stdlib::dtype_name(d)) + ", " +
                                     std::to_string(s[0]) + " x " + std::to_string(s[1]));
         }
