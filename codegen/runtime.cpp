@@ -67,7 +67,12 @@ int32_t guarded(void* ctx, F&& fn) {
     }
 }
 
-// ---- splitting compiled loops over the pool (tg_rt_parallel, tg_rt_pairwise_*)
+// ---- splitting compiled loops over the pool (tg_rt_parallel, tg_rt_pairwise_*, tg_rt_fold)
+// A loop is split into up to kChunksPerThread chunks per thread, handed out
+// one at a time: on a busy machine a worker that starts late takes fewer
+// chunks instead of holding up the call with a whole thread's share. (How
+// a loop is split never changes its result.)
+constexpr int64_t kChunksPerThread = 4;
 // An outlined loop body: iterations [begin, end) of a fused loop, or the
 // rows [begin, end) of a fused row reduction.
 using RangeFn = void (*)(void* env, int64_t begin, int64_t end);
@@ -128,12 +133,12 @@ T pairwise(const CallFrame& f, typename PairwiseJob<T>::LeafFn fn, void* env, in
     PairwiseJob<T> job{fn, env, {}, {}, 1};
     job.split(0, n, std::max<int64_t>(cutoff, 256));
     job.sums.resize(job.leaves.size());
-    job.chunks = std::min<int64_t>(f.threads, static_cast<int64_t>(job.leaves.size()));
-    if (job.chunks <= 1) {
+    job.chunks = std::min<int64_t>(f.threads * kChunksPerThread, static_cast<int64_t>(job.leaves.size()));
+    if (f.threads <= 1 || job.chunks <= 1) {
         job.chunks = 1;
         PairwiseJob<T>::run_chunk(&job, 0);
     } else {
-        shared_pool().run(&PairwiseJob<T>::run_chunk, &job, job.chunks);
+        shared_pool().run(&PairwiseJob<T>::run_chunk, &job, job.chunks, f.threads);
     }
     size_t next = 0;
     return job.combine(n, std::max<int64_t>(cutoff, 256), next);
@@ -161,29 +166,31 @@ struct FoldJob {
 
 extern "C" {
 
-// fn(env, begin, end) over [0, n), split into at most frame.threads chunks
-// of at least `grain` iterations (a multiple of `align`) that run on the
-// pool: the outlined body of a large fused loop (or row reduction). Each
+// fn(env, begin, end) over [0, n), split into chunks of at least `grain`
+// iterations (a multiple of `align`) that run on the caller and at most
+// frame.threads - 1 workers of the pool: the outlined body of a large fused loop (or row reduction). Each
 // chunk writes its own elements, so the split never changes the result.
 static void tg_rt_parallel(void* ctx, RangeFn fn, void* env, int64_t n, int64_t grain, int64_t align) {
-    const int64_t chunks = std::min<int64_t>(frame(ctx).threads, n / std::max<int64_t>(grain, 1));
-    if (chunks <= 1) {
+    const int threads = frame(ctx).threads;
+    const int64_t chunks = std::min<int64_t>(threads * kChunksPerThread, n / std::max<int64_t>(grain, 1));
+    if (threads <= 1 || chunks <= 1) {
         fn(env, 0, n);
         return;
     }
     int64_t chunk = (n + chunks - 1) / chunks;
     chunk = (chunk + align - 1) / align * align;  // whole cache lines / vector blocks per chunk
     RangeJob job{fn, env, n, chunk};
-    shared_pool().run(&run_range_chunk, &job, (n + chunk - 1) / chunk);
+    shared_pool().run(&run_range_chunk, &job, (n + chunk - 1) / chunk, threads);
 }
 
 // The fold of n elements by `op` (0: or, 1: and, 2: wrapping multiply),
-// split into at most frame.threads chunks of at least `grain` elements.
+// split into chunks of at least `grain` elements (on frame.threads threads).
 static int64_t tg_rt_fold(void* ctx, FoldFn fn, void* env, int64_t n, int64_t grain, int32_t op) {
-    const int64_t chunks = std::min<int64_t>(frame(ctx).threads, n / std::max<int64_t>(grain, 1));
-    if (chunks <= 1) return fn(env, 0, n);
+    const int threads = frame(ctx).threads;
+    const int64_t chunks = std::min<int64_t>(threads * kChunksPerThread, n / std::max<int64_t>(grain, 1));
+    if (threads <= 1 || chunks <= 1) return fn(env, 0, n);
     FoldJob job{fn, env, n, chunks, std::vector<int64_t>(static_cast<size_t>(chunks))};
-    shared_pool().run(&FoldJob::run_chunk, &job, chunks);
+    shared_pool().run(&FoldJob::run_chunk, &job, chunks, threads);
     uint64_t r = static_cast<uint64_t>(job.part[0]);
     for (size_t c = 1; c < job.part.size(); ++c) {
         const uint64_t p = static_cast<uint64_t>(job.part[c]);

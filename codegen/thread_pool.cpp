@@ -30,28 +30,34 @@ void ThreadPool::drain(Job& job, std::unique_lock<std::mutex>& lock) {
     }
 }
 
+ThreadPool::Job* ThreadPool::joinable() const {
+    for (Job* j : jobs_)
+        if (j->users < j->max_users) return j;
+    return nullptr;
+}
+
 void ThreadPool::work() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-        work_cv_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+        work_cv_.wait(lock, [&] { return stop_ || joinable(); });
         if (stop_) return;
-        Job& job = *jobs_.front();
+        Job& job = *joinable();
         ++job.users;  // the caller waits for users == 0 before its job (on its stack) goes
         drain(job, lock);
         if (--job.users == 0) done_cv_.notify_all();
     }
 }
 
-void ThreadPool::run(Task task, void* arg, int64_t count) {
+void ThreadPool::run(Task task, void* arg, int64_t count, int threads) {
     if (count <= 0) return;
-    if (threads_.empty() || count == 1) {
+    const int64_t helpers = std::min<int64_t>({count - 1, workers(), threads - 1});
+    if (helpers <= 0) {
         for (int64_t i = 0; i < count; ++i) task(arg, i);
         return;
     }
-    Job job{task, arg, count};
+    Job job{task, arg, count, static_cast<int>(helpers)};
     std::unique_lock<std::mutex> lock(mutex_);
     jobs_.push_back(&job);
-    const int64_t helpers = std::min<int64_t>(count - 1, workers());
     for (int64_t k = 0; k < helpers; ++k) work_cv_.notify_one();
     drain(job, lock);  // the caller works too; when this returns every task has been handed out
     done_cv_.wait(lock, [&] { return job.users == 0; });

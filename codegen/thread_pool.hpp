@@ -36,23 +36,28 @@ public:
     int workers() const { return static_cast<int>(threads_.size()); }
 
     // Runs task(arg, i) for every i in [0, count), on the calling thread and
-    // any idle workers, and returns when all have finished. Safe to call
-    // from several threads at once (their jobs are served in order). `task`
-    // must not throw; it must not call run() itself.
+    // at most `threads - 1` idle workers, and returns when all have finished.
+    // Tasks are handed out one at a time, so a worker that starts late (a
+    // busy machine) takes fewer and the caller more. Safe to call from
+    // several threads at once (their jobs are served in order). `task` must
+    // not throw; it must not call run() itself.
     using Task = void (*)(void* arg, int64_t i);
-    void run(Task task, void* arg, int64_t count);
+    void run(Task task, void* arg, int64_t count, int threads);
 
 private:
     struct Job {
         Task task;
         void* arg;
         int64_t count;
+        int max_users;      // workers that may join (the caller is not one)
         int64_t next = 0;   // the next task index to hand out (under mutex_)
         int users = 0;      // workers inside drain() (under mutex_)
     };
     // Runs the job's tasks until none are left to hand out. Called with the
     // lock held; releases it while a task runs.
     void drain(Job& job, std::unique_lock<std::mutex>& lock);
+    // The oldest job a worker may join, or null (under mutex_).
+    Job* joinable() const;
     void work();
 
     std::mutex mutex_;

@@ -121,7 +121,7 @@ TEST_CASE("the thread pool runs every task exactly once, also for several caller
         CHECK(pool.workers() == workers);
         for (int64_t n : {0, 1, 2, 5, 64, 1000}) {
             Hits h(n);
-            pool.run(&Hits::task, &h, n);
+            pool.run(&Hits::task, &h, n, 8);
             CHECK_MESSAGE(h.each_once(), workers << " workers, " << n << " tasks");
         }
         // four callers at once, each waiting for its own tasks only
@@ -131,7 +131,7 @@ TEST_CASE("the thread pool runs every task exactly once, also for several caller
             callers.emplace_back([&, t] {
                 for (int rep = 0; rep < 200; ++rep) {
                     Hits h(1 + (rep + t) % 9);
-                    pool.run(&Hits::task, &h, static_cast<int64_t>(h.count.size()));
+                    pool.run(&Hits::task, &h, static_cast<int64_t>(h.count.size()), 1 + (rep + t) % 4);
                     if (!h.each_once()) bad.fetch_add(1);
                 }
             });
@@ -139,7 +139,7 @@ TEST_CASE("the thread pool runs every task exactly once, also for several caller
         CHECK(bad.load() == 0);
     }
     Hits h(100);
-    codegen::shared_pool().run(&Hits::task, &h, 100);
+    codegen::shared_pool().run(&Hits::task, &h, 100, 2);
     CHECK(h.each_once());
 }
 
