@@ -166,10 +166,11 @@ struct FoldJob {
 
 extern "C" {
 
-// fn(env, begin, end) over [0, n), split into chunks of at least `grain`
-// iterations (a multiple of `align`) that run on the caller and at most
-// frame.threads - 1 workers of the pool: the outlined body of a large fused loop (or row reduction). Each
-// chunk writes its own elements, so the split never changes the result.
+// fn(env, begin, end) over [0, n) — the outlined body of a large fused loop
+// or row reduction — split into chunks of at least `grain` iterations (a
+// multiple of `align`) that run on the caller and at most frame.threads - 1
+// workers of the pool. Each chunk writes its own elements, so the split
+// never changes the result.
 static void tg_rt_parallel(void* ctx, RangeFn fn, void* env, int64_t n, int64_t grain, int64_t align) {
     const int threads = frame(ctx).threads;
     const int64_t chunks = std::min<int64_t>(threads * kChunksPerThread, n / std::max<int64_t>(grain, 1));
