@@ -1,7 +1,8 @@
 # The element-wise chain tanh(x * 0.5 + 1.0) * sigmoid(x) - x * x on n f32
-# values, NumPy or PyTorch eager (single-threaded), the same input and loop as
-# bench/chain.tg. Run by bench/run_chain_bench.
+# values, NumPy or PyTorch eager (on $TORCH_THREADS threads, default 1), the
+# same input and loop as bench/chain.tg. Run by bench/run_chain_bench.
 # usage: /usr/bin/python3 bench/chain.py numpy|torch [N] [REPS]
+import os
 import sys
 import time
 
@@ -22,7 +23,7 @@ if lib == "numpy":
 else:
     import torch
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
     x = (torch.arange(n, dtype=torch.float32) - float(n // 2)) * 4.76837158203125e-07
 
     def chain(x):

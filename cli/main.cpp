@@ -16,6 +16,7 @@
 #include <csignal>
 
 #include <cctype>
+#include <charconv>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -236,7 +237,7 @@ int tg_main(int argc, char** argv) {
     std::vector<std::string> after_file;
     if (args[0] == "run") {
         for (size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--dump-graphs") {
+            if (args[i] == "--dump-graphs" || args[i] == "--threads") {
                 ++i;  // its value
             } else if (args[i] == "--") {
                 if (i + 1 < args.size()) after_file.assign(args.begin() + static_cast<long>(i) + 2, args.end());
@@ -272,6 +273,17 @@ int tg_main(int argc, char** argv) {
         cmd->add_flag("--sync-jit", opts.sync_jit,
                       "compile every graph before its first call (default: small graphs start on the graph "
                       "interpreter while they compile in the background)");
+        cmd->add_option("--threads", opts.threads,
+                        "threads a large compiled loop may use (default: $TG_NUM_THREADS, else the machine's)")
+            ->envname("TG_NUM_THREADS")
+            ->check(CLI::Validator(
+                [](std::string& s) -> std::string {
+                    int n = 0;
+                    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+                    if (ec == std::errc() && end == s.data() + s.size() && n >= 1 && n <= 4096) return "";
+                    return "--threads N and TG_NUM_THREADS take a whole number from 1 to 4096, got '" + s + "'";
+                },
+                "1..4096"));
         cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
         cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
     };

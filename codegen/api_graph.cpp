@@ -75,6 +75,7 @@ Graph Graph::from_bytes(std::span<const std::byte> bytes, GraphOptions options) 
             jo.cache_dir = options.cache_dir;
             jo.count_iterations = false;  // no step limits here
             jo.background = false;        // ready before the first run, so run() only reads
+            jo.threads = options.threads;
             impl->compiler = std::make_unique<codegen::Compiler>(std::move(jo));
             impl->compiled = impl->compiler->compile(*impl->fn.graph, impl->fn.name, codegen::Tiering::Wait);
         }

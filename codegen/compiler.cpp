@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "codegen/runtime_abi.hpp"
+#include "codegen/thread_pool.hpp"
 #include "tracer/printer.hpp"
 
 namespace tg::codegen {
@@ -45,6 +46,7 @@ std::vector<stdlib::Tensor> CompiledGraph::run(std::span<const stdlib::Tensor> i
     CallFrame frame;
     frame.graph = &g;
     frame.run = &ctx;
+    frame.threads = threads_;
     frame.slots.resize(g.num_values());
     const tracer::Region& body = g.region(tracer::Graph::kBody);
     size_t k = 0;
@@ -68,7 +70,9 @@ std::vector<stdlib::Tensor> CompiledGraph::run(std::span<const stdlib::Tensor> i
     return out;
 }
 
-Compiler::Compiler(JitOptions options) : options_(std::move(options)) {}
+Compiler::Compiler(JitOptions options) : options_(std::move(options)) {
+    if (options_.threads <= 0) options_.threads = default_threads();
+}
 Compiler::~Compiler() = default;
 
 JitStats Compiler::stats() { return session_ ? session_->stats() : JitStats{}; }
@@ -110,6 +114,7 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     out->graph_ = &g;
     out->stats_ = low.stats;
     out->session_ms_ = session_ms;
+    out->threads_ = options_.threads;
     std::string key = options_.object_cache ? low.ir : std::string();  // the object cache's key: the IR itself
 
     if (tiering == Tiering::Background && options_.background) {

@@ -64,6 +64,7 @@ private:
     double session_ms_ = 0;
     bool background_ = false;
     bool news_ = false;
+    int threads_ = 1;  // JitOptions::threads, resolved
 };
 
 // How a compile may proceed (Compiler::compile).
@@ -85,6 +86,9 @@ public:
                                            Tiering tiering = Tiering::Wait);
 
     JitStats stats();
+
+    // The threads compiled loops may use (JitOptions::threads, resolved).
+    int threads() const { return options_.threads; }
 
 private:
     JitOptions options_;

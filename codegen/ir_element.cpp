@@ -283,6 +283,10 @@ declare void @tg_rt_set_i32(ptr, i32, i32) nounwind
 declare void @tg_rt_set_i64(ptr, i32, i64) nounwind
 declare void @tg_rt_set_f32(ptr, i32, float) nounwind
 declare void @tg_rt_set_f64(ptr, i32, double) nounwind
+declare void @tg_rt_parallel(ptr, ptr, ptr, i64, i64, i64) nounwind
+declare double @tg_rt_pairwise_f64(ptr, ptr, ptr, i64, i64) nounwind
+declare i64 @tg_rt_pairwise_i64(ptr, ptr, ptr, i64, i64) nounwind
+declare i64 @tg_rt_fold(ptr, ptr, ptr, i64, i64, i32) nounwind
 )";
     s += row_declarations();  // the element-wise rows' runtime functions and intrinsics
     for (const char* T : {"float", "double"}) {

@@ -39,6 +39,11 @@ struct JitOptions {
     // is compiled before its first call (`tg run --sync-jit`).
     bool background = true;
     int64_t background_max_work = int64_t{1} << 22;
+    // Threads a fused loop or reduction over a large tensor may be split
+    // over (codegen/thread_pool.hpp); 0 = default_threads(). The results do
+    // not depend on it (nor is it part of the object cache's key: the code
+    // reads it from the CallFrame at run time).
+    int threads = 0;
 };
 
 struct JitStats {

@@ -35,6 +35,8 @@ Lowered Lowerer::run(const std::string& entry) {
     }
     b_.emit("ret i32 0");
     b_.start("fail");
+    // the environments of outlined helpers: allocated once, at entry (not in loops)
+    b_.lines.insert(b_.lines.begin() + 2, entry_allocas_.begin(), entry_allocas_.end());
     b_.emit("ret i32 1");
     b_.lines.push_back("}");
     Lowered out;

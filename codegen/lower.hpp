@@ -27,6 +27,7 @@ struct LoweringStats {
     int fused_nodes = 0;    // element-wise nodes inside them
     int released = 0;       // tensors released right after their last use
     int fused_reductions = 0;  // sum/mean computed inside their producers' group
+    int parallel_loops = 0;    // fused loops and reductions split over the thread pool when large
 };
 
 struct Lowered {

@@ -126,6 +126,32 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
     count_group(members);
     const std::vector<std::string> ptr = group_pointers(P);
     if (P.numel == 0) return;
+    const int64_t outer = P.dims[0], inner = P.numel / outer;
+    const int64_t work = P.numel * static_cast<int64_t>(members.size());
+    if (outer < 2 || work < 2 * kChunkWork) {  // small: inline, as fast as before the pool existed
+        emit_loop_nest(members, P, ptr, "0", std::to_string(outer));
+        return;
+    }
+    // Large: the loop nest goes into a function over [begin, end) of its
+    // outer loop, which tg_rt_parallel splits over the thread pool.
+    ++stats_.parallel_loops;
+    const Captures c = captures(members, ptr);
+    const std::string fn = "@par" + std::to_string(next_global_++);
+    const std::string env = outline("void " + fn + "(ptr %env, i64 %begin, i64 %end)", c,
+                                    [&](const std::string&, const std::vector<std::string>& lptr) {
+                                        emit_loop_nest(members, P, lptr, "%begin", "%end");
+                                        b_.emit("ret void");
+                                    });
+    const int64_t grain = (kChunkWork + inner * int64_t(members.size()) - 1) / (inner * int64_t(members.size()));
+    const int64_t align = P.dims.size() == 1 ? 64 : 1;  // flat: chunks of whole cache lines
+    b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + fn + ", ptr " + env + ", i64 " + std::to_string(outer) +
+            ", i64 " + std::to_string(grain) + ", i64 " + std::to_string(align) + ")");
+}
+
+// The loop nest of a group over [begin, end) of its outer loop (all of
+// every inner one); `ptr`: the group's pointers, as group_pointers.
+void Lowerer::emit_loop_nest(const std::vector<NodeId>& members, const GroupPlan& P, const std::vector<std::string>& ptr,
+                             const std::string& begin, const std::string& end) {
     const std::vector<int64_t>& dims = P.dims;
     struct Level {
         std::string pre, head, latch, exit, i, next;
@@ -141,7 +167,8 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
         L.next = b_.tmp();
         b_.emit("br label %" + L.head);
         b_.start(L.head);
-        b_.emit(L.i + " = phi i64 [0, %" + L.pre + "], [" + L.next + ", %" + L.latch + "]");
+        b_.emit(L.i + " = phi i64 [" + (k == 0 ? begin : std::string("0")) + ", %" + L.pre + "], [" + L.next + ", %" +
+                L.latch + "]");
     }
     group_elements(members, P, ptr, [&](size_t k) {
         std::string off = "0";
@@ -158,10 +185,62 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
         b_.emit("br label %" + L.latch);
         b_.start(L.latch);
         b_.emit(L.next + " = add i64 " + L.i + ", 1");
-        std::string end = b_.def("icmp eq i64 " + L.next + ", " + std::to_string(dims[k]));
-        b_.emit("br i1 " + end + ", label %" + L.exit + ", label %" + L.head + ", !llvm.loop " + loop_metadata());
+        std::string stop = b_.def("icmp eq i64 " + L.next + ", " + (k == 0 ? end : std::to_string(dims[k])));
+        b_.emit("br i1 " + stop + ", label %" + L.exit + ", label %" + L.head + ", !llvm.loop " + loop_metadata());
         b_.start(L.exit);
     }
+}
+
+// ---- outlined helpers (parallel loops, reduction tasks)
+Lowerer::Captures Lowerer::captures(const std::vector<NodeId>& members, const std::vector<std::string>& ptr) const {
+    Captures c;
+    c.ptrs = ptr;
+    for (NodeId n : members)
+        for (ValueId o : g_.node(n).operands)
+            if (scalar(o) && std::find(c.scalars.begin(), c.scalars.end(), o) == c.scalars.end() && !reg_[o].empty() &&
+                reg_[o][0] == '%')  // in a register (not a literal)
+                c.scalars.push_back(o);
+    return c;
+}
+
+std::string Lowerer::outline(const std::string& signature, const Captures& c,
+                             const std::function<void(const std::string& ctx, const std::vector<std::string>& lptr)>& body) {
+    // the environment: one 8-byte field each for %ctx, the pointers, the 0-d values
+    const size_t fields = 1 + c.ptrs.size() + c.scalars.size();
+    const std::string env = "%env" + std::to_string(next_global_++);
+    entry_allocas_.push_back(env + " = alloca [" + std::to_string(fields) + " x i64], align 8");
+    auto field = [&](size_t k, const std::string& base) {
+        return b_.def("getelementptr [" + std::to_string(fields) + " x i64], ptr " + base + ", i64 0, i64 " + std::to_string(k));
+    };
+    std::vector<std::string> types(fields, "ptr"), values{"%ctx"};
+    values.insert(values.end(), c.ptrs.begin(), c.ptrs.end());
+    for (size_t k = 0; k < c.scalars.size(); ++k) {
+        types[1 + c.ptrs.size() + k] = llvm_ty(ty(c.scalars[k]));
+        values.push_back(reg_[c.scalars[k]]);
+    }
+    for (size_t k = 0; k < fields; ++k) b_.emit("store " + types[k] + " " + values[k] + ", ptr " + field(k, env));
+
+    IrBuilder h;
+    std::swap(b_, h);  // the helper's code
+    std::vector<std::string> loaded;
+    for (size_t k = 0; k < fields; ++k) loaded.push_back(b_.def("load " + types[k] + ", ptr " + field(k, "%env")));
+    std::vector<std::string> saved(c.scalars.size());
+    for (size_t k = 0; k < c.scalars.size(); ++k) {
+        saved[k] = reg_[c.scalars[k]];
+        reg_[c.scalars[k]] = loaded[1 + c.ptrs.size() + k];
+    }
+    body(loaded[0], std::vector<std::string>(loaded.begin() + 1, loaded.begin() + 1 + long(c.ptrs.size())));
+    for (size_t k = 0; k < c.scalars.size(); ++k) reg_[c.scalars[k]] = saved[k];
+    std::swap(b_, h);
+    define_helper(signature, h);
+    return env;
+}
+
+void Lowerer::define_helper(const std::string& signature, const IrBuilder& h) {
+    std::string text = "define internal " + signature + " {\nentry:\n";
+    for (const std::string& l : h.lines)
+        if (l != "entry:") text += l + "\n";
+    helpers_ += text + "}\n";
 }
 
 }  // namespace tg::codegen::detail

@@ -110,24 +110,18 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         b_.fail_if(b_.def("icmp eq ptr " + dst + ", null"));
     }
 
-    std::vector<ValueId> scalars;
-    for (NodeId n : members)
-        for (ValueId o : g_.node(n).operands)
-            if (scalar(o) && std::find(scalars.begin(), scalars.end(), o) == scalars.end() && !reg_[o].empty() &&
-                reg_[o][0] == '%')
-                scalars.push_back(o);
+    Captures cap = captures(members, ptr);
+    const std::vector<ValueId>& scalars = cap.scalars;
     const std::string fn = "@red" + std::to_string(next_global_++);
-    std::string params = "ptr %ctx", args = "ptr %ctx", rec = "ptr %ctx";
+    std::string params = "ptr %ctx", rec = "ptr %ctx";
     for (size_t k = 0; k < ptr.size(); ++k) {
         params += ", ptr %p" + std::to_string(k);
-        args += ", ptr " + ptr[k];
         rec += ", ptr %p" + std::to_string(k);
     }
     std::vector<std::string> saved(scalars.size());
     for (size_t k = 0; k < scalars.size(); ++k) {
         const std::string T = llvm_ty(ty(scalars[k]));
         params += ", " + T + " %s" + std::to_string(k);
-        args += ", " + T + " " + reg_[scalars[k]];
         rec += ", " + T + " %s" + std::to_string(k);
         saved[k] = reg_[scalars[k]];
         reg_[scalars[k]] = "%s" + std::to_string(k);
@@ -196,13 +190,19 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     }
     std::swap(b_, h);
     for (size_t k = 0; k < scalars.size(); ++k) reg_[scalars[k]] = saved[k];
+    // The helper's arguments before (a, n) / dst, in the caller or in an
+    // outlined function (where the 0-d values' registers are its loads).
+    auto args_of = [&](const std::string& ctx, const std::vector<std::string>& p) {
+        std::string args = "ptr " + ctx;
+        for (size_t k = 0; k < ptr.size(); ++k) args += ", ptr " + p[k];
+        for (ValueId s : scalars) args += std::string(", ") + llvm_ty(ty(s)) + " " + reg_[s];
+        return args;
+    };
+    const std::string args = args_of("%ctx", ptr);
+    const int64_t work = P.numel * (static_cast<int64_t>(members.size()) + 1);
 
-    std::string text = "define internal " + ret + " " + fn + "(" + params +
-                       (span.kind == ReduceSpan::Cols ? ", ptr %dst" : ", i64 %a, i64 %n") + ") {\nentry:\n";
-    for (const std::string& l : h.lines)
-        if (l != "entry:") text += l + "\n";
-    text += "}\n";
-    helpers_ += text;
+    define_helper(ret + " " + fn + "(" + params + (span.kind == ReduceSpan::Cols ? ", ptr %dst" : ", i64 %a, i64 %n") + ")",
+                  h);
 
     if (span.kind == ReduceSpan::Cols) {
         b_.emit("call void " + fn + "(" + args + ", ptr " + dst + ")");
@@ -217,26 +217,79 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         return acc == Ty::F64 ? b_.convert(total, Ty::F64, ot) : total;
     };
     if (scalar(out)) {
-        reg_[out] = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(row) + ")"));
+        // Large ones on the thread pool, where the split cannot change the
+        // result: sums split the pairwise tree; exact associative folds (or,
+        // and, wrapping integer products) split into chunks combined in
+        // order. Float products and max / min of numbers stay on one thread.
+        const bool sum_split = !extreme && !prod && !logical;
+        const bool fold_split = logical || (prod && acc == Ty::I64) || (extreme && acc == Ty::B);
+        std::string r;
+        if ((sum_split || fold_split) && work >= 2 * kChunkWork) {
+            ++stats_.parallel_loops;
+            // `R @redNtask(env, a, n)`: the helper over [a, a + n) (i1 widened to i64 for the C runtime)
+            const std::string R = acc == Ty::B ? "i64" : A, task = fn + "task";
+            const std::string env = outline(R + " " + task + "(ptr %env, i64 %a, i64 %n)", cap,
+                                            [&](const std::string& ctx, const std::vector<std::string>& p) {
+                                                std::string x = b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) +
+                                                                       ", i64 %a, i64 %n)");
+                                                if (R != A) x = b_.def("zext " + A + " " + x + " to " + R);
+                                                b_.emit("ret " + R + " " + x);
+                                            });
+            const std::string call = "(ptr %ctx, ptr " + task + ", ptr " + env + ", i64 " + std::to_string(row) + ", i64 ";
+            if (sum_split) {
+                r = b_.def("call " + A + " @tg_rt_pairwise_" + (acc == Ty::F64 ? "f64" : "i64") + call +
+                           std::to_string(kPairwiseCutoff) + ")");
+            } else {
+                const bool is_or = (logical && kind == ReduceKind::Any) || (extreme && kind == ReduceKind::Max);
+                const int op = prod ? 2 : is_or ? 0 : 1;  // tg_rt_fold's codes
+                r = b_.def("call i64 @tg_rt_fold" + call + std::to_string((kChunkWork + members.size()) / (members.size() + 1)) +
+                           ", i32 " + std::to_string(op) + ")");
+                if (acc == Ty::B) r = b_.def("trunc i64 " + r + " to i1");
+            }
+        } else {
+            r = b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(row) + ")");
+        }
+        reg_[out] = finish(r);
         return true;
     }
-    // one result per row
-    const std::string pre = b_.block, head = b_.label("rows"), body = b_.label("row"), done = b_.label("rowsdone");
-    const std::string r = b_.tmp(), r1 = b_.tmp();
-    b_.emit("br label %" + head);
-    b_.start(head);
-    b_.emit(r + " = phi i64 [0, %" + pre + "], [" + r1 + ", %" + body + "]");
-    b_.emit("br i1 " + b_.def("icmp slt i64 " + r + ", " + std::to_string(span.rows)) + ", label %" + body +
-            ", label %" + done);
-    b_.start(body);
-    const std::string a = b_.def("mul i64 " + r + ", " + std::to_string(row));
-    std::string x = finish(b_.def("call " + A + " " + fn + "(" + args + ", i64 " + a + ", i64 " + std::to_string(row) + ")"));
-    if (ot == Ty::B) x = b_.def("zext i1 " + x + " to i8");
-    b_.emit(std::string("store ") + mem_ty(ot) + " " + x + ", ptr " +
-            b_.def(std::string("getelementptr ") + mem_ty(ot) + ", ptr " + dst + ", i64 " + r));
-    b_.emit(r1 + " = add i64 " + r + ", 1");
-    b_.emit("br label %" + head);
-    b_.start(done);
+    // one result per row, for the rows [begin, end)
+    auto rows_loop = [&](const std::string& ctx, const std::vector<std::string>& p, const std::string& begin,
+                         const std::string& end) {
+        const std::string pre = b_.block, head = b_.label("rows"), body = b_.label("row"), done = b_.label("rowsdone");
+        const std::string r = b_.tmp(), r1 = b_.tmp();
+        b_.emit("br label %" + head);
+        b_.start(head);
+        b_.emit(r + " = phi i64 [" + begin + ", %" + pre + "], [" + r1 + ", %" + body + "]");
+        b_.emit("br i1 " + b_.def("icmp slt i64 " + r + ", " + end) + ", label %" + body + ", label %" + done);
+        b_.start(body);
+        const std::string a = b_.def("mul i64 " + r + ", " + std::to_string(row));
+        std::string x = finish(b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) + ", i64 " + a + ", i64 " +
+                                      std::to_string(row) + ")"));
+        if (ot == Ty::B) x = b_.def("zext i1 " + x + " to i8");
+        b_.emit(std::string("store ") + mem_ty(ot) + " " + x + ", ptr " +
+                b_.def(std::string("getelementptr ") + mem_ty(ot) + ", ptr " + p.back() + ", i64 " + r));
+        b_.emit(r1 + " = add i64 " + r + ", 1");
+        b_.emit("br label %" + head);
+        b_.start(done);
+    };
+    std::vector<std::string> with_dst = ptr;
+    with_dst.push_back(dst);
+    if (span.rows < 2 || work < 2 * kChunkWork) {
+        rows_loop("%ctx", with_dst, "0", std::to_string(span.rows));
+        return true;
+    }
+    // many rows: ranges of rows on the thread pool (each row is reduced on its own)
+    ++stats_.parallel_loops;
+    cap.ptrs = with_dst;
+    const std::string rows_fn = fn + "rows";
+    const std::string env = outline("void " + rows_fn + "(ptr %env, i64 %begin, i64 %end)", cap,
+                                    [&](const std::string& ctx, const std::vector<std::string>& p) {
+                                        rows_loop(ctx, p, "%begin", "%end");
+                                        b_.emit("ret void");
+                                    });
+    const int64_t per_row = row * (static_cast<int64_t>(members.size()) + 1);
+    b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + rows_fn + ", ptr " + env + ", i64 " +
+            std::to_string(span.rows) + ", i64 " + std::to_string((kChunkWork + per_row - 1) / per_row) + ", i64 1)");
     return true;
 }
 

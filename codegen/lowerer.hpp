@@ -39,6 +39,17 @@ using tracer::ValueId;
 
 inline constexpr int64_t kTickBatch = 1024;  // while-loop iterations reported to the host at once
 
+// Fused loops and reductions doing at least 2 * kChunkWork element
+// operations (elements x fused ops) are split over the thread pool
+// (tg_rt_parallel), in chunks of at least kChunkWork; smaller ones are
+// inline loops, exactly as without the pool. Waking a worker costs a few
+// microseconds; kChunkWork element operations take ~50-100 us.
+inline constexpr int64_t kChunkWork = int64_t{1} << 17;
+// Fused sums over all elements split the stdlib's pairwise tree at subtrees
+// of at most this many elements (tg_rt_pairwise_*). Any value >= 256 (the
+// tree's leaf size) gives the same result; this one sets the task size.
+inline constexpr int64_t kPairwiseCutoff = int64_t{1} << 15;
+
 // An element-wise op compiled code computes itself.
 struct NativeOp {
     enum Kind { Binary, Unary, AsType, Where, Clip } kind = Binary;
@@ -152,7 +163,27 @@ private:
     void count_group(const std::vector<NodeId>& members);
 
     // ---- fused element-wise loop nests
+    // Inline when small; over the thread pool when large (an outlined loop
+    // nest and tg_rt_parallel).
     void emit_group(const std::vector<NodeId>& members);
+    // The loop nest over [begin, end) of the outer loop (all of the inner ones).
+    void emit_loop_nest(const std::vector<NodeId>& members, const GroupPlan& P, const std::vector<std::string>& ptr,
+                        const std::string& begin, const std::string& end);
+
+    // ---- outlined helpers: code that runs in a function of its own (on the
+    // thread pool), reading what it needs from an environment the caller fills.
+    struct Captures {
+        std::vector<std::string> ptrs;  // the group's pointers (caller's names)
+        std::vector<ValueId> scalars;   // 0-d values the members read from registers
+    };
+    Captures captures(const std::vector<NodeId>& members, const std::vector<std::string>& ptr) const;
+    // Defines `define internal <signature>` (whose parameters include `ptr
+    // %env`): body(ctx, pointers) writes its code with %ctx, the pointers and
+    // the captured 0-d values loaded from %env. In the caller: stores them
+    // into a fresh environment (an entry-block alloca); returns its name.
+    std::string outline(const std::string& signature, const Captures& c,
+                        const std::function<void(const std::string& ctx, const std::vector<std::string>& lptr)>& body);
+    void define_helper(const std::string& signature, const IrBuilder& h);
 
     // ---- reductions fused with their producers (lower_reduce.cpp)
     struct ReduceSpan {
@@ -209,7 +240,8 @@ private:
     std::vector<std::string> reg_;               // 0-d values: their LLVM operand
     std::vector<std::vector<NodeId>> users_;     // per value: the nodes reading it
     std::string globals_;
-    std::string helpers_;  // functions of fused reductions
+    std::string helpers_;  // functions of fused reductions and parallel loops
+    std::vector<std::string> entry_allocas_;  // environments of outlined helpers (allocated once per call)
     std::string metadata_;  // loop metadata nodes
     int next_metadata_ = 0;
     int next_global_ = 0;

@@ -4,12 +4,14 @@
 #include "codegen/runtime_abi.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
 
 #include "codegen/native_ops.hpp"
 #include "codegen/lowerer.hpp"
+#include "codegen/thread_pool.hpp"
 #include "stdlib/budget.hpp"
 #include "stdlib/cast.hpp"
 
@@ -65,9 +67,147 @@ int32_t guarded(void* ctx, F&& fn) {
     }
 }
 
+// ---- splitting compiled loops over the pool (tg_rt_parallel, tg_rt_pairwise_*, tg_rt_fold)
+// A loop is split into up to kChunksPerThread chunks per thread, handed out
+// one at a time: on a busy machine a worker that starts late takes fewer
+// chunks instead of holding up the call with a whole thread's share. (How
+// a loop is split never changes its result.)
+constexpr int64_t kChunksPerThread = 4;
+// An outlined loop body: iterations [begin, end) of a fused loop, or the
+// rows [begin, end) of a fused row reduction.
+using RangeFn = void (*)(void* env, int64_t begin, int64_t end);
+
+struct RangeJob {
+    RangeFn fn;
+    void* env;
+    int64_t n, chunk;
+};
+
+void run_range_chunk(void* arg, int64_t i) {
+    const RangeJob& j = *static_cast<const RangeJob*>(arg);
+    j.fn(j.env, i * j.chunk, std::min(j.n, (i + 1) * j.chunk));
+}
+
+// The stdlib's pairwise_sum (stdlib/reduce_runs.hpp) over [0, n), split at
+// the nodes of its recursion tree of at most `cutoff` elements (cutoff >=
+// 256, its leaf size): each such subtree is one call of the compiled helper
+// (which recurses exactly as the stdlib does), the subtrees run on the pool,
+// and their sums are combined up the same tree, in the same order. The tree
+// depends only on n and cutoff, so the result does not depend on the number
+// of threads. T: double for float sums, uint64_t (wrapping) for integers.
+template <class T>
+struct PairwiseJob {
+    using LeafFn = T (*)(void* env, int64_t a, int64_t n);
+    LeafFn fn;
+    void* env;
+    std::vector<std::array<int64_t, 2>> leaves;  // subtrees, in order: first element, count
+    std::vector<T> sums;                          // per subtree
+    int64_t chunks = 1;
+
+    void split(int64_t a, int64_t n, int64_t cutoff) {
+        if (n <= cutoff) {
+            leaves.push_back({a, n});
+            return;
+        }
+        int64_t h = n / 2;
+        h -= h % 8;  // as pairwise_sum: the left half a multiple of 8
+        split(a, h, cutoff);
+        split(a + h, n - h, cutoff);
+    }
+    T combine(int64_t n, int64_t cutoff, size_t& next) const {
+        if (n <= cutoff) return sums[next++];
+        int64_t h = n / 2;
+        h -= h % 8;
+        const T l = combine(h, cutoff, next);
+        return l + combine(n - h, cutoff, next);
+    }
+    static void run_chunk(void* arg, int64_t i) {  // chunk i: a contiguous run of subtrees
+        auto& j = *static_cast<PairwiseJob*>(arg);
+        const int64_t m = static_cast<int64_t>(j.leaves.size());
+        for (int64_t k = i * m / j.chunks; k < (i + 1) * m / j.chunks; ++k) j.sums[k] = j.fn(j.env, j.leaves[k][0], j.leaves[k][1]);
+    }
+};
+
+template <class T>
+T pairwise(const CallFrame& f, typename PairwiseJob<T>::LeafFn fn, void* env, int64_t n, int64_t cutoff) {
+    PairwiseJob<T> job{fn, env, {}, {}, 1};
+    job.split(0, n, std::max<int64_t>(cutoff, 256));
+    job.sums.resize(job.leaves.size());
+    job.chunks = std::min<int64_t>(f.threads * kChunksPerThread, static_cast<int64_t>(job.leaves.size()));
+    if (f.threads <= 1 || job.chunks <= 1) {
+        job.chunks = 1;
+        PairwiseJob<T>::run_chunk(&job, 0);
+    } else {
+        shared_pool().run(&PairwiseJob<T>::run_chunk, &job, job.chunks, f.threads);
+    }
+    size_t next = 0;
+    return job.combine(n, std::max<int64_t>(cutoff, 256), next);
+}
+
+// An exact associative fold (or, and, wrapping multiply) of [0, n) in
+// chunks: part[c] = the fold of chunk c from the identity (the compiled
+// helper starts from it), combined in chunk order — for these ops the same
+// value as one fold over all elements, whatever the chunks.
+using FoldFn = int64_t (*)(void* env, int64_t a, int64_t n);
+
+struct FoldJob {
+    FoldFn fn;
+    void* env;
+    int64_t n, chunks;
+    std::vector<int64_t> part;
+    static void run_chunk(void* arg, int64_t i) {
+        auto& j = *static_cast<FoldJob*>(arg);
+        const int64_t a = i * j.n / j.chunks, b = (i + 1) * j.n / j.chunks;
+        j.part[static_cast<size_t>(i)] = j.fn(j.env, a, b - a);
+    }
+};
+
 }  // namespace
 
 extern "C" {
+
+// fn(env, begin, end) over [0, n) — the outlined body of a large fused loop
+// or row reduction — split into chunks of at least `grain` iterations (a
+// multiple of `align`) that run on the caller and at most frame.threads - 1
+// workers of the pool. Each chunk writes its own elements, so the split
+// never changes the result.
+static void tg_rt_parallel(void* ctx, RangeFn fn, void* env, int64_t n, int64_t grain, int64_t align) {
+    const int threads = frame(ctx).threads;
+    const int64_t chunks = std::min<int64_t>(threads * kChunksPerThread, n / std::max<int64_t>(grain, 1));
+    if (threads <= 1 || chunks <= 1) {
+        fn(env, 0, n);
+        return;
+    }
+    int64_t chunk = (n + chunks - 1) / chunks;
+    chunk = (chunk + align - 1) / align * align;  // whole cache lines / vector blocks per chunk
+    RangeJob job{fn, env, n, chunk};
+    shared_pool().run(&run_range_chunk, &job, (n + chunk - 1) / chunk, threads);
+}
+
+// The fold of n elements by `op` (0: or, 1: and, 2: wrapping multiply),
+// split into chunks of at least `grain` elements (on frame.threads threads).
+static int64_t tg_rt_fold(void* ctx, FoldFn fn, void* env, int64_t n, int64_t grain, int32_t op) {
+    const int threads = frame(ctx).threads;
+    const int64_t chunks = std::min<int64_t>(threads * kChunksPerThread, n / std::max<int64_t>(grain, 1));
+    if (threads <= 1 || chunks <= 1) return fn(env, 0, n);
+    FoldJob job{fn, env, n, chunks, std::vector<int64_t>(static_cast<size_t>(chunks))};
+    shared_pool().run(&FoldJob::run_chunk, &job, chunks, threads);
+    uint64_t r = static_cast<uint64_t>(job.part[0]);
+    for (size_t c = 1; c < job.part.size(); ++c) {
+        const uint64_t p = static_cast<uint64_t>(job.part[c]);
+        r = op == 0 ? (r | p) : op == 1 ? (r & p) : r * p;
+    }
+    return static_cast<int64_t>(r);
+}
+
+// The float / integer sum of n elements in the stdlib's pairwise order,
+// split over the pool at subtrees of at most `cutoff` elements (see PairwiseJob).
+static double tg_rt_pairwise_f64(void* ctx, PairwiseJob<double>::LeafFn fn, void* env, int64_t n, int64_t cutoff) {
+    return pairwise<double>(frame(ctx), fn, env, n, cutoff);
+}
+static int64_t tg_rt_pairwise_i64(void* ctx, PairwiseJob<uint64_t>::LeafFn fn, void* env, int64_t n, int64_t cutoff) {
+    return static_cast<int64_t>(pairwise<uint64_t>(frame(ctx), fn, env, n, cutoff));
+}
 
 // Runs node `n` with the reference semantics (operands and results in slots).
 static int32_t tg_rt_node(void* ctx, uint32_t n) {
@@ -212,6 +352,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
             TG_SYM(tg_rt_copies), TG_SYM(tg_rt_own), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
             TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
             TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_fmod_f32), TG_SYM(tg_fmod_f64),
+            TG_SYM(tg_rt_parallel), TG_SYM(tg_rt_pairwise_f64), TG_SYM(tg_rt_pairwise_i64), TG_SYM(tg_rt_fold),
             // What LLVM's backend may call for intrinsics and loop idioms.
             RuntimeSymbol{"memset", reinterpret_cast<void*>(static_cast<void* (*)(void*, int, size_t)>(&std::memset))},
             RuntimeSymbol{"memcpy", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memcpy))},

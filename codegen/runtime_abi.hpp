@@ -27,6 +27,7 @@ struct CallFrame {
     std::vector<stdlib::Tensor> slots;  // one per value id
     std::exception_ptr error;           // set when a runtime function fails
     int64_t tick_ns = 0;                // when loops last reported iterations (tg_rt_tick)
+    int threads = 1;                    // chunks a large fused loop may be split into (tg_rt_parallel)
 };
 
 // Compiled code passes tg_rt_error the stdlib::BinaryKind whose integer

@@ -82,6 +82,7 @@ interp::Options to_internal(const Options& o) {
     r.no_cache = o.no_cache;
     r.cache_dir = o.cache_dir;
     r.sync_jit = o.sync_jit;
+    r.threads = o.threads;
     r.verify = o.verify;
     r.dump_graphs_dir = o.dump_graphs_dir;
     r.max_call_depth = o.max_call_depth;

@@ -64,6 +64,7 @@ codegen::Compiler& Runtime::compiler() {
         // only step limits and interrupts need compiled loops to count
         jo.count_iterations = options.max_steps > 0 || options.interrupt != nullptr || options.max_seconds > 0;
         jo.background = !options.sync_jit;
+        jo.threads = options.threads;
         compiler_ = std::make_unique<codegen::Compiler>(std::move(jo));
     }
     return *compiler_;

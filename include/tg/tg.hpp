@@ -201,6 +201,11 @@ struct Options {
     // `while` and little work starts on the graph interpreter while it
     // compiles on a background thread (same results either way).
     bool sync_jit = false;
+    // Threads a compiled fused loop or reduction over a large tensor may be
+    // split over (they run on one pool of worker threads per process, sized
+    // to the machine). 0 = $TG_NUM_THREADS if it is a positive integer, else
+    // the machine's hardware threads. Results never depend on it.
+    int threads = 0;
     bool verify = false;    // run each @graph call both ways and compare
     std::string dump_graphs_dir;
     // Limits: an untrusted script ends with a located tg::Error instead of
@@ -321,6 +326,7 @@ struct GraphOptions {
     bool no_jit = false;     // run on the reference graph interpreter instead of compiled code
     bool no_cache = false;   // do not use the persistent cache of compiled code
     std::string cache_dir;   // "" = $TG_CACHE_DIR, $XDG_CACHE_HOME/tg, ~/.cache/tg
+    int threads = 0;         // as Options::threads (per run() call; concurrent runs share the pool)
     // Where the graph's print nodes write (called from the thread that
     // runs it; make it thread-safe when running from several threads).
     // Without a callback, output is dropped.

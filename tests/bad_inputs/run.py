@@ -8,7 +8,8 @@ usage: run.py [--update] TG_BINARY API_HOST_BINARY [CATALOGUE.cases ...]
 Each *.cases file beside this script (or each one named) holds cases:
 
   ### NAME              starts a case (names are unique in the file)
-  $ tg ARGS...          the command (shell-like words); default `tg run case.tg`.
+  $ tg ARGS...          the command (shell-like words); default `tg run case.tg`;
+                        leading NAME=VALUE words set environment variables.
                         `$ api CASE` runs the API host (api_host.cpp) instead.
   | TEXT                a line of case.tg (written when the case has any)
   %escaped              case.tg, stdin and setup contents use Python
@@ -116,6 +117,11 @@ def run_case(tg, api_host, case):
             cmd = [os.fsdecode(unescape(w, True)) for w in case.cmd.split()]
         else:
             cmd = shlex.split(case.cmd)
+        env = dict(os.environ)
+        env.pop("TG_PATH", None)
+        while "=" in cmd[0]:  # leading NAME=VALUE words set the environment, as in a shell
+            name, _, value = cmd.pop(0).partition("=")
+            env[name] = value
         if cmd[0] == "tg":
             argv = [tg] + cmd[1:]
         elif cmd[0] == "api":
@@ -123,8 +129,6 @@ def run_case(tg, api_host, case):
         else:
             raise SystemExit("%s: the command must start with tg or api" % case.name)
         stdin = unescape("\n".join(case.stdin) + "\n", case.escaped) if case.stdin else b""
-        env = dict(os.environ)
-        env.pop("TG_PATH", None)
         try:
             p = subprocess.run(argv, cwd=tmp, input=stdin, capture_output=True, timeout=TIMEOUT_S, env=env)
             out, err, code = p.stdout, p.stderr, p.returncode

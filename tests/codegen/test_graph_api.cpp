@@ -1,7 +1,9 @@
 // tg::Graph (include/tg/tg.hpp): a .tgx file written by `tg export` loaded
 // and run from C++ — linked without the interpreter (this executable has
 // only tg_codegen and tg_tracer), compiled or on the reference interpreter,
-// from 8 threads at once; results equal `tg run`'s bit for bit.
+// from 8 threads at once; results equal `tg run`'s bit for bit. A large
+// graph run from 4 threads at once, each call split over the process's
+// thread pool, gives the one-thread bytes.
 #include <doctest/doctest.h>
 
 #include <tg/tg.hpp>
@@ -129,6 +131,40 @@ TEST_CASE("tg::Graph: runs a file written by tg export, bit-identical to tg run,
         for (std::thread& t : threads) t.join();
         CHECK(wrong == std::vector<int>(8, 0));
     }
+}
+
+TEST_CASE("tg::Graph: a large fused loop and sum on GraphOptions::threads 1 and 3, from 4 threads at once: one result") {
+    Folder f;
+    std::ofstream(f.dir / "big.tg") << "@graph\ndef big(x):\n    y = tanh(x * 0.5 + 1.0) * sigmoid(x) - x * x\n"
+                                       "    return y, (y * 3.0).sum()\n";
+    int status = 0;
+    const std::string log = f.tg("export big.tg --function big --args 'f32[300007]' -o big.tgx", status);
+    INFO(log);
+    REQUIRE(status == 0);
+    std::vector<float> v(300007);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(int(i % 2001) - 1000) / 256.0f;
+    const tg::Tensor x = tg::Tensor::from_floats(v, {300007});
+    auto bytes = [](const std::vector<tg::Tensor>& ys) {
+        std::string b;
+        for (const tg::Tensor& y : ys) b.append(static_cast<const char*>(y.data()), size_t(y.size()) * (y.dtype() == tg::DType::F32 ? 4 : 8));
+        return b;
+    };
+    tg::GraphOptions one;
+    one.cache_dir = (f.dir / "cache").string();
+    one.threads = 1;
+    const std::string want = bytes(tg::Graph::load((f.dir / "big.tgx").string(), one).run({x}));
+    tg::GraphOptions three = one;
+    three.threads = 3;
+    const tg::Graph g = tg::Graph::load((f.dir / "big.tgx").string(), three);
+    std::vector<int> wrong(4, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int k = 0; k < 10; ++k)
+                if (bytes(g.run({x})) != want) ++wrong[size_t(t)];
+        });
+    for (std::thread& t : threads) t.join();
+    CHECK(wrong == std::vector<int>(4, 0));
 }
 
 TEST_CASE("tg::Graph: wrong inputs, run-time errors and bad files are tg::Error") {
