@@ -1,0 +1,254 @@
+// The ops without an element-wise or reduction kind: linear algebra, shapes,
+// gathers and scatters, nn helpers and creation, one mapping function each,
+// found by the op (the op table gives these no kind to key on). Ops that
+// are not here cannot be exported; the error names them.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include "onnx_export/mapping.hpp"
+
+namespace tg::onnx_export {
+
+using stdlib::DType;
+
+namespace {
+
+using MapFn = std::string (*)(ApplyCtx&);
+
+int64_t norm_axis(int64_t a, int rank) { return a < 0 ? a + rank : a; }
+
+std::string matmul(ApplyCtx& c) {
+    if (c.out_storage == DType::Bool) c.fail("ONNX's MatMul takes no bool operands");
+    return c.e.op("MatMul", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
+}
+
+std::string dot(ApplyCtx& c) {
+    const int ra = c.in[0].type.shape.rank(), rb = c.in[1].type.shape.rank();
+    if (ra == 0 || rb == 0) return c.e.op("Mul", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
+    if (rb > 2) c.fail("NumPy's dot of a " + std::to_string(rb) + "-d right operand is not a matmul (use matmul or einsum)");
+    return matmul(c);
+}
+
+std::string outer(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const std::string a = e.reshape(c.arg(0, c.out_storage), stdlib::Shape{c.in[0].type.shape.numel(), 1});
+    const std::string b = e.reshape(c.arg(1, c.out_storage), stdlib::Shape{1, c.in[1].type.shape.numel()});
+    return e.op(c.out_storage == DType::Bool ? "And" : "Mul", {a, b}).out;
+}
+
+std::string transpose(ApplyCtx& c) {
+    const int rank = c.in[0].type.shape.rank();
+    std::vector<int64_t> perm;
+    if (std::holds_alternative<std::monostate>(c.attr(1))) {
+        for (int d = rank - 1; d >= 0; --d) perm.push_back(d);
+    } else {
+        perm = c.axes(1, rank);
+    }
+    return c.e.op("Transpose", {c.arg(0, c.out_storage)}).attr("perm", perm).out;
+}
+
+// reshape, expand_dims, squeeze, flatten: the result's shape is static.
+std::string reshape(ApplyCtx& c) { return c.e.reshape(c.arg(0, c.out_storage), c.out.shape); }
+
+std::string broadcast_to(ApplyCtx& c) {
+    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
+    return c.e.op("Expand", {c.arg(0, c.out_storage), c.e.const_i64(dims)}).out;
+}
+
+std::string concat(ApplyCtx& c) {
+    std::vector<std::string> xs;
+    for (size_t i = 0; i < c.in.size(); ++i) xs.push_back(c.arg(i, c.out_storage));
+    const int64_t axis = norm_axis(c.attr_int(1), c.out.shape.rank());
+    return c.e.op("Concat", xs).attr("axis", axis).out;
+}
+
+std::string stack(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(1), c.out.shape.rank());
+    std::vector<std::string> xs;
+    for (size_t i = 0; i < c.in.size(); ++i) xs.push_back(c.e.unsqueeze(c.arg(i, c.out_storage), {axis}));
+    return c.e.op("Concat", xs).attr("axis", axis).out;
+}
+
+std::string flip(ApplyCtx& c) {
+    const std::vector<int64_t> axes = c.axes(1, c.in[0].type.shape.rank());
+    if (axes.empty()) return c.arg(0, c.out_storage);
+    const size_t n = axes.size();
+    Emitter& e = c.e;
+    return e.op("Slice", {c.arg(0, c.out_storage), e.const_i64(std::vector<int64_t>(n, -1)),
+                          e.const_i64(std::vector<int64_t>(n, std::numeric_limits<int64_t>::min())),
+                          e.const_i64(axes), e.const_i64(std::vector<int64_t>(n, -1))})
+        .out;
+}
+
+std::string tile(ApplyCtx& c) {
+    const auto* reps0 = std::get_if<std::vector<int64_t>>(&c.attr(1));
+    std::vector<int64_t> reps = reps0 ? *reps0 : std::vector<int64_t>{c.attr_int(1)};
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    std::string x = c.arg(0, c.out_storage);
+    const int rank = std::max<int>(xs.rank(), static_cast<int>(reps.size()));
+    if (xs.rank() < rank) {  // leading axes of size 1, as NumPy
+        stdlib::Shape s;
+        for (int i = xs.rank(); i < rank; ++i) s.push_back(1);
+        for (int64_t d : xs) s.push_back(d);
+        x = c.e.reshape(x, s);
+    }
+    reps.insert(reps.begin(), static_cast<size_t>(rank) - reps.size(), 1);
+    return c.e.op("Tile", {x, c.e.const_i64(reps)}).out;
+}
+
+// tril / triu: a static mask over the last two axes.
+template <bool Lower>
+std::string tri(ApplyCtx& c) {
+    const stdlib::Shape& s = c.in[0].type.shape;
+    const int64_t rows = s[s.rank() - 2], cols = s[s.rank() - 1], k = c.attr_int(1);
+    stdlib::Tensor mask = stdlib::Tensor::zeros(DType::Bool, stdlib::Shape{rows, cols});
+    bool* m = mask.data<bool>();
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) m[i * cols + j] = Lower ? j - i <= k : j - i >= k;
+    Emitter& e = c.e;
+    return e.where(e.constant(mask), c.arg(0, c.out_storage), e.scalar(0, c.out_storage));
+}
+
+std::string take(ApplyCtx& c) {
+    Emitter& e = c.e;
+    std::string x = c.arg(0, c.out_storage);
+    int64_t axis = 0;
+    if (std::holds_alternative<std::monostate>(c.attr(2)))
+        x = e.reshape(x, stdlib::Shape{c.in[0].type.shape.numel()});
+    else
+        axis = c.axes(2, c.in[0].type.shape.rank())[0];
+    return e.op("Gather", {x, c.arg(1, DType::I64)}).attr("axis", axis).out;
+}
+
+std::string gather(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(2), c.in[0].type.shape.rank());
+    return c.e.op("Gather", {c.arg(0, c.out_storage), c.arg(1, DType::I64)}).attr("axis", axis).out;
+}
+
+// _scatter / _scatter_add along `axis`: ScatterND on x with that axis moved to the front.
+template <bool Add>
+std::string scatter(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    const int rank = xs.rank();
+    const int64_t axis = norm_axis(c.attr_int(3), rank);
+    const int ri = c.in[1].type.shape.rank();
+    std::vector<int64_t> front{axis}, back(static_cast<size_t>(rank));
+    for (int64_t d = 0; d < rank; ++d)
+        if (d != axis) front.push_back(d);
+    for (int64_t d = 0; d < rank; ++d) back[static_cast<size_t>(front[static_cast<size_t>(d)])] = d;
+    std::vector<int64_t> vperm;  // the index axes of values first
+    for (int64_t d = axis; d < axis + ri; ++d) vperm.push_back(d);
+    for (int64_t d = 0; d < rank - 1 + ri; ++d)
+        if (d < axis || d >= axis + ri) vperm.push_back(d);
+    const std::string idx = c.arg(1, DType::I64);
+    const std::string wrapped = e.where(e.op("Less", {idx, e.scalar_i64(0)}).out,
+                                        e.op("Add", {idx, e.scalar_i64(xs[static_cast<int>(axis)])}).out, idx);
+    const std::string xt = e.op("Transpose", {c.arg(0, c.out_storage)}).attr("perm", front).out;
+    const std::string vt = e.op("Transpose", {c.arg(2, c.out_storage)}).attr("perm", vperm).out;
+    Built s = e.op("ScatterND", {xt, e.unsqueeze(wrapped, {-1}), vt});
+    if (Add) s.attr("reduction", std::string("add"));
+    return e.op("Transpose", {s.out}).attr("perm", back).out;
+}
+
+std::string softmax(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(1), c.in[0].type.shape.rank());
+    return c.e.op("Softmax", {c.arg(0, c.out_storage)}).attr("axis", axis).out;
+}
+
+std::string log_softmax(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(1), c.in[0].type.shape.rank());
+    return c.e.op("LogSoftmax", {c.arg(0, c.out_storage)}).attr("axis", axis).out;
+}
+
+// The mean over all elements, as a 0-d tensor.
+std::string mean_all(Emitter& e, const std::string& x, int rank) {
+    std::vector<int64_t> axes(static_cast<size_t>(rank));
+    std::iota(axes.begin(), axes.end(), int64_t{0});
+    if (axes.empty()) return x;
+    return e.op("ReduceMean", {x}).attr("axes", axes).attr("keepdims", int64_t{0}).out;
+}
+
+// The mean over the rows of -log_softmax(logits)[label].
+std::string cross_entropy(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const int rank = c.in[0].type.shape.rank();
+    const std::string lsm = e.op("LogSoftmax", {c.arg(0, c.out_storage)}).attr("axis", int64_t{rank - 1}).out;
+    const std::string labels = e.unsqueeze(c.arg(1, DType::I64), {-1});
+    const std::string picked = e.op("GatherElements", {lsm, labels}).attr("axis", int64_t{rank - 1}).out;
+    return e.op("Neg", {mean_all(e, picked, rank)}).out;
+}
+
+std::string mse(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const std::string diff = e.op("Sub", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
+    const int rank = std::max(c.in[0].type.shape.rank(), c.in[1].type.shape.rank());
+    return mean_all(e, e.op("Mul", {diff, diff}).out, rank);
+}
+
+std::string cumsum(ApplyCtx& c) {
+    Emitter& e = c.e;
+    std::string x = c.arg(0, c.out_storage);
+    int64_t axis = 0;
+    if (std::holds_alternative<std::monostate>(c.attr(1)) || c.in[0].type.shape.rank() == 0)
+        x = e.reshape(x, stdlib::Shape{c.in[0].type.shape.numel()});
+    else
+        axis = c.axes(1, c.in[0].type.shape.rank())[0];
+    return e.op("CumSum", {x, e.scalar_i64(axis)}).out;
+}
+
+std::string one_hot(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const int64_t n = c.attr_int(1);
+    std::vector<int64_t> classes(static_cast<size_t>(n));
+    std::iota(classes.begin(), classes.end(), int64_t{0});
+    const std::string hot = e.op("Equal", {e.unsqueeze(c.arg(0, DType::I64), {-1}), e.const_i64(classes)}).out;
+    return e.cast(hot, DType::Bool, c.out_storage);
+}
+
+std::string full(ApplyCtx& c) {
+    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
+    return c.e.op("Expand", {c.arg(0, c.out_storage), c.e.const_i64(dims)}).out;
+}
+
+// zeros_like / ones_like: the result depends on x's type only.
+std::string zeros_like(ApplyCtx& c) { return c.e.constant(stdlib::Tensor::zeros(c.out_storage, c.out.shape)); }
+
+std::string ones_like(ApplyCtx& c) {
+    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
+    return c.e.op("Expand", {c.e.scalar(1, c.out_storage), c.e.const_i64(dims)}).out;
+}
+
+const std::map<std::string_view, MapFn>& table() {
+    static const std::map<std::string_view, MapFn> t = {
+        {"matmul", matmul},      {"dot", dot},           {"outer", outer},
+        {"transpose", transpose}, {"reshape", reshape},   {"expand_dims", reshape},
+        {"squeeze", reshape},    {"flatten", reshape},   {"broadcast_to", broadcast_to},
+        {"concat", concat},      {"stack", stack},       {"flip", flip},
+        {"tile", tile},          {"tril", tri<true>},    {"triu", tri<false>},
+        {"take", take},          {"_gather", gather},    {"_scatter", scatter<false>},
+        {"_scatter_add", scatter<true>}, {"softmax", softmax}, {"log_softmax", log_softmax},
+        {"cross_entropy", cross_entropy}, {"mse", mse}, {"cumsum", cumsum},
+        {"one_hot", one_hot},    {"full", full},         {"zeros_like", zeros_like},
+        {"ones_like", ones_like},
+    };
+    return t;
+}
+
+}  // namespace
+
+std::string map_other(ApplyCtx& c) {
+    const stdlib::OpDef& def = *c.node.def;
+    if (auto it = table().find(def.name); it != table().end()) return it->second(c);
+    if ((def.flags & stdlib::kCreation) && c.in.empty()) {
+        // zeros, ones, arange, linspace, eye, tensor: the value is known now
+        stdlib::OpContext ctx;
+        return c.e.constant(def.eager(ctx, stdlib::OpArgs{{}, c.node.attrs}));
+    }
+    c.fail("it has no ONNX mapping");
+}
+
+}  // namespace tg::onnx_export
