@@ -16,6 +16,7 @@
 #include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/evaluator.hpp"
 #include "interp/graph_value.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
@@ -95,7 +96,9 @@ Value load(Runtime& rt, const CallArgs& a) {
 }
 
 
-Value save(Runtime& rt, const CallArgs& a) {
+// save gets its call site (a caller builtin): an ONNX export error is
+// located at the graph's node, with the frames down to this call.
+Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
     host_side(rt, "save");
     const auto args = bind_args("save", a, {"path", "x", "drop_prints"}, 2);
     const std::string path = path_argument("save", *args[0]);
@@ -117,7 +120,7 @@ Value save(Runtime& rt, const CallArgs& a) {
     if (f == Format::Tgx) {
         graph_bytes = graph_file_bytes(x);
     } else if (f == Format::Onnx) {
-        graph_bytes = graph_onnx_bytes(x, drop_prints);
+        graph_bytes = graph_onnx_bytes(x, drop_prints, call_source, a.loc);
     } else if (f == Format::Npy) {
         if (!x.is_tensor())
             throw Error(std::string("save: a .npy file holds one tensor, not a ") + kind_name(x.kind()) +
@@ -187,7 +190,9 @@ void add(std::vector<std::pair<std::string, Value>>& out, std::string name, Buil
 
 void add_file_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add(out, "load", load);
-    add(out, "save", save);
+    auto s = std::make_shared<BuiltinObj>(BuiltinObj{"save", nullptr});
+    s->caller = [](Evaluator& ev, const CallArgs& a, const lang::SourcePtr& source) { return save(ev.runtime(), a, source); };
+    out.emplace_back("save", Value::builtin(std::move(s)));
     add(out, "loadtxt", loadtxt);
 }
 

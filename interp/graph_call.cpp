@@ -17,6 +17,7 @@
 #include "tracer/graph_interpreter.hpp"
 #include "tracer/passes.hpp"
 #include "tracer/printer.hpp"
+#include "tracer/tgx.hpp"
 #include "tracer/verifier.hpp"
 
 namespace tg::interp {
@@ -337,6 +338,12 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
             std::string base = rt_.options.dump_graphs_dir + "/" + fn.name + "." + std::to_string(fresh->number);
             std::ofstream(base + ".txt") << tracer::print_graph(*fresh->graph);
             std::ofstream(base + ".dot") << tracer::to_dot(*fresh->graph);
+            try {  // and as a graph value (a trace that calls a host function has none)
+                const auto bytes = tracer::write_tgx(tracer::flat_function(std::make_shared<const tracer::Graph>(*fresh->graph)));
+                std::ofstream(base + ".tgx", std::ios::binary)
+                    .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+            } catch (const tracer::TgxError&) {
+            }
         }
         cache.entries.push_back(std::move(fresh));
         entry = cache.entries.back().get();

@@ -128,6 +128,11 @@ std::string Emitter::nonzero(const std::string& x, DType d) {
     return op("Not", {op("Equal", {x, scalar(0, d)}).out}).out;
 }
 
+std::string Emitter::select(const std::string& c, const std::string& a, const std::string& b, DType d) {
+    if (d != DType::Bool) return where(c, a, b);
+    return op("Or", {op("And", {c, a}).out, op("And", {op("Not", {c}).out, b}).out}).out;
+}
+
 void Emitter::declare(onnx::ValueInfoProto& v, const std::string& name, DType d, const stdlib::Shape& shape) {
     v.set_name(name);
     auto* tt = v.mutable_type()->mutable_tensor_type();

@@ -72,6 +72,8 @@ public:
     std::string nonzero(const std::string& x, stdlib::DType d);
     // Element-wise helpers used by several mappings.
     std::string where(const std::string& c, const std::string& a, const std::string& b) { return op("Where", {c, a, b}).out; }
+    // The same for operands of any dtype (ONNX Runtime has no bool Where).
+    std::string select(const std::string& c, const std::string& a, const std::string& b, stdlib::DType d);
 
     // A graph input / output declaration with its type.
     static void declare(onnx::ValueInfoProto& v, const std::string& name, stdlib::DType d, const stdlib::Shape& shape);

@@ -42,10 +42,15 @@ public:
         size_t k = 0;
         for (ValueId a : g_.region(Graph::kBody).args) {
             if (is_token(a)) continue;
-            const tracer::IoSpec& spec = f_.inputs.at(k++);
-            names_[a] = spec.name;
-            Emitter::declare(*main.add_input(), spec.name, storage(a), spec.type.shape);
+            const tracer::IoSpec& spec = f_.inputs.at(k);
+            const std::string name = spec.name.empty() ? "input" + std::to_string(k) : spec.name;
+            ++k;
+            // fed with the spec's dtype; a weak scalar input computes in its wider dtype
+            names_[a] = e.cast(name, spec.type.dtype, storage(a));
+            Emitter::declare(*main.add_input(), name, spec.type.dtype, spec.type.shape);
         }
+        if (f_.outputs.empty())
+            throw ExportError("an ONNX model needs an output, and `" + f_.name + "` returns no tensor", {});
         emit_region(Graph::kBody, e);
         k = 0;
         for (ValueId v : yielded(Graph::kBody)) {

@@ -115,7 +115,7 @@ std::string map_select(ApplyCtx& c, stdlib::ElementwiseKind k) {
     const DType d = c.out_storage;
     switch (k) {
         case stdlib::ElementwiseKind::Where:
-            return e.where(e.nonzero(c.in[0].name, c.in[0].storage), c.arg(1, d), c.arg(2, d));
+            return e.select(e.nonzero(c.in[0].name, c.in[0].storage), c.arg(1, d), c.arg(2, d), d);
         case stdlib::ElementwiseKind::Clip: {
             const DType m = compute_dtype(c.in[0].type, c.in[1].type);
             const std::string lo = nan_max(e, c.arg(0, m), c.arg(1, m), m, true);

@@ -109,7 +109,7 @@ std::string tri(ApplyCtx& c) {
     for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j) m[i * cols + j] = Lower ? j - i <= k : j - i >= k;
     Emitter& e = c.e;
-    return e.where(e.constant(mask), c.arg(0, c.out_storage), e.scalar(0, c.out_storage));
+    return e.select(e.constant(mask), c.arg(0, c.out_storage), e.scalar(0, c.out_storage), c.out_storage);
 }
 
 std::string take(ApplyCtx& c) {

@@ -1,7 +1,8 @@
 // Runs ONNX models in ONNX Runtime (the npm package onnxruntime-node) for
 // tests/onnx/ort_test.py: reads a JSON list of jobs
-//   [{"model": "f.onnx", "inputs": {"x": "f.in0.npy"}, "outputs": {"result": "f.ort0.npy"}}]
-// feeds each model its .npy inputs, writes each output as .npy, and prints
+//   [{"model": "f.onnx", "inputs": ["f.in0.npy"], "outputs": ["f.ort0.npy"]}]
+// feeds each model its .npy inputs (in the order of the model's inputs),
+// writes each output as .npy (in the order of its outputs), and prints
 // one JSON line per job: {"model": ..., "ok": true} or {"ok": false, "error": ...}.
 // Usage: node run_ort.js jobs.json   (NODE_PATH must reach onnxruntime-node)
 'use strict';
@@ -48,15 +49,19 @@ function writeNpy(path, t) {
   fs.writeFileSync(path, Buffer.concat([head, Buffer.from(header, 'latin1'), data]));
 }
 
+// One thread per session: the models are tiny, and a thread pool per
+// session would cost more than running them.
+const options = {intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential'};
+
 async function main() {
   const jobs = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
   for (const job of jobs) {
     try {
-      const session = await ort.InferenceSession.create(job.model);
+      const session = await ort.InferenceSession.create(job.model, options);
       const feeds = {};
-      for (const [name, file] of Object.entries(job.inputs)) feeds[name] = readNpy(file);
+      job.inputs.forEach((file, i) => { feeds[session.inputNames[i]] = readNpy(file); });
       const results = await session.run(feeds);
-      for (const [name, file] of Object.entries(job.outputs)) writeNpy(file, results[name]);
+      job.outputs.forEach((file, i) => writeNpy(file, results[session.outputNames[i]]));
       console.log(JSON.stringify({model: job.model, ok: true}));
     } catch (e) {
       console.log(JSON.stringify({model: job.model, ok: false, error: String(e && e.message || e)}));
