@@ -11,7 +11,7 @@
    script that saves the graph as .onnx, runs it in tg on those inputs and
    saves the outputs. When tg raises on the drawn inputs (an index out of
    range, ...), other inputs are drawn, up to 3 times; a graph that runs
-   over 2 s on them (a loop that never ends for such inputs) is skipped.
+   over 3 s on them (a loop that never ends for such inputs) is skipped.
 3. Runs every model in ONNX Runtime at once (tests/onnx/run_ort.js, Node and
    the npm package onnxruntime-node) and compares: ints and bools exactly,
    floats within SPEC §5's tolerance (relative 1e-5 for f32, 1e-9 for f64, or
@@ -19,8 +19,10 @@
 
 Graphs that cannot be exported (print, assert, random ops, host functions,
 ops without an ONNX mapping) are skipped and listed with the reason. The
-test fails on any disagreement or ONNX Runtime error, and when fewer than
---min graphs were compared. ONNX Runtime is looked up in $TG_ORT_DIR or
+test fails on any disagreement or ONNX Runtime error, when fewer than --min
+graphs were compared, and when one of REQUIRED (the edges of
+tests/onnx/cases/edges.tg, the MLP trained in tests/onnx/cases/mlp.tg, If
+and Loop with break and early return) was skipped. ONNX Runtime is looked up in $TG_ORT_DIR or
 <repo>/.cache/ort (scripts/install-deps installs it there); without it the
 test fails if TG_REQUIRE_ORT=1 (CI, scripts/test) and is skipped (exit 77)
 otherwise.
@@ -45,8 +47,22 @@ HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "bool": np.bool_}
 TOL = {np.float32: (1e-5, 1e-6), np.float64: (1e-9, 1e-12)}
+# Graphs that must be among those that agree (when their folder is tested):
+# the edges where ONNX's ops differ from tg's, the trained MLP, and If / Loop
+# with break and early return.
+REQUIRED = [
+    "tests/onnx/cases/edges.tg: " + f for f in
+    ["floor_mod_int.1", "floor_mod_float.1", "nan_extremes.1", "arg_ties.1", "rounding_and_casts.1", "logic.1",
+     "unary_functions.1", "reductions.1", "shapes.1", "nn_helpers.1"]
+] + [
+    "tests/onnx/cases/mlp.tg: predict.1",
+    "tests/scripts/graph/if_dynamic.tg: g.1",
+    "tests/scripts/graph/break_while.tg: sum_until_negative.1",
+    "tests/scripts/graph/return_in_loop.tg: index_of.1",
+    "tests/scripts/graph/return_in_loop.tg: is_prime.1",
+]
 ATTEMPTS = 3
-TIMEOUT = 2  # seconds of one tg run on drawn inputs
+TIMEOUT = 3  # seconds of one tg run on drawn inputs
 
 
 def find_ort():
@@ -183,7 +199,7 @@ def main():
             return 1
         print(f"SKIP: {what} is missing (scripts/install-deps installs it)")
         return 77
-    dirs = a.dirs or [REPO / "tests" / "scripts", REPO / "examples"]
+    dirs = [pathlib.Path(d).resolve() for d in a.dirs] or [REPO / "tests" / "scripts", REPO / "examples", HERE / "cases"]
     # tg saves with fsync: on tmpfs that costs nothing
     shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
     work = pathlib.Path(a.keep or tempfile.mkdtemp(prefix="tg-ort-", dir=shm)).resolve()
@@ -213,7 +229,7 @@ def main():
         return 1
     t2 = time.time()
     ort = {json.loads(l)["model"]: json.loads(l) for l in r.stdout.splitlines()}
-    failures, compared = [], 0
+    failures, compared, agreed = [], 0, set()
     skipped = collections.defaultdict(list)
     for f, (status, detail, job) in zip(tgx_files, results):
         name = origin[f]
@@ -238,12 +254,17 @@ def main():
                 break
         else:
             compared += 1
+            agreed.add(name)
     print(f"{len(scripts)} scripts with @graph, {len(tgx_files)} traces; {compared} agree in ONNX Runtime; "
           f"{sum(len(v) for v in skipped.values())} skipped (tg {t1 - t0:.1f} s, ONNX Runtime {t2 - t1:.1f} s):")
     for why, names in sorted(skipped.items(), key=lambda kv: -len(kv[1])):
         print(f"  {len(names):3d}  {why}")
         for n in names[:3]:
             print(f"         {n}")
+    tested = set(origin.values())
+    for name in REQUIRED:
+        if name in tested and name not in agreed:
+            failures.append(f"{name}: required to agree in ONNX Runtime, but it was skipped")
     for f in failures:
         print("FAIL " + f)
     if not a.keep:
