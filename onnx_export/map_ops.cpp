@@ -222,6 +222,40 @@ std::string ones_like(ApplyCtx& c) {
     return c.e.op("Expand", {c.e.scalar(1, c.out_storage), c.e.const_i64(dims)}).out;
 }
 
+// roll, repeat, pad, diag: every result element is one element of x or the
+// fill value. The op's own kernel, run on x's positions (1-based; 0 is the
+// fill), gives the static map, and one Gather applies it.
+std::string by_positions(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const stdlib::OpDef& def = *c.node.def;
+    const int64_t n = c.in[0].type.shape.numel();
+    stdlib::Tensor pos = stdlib::Tensor::empty(DType::I64, c.in[0].type.shape);
+    std::iota(pos.data<int64_t>(), pos.data<int64_t>() + n, int64_t{1});
+    std::vector<stdlib::Attr> attrs = c.node.attrs;
+    double fill = 0;
+    if (def.name == "pad") {
+        if (const auto* i = std::get_if<int64_t>(&attrs[2])) fill = static_cast<double>(*i);
+        if (const auto* d = std::get_if<double>(&attrs[2])) fill = *d;
+        attrs[2] = int64_t{0};
+    }
+    stdlib::OpContext ctx;
+    const stdlib::Tensor map = def.eager(ctx, stdlib::OpArgs{std::span<const stdlib::Tensor>(&pos, 1), attrs}).contiguous();
+    const int64_t m = map.numel();
+    stdlib::Tensor index = stdlib::Tensor::empty(DType::I64, map.shape());
+    stdlib::Tensor keep = stdlib::Tensor::empty(DType::Bool, map.shape());
+    bool any_fill = false;
+    for (int64_t i = 0; i < m; ++i) {
+        const int64_t p = map.data<int64_t>()[i];
+        index.data<int64_t>()[i] = p > 0 ? p - 1 : 0;
+        keep.data<bool>()[i] = p > 0;
+        any_fill = any_fill || p == 0;
+    }
+    const std::string flat = e.reshape(c.arg(0, c.out_storage), stdlib::Shape{n});
+    const std::string gathered = e.op("Gather", {flat, e.constant(index)}).attr("axis", int64_t{0}).out;
+    if (!any_fill) return gathered;
+    return e.select(e.constant(keep), gathered, e.scalar(fill, c.out_storage), c.out_storage);
+}
+
 const std::map<std::string_view, MapFn>& table() {
     static const std::map<std::string_view, MapFn> t = {
         {"matmul", matmul},      {"dot", dot},           {"outer", outer},
@@ -233,7 +267,8 @@ const std::map<std::string_view, MapFn>& table() {
         {"_scatter_add", scatter<true>}, {"softmax", softmax}, {"log_softmax", log_softmax},
         {"cross_entropy", cross_entropy}, {"mse", mse}, {"cumsum", cumsum},
         {"one_hot", one_hot},    {"full", full},         {"zeros_like", zeros_like},
-        {"ones_like", ones_like},
+        {"ones_like", ones_like}, {"roll", by_positions}, {"repeat", by_positions},
+        {"pad", by_positions},   {"diag", by_positions},
     };
     return t;
 }
