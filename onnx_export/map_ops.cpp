@@ -268,7 +268,7 @@ const std::map<std::string_view, MapFn>& table() {
         {"cross_entropy", cross_entropy}, {"mse", mse}, {"cumsum", cumsum},
         {"one_hot", one_hot},    {"full", full},         {"zeros_like", zeros_like},
         {"ones_like", ones_like}, {"roll", by_positions}, {"repeat", by_positions},
-        {"pad", by_positions},   {"diag", by_positions},
+        {"pad", by_positions},   {"diag", by_positions},  {"norm", map_norm},
     };
     return t;
 }

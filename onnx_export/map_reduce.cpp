@@ -119,4 +119,19 @@ std::string map_reduce(ApplyCtx& c, ReduceKind k) {
     return e.reshape(result, c.out.shape);
 }
 
+std::string map_norm(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const DType d = c.out_storage;
+    const std::vector<int64_t> axes = c.axes(2, c.in[0].type.shape.rank());
+    const std::string x = c.arg(0, d);
+    double ord = 2;
+    if (const auto* i = std::get_if<int64_t>(&c.attr(1))) ord = static_cast<double>(*i);
+    if (const auto* f = std::get_if<double>(&c.attr(1))) ord = *f;
+    std::string result;
+    if (ord == 1) result = reduce(e, "ReduceSum", e.op("Abs", {x}).out, axes);
+    else if (std::isinf(ord)) result = extreme(e, e.op("Abs", {x}).out, d, axes, true);
+    else result = e.op("Sqrt", {reduce(e, "ReduceSum", e.op("Mul", {x, x}).out, axes)}).out;  // the checks of the op's shape rule passed
+    return e.reshape(result, c.out.shape);
+}
+
 }  // namespace tg::onnx_export

@@ -47,6 +47,7 @@ std::string map_binary(ApplyCtx& c, stdlib::BinaryKind k);
 std::string map_select(ApplyCtx& c, stdlib::ElementwiseKind k);
 std::string map_reduce(ApplyCtx& c, stdlib::ReduceKind k);
 std::string map_other(ApplyCtx& c);  // linear algebra, shapes, nn, gather/scatter, creation
+std::string map_norm(ApplyCtx& c);   // (map_reduce.cpp) norm's ord 1, 2 and inf
 
 // Shared compositions (map_binary.cpp): NaN-propagating maximum / minimum,
 // as tg's (and NumPy's) maximum, in dtype d.
