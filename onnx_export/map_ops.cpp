@@ -18,6 +18,7 @@ namespace {
 
 using MapFn = std::string (*)(ApplyCtx&);
 
+
 int64_t norm_axis(int64_t a, int rank) { return a < 0 ? a + rank : a; }
 
 std::string matmul(ApplyCtx& c) {
@@ -256,6 +257,20 @@ std::string by_positions(ApplyCtx& c) {
     return e.select(e.constant(keep), gathered, e.scalar(fill, c.out_storage), c.out_storage);
 }
 
+// sort / argsort on the order of sorted_indices (below).
+template <bool Indices>
+std::string sort(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const DType xd = c.in[0].storage;
+    const stdlib::Shape& shape = c.out.shape;  // x's, or flattened when axis is None
+    const int rank = shape.rank();
+    if (rank == 0) return Indices ? e.scalar_i64(0) : c.arg(0, c.out_storage);
+    const int64_t axis = std::holds_alternative<std::monostate>(c.attr(1)) ? 0 : norm_axis(c.attr_int(1), rank);
+    const std::string x = e.reshape(c.in[0].name, shape);
+    const std::string idx = sorted_indices(e, x, xd, axis, shape[static_cast<int>(axis)]);
+    return Indices ? idx : e.op("GatherElements", {x, idx}).attr("axis", axis).out;
+}
+
 const std::map<std::string_view, MapFn>& table() {
     static const std::map<std::string_view, MapFn> t = {
         {"matmul", matmul},      {"dot", dot},           {"outer", outer},
@@ -269,11 +284,33 @@ const std::map<std::string_view, MapFn>& table() {
         {"one_hot", one_hot},    {"full", full},         {"zeros_like", zeros_like},
         {"ones_like", ones_like}, {"roll", by_positions}, {"repeat", by_positions},
         {"pad", by_positions},   {"diag", by_positions},  {"norm", map_norm},
+        {"sort", sort<false>},   {"argsort", sort<true>},
     };
     return t;
 }
 
 }  // namespace
+
+// ONNX's TopK (smallest first, sorted) breaks ties by the lower index, so it
+// is a stable sort. NaN goes last, as in tg: sort by the value (NaN as 0),
+// then stably by isnan.
+std::string sorted_indices(Emitter& e, const std::string& x, DType d, int64_t axis, int64_t len) {
+    const DType kd = d == DType::Bool ? DType::I32 : d;
+    const std::string key = e.cast(x, d, kd);
+    const std::string k = e.const_i64({len});
+    auto order = [&](const std::string& v) {
+        const std::string values = e.names().next(), indices = e.names().next();
+        e.op_outputs("TopK", {v, k}, {values, indices}).attr("axis", axis).attr("largest", int64_t{0}).attr("sorted", int64_t{1});
+        return indices;
+    };
+    if (!stdlib::is_float(kd)) return order(key);
+    auto along = [&](const std::string& v, const std::string& idx) {
+        return e.op("GatherElements", {v, idx}).attr("axis", axis).out;
+    };
+    const std::string nan = e.op("IsNaN", {key}).out;
+    const std::string first = order(e.where(nan, e.scalar(0, kd), key));
+    return along(first, order(e.cast(along(nan, first), DType::Bool, kd)));
+}
 
 std::string map_other(ApplyCtx& c) {
     const stdlib::OpDef& def = *c.node.def;

@@ -4,6 +4,7 @@
 // the first of equal values (NumPy's), logsumexp is computed stably.
 #include "onnx_export/mapping.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tg::onnx_export {
@@ -63,6 +64,37 @@ std::string arg_extreme(ApplyCtx& c, bool is_max) {
     return r;
 }
 
+// The reduced axes moved last and flattened, sorted (NaN last), and the
+// middle element (or the mean of the middle two) taken; NaN if any is NaN.
+std::string median(ApplyCtx& c, const std::vector<int64_t>& axes) {
+    Emitter& e = c.e;
+    const DType d = c.out_storage;
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    std::vector<int64_t> perm;
+    stdlib::Shape flat;
+    int64_t m = 1;
+    for (int a = 0; a < xs.rank(); ++a)
+        if (std::find(axes.begin(), axes.end(), a) == axes.end()) {
+            perm.push_back(a);
+            flat.push_back(xs[a]);
+        }
+    for (int64_t a : axes) {
+        perm.push_back(a);
+        m *= xs[static_cast<int>(a)];
+    }
+    flat.push_back(m);
+    std::string x = c.arg(0, d);
+    if (xs.rank() > 0) x = e.op("Transpose", {x}).attr("perm", perm).out;
+    x = e.reshape(x, flat);
+    const int64_t last = flat.rank() - 1;
+    const std::string sorted = e.op("GatherElements", {x, sorted_indices(e, x, d, last, m)}).attr("axis", last).out;
+    auto at = [&](int64_t i) { return e.op("Gather", {sorted, e.const_i64({i})}).attr("axis", last).out; };
+    std::string mid = at(m / 2);
+    if (m % 2 == 0) mid = e.op("Div", {e.op("Add", {at(m / 2 - 1), mid}).out, e.scalar(2, d)}).out;
+    const std::string nans = reduce(e, "ReduceMax", e.cast(e.op("IsNaN", {x}).out, DType::Bool, DType::I32), {last});
+    return e.where(e.op("Greater", {nans, e.scalar(0, DType::I32)}).out, e.scalar(std::nan(""), d), mid);
+}
+
 }  // namespace
 
 std::string map_reduce(ApplyCtx& c, ReduceKind k) {
@@ -112,7 +144,7 @@ std::string map_reduce(ApplyCtx& c, ReduceKind k) {
             if (k == ReduceKind::Std) result = e.op("Sqrt", {result}).out;
             break;
         }
-        case ReduceKind::Median: c.fail("ONNX has no median (and no sort that keeps tg's NaN order)");
+        case ReduceKind::Median: result = median(c, axes); break;
         case ReduceKind::Argmax:
         case ReduceKind::Argmin: break;
     }

@@ -49,6 +49,10 @@ std::string map_reduce(ApplyCtx& c, stdlib::ReduceKind k);
 std::string map_other(ApplyCtx& c);  // linear algebra, shapes, nn, gather/scatter, creation
 std::string map_norm(ApplyCtx& c);   // (map_reduce.cpp) norm's ord 1, 2 and inf
 
+// The indices that sort x (dtype d) along axis (of size len), stably, NaN
+// last (map_ops.cpp; sort, argsort and median use it).
+std::string sorted_indices(Emitter& e, const std::string& x, stdlib::DType d, int64_t axis, int64_t len);
+
 // Shared compositions (map_binary.cpp): NaN-propagating maximum / minimum,
 // as tg's (and NumPy's) maximum, in dtype d.
 std::string nan_max(Emitter& e, const std::string& a, const std::string& b, stdlib::DType d, bool is_max);

@@ -54,7 +54,7 @@ TOL = {np.float32: (1e-5, 1e-6), np.float64: (1e-9, 1e-12)}
 REQUIRED = [
     "tests/onnx/cases/edges.tg: " + f for f in
     ["floor_mod_int.1", "floor_mod_float.1", "nan_extremes.1", "arg_ties.1", "rounding_and_casts.1", "logic.1",
-     "unary_functions.1", "reductions.1", "shapes.1", "nn_helpers.1", "fill_and_scatter_add.1", "layouts.1"]
+     "unary_functions.1", "reductions.1", "shapes.1", "nn_helpers.1", "fill_and_scatter_add.1", "layouts.1", "sorting.1"]
 ] + [
     "tests/onnx/cases/mlp.tg: predict.1",
     "tests/scripts/graph/if_dynamic.tg: g.1",
@@ -72,7 +72,7 @@ isnan isfinite isinf log2 log10 asin acos atan sinh cosh erf gelu gelu_tanh soft
 add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor bitxor atan2
 where clip astype sum mean max min prod argmax argmin any all logsumexp var std
 matmul dot outer transpose reshape expand_dims squeeze flatten broadcast_to concat stack flip tile tril triu take
-roll repeat pad diag norm _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum one_hot full zeros_like ones_like
+roll repeat pad diag norm sort argsort median _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum one_hot full zeros_like ones_like
 const cond while index index_assign truth undef
 """.split())
 ATTEMPTS = 3
