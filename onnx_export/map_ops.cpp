@@ -26,12 +26,24 @@ std::string matmul(ApplyCtx& c) {
     return c.e.op("MatMul", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
 }
 
+// NumPy's dot: a matmul while b has at most 2 axes; beyond, the sum over
+// a's last axis and b's second-to-last, as an Einsum.
 std::string dot(ApplyCtx& c) {
     const int ra = c.in[0].type.shape.rank(), rb = c.in[1].type.shape.rank();
     if (ra == 0 || rb == 0) return c.e.op("Mul", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
-    if (rb > 2) c.fail("NumPy's dot of a " + std::to_string(rb) + "-d right operand is not a matmul (use matmul or einsum)");
-    return matmul(c);
+    if (rb <= 2) return matmul(c);
+    if (c.out_storage == DType::Bool) c.fail("ONNX's Einsum takes no bool operands");
+    std::string a, b;
+    char next = 'a';
+    for (int i = 0; i + 1 < ra; ++i) a += next++;
+    for (int i = 0; i + 2 < rb; ++i) b += next++;
+    const char last = next;
+    const std::string eq = a + 'z' + "," + b + "z" + last + "->" + a + b + last;
+    return c.e.op("Einsum", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).attr("equation", eq).out;
 }
+
+// det: ONNX's Det (float operands; tg's result dtype already is one).
+std::string det(ApplyCtx& c) { return c.e.op("Det", {c.arg(0, c.out_storage)}).out; }
 
 std::string outer(ApplyCtx& c) {
     Emitter& e = c.e;
@@ -257,6 +269,53 @@ std::string by_positions(ApplyCtx& c) {
     return e.select(e.constant(keep), gathered, e.scalar(fill, c.out_storage), c.out_storage);
 }
 
+// cumprod: no ONNX op; a Loop over the axis multiplies in tg's order (so
+// floats round as tg's do and integers wrap), its scan output the result.
+std::string cumprod(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const DType d = c.out_storage;
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    std::string x = c.arg(0, d);
+    stdlib::Shape shape = xs;
+    int64_t axis = 0;
+    if (std::holds_alternative<std::monostate>(c.attr(1)) || xs.rank() == 0) {
+        shape = stdlib::Shape{xs.numel()};
+        x = e.reshape(x, shape);
+    } else {
+        axis = c.axes(1, xs.rank())[0];
+    }
+    const int rank = shape.rank();
+    std::vector<int64_t> front{axis}, back(static_cast<size_t>(rank));
+    for (int64_t a = 0; a < rank; ++a)
+        if (a != axis) front.push_back(a);
+    for (int64_t a = 0; a < rank; ++a) back[static_cast<size_t>(front[static_cast<size_t>(a)])] = a;
+    stdlib::Shape rest;
+    for (size_t a = 1; a < front.size(); ++a) rest.push_back(shape[static_cast<int>(front[a])]);
+    const std::string xt = e.op("Transpose", {x}).attr("perm", front).out;
+
+    onnx::GraphProto body;
+    body.set_name(e.names().next("cumprod"));
+    Emitter b(body, e.names());
+    const std::string iter = e.names().next("iter"), cond = e.names().next("cond"), acc = e.names().next("acc");
+    Emitter::declare(*body.add_input(), iter, DType::I64, {});
+    Emitter::declare(*body.add_input(), cond, DType::Bool, {});
+    Emitter::declare(*body.add_input(), acc, d, rest);
+    const std::string xi = b.op("Gather", {xt, iter}).attr("axis", int64_t{0}).out;
+    const std::string next = b.op(d == DType::Bool ? "And" : "Mul", {acc, xi}).out;
+    const std::string cond_out = b.op("Identity", {cond}).out, carried = b.op("Identity", {next}).out,
+                      scanned = b.op("Identity", {next}).out;
+    Emitter::declare(*body.add_output(), cond_out, DType::Bool, {});
+    Emitter::declare(*body.add_output(), carried, d, rest);
+    Emitter::declare(*body.add_output(), scanned, d, rest);
+
+    std::vector<int64_t> rest_dims(rest.begin(), rest.end());
+    const std::string ones = e.op("Expand", {e.scalar(1, d), e.const_i64(rest_dims)}).out;
+    const std::string final_acc = e.names().next(), out = e.names().next();
+    e.op_outputs("Loop", {e.scalar_i64(shape[static_cast<int>(axis)]), "", ones}, {final_acc, out})
+        .attr("body", std::move(body));
+    return e.op("Transpose", {out}).attr("perm", back).out;
+}
+
 // sort / argsort on the order of sorted_indices (below).
 template <bool Indices>
 std::string sort(ApplyCtx& c) {
@@ -284,7 +343,8 @@ const std::map<std::string_view, MapFn>& table() {
         {"one_hot", one_hot},    {"full", full},         {"zeros_like", zeros_like},
         {"ones_like", ones_like}, {"roll", by_positions}, {"repeat", by_positions},
         {"pad", by_positions},   {"diag", by_positions},  {"norm", map_norm},
-        {"sort", sort<false>},   {"argsort", sort<true>},
+        {"sort", sort<false>},   {"argsort", sort<true>},  {"cumprod", cumprod},
+        {"det", det},
     };
     return t;
 }

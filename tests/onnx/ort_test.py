@@ -72,7 +72,7 @@ isnan isfinite isinf log2 log10 asin acos atan sinh cosh erf gelu gelu_tanh soft
 add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor bitxor atan2
 where clip astype sum mean max min prod argmax argmin any all logsumexp var std
 matmul dot outer transpose reshape expand_dims squeeze flatten broadcast_to concat stack flip tile tril triu take
-roll repeat pad diag norm sort argsort median _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum one_hot full zeros_like ones_like
+roll repeat pad diag norm det sort argsort median _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum cumprod one_hot full zeros_like ones_like
 const cond while index index_assign truth undef
 """.split())
 ATTEMPTS = 3
