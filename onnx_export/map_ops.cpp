@@ -247,8 +247,7 @@ std::string by_positions(ApplyCtx& c) {
     std::vector<stdlib::Attr> attrs = c.node.attrs;
     double fill = 0;
     if (def.name == "pad") {
-        if (const auto* i = std::get_if<int64_t>(&attrs[2])) fill = static_cast<double>(*i);
-        if (const auto* d = std::get_if<double>(&attrs[2])) fill = *d;
+        fill = c.attr_number(2, 0);
         attrs[2] = int64_t{0};
     }
     stdlib::OpContext ctx;

@@ -135,9 +135,7 @@ std::string map_reduce(ApplyCtx& c, ReduceKind k) {
             const std::string v = c.arg(0, d);
             int64_t n = 1;
             for (int64_t a : axes) n *= c.in[0].type.shape[static_cast<int>(a)];
-            double ddof = 0;
-            if (const auto* i = std::get_if<int64_t>(&c.attr(3))) ddof = static_cast<double>(*i);
-            if (const auto* f = std::get_if<double>(&c.attr(3))) ddof = *f;
+            const double ddof = c.attr_number(3, 0);
             const std::string dev = e.op("Sub", {v, reduce(e, "ReduceMean", v, axes)}).out;
             const std::string ss = reduce(e, "ReduceSum", e.op("Mul", {dev, dev}).out, axes);
             result = e.op("Div", {ss, e.scalar(static_cast<double>(n) - ddof, d)}).out;
@@ -156,9 +154,7 @@ std::string map_norm(ApplyCtx& c) {
     const DType d = c.out_storage;
     const std::vector<int64_t> axes = c.axes(2, c.in[0].type.shape.rank());
     const std::string x = c.arg(0, d);
-    double ord = 2;
-    if (const auto* i = std::get_if<int64_t>(&c.attr(1))) ord = static_cast<double>(*i);
-    if (const auto* f = std::get_if<double>(&c.attr(1))) ord = *f;
+    const double ord = c.attr_number(1, 2);
     std::string result;
     if (ord == 1) result = reduce(e, "ReduceSum", e.op("Abs", {x}).out, axes);
     else if (std::isinf(ord)) result = extreme(e, e.op("Abs", {x}).out, d, axes, true);

@@ -16,11 +16,11 @@ int64_t ApplyCtx::attr_int(size_t i) const {
     fail("expected an int argument");
 }
 
-bool ApplyCtx::attr_bool(size_t i) const {
+double ApplyCtx::attr_number(size_t i, double otherwise) const {
     const stdlib::Attr& a = node.attrs[i];
-    if (const auto* b = std::get_if<bool>(&a)) return *b;
-    if (const auto* v = std::get_if<int64_t>(&a)) return *v != 0;
-    return false;
+    if (const auto* v = std::get_if<int64_t>(&a)) return static_cast<double>(*v);
+    if (const auto* d = std::get_if<double>(&a)) return *d;
+    return otherwise;
 }
 
 std::vector<int64_t> ApplyCtx::axes(size_t i, int rank) const {

@@ -34,7 +34,7 @@ struct ApplyCtx {
     std::string arg(size_t i, stdlib::DType d) const { return e.cast(in[i].name, in[i].storage, d); }
     const stdlib::Attr& attr(size_t i) const { return node.attrs[i]; }
     int64_t attr_int(size_t i) const;
-    bool attr_bool(size_t i) const;
+    double attr_number(size_t i, double otherwise) const;  // an int or float attr; `otherwise` when None
     // The axes an Axis attr names, normalized for rank (None: all).
     std::vector<int64_t> axes(size_t i, int rank) const;
     // Throws ExportError at the node's location: "`op`: why".
