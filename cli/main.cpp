@@ -4,6 +4,7 @@
 //   tg check FILE [--ast]
 //   tg repl                      (also: `tg` with no arguments)
 //   tg export FILE --function NAME --args "f32[3,4] i64[]" -o model.tgx
+//   tg export FILE --function NAME --args "f32[3,4]" --format onnx [--drop-prints] -o model.onnx
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
@@ -184,11 +185,15 @@ bool is_identifier(const std::string& s) {
 // the graph (SPEC §9). Mistakes in the command line are usage errors (2),
 // also a wrong number of specs; errors of the program are its own (1).
 int export_graph(const std::string& file, const std::string& function, const std::string& args_text,
-                 const std::string& out_path, tg::Options opts) {
+                 const std::string& out_path, const std::string& format, bool drop_prints, tg::Options opts) {
     std::string problem;
     const std::string specs = specs_source(args_text, problem);
     if (!problem.empty()) return usage_error(problem);
     if (!is_identifier(function)) return usage_error("--function: '" + function + "' is not a function name");
+    const std::string ext = format == "onnx" ? ".onnx" : ".tgx";
+    if (out_path.size() < ext.size() || out_path.compare(out_path.size() - ext.size(), ext.size(), ext) != 0)
+        return usage_error("-o: a --format " + format + " file must end in " + ext + ", not '" + out_path + "'");
+    if (drop_prints && format != "onnx") return usage_error("--drop-prints: applies to --format onnx only");
     try {
         (void)tg::read_file(file);
     } catch (const tg::Error& e) {
@@ -209,7 +214,8 @@ int export_graph(const std::string& file, const std::string& function, const std
             return usage_error("--function: `" + function + "` in " + file + " is not a function");
         interp.set("__export_path", tg::Value(out_path));
         try {
-            interp.run_source("save(__export_path, concrete(" + function + (specs.empty() ? "" : ", ") + specs + "))\n",
+            interp.run_source("save(__export_path, concrete(" + function + (specs.empty() ? "" : ", ") + specs + ")" +
+                                  (drop_prints ? ", drop_prints=True" : "") + ")\n",
                               "<tg export>");
         } catch (const tg::Error& e) {
             const std::string& m = e.message();
@@ -299,12 +305,15 @@ int tg_main(int argc, char** argv) {
     graph_flags(repl_cmd);
 
     std::string export_file, export_function, export_args, export_out, export_format = "tgx";
+    bool export_drop_prints = false;
     auto* export_cmd = app.add_subcommand("export", "trace a function of FILE for the given specs and save the graph");
     export_cmd->add_option("file", export_file, "the .tg script that defines the function")->required();
     export_cmd->add_option("--function", export_function, "the function to export")->required();
     export_cmd->add_option("--args", export_args, "one spec per parameter, e.g. \"f32[3,4] i64[]\"")->required();
-    export_cmd->add_option("-o,--output", export_out, "the file to write (.tgx)")->required();
-    export_cmd->add_option("--format", export_format, "the file format (tgx)")->check(CLI::IsMember({"tgx"}));
+    export_cmd->add_option("-o,--output", export_out, "the file to write (.tgx, or .onnx with --format onnx)")->required();
+    export_cmd->add_option("--format", export_format, "the file format: tgx (default) or onnx")
+        ->check(CLI::IsMember({"tgx", "onnx"}));
+    export_cmd->add_flag("--drop-prints", export_drop_prints, "ONNX: leave the function's print calls out");
 
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
@@ -324,7 +333,8 @@ int tg_main(int argc, char** argv) {
         return run(file, script_args, opts);
     }
     if (check_cmd->parsed()) return check(check_file, want_ast);
-    if (export_cmd->parsed()) return export_graph(export_file, export_function, export_args, export_out, opts);
+    if (export_cmd->parsed())
+        return export_graph(export_file, export_function, export_args, export_out, export_format, export_drop_prints, opts);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     std::cerr << app.help();
     return 2;

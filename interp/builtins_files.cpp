@@ -16,6 +16,7 @@
 #include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/evaluator.hpp"
 #include "interp/graph_value.hpp"
 #include "interp/printing.hpp"
 #include "interp/runtime.hpp"
@@ -75,16 +76,13 @@ auto with_file(Runtime& rt, const std::string& fn, const std::string& path, F&& 
     }
 }
 
-[[noreturn]] void onnx_not_yet(const std::string& fn, const std::string& path) {
-    throw Error(fn + ": '" + path + "': ONNX files are not supported yet (save the graph as .tgx)");
-}
-
 Value load(Runtime& rt, const CallArgs& a) {
     host_side(rt, "load");
     const auto args = bind_args("load", a, {"path"}, 1);
     const std::string path = path_argument("load", *args[0]);
     const Format f = format_of(path);
-    if (f == Format::Onnx) onnx_not_yet("load", path);
+    if (f == Format::Onnx)
+        throw Error("load: '" + path + "': tg writes ONNX files but does not read them (save the graph as .tgx to load it again)");
     if (f == Format::Other)
         throw Error("load: cannot tell the format of '" + path +
                     "' from its extension (load reads .npy, .npz and .tgx; loadtxt reads text)");
@@ -98,21 +96,31 @@ Value load(Runtime& rt, const CallArgs& a) {
 }
 
 
-Value save(Runtime& rt, const CallArgs& a) {
+// save gets its call site (a caller builtin): an ONNX export error is
+// located at the graph's node, with the frames down to this call.
+Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
     host_side(rt, "save");
-    const auto args = bind_args("save", a, {"path", "x"}, 2);
+    const auto args = bind_args("save", a, {"path", "x", "drop_prints"}, 2);
     const std::string path = path_argument("save", *args[0]);
     const Value& x = *args[1];
     const Format f = format_of(path);
-    if (f == Format::Onnx) onnx_not_yet("save", path);
     if (f == Format::Other)
         throw Error("save: cannot tell the format of '" + path +
-                    "' from its extension (save writes .npy, .npz and .tgx)");
+                    "' from its extension (save writes .npy, .npz, .tgx and .onnx)");
+    bool drop_prints = false;
+    if (const Value* d = args[2]) {
+        if (f != Format::Onnx) throw Error("save: argument `drop_prints` applies to .onnx files only");
+        if (!d->is_tensor() || d->tensor_type().shape.rank() != 0 || d->tensor_type().dtype != stdlib::DType::Bool)
+            throw Error(std::string("save: argument `drop_prints` must be True or False, not ") + kind_name(d->kind()));
+        drop_prints = d->tensor().item_bool();
+    }
     // the value must fit the format before any file is touched
     stdlib::NamedTensors members;
     std::vector<std::byte> graph_bytes;
     if (f == Format::Tgx) {
         graph_bytes = graph_file_bytes(x);
+    } else if (f == Format::Onnx) {
+        graph_bytes = graph_onnx_bytes(x, drop_prints, call_source, a.loc);
     } else if (f == Format::Npy) {
         if (!x.is_tensor())
             throw Error(std::string("save: a .npy file holds one tensor, not a ") + kind_name(x.kind()) +
@@ -137,7 +145,7 @@ Value save(Runtime& rt, const CallArgs& a) {
     with_file(rt, "save", path, [&](const std::string& file) {
         stdlib::write_atomically(file, [&](const std::string& temp) {
             if (f == Format::Npy) stdlib::npy_write_file(temp, members[0].second);
-            else if (f == Format::Tgx) stdlib::write_file_bytes(temp, graph_bytes);
+            else if (f == Format::Tgx || f == Format::Onnx) stdlib::write_file_bytes(temp, graph_bytes);
             else stdlib::npz_write_file(temp, members);
         });
         return 0;
@@ -182,7 +190,9 @@ void add(std::vector<std::pair<std::string, Value>>& out, std::string name, Buil
 
 void add_file_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add(out, "load", load);
-    add(out, "save", save);
+    auto s = std::make_shared<BuiltinObj>(BuiltinObj{"save", nullptr});
+    s->caller = [](Evaluator& ev, const CallArgs& a, const lang::SourcePtr& source) { return save(ev.runtime(), a, source); };
+    out.emplace_back("save", Value::builtin(std::move(s)));
     add(out, "loadtxt", loadtxt);
 }
 

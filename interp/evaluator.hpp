@@ -68,6 +68,7 @@ public:
     // by a builtin that calls back into tg code (grad, sorted's key) ran
     // without the step limit or the interrupt before.
     explicit Evaluator(Runtime& rt) : rt_(rt) { set_step_limit(); }
+    Runtime& runtime() { return rt_; }
 
     // Runs a resolved chunk as the top level of `m`. `echo` (may be null)
     // receives the value of each expression statement (the REPL).

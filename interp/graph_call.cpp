@@ -17,6 +17,7 @@
 #include "lang/diagnostics.hpp"
 #include "tracer/graph_interpreter.hpp"
 #include "tracer/printer.hpp"
+#include "tracer/tgx.hpp"
 
 namespace tg::interp {
 
@@ -259,6 +260,12 @@ void dump_graph(const std::string& dir, const std::string& base, const tracer::G
     fs::create_directories(dir, ec);
     std::ofstream(dir + "/" + base + ".txt") << tracer::print_graph(g);
     std::ofstream(dir + "/" + base + ".dot") << tracer::to_dot(g);
+    try {  // and as a graph value (a trace that calls a host function has none)
+        const auto bytes = tracer::write_tgx(tracer::flat_function(std::make_shared<const tracer::Graph>(g)));
+        std::ofstream(dir + "/" + base + ".tgx", std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    } catch (const tracer::TgxError&) {
+    }
 }
 
 }  // namespace

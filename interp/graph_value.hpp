@@ -34,6 +34,11 @@ void add_graph_builtins(std::vector<std::pair<std::string, Value>>& out);
 // valid .tgx), and the bytes of one (an Error when `v` is not a graph).
 Value read_graph_file(Runtime& rt, const std::string& file);
 std::vector<std::byte> graph_file_bytes(const Value& v);
+// The ONNX model of a graph value (onnx_export/export.hpp); a node ONNX
+// cannot express is an Error located at that node's line, with the frames
+// of the traced function down to the save call at `call_loc`.
+std::vector<std::byte> graph_onnx_bytes(const Value& v, bool drop_prints, const lang::SourcePtr& call_source,
+                                        lang::Loc call_loc);
 // `g.attr` / `s.attr` of a graph or a spec; Undefined when there is no such attribute.
 Value graph_attribute(const Value& x, const std::string& attr);
 // str(g): the IR text; repr(g): "<graph f(a: f32[3], b: f32[]) -> f32[3]>"; a spec: "spec((3,), f32)".

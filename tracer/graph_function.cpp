@@ -50,6 +50,21 @@ std::vector<IoSpec> output_specs(const Graph& g, const Structure& result) {
     return out;
 }
 
+GraphFunction flat_function(std::shared_ptr<const Graph> g) {
+    GraphFunction f;
+    f.name = g->name();
+    f.inputs = input_specs(*g);
+    for (size_t i = 0; i < f.inputs.size(); ++i) {
+        f.params.push_back(f.inputs[i].name.empty() ? "x" + std::to_string(i) : f.inputs[i].name);
+        f.args.push_back(Structure{});
+    }
+    f.result.kind = Structure::Tuple;
+    f.result.items.resize(graph_outputs(*g).size());
+    f.outputs = output_specs(*g, f.result);
+    f.graph = std::move(g);
+    return f;
+}
+
 std::string spec_repr(const IoSpec& s) {
     std::string out = "spec(" + s.type.shape.to_string() + ", " + stdlib::dtype_name(s.type.dtype);
     if (!s.name.empty()) out += ", name='" + s.name + "'";

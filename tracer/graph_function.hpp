@@ -50,6 +50,12 @@ std::vector<ValueId> graph_outputs(const Graph& g);
 std::vector<IoSpec> input_specs(const Graph& g);
 std::vector<IoSpec> output_specs(const Graph& g, const Structure& result);
 
+// A trace as a graph value with flat structure: one tensor parameter per
+// input (named after it) and a tuple of the outputs as its result. What
+// `--dump-graphs` saves of each trace, for tools that run or export every
+// graph a script makes (tests/onnx).
+GraphFunction flat_function(std::shared_ptr<const Graph> g);
+
 // "f32[3,4]" as spec shows it to the user: "spec((3, 4), f32)".
 std::string spec_repr(const IoSpec& s);
 

@@ -1,0 +1,385 @@
+// The ops without an element-wise or reduction kind: linear algebra, shapes,
+// gathers and scatters, nn helpers and creation, one mapping function each,
+// found by the op (the op table gives these no kind to key on). Ops that
+// are not here cannot be exported; the error names them.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <numeric>
+
+#include "onnx_export/mapping.hpp"
+
+namespace tg::onnx_export {
+
+using stdlib::DType;
+
+namespace {
+
+using MapFn = std::string (*)(ApplyCtx&);
+
+
+int64_t norm_axis(int64_t a, int rank) { return a < 0 ? a + rank : a; }
+
+std::string matmul(ApplyCtx& c) {
+    if (c.out_storage == DType::Bool) c.fail("ONNX's MatMul takes no bool operands");
+    return c.e.op("MatMul", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
+}
+
+// NumPy's dot: a matmul while b has at most 2 axes; beyond, the sum over
+// a's last axis and b's second-to-last, as an Einsum.
+std::string dot(ApplyCtx& c) {
+    const int ra = c.in[0].type.shape.rank(), rb = c.in[1].type.shape.rank();
+    if (ra == 0 || rb == 0) return c.e.op("Mul", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
+    if (rb <= 2) return matmul(c);
+    if (c.out_storage == DType::Bool) c.fail("ONNX's Einsum takes no bool operands");
+    std::string a, b;
+    char next = 'a';
+    for (int i = 0; i + 1 < ra; ++i) a += next++;
+    for (int i = 0; i + 2 < rb; ++i) b += next++;
+    const char last = next;
+    const std::string eq = a + 'z' + "," + b + "z" + last + "->" + a + b + last;
+    return c.e.op("Einsum", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).attr("equation", eq).out;
+}
+
+// det: ONNX's Det (float operands; tg's result dtype already is one).
+std::string det(ApplyCtx& c) { return c.e.op("Det", {c.arg(0, c.out_storage)}).out; }
+
+std::string outer(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const std::string a = e.reshape(c.arg(0, c.out_storage), stdlib::Shape{c.in[0].type.shape.numel(), 1});
+    const std::string b = e.reshape(c.arg(1, c.out_storage), stdlib::Shape{1, c.in[1].type.shape.numel()});
+    return e.op(c.out_storage == DType::Bool ? "And" : "Mul", {a, b}).out;
+}
+
+std::string transpose(ApplyCtx& c) {
+    const int rank = c.in[0].type.shape.rank();
+    std::vector<int64_t> perm;
+    if (std::holds_alternative<std::monostate>(c.attr(1))) {
+        for (int d = rank - 1; d >= 0; --d) perm.push_back(d);
+    } else {
+        perm = c.axes(1, rank);
+    }
+    return c.e.op("Transpose", {c.arg(0, c.out_storage)}).attr("perm", perm).out;
+}
+
+// reshape, expand_dims, squeeze, flatten: the result's shape is static.
+std::string reshape(ApplyCtx& c) { return c.e.reshape(c.arg(0, c.out_storage), c.out.shape); }
+
+std::string broadcast_to(ApplyCtx& c) {
+    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
+    return c.e.op("Expand", {c.arg(0, c.out_storage), c.e.const_i64(dims)}).out;
+}
+
+std::string concat(ApplyCtx& c) {
+    std::vector<std::string> xs;
+    for (size_t i = 0; i < c.in.size(); ++i) xs.push_back(c.arg(i, c.out_storage));
+    const int64_t axis = norm_axis(c.attr_int(1), c.out.shape.rank());
+    return c.e.op("Concat", xs).attr("axis", axis).out;
+}
+
+std::string stack(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(1), c.out.shape.rank());
+    std::vector<std::string> xs;
+    for (size_t i = 0; i < c.in.size(); ++i) xs.push_back(c.e.unsqueeze(c.arg(i, c.out_storage), {axis}));
+    return c.e.op("Concat", xs).attr("axis", axis).out;
+}
+
+std::string flip(ApplyCtx& c) {
+    const std::vector<int64_t> axes = c.axes(1, c.in[0].type.shape.rank());
+    if (axes.empty()) return c.arg(0, c.out_storage);
+    const size_t n = axes.size();
+    Emitter& e = c.e;
+    return e.op("Slice", {c.arg(0, c.out_storage), e.const_i64(std::vector<int64_t>(n, -1)),
+                          e.const_i64(std::vector<int64_t>(n, std::numeric_limits<int64_t>::min())),
+                          e.const_i64(axes), e.const_i64(std::vector<int64_t>(n, -1))})
+        .out;
+}
+
+std::string tile(ApplyCtx& c) {
+    const auto* reps0 = std::get_if<std::vector<int64_t>>(&c.attr(1));
+    std::vector<int64_t> reps = reps0 ? *reps0 : std::vector<int64_t>{c.attr_int(1)};
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    std::string x = c.arg(0, c.out_storage);
+    const int rank = std::max<int>(xs.rank(), static_cast<int>(reps.size()));
+    if (xs.rank() < rank) {  // leading axes of size 1, as NumPy
+        stdlib::Shape s;
+        for (int i = xs.rank(); i < rank; ++i) s.push_back(1);
+        for (int64_t d : xs) s.push_back(d);
+        x = c.e.reshape(x, s);
+    }
+    reps.insert(reps.begin(), static_cast<size_t>(rank) - reps.size(), 1);
+    return c.e.op("Tile", {x, c.e.const_i64(reps)}).out;
+}
+
+// tril / triu: a static mask over the last two axes.
+template <bool Lower>
+std::string tri(ApplyCtx& c) {
+    const stdlib::Shape& s = c.in[0].type.shape;
+    const int64_t rows = s[s.rank() - 2], cols = s[s.rank() - 1], k = c.attr_int(1);
+    stdlib::Tensor mask = stdlib::Tensor::zeros(DType::Bool, stdlib::Shape{rows, cols});
+    bool* m = mask.data<bool>();
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) m[i * cols + j] = Lower ? j - i <= k : j - i >= k;
+    Emitter& e = c.e;
+    return e.select(e.constant(mask), c.arg(0, c.out_storage), e.scalar(0, c.out_storage), c.out_storage);
+}
+
+std::string take(ApplyCtx& c) {
+    Emitter& e = c.e;
+    std::string x = c.arg(0, c.out_storage);
+    int64_t axis = 0;
+    if (std::holds_alternative<std::monostate>(c.attr(2)))
+        x = e.reshape(x, stdlib::Shape{c.in[0].type.shape.numel()});
+    else
+        axis = c.axes(2, c.in[0].type.shape.rank())[0];
+    return e.op("Gather", {x, c.arg(1, DType::I64)}).attr("axis", axis).out;
+}
+
+std::string gather(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(2), c.in[0].type.shape.rank());
+    return c.e.op("Gather", {c.arg(0, c.out_storage), c.arg(1, DType::I64)}).attr("axis", axis).out;
+}
+
+// _scatter / _scatter_add along `axis`: ScatterND on x with that axis moved to the front.
+template <bool Add>
+std::string scatter(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    const int rank = xs.rank();
+    const int64_t axis = norm_axis(c.attr_int(3), rank);
+    const int ri = c.in[1].type.shape.rank();
+    std::vector<int64_t> front{axis}, back(static_cast<size_t>(rank));
+    for (int64_t d = 0; d < rank; ++d)
+        if (d != axis) front.push_back(d);
+    for (int64_t d = 0; d < rank; ++d) back[static_cast<size_t>(front[static_cast<size_t>(d)])] = d;
+    std::vector<int64_t> vperm;  // the index axes of values first
+    for (int64_t d = axis; d < axis + ri; ++d) vperm.push_back(d);
+    for (int64_t d = 0; d < rank - 1 + ri; ++d)
+        if (d < axis || d >= axis + ri) vperm.push_back(d);
+    const std::string idx = c.arg(1, DType::I64);
+    const std::string wrapped = e.where(e.op("Less", {idx, e.scalar_i64(0)}).out,
+                                        e.op("Add", {idx, e.scalar_i64(xs[static_cast<int>(axis)])}).out, idx);
+    const std::string xt = e.op("Transpose", {c.arg(0, c.out_storage)}).attr("perm", front).out;
+    const std::string vt = e.op("Transpose", {c.arg(2, c.out_storage)}).attr("perm", vperm).out;
+    Built s = e.op("ScatterND", {xt, e.unsqueeze(wrapped, {-1}), vt});
+    if (Add) s.attr("reduction", std::string("add"));
+    return e.op("Transpose", {s.out}).attr("perm", back).out;
+}
+
+std::string softmax(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(1), c.in[0].type.shape.rank());
+    return c.e.op("Softmax", {c.arg(0, c.out_storage)}).attr("axis", axis).out;
+}
+
+std::string log_softmax(ApplyCtx& c) {
+    const int64_t axis = norm_axis(c.attr_int(1), c.in[0].type.shape.rank());
+    return c.e.op("LogSoftmax", {c.arg(0, c.out_storage)}).attr("axis", axis).out;
+}
+
+// The mean over all elements, as a 0-d tensor.
+std::string mean_all(Emitter& e, const std::string& x, int rank) {
+    std::vector<int64_t> axes(static_cast<size_t>(rank));
+    std::iota(axes.begin(), axes.end(), int64_t{0});
+    if (axes.empty()) return x;
+    return e.op("ReduceMean", {x}).attr("axes", axes).attr("keepdims", int64_t{0}).out;
+}
+
+// The mean over the rows of -log_softmax(logits)[label].
+std::string cross_entropy(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const int rank = c.in[0].type.shape.rank();
+    const std::string lsm = e.op("LogSoftmax", {c.arg(0, c.out_storage)}).attr("axis", int64_t{rank - 1}).out;
+    const std::string labels = e.unsqueeze(c.arg(1, DType::I64), {-1});
+    const std::string picked = e.op("GatherElements", {lsm, labels}).attr("axis", int64_t{rank - 1}).out;
+    return e.op("Neg", {mean_all(e, picked, rank)}).out;
+}
+
+std::string mse(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const std::string diff = e.op("Sub", {c.arg(0, c.out_storage), c.arg(1, c.out_storage)}).out;
+    const int rank = std::max(c.in[0].type.shape.rank(), c.in[1].type.shape.rank());
+    return mean_all(e, e.op("Mul", {diff, diff}).out, rank);
+}
+
+std::string cumsum(ApplyCtx& c) {
+    Emitter& e = c.e;
+    std::string x = c.arg(0, c.out_storage);
+    int64_t axis = 0;
+    if (std::holds_alternative<std::monostate>(c.attr(1)) || c.in[0].type.shape.rank() == 0)
+        x = e.reshape(x, stdlib::Shape{c.in[0].type.shape.numel()});
+    else
+        axis = c.axes(1, c.in[0].type.shape.rank())[0];
+    return e.op("CumSum", {x, e.scalar_i64(axis)}).out;
+}
+
+std::string one_hot(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const int64_t n = c.attr_int(1);
+    std::vector<int64_t> classes(static_cast<size_t>(n));
+    std::iota(classes.begin(), classes.end(), int64_t{0});
+    const std::string hot = e.op("Equal", {e.unsqueeze(c.arg(0, DType::I64), {-1}), e.const_i64(classes)}).out;
+    return e.cast(hot, DType::Bool, c.out_storage);
+}
+
+std::string full(ApplyCtx& c) {
+    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
+    return c.e.op("Expand", {c.arg(0, c.out_storage), c.e.const_i64(dims)}).out;
+}
+
+// zeros_like / ones_like: the result depends on x's type only.
+std::string zeros_like(ApplyCtx& c) { return c.e.constant(stdlib::Tensor::zeros(c.out_storage, c.out.shape)); }
+
+std::string ones_like(ApplyCtx& c) {
+    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
+    return c.e.op("Expand", {c.e.scalar(1, c.out_storage), c.e.const_i64(dims)}).out;
+}
+
+// roll, repeat, pad, diag: every result element is one element of x or the
+// fill value. The op's own kernel, run on x's positions (1-based; 0 is the
+// fill), gives the static map, and one Gather applies it.
+std::string by_positions(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const stdlib::OpDef& def = *c.node.def;
+    const int64_t n = c.in[0].type.shape.numel();
+    stdlib::Tensor pos = stdlib::Tensor::empty(DType::I64, c.in[0].type.shape);
+    std::iota(pos.data<int64_t>(), pos.data<int64_t>() + n, int64_t{1});
+    std::vector<stdlib::Attr> attrs = c.node.attrs;
+    double fill = 0;
+    if (def.name == "pad") {
+        fill = c.attr_number(2, 0);
+        attrs[2] = int64_t{0};
+    }
+    stdlib::OpContext ctx;
+    const stdlib::Tensor map = def.eager(ctx, stdlib::OpArgs{std::span<const stdlib::Tensor>(&pos, 1), attrs}).contiguous();
+    const int64_t m = map.numel();
+    stdlib::Tensor index = stdlib::Tensor::empty(DType::I64, map.shape());
+    stdlib::Tensor keep = stdlib::Tensor::empty(DType::Bool, map.shape());
+    bool any_fill = false;
+    for (int64_t i = 0; i < m; ++i) {
+        const int64_t p = map.data<int64_t>()[i];
+        index.data<int64_t>()[i] = p > 0 ? p - 1 : 0;
+        keep.data<bool>()[i] = p > 0;
+        any_fill = any_fill || p == 0;
+    }
+    const std::string flat = e.reshape(c.arg(0, c.out_storage), stdlib::Shape{n});
+    const std::string gathered = e.op("Gather", {flat, e.constant(index)}).attr("axis", int64_t{0}).out;
+    if (!any_fill) return gathered;
+    return e.select(e.constant(keep), gathered, e.scalar(fill, c.out_storage), c.out_storage);
+}
+
+// cumprod: no ONNX op; a Loop over the axis multiplies in tg's order (so
+// floats round as tg's do and integers wrap), its scan output the result.
+std::string cumprod(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const DType d = c.out_storage;
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    std::string x = c.arg(0, d);
+    stdlib::Shape shape = xs;
+    int64_t axis = 0;
+    if (std::holds_alternative<std::monostate>(c.attr(1)) || xs.rank() == 0) {
+        shape = stdlib::Shape{xs.numel()};
+        x = e.reshape(x, shape);
+    } else {
+        axis = c.axes(1, xs.rank())[0];
+    }
+    const int rank = shape.rank();
+    std::vector<int64_t> front{axis}, back(static_cast<size_t>(rank));
+    for (int64_t a = 0; a < rank; ++a)
+        if (a != axis) front.push_back(a);
+    for (int64_t a = 0; a < rank; ++a) back[static_cast<size_t>(front[static_cast<size_t>(a)])] = a;
+    stdlib::Shape rest;
+    for (size_t a = 1; a < front.size(); ++a) rest.push_back(shape[static_cast<int>(front[a])]);
+    const std::string xt = e.op("Transpose", {x}).attr("perm", front).out;
+
+    onnx::GraphProto body;
+    body.set_name(e.names().next("cumprod"));
+    Emitter b(body, e.names());
+    const std::string iter = e.names().next("iter"), cond = e.names().next("cond"), acc = e.names().next("acc");
+    Emitter::declare(*body.add_input(), iter, DType::I64, {});
+    Emitter::declare(*body.add_input(), cond, DType::Bool, {});
+    Emitter::declare(*body.add_input(), acc, d, rest);
+    const std::string xi = b.op("Gather", {xt, iter}).attr("axis", int64_t{0}).out;
+    const std::string next = b.op(d == DType::Bool ? "And" : "Mul", {acc, xi}).out;
+    const std::string cond_out = b.op("Identity", {cond}).out, carried = b.op("Identity", {next}).out,
+                      scanned = b.op("Identity", {next}).out;
+    Emitter::declare(*body.add_output(), cond_out, DType::Bool, {});
+    Emitter::declare(*body.add_output(), carried, d, rest);
+    Emitter::declare(*body.add_output(), scanned, d, rest);
+
+    std::vector<int64_t> rest_dims(rest.begin(), rest.end());
+    const std::string ones = e.op("Expand", {e.scalar(1, d), e.const_i64(rest_dims)}).out;
+    const std::string final_acc = e.names().next(), out = e.names().next();
+    e.op_outputs("Loop", {e.scalar_i64(shape[static_cast<int>(axis)]), "", ones}, {final_acc, out})
+        .attr("body", std::move(body));
+    return e.op("Transpose", {out}).attr("perm", back).out;
+}
+
+// sort / argsort on the order of sorted_indices (below).
+template <bool Indices>
+std::string sort(ApplyCtx& c) {
+    Emitter& e = c.e;
+    const DType xd = c.in[0].storage;
+    const stdlib::Shape& shape = c.out.shape;  // x's, or flattened when axis is None
+    const int rank = shape.rank();
+    if (rank == 0) return Indices ? e.scalar_i64(0) : c.arg(0, c.out_storage);
+    const int64_t axis = std::holds_alternative<std::monostate>(c.attr(1)) ? 0 : norm_axis(c.attr_int(1), rank);
+    const std::string x = e.reshape(c.in[0].name, shape);
+    const std::string idx = sorted_indices(e, x, xd, axis, shape[static_cast<int>(axis)]);
+    return Indices ? idx : e.op("GatherElements", {x, idx}).attr("axis", axis).out;
+}
+
+const std::map<std::string_view, MapFn>& table() {
+    static const std::map<std::string_view, MapFn> t = {
+        {"matmul", matmul},      {"dot", dot},           {"outer", outer},
+        {"transpose", transpose}, {"reshape", reshape},   {"expand_dims", reshape},
+        {"squeeze", reshape},    {"flatten", reshape},   {"broadcast_to", broadcast_to},
+        {"concat", concat},      {"stack", stack},       {"flip", flip},
+        {"tile", tile},          {"tril", tri<true>},    {"triu", tri<false>},
+        {"take", take},          {"_gather", gather},    {"_scatter", scatter<false>},
+        {"_scatter_add", scatter<true>}, {"softmax", softmax}, {"log_softmax", log_softmax},
+        {"cross_entropy", cross_entropy}, {"mse", mse}, {"cumsum", cumsum},
+        {"one_hot", one_hot},    {"full", full},         {"zeros_like", zeros_like},
+        {"ones_like", ones_like}, {"roll", by_positions}, {"repeat", by_positions},
+        {"pad", by_positions},   {"diag", by_positions},  {"norm", map_norm},
+        {"sort", sort<false>},   {"argsort", sort<true>},  {"cumprod", cumprod},
+        {"det", det},
+    };
+    return t;
+}
+
+}  // namespace
+
+// ONNX's TopK (smallest first, sorted) breaks ties by the lower index, so it
+// is a stable sort. NaN goes last, as in tg: sort by the value (NaN as 0),
+// then stably by isnan.
+std::string sorted_indices(Emitter& e, const std::string& x, DType d, int64_t axis, int64_t len) {
+    const DType kd = d == DType::Bool ? DType::I32 : d;
+    const std::string key = e.cast(x, d, kd);
+    const std::string k = e.const_i64({len});
+    auto order = [&](const std::string& v) {
+        const std::string values = e.names().next(), indices = e.names().next();
+        e.op_outputs("TopK", {v, k}, {values, indices}).attr("axis", axis).attr("largest", int64_t{0}).attr("sorted", int64_t{1});
+        return indices;
+    };
+    if (!stdlib::is_float(kd)) return order(key);
+    auto along = [&](const std::string& v, const std::string& idx) {
+        return e.op("GatherElements", {v, idx}).attr("axis", axis).out;
+    };
+    const std::string nan = e.op("IsNaN", {key}).out;
+    const std::string first = order(e.where(nan, e.scalar(0, kd), key));
+    return along(first, order(e.cast(along(nan, first), DType::Bool, kd)));
+}
+
+std::string map_other(ApplyCtx& c) {
+    const stdlib::OpDef& def = *c.node.def;
+    if (auto it = table().find(def.name); it != table().end()) return it->second(c);
+    if ((def.flags & stdlib::kCreation) && c.in.empty()) {
+        // zeros, ones, arange, linspace, eye, tensor: the value is known now
+        stdlib::OpContext ctx;
+        return c.e.constant(def.eager(ctx, stdlib::OpArgs{{}, c.node.attrs}));
+    }
+    c.fail("it has no ONNX mapping");
+}
+
+}  // namespace tg::onnx_export
