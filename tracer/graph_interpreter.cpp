@@ -125,7 +125,7 @@ public:
             if (k >= inputs.size())
                 throw RuntimeError("graph " + g_.name() + " expects more than " + std::to_string(inputs.size()) +
                                        " inputs", {});
-            env_[a] = inputs[k++];
+            env_[a] = as_declared(g_.tensor_type(a), inputs[k++]);
         }
         if (k != inputs.size())
             throw RuntimeError("graph " + g_.name() + " takes " + std::to_string(k) + " inputs, got " +
@@ -137,6 +137,17 @@ public:
     }
 
 private:
+    // A graph traced for a literal argument (`f(3)`) declares a weak input;
+    // fed a tensor of that dtype (a loaded graph value, tg::Graph), the
+    // value is made weak so that every op promotes as the trace did (and as
+    // compiled code, which follows the declared types, does): i64 + i32 is
+    // i32 for a weak i64, i64 for a strong one.
+    static Tensor as_declared(const stdlib::TensorType& t, const Tensor& v) {
+        if (!t.weak || v.weak() || v.shape().rank() != 0 || v.dtype() != t.dtype || t.dtype == stdlib::DType::Bool)
+            return v;
+        return stdlib::is_float(t.dtype) ? Tensor::weak_float(v.item_f64()) : Tensor::weak_int(v.item_i64());
+    }
+
     // Runs region r (its arguments already bound); returns the yielded value ids.
     const std::vector<ValueId>& exec(RegionId r) {
         const Region& reg = g_.region(r);

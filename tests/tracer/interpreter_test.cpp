@@ -344,3 +344,22 @@ func @loop(%0: token, %n: i64[]) -> (weak i64[], token) {
     run(h, {Tensor::scalar(int64_t{3})}, &out2, &rng2);
     CHECK(out2 == want);
 }
+
+TEST_CASE("interpreter: a weak input fed a strong tensor promotes as the trace did") {
+    // def k(x): return x + i32 tensor, traced for k(3): x is a weak i64, the
+    // sum i32. A loaded graph value fed tensor(3) (a strong i64) gave i64
+    // here while compiled code gave the declared i32 (found by the ONNX test).
+    Graph g("k");
+    ValueId x = g.add_input(tg::stdlib::TensorType{tg::stdlib::DType::I64, {}, true}, "x");
+    Tensor c = Tensor::empty(tg::stdlib::DType::I32, tg::stdlib::Shape{2});
+    c.data<int32_t>()[0] = 1;
+    c.data<int32_t>()[1] = 2;
+    ValueId out[] = {g.apply1("add", {x, g.constant(c, at(1, 20))}, at(1, 18))};
+    g.yield(out);
+    for (const Tensor& fed : {Tensor::scalar(int64_t{3}), Tensor::weak_int(3)}) {
+        auto r = run(g, {fed});
+        REQUIRE(r.size() == 1);
+        CHECK(r[0].dtype() == tg::stdlib::DType::I32);
+        CHECK(r[0].data<int32_t>()[1] == 5);
+    }
+}
