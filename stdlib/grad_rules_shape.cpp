@@ -1,8 +1,8 @@
 // Gradient rules of the layout, selection and solve ops (shape_ops_layout.cpp,
 // select_ops.cpp, linalg_solve.cpp), written in tg ops like every rule
-// (stdlib/grad.hpp). Gathers differentiate to scatter-adds (the internal op
-// _take_adjoint, take's transpose: O(size), also for repeat's static
-// positions); sort to a take through the inverse permutation.
+// (stdlib/grad.hpp). Gathers differentiate to scatter-adds (take's
+// transpose is the indexing's `_scatter_add` into zeros: O(size), also for
+// repeat's static positions); sort to a take through the inverse permutation.
 #include <array>
 #include <numeric>
 #include <string>
@@ -57,7 +57,16 @@ struct Ops {
         return apply1("astype", x, {d});
     }
     Var matmul(Var x, Var y) { return apply2("matmul", x, y); }
-    Var take_adjoint(Var g, Var idx, int64_t n, int axis) { return apply2("_take_adjoint", g, idx, {n, int64_t{axis}}); }
+    // take's transpose: g's idx-shaped block at `axis` summed into n positions
+    Var take_adjoint(Var g, Var idx, int64_t n, int axis) {
+        const TensorType gt = b.type(g);
+        Shape out;
+        for (int d = 0; d < axis; ++d) out.push_back(gt.shape[d]);
+        out.push_back(n);
+        for (int d = axis + b.type(idx).shape.rank(); d < gt.shape.rank(); ++d) out.push_back(gt.shape[d]);
+        Var in[3] = {zeros_of(b, TensorType{gt.dtype, out, false}), idx, g};
+        return b.apply(*find_op("_scatter_add"), in, {std::monostate{}, std::monostate{}, std::monostate{}, int64_t{axis}});
+    }
     Var mul(Var x, Var y) { return b.apply(binary_op(BinaryKind::Mul), std::array<Var, 2>{x, y}, {}); }
     Var neg(Var x) { return apply1("neg", x, {}); }
     // x with its last two axes swapped
@@ -174,11 +183,6 @@ void vjp_take(GradBuilder& b, const VjpArgs& a) {
     a.cots[0] = o.reshape(o.take_adjoint(a.cot, a.inputs[1], in[axis], axis), xt.shape);
 }
 
-// _take_adjoint's transpose is take
-void vjp_take_adjoint(GradBuilder& b, const VjpArgs& a) {
-    Ops o{b};
-    if (want(a, 0)) a.cots[0] = o.apply2("take", a.cot, a.inputs[1], {a.attrs[3]});
-}
 
 // sort: out[i] = x[perm[i]] along the axis (perm = argsort(x)), so
 // gx[j] = g[inv[j]] with the inverse permutation inv = argsort(perm): a take
@@ -256,7 +260,6 @@ void attach_shape_grad_rules(OpRegistry& r) {
     vjp("tril", &vjp_tri<true>);
     vjp("triu", &vjp_tri<false>);
     vjp("take", &vjp_take);
-    vjp("_take_adjoint", &vjp_take_adjoint);
     vjp("sort", &vjp_sort);
     vjp("inv", &vjp_inv);
     vjp("solve", &vjp_solve);

@@ -143,55 +143,6 @@ Tensor eager_sort(OpContext&, const OpArgs& a) {
     return out;
 }
 
-// ---- _take_adjoint: take's transpose, for gradient rules (kInternal: no
-// builtin). out has g's shape with the idx.rank() axes at `axis` replaced by
-// one of size n; out[..., idx[k], ...] sums g[..., k, ...] (k over idx's
-// elements, negative indices counting from the end).
-Shape scatter_shape(const TensorType& g, const TensorType& idx, int64_t n, int64_t axis) {
-    if (!is_int(idx.dtype)) fail("_take_adjoint", std::string("idx must hold integers, not ") + dtype_name(idx.dtype));
-    const int ir = idx.shape.rank();
-    if (axis < 0 || axis + ir > g.shape.rank()) fail("_take_adjoint", "axis " + std::to_string(axis) + " does not fit");
-    Shape out;
-    for (int d = 0; d < axis; ++d) out.push_back(g.shape[d]);
-    out.push_back(n);
-    for (int d = static_cast<int>(axis) + ir; d < g.shape.rank(); ++d) out.push_back(g.shape[d]);
-    return out;
-}
-TensorType infer_scatter(const TypeArgs& a) {
-    const int64_t n = kern::attr_int("_take_adjoint", "n", a.attrs[2]), axis = kern::attr_int("_take_adjoint", "axis", a.attrs[3]);
-    return {a.inputs[0].dtype, scatter_shape(a.inputs[0], a.inputs[1], n, axis), false};
-}
-Tensor eager_scatter(OpContext&, const OpArgs& a) {
-    const int64_t n = kern::attr_int("_take_adjoint", "n", a.attrs[2]), axis = kern::attr_int("_take_adjoint", "axis", a.attrs[3]);
-    const Tensor g = kern::strong(a.inputs[0]).contiguous();
-    const Tensor idx = cast(kern::strong(a.inputs[1]), DType::I64).contiguous();
-    const Shape out_shape = scatter_shape({g.dtype(), g.shape(), false}, {idx.dtype(), idx.shape(), false}, n, axis);
-    Tensor out = Tensor::zeros(g.dtype(), out_shape);
-    int64_t P = 1, S = 1;
-    for (int d = 0; d < axis; ++d) P *= g.shape()[d];
-    for (int d = static_cast<int>(axis) + idx.rank(); d < g.rank(); ++d) S *= g.shape()[d];
-    const int64_t m = idx.numel();
-    const int64_t* pi = idx.data<int64_t>();
-    for (int64_t k = 0; k < m; ++k)
-        if (pi[k] < -n || pi[k] >= n)
-            fail("_take_adjoint", "index " + std::to_string(pi[k]) + " is out of bounds for size " + std::to_string(n));
-    kern::visit_dtype(g.dtype(), [&](auto tag) {
-        using T = decltype(tag);
-        if constexpr (!std::is_same_v<T, bool>) {
-            const T* pg = g.data<T>();
-            T* po = out.data<T>();
-            for (int64_t p = 0; p < P; ++p)
-                for (int64_t k = 0; k < m; ++k) {
-                    const int64_t j = pi[k] < 0 ? pi[k] + n : pi[k];
-                    for (int64_t s = 0; s < S; ++s) po[(p * n + j) * S + s] += pg[(p * m + k) * S + s];
-                }
-        } else {
-            fail("_take_adjoint", "g must not be bool");
-        }
-    });
-    return out;
-}
-
 }  // namespace
 
 Tensor unique(const Tensor& x0) {
@@ -250,9 +201,6 @@ void register_select_ops(OpRegistry& r) {
            &eager_sort<false>, 0, "sorted along axis (stable, NaN last; the flattened tensor when axis is None)"});
     r.add({"argsort", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Axis, false, int64_t{-1}}}, &infer_sort<true>,
            &eager_sort<true>, 0, "the i64 indices that sort along axis (stable, NaN last)"});
-    r.add({"_take_adjoint",
-           {{"g", ParamKind::Tensor}, {"idx", ParamKind::Tensor}, {"n", ParamKind::Int}, {"axis", ParamKind::Int}},
-           &infer_scatter, &eager_scatter, kInternal, "the transpose of take, for gradient rules", {}, Raises::OnData});
 }
 
 }  // namespace tg::stdlib

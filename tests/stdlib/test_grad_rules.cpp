@@ -269,11 +269,6 @@ std::vector<Case> cases_for(const OpDef& op) {
         out.push_back({n + " axis 1", {T(Shape{2, 3}), idx}, {{}, {}, int64_t{1}}, {true, false}});
         out.push_back({n + " axis -2", {T(Shape{3, 2}), idx}, {{}, {}, int64_t{-2}}, {true, false}});
     }
-    if (n == "_take_adjoint") {
-        Tensor idx = make_tensor<int64_t>(Shape{3}, {0, -1, 0});  // repeated and negative indices
-        out.push_back({n + " axis 0", {T(Shape{3, 2}), idx}, {{}, {}, int64_t{2}, int64_t{0}}, {true, false}});
-        out.push_back({n + " axis 1", {T(Shape{2, 3, 2}), idx}, {{}, {}, int64_t{4}, int64_t{1}}, {true, false}});
-    }
     if (n == "sort")
         for (const Attr& ax : {Attr{int64_t{-1}}, Attr{int64_t{0}}, none}) {
             out.push_back({n, {T(Shape{3, 4}, -2, 2)}, {{}, ax}, {true}});
