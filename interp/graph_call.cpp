@@ -1,5 +1,6 @@
-// Calls of @graph functions (SPEC §5.1): the signature, the trace cache,
-// tracing on a miss, and running the graph (its native code when compiled
+// Calls of @graph functions (SPEC §5.1): the signature, the lookup in the
+// trace cache (tracer::TraceCache, tracer/trace_cache.hpp), tracing on a
+// miss, and running the graph (its native code when compiled
 // and ready, else the reference graph interpreter). A trace that fails with the program's own error, or that
 // the tracer cannot express, runs the call eagerly instead — the same
 // results and output, no graph — so @graph never changes what runs.
