@@ -17,8 +17,10 @@
 #pragma once
 
 #include <concepts>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tracer/signature.hpp"
