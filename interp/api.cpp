@@ -357,7 +357,7 @@ std::vector<std::string> Interpreter::graphs(std::string_view name, bool dot) co
     if (!v.is(interp::Kind::Function) || !v.function().graph_cache)
         throw plain_error("`" + std::string(name) + "` is not a @graph function");
     std::vector<std::string> out;
-    for (const auto& e : v.function().graph_cache->entries)
+    for (const auto& e : v.function().graph_cache->entries())
     {
         std::string text = "# " + e->signature.to_string() + "\n" + (dot ? tracer::to_dot(*e->graph) : tracer::print_graph(*e->graph));
         if (text.back() != '\n') text += '\n';

@@ -12,7 +12,8 @@
 // break / continue / return inside converted control flow set those hidden
 // flags; while one of them may be set, the rest of the block runs inside a
 // `cond` on "none is set" (exec_range -> guard_rest), and a converted loop's
-// condition also checks them.
+// condition also checks them. Which flag settled and which are pending is
+// tracer/exit_flags' policy, over the frame's flags (FrameExits below).
 //
 // Errors: a User error in a branch (or loop body) that may not run becomes a
 // `raise` node with the same message and traceback; Conversion errors (SPEC
@@ -29,6 +30,7 @@
 #include "lang/diagnostics.hpp"
 #include "stdlib/cast.hpp"
 #include "tracer/carried_merge.hpp"
+#include "tracer/exit_flags.hpp"
 
 namespace tg::interp {
 
@@ -226,35 +228,61 @@ std::vector<TraceVar> Evaluator::trace_vars(std::vector<TraceVar> extra) {
     return vars;
 }
 
+namespace {
+
+using tracer::Exit;
+
+// The frame's break / continue / return flags, for tracer/exit_flags' policy.
+class FrameExits final : public tracer::ExitFlags {
+public:
+    explicit FrameExits(Frame& f) : f_(f) {}
+    bool in_loop() const override { return f_.loop != nullptr; }
+    tracer::FlagState state(Exit e) const override {
+        const Value& v = slot(e);
+        if (v.is_symbolic()) return tracer::FlagState::Dynamic;
+        return statically_true(v) ? tracer::FlagState::True : tracer::FlagState::False;
+    }
+    void set(Exit e, bool on) override { slot(e) = Value::from_bool(on); }
+    Value& slot(Exit e) const {
+        switch (e) {
+        case Exit::Break: return f_.loop->brk;
+        case Exit::Continue: return f_.loop->cont;
+        case Exit::Return: break;
+        }
+        return f_.ret_flag;
+    }
+
+private:
+    Frame& f_;
+};
+
+}  // namespace
+
 void Evaluator::set_flow_flag(Flow f) {
-    const Value t = Value::from_bool(true);
+    FrameExits exits(*f_);
     switch (f) {
-    case Flow::Break: f_->loop->brk = t; break;
-    case Flow::Continue: f_->loop->cont = t; break;
-    case Flow::Return: f_->ret_flag = t; break;
+    case Flow::Break: exits.set(Exit::Break, true); break;
+    case Flow::Continue: exits.set(Exit::Continue, true); break;
+    case Flow::Return: exits.set(Exit::Return, true); break;
     case Flow::Normal: break;
     }
 }
 
 Evaluator::Flow Evaluator::flow_of_flags() {
-    const Value f = Value::from_bool(false);
-    if (statically_true(f_->ret_flag)) {
-        f_->ret_flag = f;
-        return Flow::Return;
-    }
-    if (f_->loop && statically_true(f_->loop->brk)) {
-        f_->loop->brk = f;
-        return Flow::Break;
-    }
-    if (f_->loop && statically_true(f_->loop->cont)) {
-        f_->loop->cont = f;
-        return Flow::Continue;
+    FrameExits exits(*f_);
+    const std::optional<Exit> taken = tracer::take_settled_exit(exits);
+    if (!taken) return Flow::Normal;
+    switch (*taken) {
+    case Exit::Return: return Flow::Return;
+    case Exit::Break: return Flow::Break;
+    case Exit::Continue: return Flow::Continue;
     }
     return Flow::Normal;
 }
 
 bool Evaluator::exit_pending() const {
-    return f_->ret_flag.is_symbolic() || (f_->loop && (f_->loop->brk.is_symbolic() || f_->loop->cont.is_symbolic()));
+    FrameExits exits(*f_);
+    return tracer::any_pending(exits);
 }
 
 namespace {
@@ -630,10 +658,10 @@ Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra
 
 Evaluator::Flow Evaluator::guard_rest(const Block& b, size_t from) {
     if (from >= b.size()) return Flow::Normal;
+    FrameExits exits(*f_);
+    const std::vector<Exit> pending = tracer::pending_exits(exits);
     std::vector<Value*> flags;
-    if (f_->ret_flag.is_symbolic()) flags.push_back(&f_->ret_flag);
-    if (f_->loop && f_->loop->brk.is_symbolic()) flags.push_back(&f_->loop->brk);
-    if (f_->loop && f_->loop->cont.is_symbolic()) flags.push_back(&f_->loop->cont);
+    for (Exit e : pending) flags.push_back(&exits.slot(e));
     at(b[from]->loc);
     uint32_t pred = none_set(rt_, flags);
     // Where only a `return` can have happened, the variables of the path that
@@ -641,7 +669,7 @@ Evaluator::Flow Evaluator::guard_rest(const Block& b, size_t from) {
     // other shapes or dtypes (SPEC §5.2). Unless a closure made in this frame
     // could still read them (it holds the frame: more than the frame and its
     // caller refer to it).
-    const bool only_return = flags.size() == 1 && flags[0] == &f_->ret_flag;
+    const bool only_return = tracer::only_return_pending(pending);
     const bool no_closures = f_->env_owner && f_->env_owner.use_count() <= 2;
     // Which flag each pointer is must survive the branches: they point into the frame.
     return trace_cond(

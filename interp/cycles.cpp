@@ -110,7 +110,7 @@ struct CycleCollector::Scratch {
         }
         if (n.kind == Node::Cache) {
             const GraphCache& c = *static_cast<const GraphCache*>(n.ptr);
-            for (const auto& entry : c.entries) {
+            for (const auto& entry : c.entries()) {
                 for (const Capture& cap : entry->captures) {
                     frame_edge(cap.env);
                     value_edge(cap.value);

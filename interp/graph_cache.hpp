@@ -1,5 +1,7 @@
-// The traces of one @graph function (SPEC §5.1): one concrete graph per
-// signature, guarded by the values of the variables it captured.
+// What interp keeps per trace of a @graph function (SPEC §5.1): the graph,
+// the result's skeleton, compiled code. The cache of them — lookup by
+// signature and captured-variable guards, retrace reasons — is
+// tracer::TraceCache (tracer/trace_cache.hpp).
 #pragma once
 
 #include <map>
@@ -11,12 +13,13 @@
 #include "interp/trace.hpp"
 #include "tracer/graph.hpp"
 #include "tracer/signature.hpp"
+#include "tracer/trace_cache.hpp"
 
 namespace tg::interp {
 
 struct GraphEntry {
     tracer::Signature signature;   // arguments, and captured variables (for messages)
-    std::vector<Capture> captures;  // must be unchanged for the entry to apply
+    std::vector<Capture> captures;  // guards: must all hold for the entry to apply
     std::unique_ptr<tracer::Graph> graph;
     // The function's result with its symbolic leaves standing for the graph's
     // outputs, in order (concrete leaves are returned as they are).
@@ -28,9 +31,7 @@ struct GraphEntry {
     std::unique_ptr<codegen::CompiledGraph> compiled;
 };
 
-struct GraphCache {
-    std::vector<std::unique_ptr<GraphEntry>> entries;
-    int traces = 0;
+struct GraphCache : tracer::TraceCache<GraphEntry> {
     // The trace caches of functions derived from this @graph function:
     // `grad(f, argnums, has_aux)` and `value_and_grad(...)` of it, by a key
     // naming the transformation (interp/autodiff.cpp). Only the caches: a

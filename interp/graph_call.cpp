@@ -1,5 +1,6 @@
-// Calls of @graph functions (SPEC §5.1): the signature, the trace cache,
-// tracing on a miss, and running the graph (its native code when compiled
+// Calls of @graph functions (SPEC §5.1): the signature, the lookup in the
+// trace cache (tracer::TraceCache, tracer/trace_cache.hpp), tracing on a
+// miss, and running the graph (its native code when compiled
 // and ready, else the reference graph interpreter). A trace that fails with the program's own error, or that
 // the tracer cannot express, runs the call eagerly instead — the same
 // results and output, no graph — so @graph never changes what runs.
@@ -149,39 +150,6 @@ Value rebuild_result(const Value& v, std::vector<Tensor>& outs, size_t& k) {
     return v;
 }
 
-bool captures_unchanged(const GraphEntry& e) {
-    for (const Capture& c : e.captures)
-        if (!c.current().identical(c.value)) return false;
-    return true;
-}
-
-std::string short_str(const Value& v) {
-    std::string s = v.is(Kind::Str) ? quote(v.text()) : str_of(v);
-    if (s.size() > 40) s = s.substr(0, 37) + "...";
-    return s;
-}
-
-// Why a call needs a new trace, from the closest cached one.
-std::string retrace_reason(const GraphCache& cache, const tracer::Signature& sig) {
-    if (cache.entries.empty()) return "";
-    const GraphEntry* best = nullptr;
-    size_t best_d = 0;
-    for (const auto& e : cache.entries) {
-        size_t d = tracer::distance(e->signature, sig);
-        if (!best || d < best_d) best = e.get(), best_d = d;
-    }
-    std::string out;
-    if (best_d == 0) {
-        for (const Capture& c : best->captures)
-            if (!c.current().identical(c.value))
-                out += (out.empty() ? "" : "; ") + std::string("captured `") + c.name + "` was rebound: " +
-                       short_str(c.value) + " → " + short_str(c.current());
-        return out;
-    }
-    for (const std::string& d : tracer::differences(best->signature, sig)) out += (out.empty() ? "" : "; ") + d;
-    return out;
-}
-
 // --verify's comparison of results: equal reprs, except the one difference
 // SPEC §5.2 allows — a weak literal merged with a tensor has the tensor's
 // dtype in the graph (same kind, same printed value).
@@ -304,12 +272,7 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
     tracer::Signature sig;
     for (size_t i = 0; i < fn.params->size(); ++i)
         sig.args.push_back({(*fn.params)[i].name, is_static_param(fn, i) ? describe_static(env->slots[i]) : describe(env->slots[i])});
-    GraphEntry* entry = nullptr;
-    for (auto& e : cache.entries)
-        if (e->signature.args == sig.args && captures_unchanged(*e)) {
-            entry = e.get();
-            break;
-        }
+    GraphEntry* entry = cache.find(sig);
     if (!entry) {
         GraphCall eager = GraphCall::Eager;
         entry = trace_entry(fn, env, args, call_source, std::move(sig), eager);
@@ -336,7 +299,7 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
                                    const SourcePtr& call_source, tracer::Signature sig, GraphCall& eager) {
     GraphCache& cache = *fn.graph_cache;
     const auto& params = *fn.params;
-    const std::string reason = retrace_reason(cache, sig);
+    const std::string reason = cache.retrace_reason(sig);
     const std::string where = format_location(call_source.get(), args.loc);
     auto T = std::make_unique<TraceState>(fn.name);
     T->token = T->graph.add_input_token();
@@ -370,7 +333,7 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
     fresh->signature = std::move(sig);
     fresh->captures = std::move(T->captures);
     fresh->result = traced;
-    fresh->number = ++cache.traces;
+    fresh->number = cache.traces() + 1;
     fresh->params = fn.params;
     fresh->static_params = fn.static_params;
     fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
@@ -383,8 +346,7 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
     }
     if (!rt_.options.dump_graphs_dir.empty())
         dump_graph(rt_.options.dump_graphs_dir, fn.name + "." + std::to_string(fresh->number), *fresh->graph);
-    cache.entries.push_back(std::move(fresh));
-    return cache.entries.back().get();
+    return &cache.insert(std::move(fresh));
 }
 
 std::shared_ptr<Env> Evaluator::traced_env(const std::shared_ptr<Env>& env) {

@@ -15,6 +15,20 @@ const Value& Capture::current() const {
     return module ? module->globals[static_cast<size_t>(slot)] : env->slots[static_cast<size_t>(slot)];
 }
 
+namespace {
+
+// A value in a retrace reason: strings quoted, long ones cut.
+std::string short_str(const Value& v) {
+    std::string s = v.is(Kind::Str) ? quote(v.text()) : str_of(v);
+    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    return s;
+}
+
+}  // namespace
+
+std::string Capture::traced_display() const { return short_str(value); }
+std::string Capture::current_display() const { return short_str(current()); }
+
 void TraceState::capture(std::string name, ModuleState* m, std::shared_ptr<Env> env, int slot, const Value& v) {
     for (const Capture& c : captures)
         if (c.module == m && c.env == env && c.slot == slot) return;

@@ -36,6 +36,11 @@ struct Capture {
     int slot = 0;
     Value value;                    // as read at trace time
     const Value& current() const;
+    // tracer::CaptureGuard: the trace still applies while the variable holds
+    // the value it read (the same object); messages show both values.
+    bool holds() const { return current().identical(value); }
+    std::string traced_display() const;
+    std::string current_display() const;
 };
 
 struct TraceState {

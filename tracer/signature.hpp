@@ -1,4 +1,5 @@
-// Signatures of @graph calls and the trace cache keyed by them (SPEC §5.1).
+// Signatures of @graph calls: what the trace cache (tracer/trace_cache.hpp)
+// is keyed by (SPEC §5.1).
 //
 // A signature describes a call by what a trace depends on: the dtype and
 // shape of every tensor argument (also inside lists, tuples and dicts), the
@@ -11,9 +12,7 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "stdlib/dtype.hpp"
@@ -70,55 +69,5 @@ struct Signature {
 std::vector<std::string> differences(const Signature& from, const Signature& to);
 // How many things differ — per leaf, a tensor's dtype and shape apart (what "closest" minimizes).
 size_t distance(const Signature& a, const Signature& b);
-
-struct SignatureHash {
-    size_t operator()(const Signature& s) const { return s.hash(); }
-};
-
-// The cache of traces of one function: Signature -> Entry (whatever the
-// caller keeps per concrete function: graph, compiled code). Entries have
-// stable addresses until clear().
-template <class Entry>
-class TraceCache {
-public:
-    Entry* find(const Signature& s) {
-        auto it = map_.find(s);
-        return it == map_.end() ? nullptr : &it->second;
-    }
-    Entry& insert(const Signature& s, Entry e) {
-        auto [it, fresh] = map_.insert_or_assign(s, std::move(e));
-        if (fresh) order_.push_back(&it->first);
-        return it->second;
-    }
-    size_t size() const { return map_.size(); }
-    void clear() {
-        map_.clear();
-        order_.clear();
-    }
-    // The cached signature nearest to s (fewest differing leaves; the earliest
-    // traced wins ties), or null when the cache is empty.
-    const Signature* closest(const Signature& s) const {
-        const Signature* best = nullptr;
-        size_t best_d = 0;
-        for (const Signature* k : order_) {
-            size_t d = distance(*k, s);
-            if (!best || d < best_d) best = k, best_d = d;
-        }
-        return best;
-    }
-    // Why s needs a (re)trace: "" for the first trace, else the differences
-    // from the closest cached signature joined with "; ".
-    std::string retrace_reason(const Signature& s) const {
-        const Signature* c = closest(s);
-        if (!c) return "";
-        std::string out;
-        for (const std::string& d : differences(*c, s)) out += (out.empty() ? "" : "; ") + d;
-        return out;
-    }
-
-private:
-    std::unordered_map<Signature, Entry, SignatureHash> map_;
-    std::vector<const Signature*> order_;  // keys in insertion order (node-based map: stable)
-};
 
 }  // namespace tg::tracer

@@ -1,4 +1,5 @@
-// Signatures (SPEC §5.1), the trace cache, and retrace messages.
+// Signatures (SPEC §5.1) and their differences (the retrace messages;
+// the cache itself: trace_cache_test.cpp).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -86,32 +87,4 @@ TEST_CASE("signature: dicts count by their keys, in order, and their values") {
     // a list and a dict of the same values differ in kind
     Signature as_list = sig({{"p", ArgDesc::list({t(DType::F32, {2, 3}), t(DType::F32, {3})})}});
     CHECK(differences(a, as_list) == std::vector<std::string>{"argument `p`: dict → list"});
-}
-
-TEST_CASE("trace cache: find, insert, closest and the retrace reason") {
-    TraceCache<std::string> cache;
-    Signature s3 = sig({{"x", t(DType::F32, {3})}, {"n", ArgDesc::value("int:4", "4")}});
-    Signature s4 = sig({{"x", t(DType::F32, {4})}, {"n", ArgDesc::value("int:4", "4")}});
-    Signature s4d = sig({{"x", t(DType::F64, {4})}, {"n", ArgDesc::value("int:5", "5")}});
-    CHECK(cache.find(s3) == nullptr);
-    CHECK(cache.retrace_reason(s3) == "");  // first trace
-    std::string& e3 = cache.insert(s3, "graph for (3,)");
-    CHECK(cache.find(s3) == &e3);
-    CHECK(cache.retrace_reason(s4) == "argument `x`: shape (3,) → (4,)");
-    cache.insert(s4, "graph for (4,)");
-    CHECK(cache.size() == 2);
-    CHECK(*cache.find(s4) == "graph for (4,)");
-    // s4d differs from s3 in dtype, shape and n (3), from s4 in dtype and n (2).
-    CHECK(*cache.closest(s4d) == s4);
-    CHECK(cache.retrace_reason(s4d) == "argument `x`: dtype f32 → f64; argument `n`: 4 → 5");
-    // A tie goes to the earliest trace: f32[5] is one shape change from either.
-    Signature s5 = sig({{"x", t(DType::F32, {5})}, {"n", ArgDesc::value("int:4", "4")}});
-    CHECK(*cache.closest(s5) == s3);
-    Signature s4n = sig({{"x", t(DType::F32, {4})}, {"n", ArgDesc::value("int:5", "5")}});
-    CHECK(cache.retrace_reason(s4n) == "argument `n`: 4 → 5");
-    CHECK(*cache.find(s3) == "graph for (3,)");  // entries stay put across inserts
-    CHECK(&e3 == cache.find(s3));
-    cache.clear();
-    CHECK(cache.size() == 0);
-    CHECK(cache.closest(s3) == nullptr);
 }
