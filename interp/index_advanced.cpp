@@ -62,6 +62,13 @@ struct Plan {
     Shape broadcast;                // the index tensors' common shape
 };
 
+// s's dims in perm's order
+Shape permuted(const Shape& s, const std::vector<int64_t>& perm) {
+    Shape t;
+    for (int64_t k : perm) t.push_back(s[static_cast<int>(k)]);
+    return t;
+}
+
 // Several index tensors: their common shape, and the view's indexed axes
 // brought next to the first one and merged (`order` keeps one 'A').
 void merge_indexed_axes(Plan& p, std::string& order) {
@@ -178,9 +185,7 @@ Plan plan(const Shape& x, const Subscript& s) {
             if (c == 'A') p.perm.insert(p.perm.end(), a_dims.begin(), a_dims.end());
             else p.perm.push_back(s_dims[si++]);
         }
-        Shape t;
-        for (int64_t k : p.perm) t.push_back(z[static_cast<int>(k)]);
-        z = t;
+        z = permuted(z, p.perm);
     }
     p.before_newaxes = z;
     // z's dims with a 1 for each N, an A standing for m dims
@@ -230,12 +235,6 @@ Value linear_index(Runtime& rt, const Plan& p) {
         stride *= p.view[p.index_axes[j]];
     }
     return total;
-}
-
-Shape permuted(const Shape& s, const std::vector<int64_t>& perm) {
-    Shape t;
-    for (int64_t k : perm) t.push_back(s[static_cast<int>(k)]);
-    return t;
 }
 
 // The basic view with its indexed axes merged into one, and back.
