@@ -17,16 +17,25 @@ bool operator==(const ValueType& a, const ValueType& b) {
 
 TensorType type_of(const stdlib::Tensor& t) { return {t.dtype(), t.shape(), t.weak()}; }
 
-std::string to_string(const TensorType& t) {
+std::string to_string(const TensorType& t, std::span<const int16_t> dim_symbols) {
     std::string s = t.weak ? "weak " : "";
     s += stdlib::dtype_name(t.dtype);
     s += '[';
     for (int i = 0; i < t.shape.rank(); ++i) {
         if (i) s += ',';
-        s += std::to_string(t.shape[i]);
+        const size_t a = static_cast<size_t>(i);
+        s += a < dim_symbols.size() && dim_symbols[a] >= 0 ? "?" + std::to_string(dim_symbols[a])
+                                                           : std::to_string(t.shape[i]);
     }
     s += ']';
     return s;
+}
+
+std::string to_string(const TensorType& t) { return to_string(t, {}); }
+
+std::string Graph::type_string(ValueId v) const {
+    const ValueInfo& info = values_[v];
+    return info.type.token ? "token" : to_string(info.type.tensor, info.dim_symbols);
 }
 
 std::string to_string(const ValueType& t) { return t.token ? "token" : to_string(t.tensor); }
@@ -56,8 +65,40 @@ Graph::Graph(std::string name) : name_(std::move(name)) {
 }
 
 ValueId Graph::new_value(const ValueType& t, NodeId def, RegionId region, uint32_t index) {
-    values_.push_back(ValueInfo{t, def, region, index, {}});
+    values_.push_back(ValueInfo{t, def, region, index, {}, {}});
     return static_cast<ValueId>(values_.size() - 1);
+}
+
+void Graph::set_dim_symbol(ValueId v, int axis, int symbol) {
+    auto& s = values_[v].dim_symbols;
+    const int rank = values_[v].type.tensor.shape.rank();
+    if (axis < 0 || axis >= rank) throw VerifyError("Graph::set_dim_symbol: axis out of range");
+    if (s.empty()) s.assign(static_cast<size_t>(rank), -1);
+    s[static_cast<size_t>(axis)] = static_cast<int16_t>(symbol);
+}
+
+bool Graph::has_dynamic_dims(ValueId v) const {
+    for (int16_t k : values_[v].dim_symbols)
+        if (k >= 0) return true;
+    return false;
+}
+
+std::vector<int64_t> Graph::symbol_sizes(std::span<const stdlib::Tensor> inputs) const {
+    std::vector<int64_t> sizes;
+    for (const SymbolSource& s : symbol_sources_) {
+        if (s.input >= inputs.size() || s.axis >= inputs[s.input].shape().rank())
+            throw VerifyError("Graph::symbol_sizes: a symbol's source input is missing");
+        sizes.push_back(inputs[s.input].shape()[s.axis]);
+    }
+    return sizes;
+}
+
+stdlib::Shape Graph::shape_at(ValueId v, std::span<const int64_t> sizes) const {
+    stdlib::Shape s = values_[v].type.tensor.shape;
+    const auto& syms = values_[v].dim_symbols;
+    for (size_t a = 0; a < syms.size(); ++a)
+        if (syms[a] >= 0) s[static_cast<int>(a)] = sizes[static_cast<size_t>(syms[a])];
+    return s;
 }
 
 RegionId Graph::new_region(NodeId owner, std::span<const ValueId> typed_like) {

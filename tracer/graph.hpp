@@ -47,6 +47,8 @@ stdlib::TensorType type_of(const stdlib::Tensor& t);
 // "f32[2,3]", "i64[]", "weak f32[]", "token".
 std::string to_string(const ValueType& t);
 std::string to_string(const stdlib::TensorType& t);
+// With dynamic dimensions shown as their symbols: "f32[?0,3]".
+std::string to_string(const stdlib::TensorType& t, std::span<const int16_t> dim_symbols);
 
 enum class Op : uint8_t {
     Apply,        // a stdlib op (node.def); attrs = one per OpDef param; random ops take a token
@@ -114,6 +116,17 @@ struct ValueInfo {
     RegionId region = kNoId;     // for region arguments
     uint32_t index = 0;          // result index / argument index
     std::string name;            // optional hint for printing (function parameter names)
+    // A generalized trace's dynamic dimensions (docs/graph.md "Dynamic
+    // dimensions"): per axis, the symbol whose run-time size that dimension
+    // is, or -1 when it is the static size in `type`. Empty: all static.
+    std::vector<int16_t> dim_symbols;
+};
+
+// Where a symbol's run-time size comes from: axis `axis` of the graph's
+// `input`-th tensor input (Graph::inputs() order).
+struct SymbolSource {
+    size_t input = 0;
+    int axis = 0;
 };
 
 class Graph {
@@ -142,6 +155,32 @@ public:
     std::vector<ValueId> inputs() const;
     // A name for printing (the tg variable a region argument carries).
     void set_name(ValueId v, std::string name) { values_[v].name = std::move(name); }
+
+    // ---- dynamic dimensions (a generalized trace, tracer/generalize.hpp).
+    // The sizes in the types are those the graph was traced at; a dimension
+    // marked with symbol k has, when the graph runs, the size of symbol k
+    // (read from its source input) instead. Every symbol's size is >= 2 when
+    // the graph runs (the generalized signature admits no other), so a
+    // dynamic dimension never broadcasts. Set after the graph is optimized:
+    // passes do not carry the marks to values they create.
+    void set_dim_symbol(ValueId v, int axis, int symbol);
+    // The symbol of v's dimension `axis`, or -1 when it is static.
+    int dim_symbol(ValueId v, int axis) const {
+        const auto& s = values_[v].dim_symbols;
+        return static_cast<size_t>(axis) < s.size() ? s[static_cast<size_t>(axis)] : -1;
+    }
+    bool has_dynamic_dims(ValueId v) const;
+    // v's type as text, dynamic dimensions as their symbols ("f32[?0,3]").
+    std::string type_string(ValueId v) const;
+    // Number of symbols (0 for a graph with static shapes only).
+    int num_dim_symbols() const { return static_cast<int>(symbol_sources_.size()); }
+    const std::vector<SymbolSource>& symbol_sources() const { return symbol_sources_; }
+    void set_symbol_sources(std::vector<SymbolSource> s) { symbol_sources_ = std::move(s); }
+    // The run-time size of every symbol, from the graph's tensor inputs.
+    std::vector<int64_t> symbol_sizes(std::span<const stdlib::Tensor> inputs) const;
+    // v's shape when the symbols have sizes `sizes` (its static shape when
+    // the graph has no dynamic dimensions).
+    stdlib::Shape shape_at(ValueId v, std::span<const int64_t> sizes) const;
 
     // ---- builder: nodes are appended to the region on top of the insertion stack
     RegionId insertion_region() const { return insert_stack_.back(); }
@@ -232,6 +271,7 @@ private:
     std::vector<Region> regions_;
     std::vector<ValueInfo> values_;
     std::vector<RegionId> insert_stack_;
+    std::vector<SymbolSource> symbol_sources_;
 };
 
 // Side-effect classification, used by the verifier, DCE, CSE and folding.

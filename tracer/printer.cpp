@@ -68,7 +68,7 @@ public:
             out_ += " -> (";
             for (size_t i = 0; i < ret->operands.size(); ++i) {
                 if (i) out_ += ", ";
-                out_ += to_string(g_.type(ret->operands[i]));
+                out_ += g_.type_string(ret->operands[i]);
             }
             out_ += ")";
         }
@@ -87,7 +87,7 @@ private:
     void args(const std::vector<ValueId>& list) {
         for (size_t i = 0; i < list.size(); ++i) {
             if (i) out_ += ", ";
-            out_ += name(list[i]) + ": " + to_string(g_.type(list[i]));
+            out_ += name(list[i]) + ": " + g_.type_string(list[i]);
         }
     }
     std::string operand_list(const std::vector<ValueId>& ops, size_t from = 0) {
@@ -102,7 +102,7 @@ private:
         std::string s;
         for (size_t i = 0; i < vals.size(); ++i) {
             if (i) s += ", ";
-            s += to_string(g_.type(vals[i]));
+            s += g_.type_string(vals[i]);
         }
         return s;
     }
@@ -364,14 +364,14 @@ private:
                                 : g_.type(a).token ? std::string("effects")
                                                    : "arg " + std::to_string(info.index);
             out_ += pad + "a" + std::to_string(a) + " [shape=ellipse, label=\"" +
-                    dot_escape(label + "\n" + to_string(g_.type(a))) + "\"];\n";
+                    dot_escape(label + "\n" + g_.type_string(a)) + "\"];\n";
         }
         for (NodeId n : g_.region(r).nodes) {
             const Node& node = g_.node(n);
             std::string label = node.op == Op::Apply ? std::string(node.def->name) : op_name(node.op);
             if (node.op == Op::Constant) label += " " + format_constant(std::get<stdlib::Tensor>(node.payload));
             if (const Template* t = std::get_if<Template>(&node.payload)) label += " \"" + template_text(*t) + "\"";
-            for (ValueId v : node.results) label += "\n" + to_string(g_.type(v));
+            for (ValueId v : node.results) label += "\n" + g_.type_string(v);
             out_ += pad + "n" + std::to_string(n) + " [label=\"" + dot_escape(label) + "\"" + tooltip(node.loc) +
                     (has_side_effect(g_, n) ? ", style=filled, fillcolor=lightyellow" : "") + "];\n";
             const bool number = numbered(node);
