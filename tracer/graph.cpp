@@ -1,5 +1,7 @@
 #include "tracer/graph.hpp"
 
+#include "stdlib/cast.hpp"
+
 #include <algorithm>
 
 namespace tg::tracer {
@@ -99,6 +101,29 @@ stdlib::Shape Graph::shape_at(ValueId v, std::span<const int64_t> sizes) const {
     for (size_t a = 0; a < syms.size(); ++a)
         if (syms[a] >= 0) s[static_cast<int>(a)] = sizes[static_cast<size_t>(syms[a])];
     return s;
+}
+
+stdlib::Tensor Graph::constant_at(NodeId n, std::span<const int64_t> sizes) const {
+    const stdlib::Tensor& t = std::get<stdlib::Tensor>(nodes_[n].payload);
+    for (const SizeConstant& c : size_constants_) {
+        if (c.node != n) continue;
+        // as the tracer made it from an int: weak float / weak int / strong of t's dtype
+        const int64_t value = c.factor * sizes[static_cast<size_t>(c.symbol)];
+        stdlib::Tensor v = stdlib::is_float(t.dtype()) ? stdlib::Tensor::weak_float(static_cast<double>(value))
+                                                       : stdlib::Tensor::weak_int(value);
+        return t.weak() ? v : stdlib::cast(v, t.dtype());
+    }
+    return t;
+}
+
+std::vector<stdlib::Attr> Graph::attrs_at(NodeId n, std::span<const int64_t> sizes) const {
+    std::vector<stdlib::Attr> attrs = nodes_[n].attrs;
+    for (const ShapeAttr& a : shape_attrs_) {
+        if (a.node != n) continue;
+        const stdlib::Shape s = shape_at(nodes_[n].results[0], sizes);
+        attrs[a.attr] = std::vector<int64_t>(s.begin(), s.end());
+    }
+    return attrs;
 }
 
 RegionId Graph::new_region(NodeId owner, std::span<const ValueId> typed_like) {

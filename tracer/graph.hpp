@@ -176,6 +176,27 @@ public:
     int num_dim_symbols() const { return static_cast<int>(symbol_sources_.size()); }
     const std::vector<SymbolSource>& symbol_sources() const { return symbol_sources_; }
     void set_symbol_sources(std::vector<SymbolSource> s) { symbol_sources_ = std::move(s); }
+    // Nodes whose payload or attribute is a size (found by comparing two
+    // traces, tracer/generalize.hpp): a 0-d Constant that is `factor` times
+    // a symbol's size (a mean's count), and an Apply whose attribute `attr`
+    // is its result's shape (reshape, broadcast_to: the gradient's).
+    struct SizeConstant {
+        NodeId node;
+        int symbol;
+        int64_t factor;
+    };
+    struct ShapeAttr {
+        NodeId node;
+        size_t attr;
+    };
+    void add_size_constant(SizeConstant c) { size_constants_.push_back(c); }
+    void add_shape_attr(ShapeAttr a) { shape_attrs_.push_back(a); }
+    const std::vector<SizeConstant>& size_constants() const { return size_constants_; }
+    const std::vector<ShapeAttr>& shape_attrs() const { return shape_attrs_; }
+    // Node n's constant at sizes `sizes` (its payload unless it is a size constant).
+    stdlib::Tensor constant_at(NodeId n, std::span<const int64_t> sizes) const;
+    // Node n's attributes at sizes `sizes` (a shape attribute made the result's shape there).
+    std::vector<stdlib::Attr> attrs_at(NodeId n, std::span<const int64_t> sizes) const;
     // The run-time size of every symbol, from the graph's tensor inputs.
     std::vector<int64_t> symbol_sizes(std::span<const stdlib::Tensor> inputs) const;
     // v's shape when the symbols have sizes `sizes` (its static shape when
@@ -272,6 +293,8 @@ private:
     std::vector<ValueInfo> values_;
     std::vector<RegionId> insert_stack_;
     std::vector<SymbolSource> symbol_sources_;
+    std::vector<SizeConstant> size_constants_;
+    std::vector<ShapeAttr> shape_attrs_;
 };
 
 // Side-effect classification, used by the verifier, DCE, CSE and folding.
