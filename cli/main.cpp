@@ -243,7 +243,7 @@ int tg_main(int argc, char** argv) {
     std::vector<std::string> after_file;
     if (args[0] == "run") {
         for (size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--dump-graphs" || args[i] == "--threads") {
+            if (args[i] == "--dump-graphs" || args[i] == "--threads" || args[i] == "--dynamic-shapes") {
                 ++i;  // its value
             } else if (args[i] == "--") {
                 if (i + 1 < args.size()) after_file.assign(args.begin() + static_cast<long>(i) + 2, args.end());
@@ -290,6 +290,14 @@ int tg_main(int argc, char** argv) {
                     return "--threads N and TG_NUM_THREADS take a whole number from 1 to 4096, got '" + s + "'";
                 },
                 "1..4096"));
+        cmd->add_option("--dynamic-shapes", opts.dynamic_shapes,
+                        "trace a @graph function called with varying sizes once with those dimensions dynamic: "
+                        "auto (after 3 traces that differ only in sizes; the default), always (testing), never")
+            ->envname("TG_DYNAMIC_SHAPES")
+            ->transform(CLI::CheckedTransformer(std::map<std::string, tg::DynamicShapes>{
+                {"auto", tg::DynamicShapes::Auto},
+                {"always", tg::DynamicShapes::Always},
+                {"never", tg::DynamicShapes::Never}}));
         cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
         cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
     };

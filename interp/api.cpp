@@ -83,6 +83,9 @@ interp::Options to_internal(const Options& o) {
     r.cache_dir = o.cache_dir;
     r.sync_jit = o.sync_jit;
     r.threads = o.threads;
+    r.dynamic_shapes = o.dynamic_shapes == DynamicShapes::Always  ? tracer::DynamicShapes::Always
+                       : o.dynamic_shapes == DynamicShapes::Never ? tracer::DynamicShapes::Never
+                                                                  : tracer::DynamicShapes::Auto;
     r.verify = o.verify;
     r.dump_graphs_dir = o.dump_graphs_dir;
     r.max_call_depth = o.max_call_depth;

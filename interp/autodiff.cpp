@@ -878,6 +878,11 @@ Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
     std::vector<Value> cot;
     if (node != kNotTracked) {
         Value seed = lt.weak ? Value::weak_float(1.0) : Value(stdlib::Tensor::scalar(1.0, lt.dtype));
+        // In a trace, a graph constant: the backward pass's arithmetic on it
+        // (a mean's 1 / count) stays in the graph, where a generalized trace
+        // sees the count as a size (tracer/generalize.hpp); folding gives the
+        // same constants otherwise.
+        if (rt.trace) seed = symbolic(*rt.trace, value_id(*rt.trace, seed));
         cot = backward(rt, tape, node, seed);
     } else {
         cot.resize(tape.nodes);

@@ -86,7 +86,7 @@ Value print(Runtime& rt, const CallArgs& a) {
     return Value::none();
 }
 
-Value len(Runtime&, const CallArgs& a) {
+Value len(Runtime& rt, const CallArgs& a) {
     arity("len", a, 1, 1);
     const Value& x = a.positional[0];
     if (x.is_sequence()) return Value::from_int(static_cast<int64_t>(x.items().size()));
@@ -95,6 +95,7 @@ Value len(Runtime&, const CallArgs& a) {
     if (x.is_tensor()) {
         stdlib::TensorType t = x.tensor_type();  // static, also of a symbolic tensor
         if (t.shape.rank() == 0) throw Error("len: a 0-d tensor has no length");
+        if (rt.trace) rt.trace->read_size(x, 0, a.loc);
         return Value::from_int(t.shape[0]);
     }
     throw Error(std::string("len: a ") + kind_name(x.kind()) + " has no length");

@@ -244,6 +244,13 @@ private:
     GraphEntry* trace_entry(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                             const lang::SourcePtr& call_source, tracer::Signature sig, GraphCall& eager);
     Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
+    // Makes the trace T of a call (its result `traced`) general over the
+    // plan's dynamic dimensions (interp/graph_generalize.cpp): traces the
+    // body again at the probe sizes and compares. "" when T's graph is now
+    // marked; else why it stays specific to its sizes (T unchanged).
+    std::string generalize_trace(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                                 const lang::SourcePtr& call_source, TraceState& T, const Value& traced,
+                                 const tracer::DynamicPlan& plan);
     struct TraceTimes {
         double trace_ms = 0, optimize_ms = 0;
     };

@@ -37,6 +37,9 @@ struct GraphCache : tracer::TraceCache<GraphEntry> {
     // naming the transformation (interp/autodiff.cpp). Only the caches: a
     // derived function holds f's environment, which may hold f (a cycle).
     std::map<std::string, std::shared_ptr<GraphCache>> derived;
+    // Why this function's traces stay specific to their sizes, once a
+    // generalization (tracer/generalize.hpp) failed; empty: it may generalize.
+    std::string not_generalized;
 };
 
 }  // namespace tg::interp

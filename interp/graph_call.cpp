@@ -4,6 +4,7 @@
 // and ready, else the reference graph interpreter). A trace that fails with the program's own error, or that
 // the tracer cannot express, runs the call eagerly instead — the same
 // results and output, no graph — so @graph never changes what runs.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -16,6 +17,7 @@
 #include "interp/trace.hpp"
 #include "interp/trace_session.hpp"
 #include "lang/diagnostics.hpp"
+#include "tracer/passes.hpp"
 #include "tracer/graph_interpreter.hpp"
 #include "tracer/printer.hpp"
 #include "tracer/tgx.hpp"
@@ -201,6 +203,16 @@ std::string compile_note(codegen::CompiledGraph& c) {
 
 bool is_static_param(const FunctionObj& fn, size_t i) { return i < fn.static_params.size() && fn.static_params[i]; }
 
+// The dimensions a call that missed the cache should be traced with as
+// dynamic (tracer/generalize.hpp), unless an earlier attempt failed.
+std::optional<tracer::DynamicPlan> generalization_plan(const GraphCache& cache, const tracer::Signature& sig,
+                                                       tracer::DynamicShapes mode) {
+    if (!cache.not_generalized.empty()) return std::nullopt;
+    std::vector<const tracer::Signature*> cached;
+    for (const auto& e : cache.entries()) cached.push_back(&e->signature);
+    return tracer::plan_generalization(cached, sig, mode);
+}
+
 // A line of --trace's log.
 void trace_note(const Runtime& rt, const std::string& s) {
     if (rt.options.trace && rt.options.write_log) rt.options.write_log(s);
@@ -308,6 +320,10 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
         if (!is_static_param(fn, i)) tenv->slots[i] = make_inputs(*T, env->slots[i], params[i].name);
     Value traced;
     TraceTimes times;
+    // A call that may generalize is traced unoptimized: the traces are
+    // compared as traced, the one kept is optimized after its marks are set.
+    auto plan = generalization_plan(cache, sig, rt_.options.dynamic_shapes);
+    T->optimize = !plan;
     try {
         if (fn.native_body) {
             T->source = call_source;  // what it adds is located at the call
@@ -329,6 +345,20 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
         eager = GraphCall::Eager;
         return nullptr;
     }
+    std::string generalized;  // for --trace
+    if (plan) {
+        const std::string why = generalize_trace(fn, env, args, call_source, *T, traced, *plan);
+        if (why.empty()) {
+            sig = plan->signature;
+            generalized = "dynamic dimensions: " + plan->describe() + " (one trace for all their sizes)";
+        } else {
+            cache.not_generalized = why;
+            generalized = "not generalized over " + plan->describe() + ": " + why + "; tracing per shape";
+        }
+        const auto start = std::chrono::steady_clock::now();
+        tracer::optimize(T->graph);
+        times.optimize_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
     auto fresh = std::make_unique<GraphEntry>();
     fresh->signature = std::move(sig);
     fresh->captures = std::move(T->captures);
@@ -342,6 +372,7 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
         std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + fresh->signature.to_string() +
                            ") at " + where;
         if (!reason.empty()) head += ": " + reason;
+        if (!generalized.empty()) head += "\n  " + generalized;
         trace_note(rt_, trace_log(head, *fresh, T->notes, times.trace_ms, times.optimize_ms));
     }
     if (!rt_.options.dump_graphs_dir.empty())

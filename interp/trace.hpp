@@ -53,6 +53,19 @@ struct TraceState {
     std::shared_ptr<const tracer::CallSite> inlined;
     std::vector<Capture> captures;
     std::vector<std::string> notes;  // for --trace: unrolled loops
+    // Sizes of symbolic tensors the program read (x.shape, x.size, len(x)):
+    // a generalized trace whose dynamic dimension was read is specific to
+    // its sizes (tracer/generalize.hpp).
+    struct SizeRead {
+        tracer::ValueId value;
+        int axis;  // -1: every axis
+        lang::Loc loc;
+    };
+    std::vector<SizeRead> size_reads;
+    // Optimize the graph when the trace finishes; a trace that may be
+    // generalized is compared unoptimized, then optimized (interp/graph_generalize.cpp).
+    bool optimize = true;
+    void read_size(const Value& x, int axis, lang::Loc at);
 
     explicit TraceState(std::string name) : graph(std::move(name)) {}
     tracer::SrcLoc here() const { return {source, loc, inlined}; }

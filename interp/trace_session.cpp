@@ -58,7 +58,7 @@ void Evaluator::TraceSession::finish(std::vector<tracer::ValueId> outputs) {
     trace_.graph.yield(outputs);
     tracer::verify(trace_.graph);
     const auto verified = clock::now();
-    tracer::optimize(trace_.graph);
+    if (trace_.optimize) tracer::optimize(trace_.graph);
     const auto optimized = clock::now();
     times_.trace_ms = std::chrono::duration<double, std::milli>(verified - start_).count();
     times_.optimize_ms = std::chrono::duration<double, std::milli>(optimized - verified).count();

@@ -119,6 +119,9 @@ struct ValueInfo {
     // A generalized trace's dynamic dimensions (docs/graph.md "Dynamic
     // dimensions"): per axis, the symbol whose run-time size that dimension
     // is, or -1 when it is the static size in `type`. Empty: all static.
+    // Set on the traced graph before it is optimized: the passes keep them
+    // (values keep their ids and types; the values passes create are
+    // constants, whose shapes are static).
     std::vector<int16_t> dim_symbols;
 };
 
@@ -192,6 +195,12 @@ public:
     void add_size_constant(SizeConstant c) { size_constants_.push_back(c); }
     void add_shape_attr(ShapeAttr a) { shape_attrs_.push_back(a); }
     const std::vector<SizeConstant>& size_constants() const { return size_constants_; }
+    const SizeConstant* size_constant(NodeId n) const {
+        for (const SizeConstant& c : size_constants_)
+            if (c.node == n) return &c;
+        return nullptr;
+    }
+    bool is_size_constant(NodeId n) const { return size_constant(n) != nullptr; }
     const std::vector<ShapeAttr>& shape_attrs() const { return shape_attrs_; }
     // Node n's constant at sizes `sizes` (its payload unless it is a size constant).
     stdlib::Tensor constant_at(NodeId n, std::span<const int64_t> sizes) const;

@@ -164,11 +164,18 @@ private:
                     if (std::holds_alternative<std::monostate>(node.attrs[i])) continue;
                     if (!attrs.empty()) attrs += ", ";
                     attrs += std::string(node.def->params[i].name) + "=" + format_attr(node.attrs[i]);
+                    for (const Graph::ShapeAttr& a : g_.shape_attrs())  // the result's shape at run time
+                        if (a.node == n && a.attr == i) attrs += " (" + g_.type_string(node.results[0]) + ")";
                 }
                 if (!attrs.empty()) out_ += " {" + attrs + "}";
                 break;
             }
-            case Op::Constant: out_ += "const " + format_constant(std::get<Tensor>(node.payload)); break;
+            case Op::Constant:
+                out_ += "const " + format_constant(std::get<Tensor>(node.payload));
+                if (const Graph::SizeConstant* c = g_.size_constant(n))  // "(= 2 * ?0)"
+                    out_ += " (= " + (c->factor != 1 ? std::to_string(c->factor) + " * " : std::string()) + "?" +
+                            std::to_string(c->symbol) + ")";
+                break;
             case Op::Undef: out_ += "undef"; break;
             case Op::Truth: out_ += "truth " + operand_list(node.operands); break;
             case Op::Index:

@@ -45,7 +45,8 @@ ArgDesc ArgDesc::dict(std::vector<std::string> keys, std::vector<ArgDesc> values
 bool operator==(const ArgDesc& a, const ArgDesc& b) {
     if (a.kind != b.kind) return false;
     switch (a.kind) {
-        case Kind::Tensor: return a.dtype == b.dtype && a.shape == b.shape && a.weak == b.weak;
+        case Kind::Tensor:
+            return a.dtype == b.dtype && a.shape == b.shape && a.weak == b.weak && a.dim_symbols == b.dim_symbols;
         case Kind::List: case Kind::Tuple: return a.items == b.items;
         case Kind::Static: return a.key == b.key;
         case Kind::Dict: return a.keys == b.keys && a.items == b.items;
@@ -63,6 +64,7 @@ void hash_desc(size_t& h, const ArgDesc& a) {
         case Kind::Tensor:
             mix(h, static_cast<size_t>(a.dtype) + (a.weak ? 16 : 0));
             for (int64_t d : a.shape) mix(h, static_cast<size_t>(d));
+            for (int16_t k : a.dim_symbols) mix(h, static_cast<size_t>(k + 1));
             mix(h, static_cast<size_t>(a.shape.rank()));
             break;
         case Kind::List: case Kind::Tuple:
@@ -78,12 +80,55 @@ void hash_desc(size_t& h, const ArgDesc& a) {
     }
 }
 
+int symbol_of(const ArgDesc& a, int axis) {
+    const size_t i = static_cast<size_t>(axis);
+    return i < a.dim_symbols.size() ? a.dim_symbols[i] : -1;
+}
+
+std::string dim_text(const ArgDesc& a, int axis) {
+    const int k = symbol_of(a, axis);
+    return k >= 0 ? "?" + std::to_string(k) : std::to_string(a.shape[axis]);
+}
+
 std::string tensor_text(const ArgDesc& a) {
     std::string s = a.weak ? "weak " : "";
     s += stdlib::dtype_name(a.dtype);
     s += '[';
-    for (int i = 0; i < a.shape.rank(); ++i) s += (i ? "," : "") + std::to_string(a.shape[i]);
+    for (int i = 0; i < a.shape.rank(); ++i) s += (i ? "," : "") + dim_text(a, i);
     return s + ']';
+}
+
+// "(?0, 4)": a shape as messages show it.
+std::string shape_text(const ArgDesc& a) {
+    std::string s = "(";
+    for (int i = 0; i < a.shape.rank(); ++i) s += (i ? ", " : "") + dim_text(a, i);
+    return s + (a.shape.rank() == 1 ? ",)" : ")");
+}
+
+// Whether a tensor described by `b` has a shape `a` admits; `sizes` holds
+// the size each symbol took so far (0: not yet).
+bool shape_admits(const ArgDesc& a, const ArgDesc& b, std::vector<int64_t>& sizes) {
+    if (a.shape.rank() != b.shape.rank()) return false;
+    for (int i = 0; i < a.shape.rank(); ++i) {
+        const int k = symbol_of(a, i);
+        if (k < 0) {
+            if (a.shape[i] != b.shape[i]) return false;
+            continue;
+        }
+        if (b.shape[i] < 2) return false;
+        if (sizes.size() <= static_cast<size_t>(k)) sizes.resize(static_cast<size_t>(k) + 1, 0);
+        int64_t& size = sizes[static_cast<size_t>(k)];
+        if (size != 0 && size != b.shape[i]) return false;
+        size = b.shape[i];
+    }
+    return true;
+}
+
+bool desc_admits(const ArgDesc& a, const ArgDesc& b, std::vector<int64_t>& sizes) {
+    return same_structure(a, b, [&](const ArgDesc& x, const ArgDesc& y) {
+        if (x.dim_symbols.empty()) return x == y;
+        return x.dtype == y.dtype && x.weak == y.weak && y.dim_symbols.empty() && shape_admits(x, y, sizes);
+    });
 }
 
 std::string desc_text(const ArgDesc& a) {
@@ -139,10 +184,13 @@ void diff(const ArgDesc& a, const ArgDesc& b, const std::string& what, const std
             if (a.dtype != b.dtype || a.weak != b.weak)
                 parts += std::string("dtype ") + (a.weak ? "weak " : "") + stdlib::dtype_name(a.dtype) + " → " +
                          (b.weak ? "weak " : "") + stdlib::dtype_name(b.dtype);
-            if (!(a.shape == b.shape))
-                parts += (parts.empty() ? "" : ", ") + std::string("shape ") + a.shape.to_string() + " → " + b.shape.to_string();
+            std::vector<int64_t> sizes;
+            const bool same_shape = a.dim_symbols.empty() && b.dim_symbols.empty() ? a.shape == b.shape
+                                                                                   : shape_admits(a, b, sizes);
+            if (!same_shape)
+                parts += (parts.empty() ? "" : ", ") + std::string("shape ") + shape_text(a) + " → " + shape_text(b);
             // dtype and shape count apart: f32[4] is closer to f32[3] than f64[3] is.
-            count += (a.dtype != b.dtype || a.weak != b.weak) + !(a.shape == b.shape);
+            count += (a.dtype != b.dtype || a.weak != b.weak) + !same_shape;
             if (!parts.empty()) out.push_back(head + parts);
             return;
         }
@@ -198,6 +246,32 @@ void diff_lists(const std::vector<NamedArg>& a, const std::vector<NamedArg>& b, 
 }
 
 }  // namespace
+
+bool same_structure(const ArgDesc& a, const ArgDesc& b,
+                    const std::function<bool(const ArgDesc&, const ArgDesc&)>& tensors) {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+        case Kind::Tensor: return tensors(a, b);
+        case Kind::Static: return a.key == b.key;
+        case Kind::Dict:
+            if (a.keys != b.keys) return false;
+            [[fallthrough]];
+        case Kind::List: case Kind::Tuple:
+            if (a.items.size() != b.items.size()) return false;
+            for (size_t i = 0; i < a.items.size(); ++i)
+                if (!same_structure(a.items[i], b.items[i], tensors)) return false;
+            return true;
+    }
+    return false;
+}
+
+bool admits(const std::vector<NamedArg>& entry, const std::vector<NamedArg>& call) {
+    if (entry.size() != call.size()) return false;
+    std::vector<int64_t> sizes;
+    for (size_t i = 0; i < entry.size(); ++i)
+        if (entry[i].name != call[i].name || !desc_admits(entry[i].desc, call[i].desc, sizes)) return false;
+    return true;
+}
 
 size_t Signature::hash() const {
     size_t h = 0;

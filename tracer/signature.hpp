@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct ArgDesc {
     bool weak = false;                         // Tensor: a weak literal (SPEC §2.1); it keeps
                                                // its weak promotion in the graph, so it is
                                                // part of the signature
+    // Tensor, in a generalized signature (tracer/generalize.hpp): per axis,
+    // the symbol of a dynamic dimension (any size >= 2; dims of one symbol
+    // equal) or -1 for a static one; empty when all are static.
+    std::vector<int16_t> dim_symbols;
     std::vector<ArgDesc> items;                // List, Tuple; Dict: the values
     std::vector<std::string> keys;             // Dict: its keys as written ('w', 3), in order
     // Static: `key` is equal for two values exactly when the values are equal
@@ -60,6 +65,16 @@ struct Signature {
     // "x: f32[3], xs: [f32[], i64[2]], mode: 'a' | captured w: f32[4]" (for --trace).
     std::string to_string() const;
 };
+
+// Whether a and b have the same structure (kinds, lengths, dict keys) and
+// static values, with every pair of tensor leaves accepted by `tensors`.
+bool same_structure(const ArgDesc& a, const ArgDesc& b,
+                    const std::function<bool(const ArgDesc&, const ArgDesc&)>& tensors);
+
+// Whether a trace made for `entry`'s arguments applies to a call whose
+// arguments describe as `call`'s: equal, except that a dynamic dimension of
+// entry takes any size >= 2 (the same for all dims of one symbol).
+bool admits(const std::vector<NamedArg>& entry, const std::vector<NamedArg>& call);
 
 // One line per difference from `from` to `to`, e.g.
 //   "argument `x`: shape (3,) → (4,)", "argument `xs[1]`: dtype f32 → f64",

@@ -50,10 +50,12 @@ template <CacheEntry Entry>
 class TraceCache {
 public:
     // The trace for a call with signature `s`: its arguments describe as s's
-    // do and every captured variable still holds. Null on a miss.
+    // do (or a generalized trace admits them, tracer/generalize.hpp) and
+    // every captured variable still holds. Null on a miss. Specialized
+    // traces made before a generalized one come first.
     Entry* find(const Signature& s) const {
         for (const auto& e : entries_)
-            if (e->signature.args == s.args && guards_hold(*e)) return e.get();
+            if (admits(e->signature.args, s.args) && guards_hold(*e)) return e.get();
         return nullptr;
     }
     // Adds a new trace; it is the function's `traces()`-th (numbered from 1,

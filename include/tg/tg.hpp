@@ -185,6 +185,15 @@ using ModuleLoader = std::function<std::optional<ModuleSource>(const std::string
 // the folders of $TG_PATH.
 ModuleLoader file_module_loader(std::vector<std::string> module_paths = {}, bool use_tg_path = true);
 
+// When a @graph function called with varying sizes is traced once with
+// those dimensions dynamic instead of once per shape (SPEC §5.1, docs/graph.md
+// "Dynamic dimensions").
+enum class DynamicShapes {
+    Auto,    // after 3 traces that differ only in sizes
+    Always,  // from the first trace, every dimension of size >= 2 (for testing tg)
+    Never,   // one trace per shape
+};
+
 struct Options {
     // Where print() writes. The interpreter never writes to stdout itself;
     // without a callback, output is dropped.
@@ -206,6 +215,7 @@ struct Options {
     // to the machine). 0 = $TG_NUM_THREADS if it is a positive integer, else
     // the machine's hardware threads. Results never depend on it.
     int threads = 0;
+    DynamicShapes dynamic_shapes = DynamicShapes::Never;
     bool verify = false;    // run each @graph call both ways and compare
     std::string dump_graphs_dir;
     // Limits: an untrusted script ends with a located tg::Error instead of

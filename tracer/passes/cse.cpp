@@ -99,7 +99,8 @@ private:
             sub_.visit(n);
             const Node& node = g_.node(n);
             for (RegionId sub : node.regions) region(sub);
-            if (has_side_effect(g_, n) || !node.regions.empty()) continue;
+            // (a size constant is its symbol's size: its payload is only the traced one)
+            if (has_side_effect(g_, n) || !node.regions.empty() || g_.is_size_constant(n)) continue;
             std::optional<std::string> key = key_of(node);
             if (!key) continue;
             auto it = table_.find(*key);

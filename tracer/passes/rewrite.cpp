@@ -10,7 +10,8 @@ using stdlib::Tensor;
 
 const Tensor* constant_of(const Graph& g, ValueId v) {
     NodeId d = g.value(v).def;
-    if (d == kNoId || g.node(d).op != Op::Constant) return nullptr;
+    // a size constant (tracer/generalize.hpp) is not known before the graph runs
+    if (d == kNoId || g.node(d).op != Op::Constant || g.is_size_constant(d)) return nullptr;
     return std::get_if<Tensor>(&g.node(d).payload);
 }
 
