@@ -28,7 +28,8 @@ expected files beside the script:
                <name>.ir. That run must also print <name>.out and exit like
                the other modes, and must dump at least one graph.
                Used by tests/scripts/graph_ir/ (one script per converted
-               construct of SPEC §5.2).
+               construct of SPEC §5.2). It runs with `--dynamic-shapes auto`
+               (the default), whatever TG_DYNAMIC_SHAPES says.
 A script with a .err file must exit with status 1; others with 0.
 --update rewrites .out / .err from the as-written run (or the first mode
 listed in .modes) and .ir from the dump run, where a .ir exists (create an
@@ -72,7 +73,9 @@ def dump_graphs(tg, script, args):
     """Runs the script with --dump-graphs into a fresh folder; returns
     (stdout, stderr, status, concatenated .txt graphs, number of graphs)."""
     with tempfile.TemporaryDirectory(prefix="tg-ir-") as tmp:
-        out, err, code = run(tg, script, ["--dump-graphs", tmp], args)
+        # the golden IR is that of the default mode, also when the suite runs
+        # with TG_DYNAMIC_SHAPES=always (the ctest scripts_dynamic_always)
+        out, err, code = run(tg, script, ["--dump-graphs", tmp, "--dynamic-shapes", "auto"], args)
         names = sorted(f for f in os.listdir(tmp) if f.endswith(".txt"))
         text = ""
         for n in names:
