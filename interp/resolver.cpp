@@ -1,4 +1,6 @@
 #include "interp/resolver.hpp"
+
+#include "stdlib/blas.hpp"
 #include "interp/scalar_code.hpp"
 
 #include <unordered_map>
@@ -94,6 +96,8 @@ private:
 
     // ---- uses
     void name(Name& n, Scope* s) {
+        if (n.id == "matmul" || n.id == "inv" || n.id == "solve" || n.id == "det" || n.id == "einsum")
+            stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
         uint16_t depth = 0;
         for (Scope* sc = s; sc; sc = sc->parent, ++depth) {
             auto it = sc->locals.find(n.id);
@@ -199,6 +203,7 @@ private:
             break;
         case ExprKind::Unary: expr(*e.as<Unary>().operand, s); break;
         case ExprKind::Binary:
+            if (e.as<Binary>().op == lang::BinOp::MatMul) stdlib::blas::prefetch();
             expr(*e.as<Binary>().lhs, s);
             expr(*e.as<Binary>().rhs, s);
             e.as<Binary>().code = compile_scalar(e);  // its names are resolved now

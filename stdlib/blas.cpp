@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace tg::stdlib::blas {
 
@@ -50,6 +51,30 @@ const Functions& functions() {
     static const Loaded loaded = load();  // thread-safe initialization, once per process
     if (!loaded.error.empty()) throw std::runtime_error(loaded.error);
     return loaded.fns;
+}
+
+void prefetch() {
+    struct Loader {
+        std::thread thread;
+        ~Loader() {
+            if (thread.joinable()) thread.join();
+        }
+    };
+    static Loader loader;  // joined when the process exits (a dlopen in flight must not be cut)
+    static std::once_flag once;
+    std::call_once(once, [] {
+        try {
+            loader.thread = std::thread([] {
+                try {
+                    (void)functions();
+                } catch (const std::exception&) {
+                    // reported by the first matmul, located there
+                }
+            });
+        } catch (const std::system_error&) {
+            // no thread: the first matmul loads it, as without prefetching
+        }
+    });
 }
 
 }  // namespace tg::stdlib::blas

@@ -27,6 +27,13 @@ struct Functions {
     GetrfD dgetrf = nullptr;
 };
 
+// Starts loading the library on a background thread, for a program that
+// will multiply matrices (the resolver calls it when it sees `@`, `matmul`,
+// `inv`, `solve`, `det` or `einsum`): the ~3.5 ms of dlopen and relocation
+// then overlap the program's startup instead of delaying its first matmul.
+// Once per process; the thread is joined at exit.
+void prefetch();
+
 // Loads the library on first use (once per process: a shared library is
 // process-wide by nature). Throws std::runtime_error naming the library and
 // dlerror()'s reason if it cannot be loaded.
