@@ -165,8 +165,8 @@ private:
             if (ta.shape[axis] == tb.shape[axis]) continue;
             const int k = symbol(ta.shape[axis], tb.shape[axis]);
             if (k < 0)
-                return "a size in the graph depends on the dynamic sizes otherwise than as one of them (" +
-                       to_string(ta) + " at the probe sizes is " + to_string(tb) + ")";
+                return "a size in the graph follows the dynamic sizes without being one of them (a value " +
+                       to_string(ta) + " is " + to_string(tb) + " at other sizes)";
             auto& m = marks_[v];
             if (m.empty()) m.assign(static_cast<size_t>(ta.shape.rank()), -1);
             m[static_cast<size_t>(axis)] = static_cast<int16_t>(k);
