@@ -347,3 +347,20 @@ TEST_CASE("a dynamic [?0,4] and a static [8,4] traced at the same size are separ
               CHECK(s.runtime_nodes == 0);
           }, {2, 3, 7, 8, 1000, 70000}, {8, 13});
 }
+
+TEST_CASE("dynamic batch of rank 3: merged loop dims, broadcasting inner operands, row and full reductions") {
+    check({{DType::F32, {kSym0, 3, 5}}, {DType::F32, {5}}, {DType::F32, {3, 1}}},
+          [&](Graph& g, const std::vector<ValueId>& in, std::vector<ValueId>& outs) {
+              auto y = [&] { return g.apply1("sub", {g.apply1("mul", {in[0], in[1]}), in[2]}); };  // [?0,3,5]
+              ValueId e = g.apply1("exp", {in[0]});  // contiguous only: one flat loop
+              outs = {y(), e, g.apply1("max", {y()}, {}, {std::monostate{}, int64_t(-1), true}),
+                      g.apply1("sum", {y()}), g.apply1("mean", {g.apply1("sigmoid", {e})})};
+          },
+          {}, [&](const codegen::LoweringStats& s) {
+              // as with static shapes, reductions of a broadcasting rank-3 group run the
+              // stdlib's kernel on its buffer; the mean of a flat group fuses
+              CHECK(s.runtime_nodes == 2);
+              CHECK(s.fused_reductions == 1);
+              CHECK(s.fused_groups == 3);  // [exp, y, y] until the max, [y] until the sum, [sigmoid + mean]
+          });
+}
