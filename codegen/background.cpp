@@ -98,6 +98,7 @@ int64_t region_work(const tracer::Graph& g, tracer::RegionId r) {
         }
         for (tracer::ValueId v : node.results) {
             if (g.type(v).token) continue;
+            if (g.has_dynamic_dims(v)) return -1;  // its size is known only when it runs: not bounded
             int64_t elements = g.tensor_type(v).shape.numel();
             // a contraction (matmul): each result element is a dot product of the inner dim
             if (node.op == tracer::Op::Apply && node.def && node.def->cost == stdlib::Cost::Contraction &&

@@ -76,7 +76,8 @@ private:
 
 // An upper bound on the element operations one run of g performs (each
 // node's result elements; m*k*n for matmul; both branches of a cond), or -1
-// when it has no bound: a `while` runs as long as its data says.
+// when it has no bound: a `while` runs as long as its data says, and a
+// value with dynamic dimensions is as large as the call's inputs.
 int64_t bounded_work(const tracer::Graph& g);
 
 }  // namespace tg::codegen

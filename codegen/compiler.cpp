@@ -56,6 +56,7 @@ std::vector<stdlib::Tensor> CompiledGraph::run(std::span<const stdlib::Tensor> i
         frame.slots[a] = inputs[k++];
     }
     if (k != inputs.size()) throw tracer::RuntimeError("compiled graph: too many inputs", {});
+    frame.sizes = g.symbol_sizes(inputs);  // dynamic dimensions: this call's sizes (tg_rt_dim, tg_rt_out)
     if (fn_(&frame) != 0) std::rethrow_exception(frame.error);
     const tracer::Node& y = g.node(body.nodes.back());
     std::vector<stdlib::Tensor> out;

@@ -21,6 +21,7 @@ Lowered Lowerer::run(const std::string& entry) {
     b_.emit("%batch = alloca i64");
     b_.emit("store i64 1, ptr %cnt");
     b_.emit("store i64 1, ptr %batch");
+    load_dims();  // dynamic dimensions: this call's sizes, once
     const tracer::Region& body = g_.region(Graph::kBody);
     for (ValueId a : body.args)
         if (scalar(a)) load(a);
@@ -167,8 +168,7 @@ bool Lowerer::defined_in(ValueId v, RegionId r) const {
 // inside a nested region; while a fused group is open, releases wait
 // until it is emitted.
 const Node& Lowerer::emit_region(RegionId r) {
-    std::vector<NodeId> open;
-    Shape open_shape;
+    std::vector<NodeId> open;  // the open group; its members' results all have the same dims (same_dims)
     const std::vector<std::vector<ValueId>> dying = last_uses(r);
     std::vector<ValueId> pending;
     auto release = [&] {
@@ -197,11 +197,15 @@ const Node& Lowerer::emit_region(RegionId r) {
             return node;
         }
         std::optional<NativeOp> nat = native_of(g_, node);
+        if (nat && tensor(node.results[0]) && !fusable_dims(node)) {  // dynamic beyond the batch axis
+            flush();
+            emit_runtime(n);
+            continue;
+        }
         if (nat && tensor(node.results[0])) {
-            const Shape& s = g_.tensor_type(node.results[0]).shape;
-            if (!open.empty() && (!(s == open_shape) || nat->may_raise)) flush();
+            if (!open.empty() && (!same_dims(node.results[0], g_.node(open.back()).results[0]) || nat->may_raise))
+                flush();
             open.push_back(n);
-            open_shape = s;
             if (nat->may_raise) flush();  // alone: its error must come first, as in eager
             continue;
         }
@@ -348,9 +352,11 @@ std::optional<std::string> Lowerer::element_offset(NodeId n, ValueId x, size_t f
     const tracer::IndexSpec& spec = std::get<tracer::IndexSpec>(node.payload);
     const Shape& shape = g_.tensor_type(x).shape;
     if (!tensor(x) || static_cast<int>(spec.items.size()) != shape.rank()) return std::nullopt;
+    if (!batch_only(x)) return std::nullopt;  // strides known only at run time: the runtime indexes
+    const int sym = g_.dim_symbol(x, 0);      // axis 0's size is %dimK: every index on it is checked
     for (size_t d = 0; d < spec.items.size(); ++d) {
         if (spec.items[d].kind != stdlib::IndexItem::Int) return std::nullopt;
-        if (!spec.dynamic[d]) {
+        if (!spec.dynamic[d] && !(d == 0 && sym >= 0)) {
             const int64_t k = spec.items[d].index, size = shape[static_cast<int>(d)];
             if (k < -size || k >= size) return std::nullopt;  // cannot happen: the tracer checked static indices
         }
@@ -360,19 +366,24 @@ std::optional<std::string> Lowerer::element_offset(NodeId n, ValueId x, size_t f
     std::vector<int64_t> st(spec.items.size(), 1);
     for (size_t d = spec.items.size(); d-- > 1;) st[d - 1] = st[d] * shape[static_cast<int>(d)];
     for (size_t d = 0; d < spec.items.size(); ++d) {
-        const int64_t size = shape[static_cast<int>(d)];
+        const bool dyn_axis = d == 0 && sym >= 0;
+        const std::string size = dyn_axis ? "%dim" + std::to_string(sym) : std::to_string(shape[static_cast<int>(d)]);
         std::string idx;
-        if (spec.dynamic[d]) {
-            const ValueId v = node.operands[dyn++];
-            idx = b_.convert(value(v), ty(v), Ty::I64);
+        if (spec.dynamic[d] || dyn_axis) {
+            if (spec.dynamic[d]) {
+                const ValueId v = node.operands[dyn++];
+                idx = b_.convert(value(v), ty(v), Ty::I64);
+            } else {
+                idx = std::to_string(spec.items[d].index);
+            }
             std::string neg = b_.def("icmp slt i64 " + idx + ", 0");
-            std::string wrapped = b_.def("add i64 " + idx + ", " + std::to_string(size));
+            std::string wrapped = b_.def("add i64 " + idx + ", " + size);
             idx = b_.def("select i1 " + neg + ", i64 " + wrapped + ", i64 " + idx);
-            std::string out = b_.def("icmp uge i64 " + idx + ", " + std::to_string(size));  // negatives too
+            std::string out = b_.def("icmp uge i64 " + idx + ", " + size);  // negatives too
             bad = bad == "false" ? out : b_.def("or i1 " + bad + ", " + out);
         } else {
             const int64_t k = spec.items[d].index;
-            idx = std::to_string(k < 0 ? k + size : k);
+            idx = std::to_string(k < 0 ? k + shape[static_cast<int>(d)] : k);
         }
         std::string term = st[d] == 1 ? idx : b_.def("mul i64 " + idx + ", " + std::to_string(st[d]));
         off = off == "0" ? term : b_.def("add i64 " + off + ", " + term);

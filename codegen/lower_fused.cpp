@@ -10,8 +10,10 @@ namespace tg::codegen::detail {
 // `reduced`: a result whose only reader is a fused reduction (no buffer).
 Lowerer::GroupPlan Lowerer::plan_group(const std::vector<NodeId>& members, ValueId reduced) const {
     GroupPlan P;
-    const Shape shape = g_.tensor_type(g_.node(members.back()).results[0]).shape;
+    const ValueId last = g_.node(members.back()).results[0];
+    const Shape shape = plan_shape(last);  // dynamic axis 0 at its planned size: strides do not depend on it
     P.numel = shape.numel();
+    P.sym = g_.dim_symbol(last, 0);
     std::unordered_set<NodeId> in_group(members.begin(), members.end());
     std::unordered_set<ValueId> produced;
     for (NodeId n : members) produced.insert(g_.node(n).results[0]);
@@ -42,7 +44,7 @@ Lowerer::GroupPlan Lowerer::plan_group(const std::vector<NodeId>& members, Value
     std::vector<ValueId> addressed = P.inputs;
     addressed.insert(addressed.end(), P.outputs.begin(), P.outputs.end());
     std::vector<std::vector<int64_t>> st;
-    for (ValueId v : addressed) st.push_back(strides_of(g_.tensor_type(v).shape));
+    for (ValueId v : addressed) st.push_back(strides_of(plan_shape(v)));
     std::vector<std::vector<int64_t>>& cst = P.strides;
     cst.resize(addressed.size());
     for (int d = 0; d < rank; ++d) {
@@ -125,10 +127,12 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
     const GroupPlan P = plan_group(members);
     count_group(members);
     const std::vector<std::string> ptr = group_pointers(P);
-    if (P.numel == 0) return;
+    if (P.numel == 0) return;  // (a dynamic axis 0 is never 0: then a static one is)
     const int64_t outer = P.dims[0], inner = P.numel / outer;
     const int64_t work = P.numel * static_cast<int64_t>(members.size());
-    if (outer < 2 || work < 2 * kChunkWork) {  // small: inline, as fast as before the pool existed
+    // A dynamic outer extent is known only at run time: the loop is always
+    // outlined, and tg_rt_parallel runs it inline when it is small.
+    if (P.sym < 0 && (outer < 2 || work < 2 * kChunkWork)) {  // small: inline, as fast as before the pool existed
         emit_loop_nest(members, P, ptr, "0", std::to_string(outer));
         return;
     }
@@ -144,7 +148,7 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
                                     });
     const int64_t grain = (kChunkWork + inner * int64_t(members.size()) - 1) / (inner * int64_t(members.size()));
     const int64_t align = P.dims.size() == 1 ? 64 : 1;  // flat: chunks of whole cache lines
-    b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + fn + ", ptr " + env + ", i64 " + std::to_string(outer) +
+    b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + fn + ", ptr " + env + ", i64 " + extent(outer, P.sym) +
             ", i64 " + std::to_string(grain) + ", i64 " + std::to_string(align) + ")");
 }
 

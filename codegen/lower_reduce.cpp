@@ -28,8 +28,10 @@ Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
     const auto* kind = std::get_if<stdlib::ReduceKind>(&node.def->kind);
     if (!kind || !reduce_lowering(*kind) || !reduce_lowering(*kind)->fused) return none;
     if (!tensor(node.operands[0]) || users_[node.operands[0]].size() != 1 || node.attrs.size() < 3) return none;
-    const Shape& in = g_.tensor_type(node.operands[0]).shape;
+    // a dynamic axis 0 at its planned size (then rows or all elements are counted at run time: `sym`)
+    const Shape in = plan_shape(node.operands[0]);
     const int rank = in.rank();
+    const int sym = g_.dim_symbol(node.operands[0], 0);
     if (in.numel() < 1) return none;
     const stdlib::Attr& axis = node.attrs[1];
     const bool all = std::holds_alternative<std::monostate>(axis);
@@ -37,12 +39,12 @@ Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
     const int64_t ax = one ? std::get<int64_t>(axis) : 0;
     const bool last = one && (ax == -1 || ax == rank - 1);
     if (scalar(node.results[0])) {
-        if (all || (rank == 1 && last)) return {ReduceSpan::Full, 1, in.numel()};
+        if (all || (rank == 1 && last)) return {ReduceSpan::Full, 1, in.numel(), sym};
         return none;
     }
-    if (rank >= 2 && last) return {ReduceSpan::Rows, in.numel() / in[rank - 1], in[rank - 1]};
+    if (rank >= 2 && last) return {ReduceSpan::Rows, in.numel() / in[rank - 1], in[rank - 1], sym};
     if (rank == 2 && one && (ax == 0 || ax == -2) && in[0] >= 2 && in[1] >= 2 && in[1] <= kMaxColumns)
-        return {ReduceSpan::Cols, in[0], in[1]};
+        return {ReduceSpan::Cols, in[0], in[1], sym};
     return none;
 }
 
@@ -54,7 +56,7 @@ std::vector<std::array<int64_t, 2>> Lowerer::grid_strides(const GroupPlan& P, in
     std::vector<ValueId> addressed = P.inputs;
     addressed.insert(addressed.end(), P.outputs.begin(), P.outputs.end());
     for (ValueId v : addressed) {
-        const Shape& s = g_.tensor_type(v).shape;
+        const Shape s = plan_shape(v);
         if (s.rank() > 2) return {};
         const int64_t d1 = s.rank() >= 1 ? s[s.rank() - 1] : 1, d0 = s.rank() == 2 ? s[0] : 1;
         st.push_back({(d0 == 1 && R != 1) ? 0 : d1, (d1 == 1 && m != 1) ? 0 : 1});
@@ -78,7 +80,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     // column (any broadcasting), higher ranks only through a flat loop.
     const bool flat = P.dims.size() == 1;
     std::vector<std::array<int64_t, 2>> grid;
-    const Shape& vshape = g_.tensor_type(v).shape;
+    const Shape vshape = plan_shape(v);
     if (vshape.rank() == 2 && (span.kind != ReduceSpan::Full || !flat)) {
         grid = grid_strides(P, vshape[0], vshape[1]);
         if (grid.empty()) return false;
@@ -176,7 +178,9 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     std::string ret = A;
     if (span.kind == ReduceSpan::Cols) {
         ret = "void";
-        emit_columns(kind, vt, ot, span.rows, span.cols, [&](const std::string& t, const std::string& c) {
+        // a dynamic number of rows is the helper's argument %R
+        emit_columns(kind, vt, ot, span.sym < 0 ? std::to_string(span.rows) : "%R", span.cols,
+                      [&](const std::string& t, const std::string& c) {
             return element(t, c, "0").first;
         });
     } else if (extreme) {
@@ -201,19 +205,27 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     const std::string args = args_of("%ctx", ptr);
     const int64_t work = P.numel * (static_cast<int64_t>(members.size()) + 1);
 
-    define_helper(ret + " " + fn + "(" + params + (span.kind == ReduceSpan::Cols ? ", ptr %dst" : ", i64 %a, i64 %n") + ")",
+    const bool dyn_rows = span.kind == ReduceSpan::Cols && span.sym >= 0;
+    define_helper(ret + " " + fn + "(" + params +
+                      (span.kind == ReduceSpan::Cols ? (dyn_rows ? ", ptr %dst, i64 %R" : ", ptr %dst") : ", i64 %a, i64 %n") + ")",
                   h);
 
     if (span.kind == ReduceSpan::Cols) {
-        b_.emit("call void " + fn + "(" + args + ", ptr " + dst + ")");
+        b_.emit("call void " + fn + "(" + args + ", ptr " + dst + (dyn_rows ? ", i64 " + extent(span.rows, span.sym) : "") + ")");
         return true;
     }
     const int64_t row = span.cols;
+    // The elements of one row (Full: of all; counted at run time when the value is dynamic)
+    const std::string row_n = span.kind == ReduceSpan::Full ? extent(row, span.sym) : std::to_string(row);
+    // mean's divisor: static_cast<double>(count), as the stdlib's MeanOp::finish
+    const std::string divisor = !mean ? std::string()
+                                : span.kind == ReduceSpan::Full && span.sym >= 0 ? b_.def("sitofp i64 " + row_n + " to double")
+                                                                                 : float_lit(static_cast<double>(row));
     // The reduction's result from the helper's value for one row.
     auto finish = [&](const std::string& r) {
         if (extreme || prod || logical) return r;  // already the result (prod of ints: the u64 product is the i64 one)
         std::string total = b_.def((acc == Ty::F64 ? "fadd double 0.0, " : "add i64 0, ") + r);
-        if (mean) total = b_.def("fdiv double " + total + ", " + float_lit(static_cast<double>(row)));
+        if (mean) total = b_.def("fdiv double " + total + ", " + divisor);
         return acc == Ty::F64 ? b_.convert(total, Ty::F64, ot) : total;
     };
     if (scalar(out)) {
@@ -223,9 +235,9 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         // order. Float products and max / min of numbers stay on one thread.
         const bool sum_split = !extreme && !prod && !logical;
         const bool fold_split = logical || (prod && acc == Ty::I64) || (extreme && acc == Ty::B);
-        std::string r;
-        if ((sum_split || fold_split) && work >= 2 * kChunkWork) {
+        auto split = [&] {  // on the thread pool
             ++stats_.parallel_loops;
+            std::string r;
             // `R @redNtask(env, a, n)`: the helper over [a, a + n) (i1 widened to i64 for the C runtime)
             const std::string R = acc == Ty::B ? "i64" : A, task = fn + "task";
             const std::string env = outline(R + " " + task + "(ptr %env, i64 %a, i64 %n)", cap,
@@ -235,7 +247,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
                                                 if (R != A) x = b_.def("zext " + A + " " + x + " to " + R);
                                                 b_.emit("ret " + R + " " + x);
                                             });
-            const std::string call = "(ptr %ctx, ptr " + task + ", ptr " + env + ", i64 " + std::to_string(row) + ", i64 ";
+            const std::string call = "(ptr %ctx, ptr " + task + ", ptr " + env + ", i64 " + row_n + ", i64 ";
             if (sum_split) {
                 r = b_.def("call " + A + " @tg_rt_pairwise_" + (acc == Ty::F64 ? "f64" : "i64") + call +
                            std::to_string(kPairwiseCutoff) + ")");
@@ -246,8 +258,27 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
                            ", i32 " + std::to_string(op) + ")");
                 if (acc == Ty::B) r = b_.def("trunc i64 " + r + " to i1");
             }
-        } else {
-            r = b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + std::to_string(row) + ")");
+            return r;
+        };
+        auto direct = [&] { return b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + row_n + ")"); };
+        std::string r;
+        if (!sum_split && !fold_split) {
+            r = direct();
+        } else if (span.sym < 0) {
+            r = work >= 2 * kChunkWork ? split() : direct();
+        } else {  // known at run time: the same choice, made then
+            const int64_t per = static_cast<int64_t>(members.size()) + 1;
+            const std::string big = b_.def("icmp sge i64 " + row_n + ", " + std::to_string((2 * kChunkWork + per - 1) / per));
+            const std::string lbig = b_.label("redbig"), lsmall = b_.label("redsmall"), lm = b_.label("redmerge");
+            b_.emit("br i1 " + big + ", label %" + lbig + ", label %" + lsmall);
+            b_.start(lbig);
+            const std::string r1 = split(), e1 = b_.block;
+            b_.emit("br label %" + lm);
+            b_.start(lsmall);
+            const std::string r2 = direct(), e2 = b_.block;
+            b_.emit("br label %" + lm);
+            b_.start(lm);
+            r = b_.def("phi " + A + " [" + r1 + ", %" + e1 + "], [" + r2 + ", %" + e2 + "]");
         }
         reg_[out] = finish(r);
         return true;
@@ -274,7 +305,8 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     };
     std::vector<std::string> with_dst = ptr;
     with_dst.push_back(dst);
-    if (span.rows < 2 || work < 2 * kChunkWork) {
+    // (a dynamic number of rows always goes through tg_rt_parallel, which runs few rows inline)
+    if (span.sym < 0 && (span.rows < 2 || work < 2 * kChunkWork)) {
         rows_loop("%ctx", with_dst, "0", std::to_string(span.rows));
         return true;
     }
@@ -289,7 +321,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
                                     });
     const int64_t per_row = row * (static_cast<int64_t>(members.size()) + 1);
     b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + rows_fn + ", ptr " + env + ", i64 " +
-            std::to_string(span.rows) + ", i64 " + std::to_string((kChunkWork + per_row - 1) / per_row) + ", i64 1)");
+            extent(span.rows, span.sym) + ", i64 " + std::to_string((kChunkWork + per_row - 1) / per_row) + ", i64 1)");
     return true;
 }
 
@@ -300,7 +332,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
 // blocks merge into the totals and restart; at the end each result is
 // finish(merge(total, block)). The accumulators live on the stack (m is at
 // most kMaxColumns).
-void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, int64_t R, int64_t m,
+void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m,
                            const std::function<std::string(const std::string&, const std::string&)>& elem) {
     using stdlib::ReduceKind;
     const bool sum = kind == ReduceKind::Sum, mean = kind == ReduceKind::Mean, prod = kind == ReduceKind::Prod;
@@ -393,7 +425,7 @@ void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, int64_t R, int
     b_.start("rhead");
     b_.emit("%row = phi i64 [0, %" + pre + "], [%row1, %rlatch]");
     b_.emit("%inblk = phi i64 [0, %" + pre + "], [%inblk2, %rlatch]");  // rows in the blocks
-    b_.emit("br i1 " + b_.def("icmp slt i64 %row, " + std::to_string(R)) + ", label %rbody, label %rdone");
+    b_.emit("br i1 " + b_.def("icmp slt i64 %row, " + R) + ", label %rbody, label %rdone");
     b_.start("rbody");
     for_columns([&](const std::string& c) {
         const std::string x = element_as(elem("%row", c), blk);
@@ -421,7 +453,7 @@ void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, int64_t R, int
     b_.start("rdone");
     for_columns([&](const std::string& c) {  // out = Op::finish(merge(total, block), R)
         std::string r = merge_block(c);
-        if (mean) r = b_.def("fdiv double " + r + ", " + float_lit(static_cast<double>(R)));
+        if (mean) r = b_.def("fdiv double " + r + ", " + b_.def("sitofp i64 " + R + " to double"));  // exact, as (double)R
         if (!extreme && !logical && ot != acc) r = b_.convert(r, acc, ot);  // sum of f32: (float)total; mean: to Out
         store(mem_ty(ot), llvm_ty(ot), r, "%dst", c);
     });

@@ -2,6 +2,7 @@
 // Lowerer writes the LLVM function of one graph. Its parts:
 //   lower.cpp        regions, control flow, values, single nodes
 //   lower_fused.cpp  fused element-wise loop nests and fused reductions
+//   lower_dynamic.cpp  dynamic dimensions: planned shapes, run-time extents
 //   native_ops.cpp   which ops compiled code computes itself: one row per op
 //                    (codegen/native_ops.hpp), keyed by the op's kind
 //   ir_element.cpp   the per-element semantics of those ops
@@ -65,7 +66,8 @@ std::optional<NativeOp> native_of(const Graph& g, const Node& n);
 
 class Lowerer {
 public:
-    Lowerer(const Graph& g, bool ticks) : g_(g), ticks_(ticks), reg_(g.num_values()), users_(g.num_values()) {
+    Lowerer(const Graph& g, bool ticks)
+        : g_(g), ticks_(ticks), reg_(g.num_values()), users_(g.num_values()), plan_sizes_(plan_sizes(g)) {
         g.walk(Graph::kBody, [&](NodeId n) {
             for (ValueId v : g.node(n).operands) users_[v].push_back(n);
         });
@@ -101,6 +103,37 @@ private:
     // their buffers alone (and update them in place, see emit_element_store).
     void copies(std::span<const ValueId> dst, std::span<const ValueId> src, RegionId dying = tracer::kNoId);
     bool defined_in(ValueId v, RegionId r) const;
+
+    // ---- dynamic dimensions (lower_dynamic.cpp; docs/codegen.md "Dynamic
+    // dimensions"). A value whose only dynamic dimension is axis 0 (the
+    // batch) has static strides: its loops are the static ones but for the
+    // outer bound, which is read at run time (extent). Any other dynamic
+    // value is computed by the runtime (emit_runtime), on real tensors.
+    //
+    // The sizes the lowering plans dynamic dimensions at: each symbol's traced
+    // size (from its source input), at least 2 — as at run time, so that a
+    // dynamic dimension is never mistaken for a broadcast one.
+    static std::vector<int64_t> plan_sizes(const Graph& g);
+    // v's shape with its dynamic dimensions at their planned sizes.
+    Shape plan_shape(ValueId v) const { return g_.shape_at(v, plan_sizes_); }
+    bool dynamic(ValueId v) const { return !g_.type(v).token && g_.has_dynamic_dims(v); }
+    // No dynamic dimension but (perhaps) axis 0.
+    bool batch_only(ValueId v) const;
+    // Whether native element-wise node `node` on tensors can join a fused
+    // loop: all its values static; or its result batch_only and each tensor
+    // operand either batch_only with the result's rank and axis-0 symbol, or
+    // static and broadcast along axis 0 (lower rank, or size 1 there).
+    bool fusable_dims(const Node& node) const;
+    // The key of a fused group: the same planned shape and the same symbol
+    // on every axis (a [?0,4] and a static [8,4] are different loops).
+    bool same_dims(ValueId a, ValueId b) const;
+    // The run-time value (an i64 operand) of an extent planned as `planned`
+    // = plan size of `sym` x a static factor: the literal when sym < 0, else
+    // `%dimK` x the factor. Only in the graph's own function, whose entry
+    // loads the sizes (%dimK); helpers take extents as arguments.
+    std::string extent(int64_t planned, int sym);
+    // Loads every symbol's size at the function's entry (%dim0, %dim1, ...).
+    void load_dims();
 
     // ---- regions
     // Emits the nodes of region r (its arguments bound) and returns its yield.
@@ -138,6 +171,9 @@ private:
         std::vector<int64_t> dims;     // the loop nest (size-1 dims dropped, contiguous neighbours merged)
         std::vector<std::vector<int64_t>> strides;  // per input, then per output: element stride per dim
         int64_t numel = 0;
+        // The symbol of the group's axis 0 when it is dynamic (else -1): then
+        // dims[0] and numel are planned (plan_sizes_) and only known at run time.
+        int sym = -1;
     };
 
     struct GroupScopes {
@@ -189,11 +225,15 @@ private:
     struct ReduceSpan {
         enum Kind { None, Full, Rows, Cols } kind = None;
         int64_t rows = 0, cols = 0;  // Full: 1 x numel; Rows: one result per row; Cols: one per column
+        // The reduced value's axis-0 symbol (-1: static): then Full's cols and
+        // Rows' and Cols' rows are planned, known at run time (extent).
+        int sym = -1;
     };
     ReduceSpan reduction_span(const Node& node) const;
     std::vector<std::array<int64_t, 2>> grid_strides(const GroupPlan& P, int64_t R, int64_t m) const;
     bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span);
-    void emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, int64_t R, int64_t m,
+    // R: the number of rows, an i64 operand (a literal, or the helper's %R).
+    void emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m,
                       const std::function<std::string(const std::string&, const std::string&)>& elem);
     void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
                           const std::string& done, const std::function<std::string(const std::string&)>& elem_at);
@@ -239,6 +279,7 @@ private:
     IrBuilder b_;
     std::vector<std::string> reg_;               // 0-d values: their LLVM operand
     std::vector<std::vector<NodeId>> users_;     // per value: the nodes reading it
+    const std::vector<int64_t> plan_sizes_;      // per dimension symbol (plan_sizes)
     std::string globals_;
     std::string helpers_;  // functions of fused reductions and parallel loops
     std::vector<std::string> entry_allocas_;  // environments of outlined helpers (allocated once per call)

@@ -214,7 +214,7 @@ static int32_t tg_rt_node(void* ctx, uint32_t n) {
     return guarded(ctx, [&] {
         CallFrame& f = frame(ctx);
         stdlib::poll_limits();
-        tracer::run_node(*f.graph, f.graph->node(n), f.slots, *f.run);
+        tracer::run_node(*f.graph, f.graph->node(n), f.slots, *f.run, f.sizes);
     });
 }
 
@@ -248,6 +248,10 @@ static int32_t tg_rt_error(void* ctx, uint32_t n, int32_t code) {
     return 1;
 }
 
+// The size of dimension symbol k in this call (loaded once, at function
+// entry, by code with dynamic dimensions).
+static int64_t tg_rt_dim(void* ctx, uint32_t k) { return frame(ctx).sizes[k]; }
+
 // Contiguous elements of slot v (made contiguous in place if it is a view).
 static const void* tg_rt_in(void* ctx, uint32_t v) {
     CallFrame& f = frame(ctx);
@@ -265,7 +269,9 @@ static void* tg_rt_out(void* ctx, uint32_t v) {
         const stdlib::TensorType& t = f.graph->tensor_type(v);
         try {
             stdlib::poll_limits();
-            f.slots[v] = Tensor::empty(t.dtype, t.shape);
+            // a value with dynamic dimensions has this call's sizes, not the traced ones
+            f.slots[v] = f.graph->value(v).dim_symbols.empty() ? Tensor::empty(t.dtype, t.shape)
+                                                               : Tensor::empty(t.dtype, f.graph->shape_at(v, f.sizes));
         } catch (const stdlib::OpError& e) {  // a limit: located at the node that makes v
             const tracer::NodeId def = f.graph->value(v).def;
             throw tracer::RuntimeError(e.what(), def == tracer::kNoId ? tracer::SrcLoc{} : f.graph->node(def).loc);
@@ -352,7 +358,7 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
             TG_SYM(tg_rt_copies), TG_SYM(tg_rt_own), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
             TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
             TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_fmod_f32), TG_SYM(tg_fmod_f64),
-            TG_SYM(tg_rt_parallel), TG_SYM(tg_rt_pairwise_f64), TG_SYM(tg_rt_pairwise_i64), TG_SYM(tg_rt_fold),
+            TG_SYM(tg_rt_parallel), TG_SYM(tg_rt_pairwise_f64), TG_SYM(tg_rt_pairwise_i64), TG_SYM(tg_rt_fold), TG_SYM(tg_rt_dim),
             // What LLVM's backend may call for intrinsics and loop idioms.
             RuntimeSymbol{"memset", reinterpret_cast<void*>(static_cast<void* (*)(void*, int, size_t)>(&std::memset))},
             RuntimeSymbol{"memcpy", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memcpy))},

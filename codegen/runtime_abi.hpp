@@ -28,6 +28,9 @@ struct CallFrame {
     std::exception_ptr error;           // set when a runtime function fails
     int64_t tick_ns = 0;                // when loops last reported iterations (tg_rt_tick)
     int threads = 1;                    // chunks a large fused loop may be split into (tg_rt_parallel)
+    // The sizes of the graph's dimension symbols in this call (Graph::symbol_sizes,
+    // read from the inputs once per call); empty for a graph without dynamic dimensions.
+    std::vector<int64_t> sizes;
 };
 
 // Compiled code passes tg_rt_error the stdlib::BinaryKind whose integer

@@ -26,7 +26,8 @@ namespace {
 // One node that owns no regions, with its operands read from env.
 class NodeRunner {
 public:
-    NodeRunner(const Graph& g, std::span<Tensor> env, RunContext& ctx) : g_(g), env_(env), ctx_(ctx) {}
+    NodeRunner(const Graph& g, std::span<Tensor> env, RunContext& ctx, std::span<const int64_t> sizes)
+        : g_(g), env_(env), ctx_(ctx), sizes_(sizes) {}
 
     std::vector<Tensor> operand_values(const Node& node) {
         std::vector<Tensor> vals;
@@ -60,8 +61,8 @@ public:
             }
             case Op::Constant: env_[node.results[0]] = std::get<Tensor>(node.payload); return;
             case Op::Undef: {
-                const stdlib::TensorType& t = g_.tensor_type(node.results[0]);
-                env_[node.results[0]] = Tensor::zeros(t.dtype, t.shape);
+                const ValueId r = node.results[0];
+                env_[r] = Tensor::zeros(g_.tensor_type(r).dtype, g_.shape_at(r, sizes_));  // this run's sizes
                 return;
             }
             case Op::Truth: env_[node.results[0]] = Tensor::scalar(stdlib::truth(env_[node.operands[0]])); return;
@@ -111,6 +112,7 @@ private:
     const Graph& g_;
     std::span<Tensor> env_;
     RunContext& ctx_;
+    std::span<const int64_t> sizes_;  // the run's symbol sizes (dynamic dimensions)
 };
 
 class Interpreter {
@@ -130,6 +132,7 @@ public:
         if (k != inputs.size())
             throw RuntimeError("graph " + g_.name() + " takes " + std::to_string(k) + " inputs, got " +
                                    std::to_string(inputs.size()), {});
+        sizes_ = g_.symbol_sizes(inputs);  // once per run: what dynamic dimensions are this time
         std::vector<Tensor> out;
         for (ValueId v : exec(Graph::kBody))
             if (!g_.type(v).token) out.push_back(env_[v]);
@@ -197,7 +200,7 @@ private:
                 }
             }
             case Op::Yield: return;
-            default: NodeRunner(g_, env_, ctx_).run(node); return;
+            default: NodeRunner(g_, env_, ctx_, sizes_).run(node); return;
         }
     }
 
@@ -209,13 +212,15 @@ private:
     RunContext& ctx_;
     std::vector<Tensor> env_;  // one slot per value id; tokens hold nothing
     std::vector<Tensor> args_tmp_;
+    std::vector<int64_t> sizes_;  // the symbols' sizes in this run (empty: no dynamic dimensions)
 };
 
 }  // namespace
 
-void run_node(const Graph& g, const Node& node, std::span<Tensor> env, RunContext& ctx) {
+void run_node(const Graph& g, const Node& node, std::span<Tensor> env, RunContext& ctx,
+              std::span<const int64_t> sizes) {
     try {
-        NodeRunner(g, env, ctx).run(node);
+        NodeRunner(g, env, ctx, sizes).run(node);
     } catch (const stdlib::OpError& e) {
         throw RuntimeError(e.what(), node.loc);
     }

@@ -36,7 +36,9 @@ struct RunContext {
 };
 
 // Runs `g` with `inputs` bound to its tensor inputs (tokens are implicit) and
-// returns the tensor values its body yields (tokens skipped).
+// returns the tensor values its body yields (tokens skipped). A graph with
+// dynamic dimensions (Graph::dim_symbol) runs at the sizes of its symbols
+// read from `inputs` (Graph::symbol_sizes): nothing takes a size from a type.
 // Throws RuntimeError (message + the failing node's location) for errors of
 // the program: integer division by zero, index out of range, a failed assert.
 std::vector<stdlib::Tensor> run_graph(const Graph& g, std::span<const stdlib::Tensor> inputs, RunContext& ctx);
@@ -44,8 +46,11 @@ std::vector<stdlib::Tensor> run_graph(const Graph& g, std::span<const stdlib::Te
 // Runs one node that owns no regions (not cond/while/yield): operands are
 // read from `env` (indexed by value id), results written there. The reference
 // semantics of one op, for compiled code to call for ops it does not lower
-// itself. Throws RuntimeError like run_graph.
-void run_node(const Graph& g, const Node& node, std::span<stdlib::Tensor> env, RunContext& ctx);
+// itself. `sizes`: the run's symbol sizes (Graph::symbol_sizes), which the
+// results of Undef nodes with dynamic dimensions take; empty for a graph
+// without them. Throws RuntimeError like run_graph.
+void run_node(const Graph& g, const Node& node, std::span<stdlib::Tensor> env, RunContext& ctx,
+              std::span<const int64_t> sizes = {});
 
 // Renders a print/assert/raise template with the given operand values
 // (indexed like the node's operands; tokens are ignored).

@@ -363,3 +363,46 @@ TEST_CASE("interpreter: a weak input fed a strong tensor promotes as the trace d
         CHECK(r[0].data<int32_t>()[1] == 5);
     }
 }
+
+TEST_CASE("interpreter: a graph with dynamic dimensions runs at the sizes of its inputs (undef included)") {
+    // def f(x, p): y = x * 2 if p else (an unassigned y: undef); return y + x, y[-1, 1]
+    // traced at x: f32[3,4], axis 0 marked dynamic (symbol 0, read from x)
+    using tg::stdlib::DType;
+    using tg::stdlib::Shape;
+    Graph g("f");
+    ValueId x = g.add_input({DType::F32, Shape{3, 4}, false}, "x");
+    ValueId p = g.add_input({DType::Bool, {}, false}, "p");
+    std::vector<ValueId> ins{x};
+    NodeId c = g.add_cond(p, ins);
+    g.enter(g.node(c).regions[0]);
+    ValueId twice[] = {g.apply1("mul", {g.args(g.node(c).regions[0])[0], g.constant(Tensor::weak_float(2.0))})};
+    g.yield(twice);
+    g.exit();
+    g.enter(g.node(c).regions[1]);
+    ValueId none[] = {g.undef(ValueType::of(g.tensor_type(x)))};
+    g.yield(none);
+    g.exit();
+    const ValueId y = g.finish(c)[0];
+    const ValueId s = g.apply1("add", {y, x});
+    IndexSpec spec{{tg::stdlib::IndexItem{}, tg::stdlib::IndexItem{}}, {false, false}};
+    spec.items[0].index = -1;
+    spec.items[1].index = 1;
+    ValueId out[] = {s, g.index(y, spec, {})};
+    g.yield(out);
+    verify(g);
+    g.set_symbol_sources({{0, 0}});
+    for (ValueId v : {x, g.args(g.node(c).regions[0])[0], twice[0], none[0], y, s}) g.set_dim_symbol(v, 0, 0);
+    CHECK(g.type_string(none[0]) == "f32[?0,4]");
+    for (int64_t n : {2, 5, 1000}) {
+        Tensor xv = Tensor::empty(DType::F32, Shape{n, 4});
+        for (int64_t i = 0; i < 4 * n; ++i) xv.data<float>()[i] = static_cast<float>(i) - 3.5f;
+        for (bool pv : {true, false}) {
+            INFO("n = " << n << ", p = " << pv);
+            auto r = run(g, {xv, Tensor::scalar(pv)});
+            REQUIRE(r.size() == 2);
+            const Tensor ye = pv ? eager("mul", {xv, Tensor::weak_float(2.0)}) : Tensor::zeros(DType::F32, Shape{n, 4});
+            CHECK(bit_equal(r[0], eager("add", {ye, xv})));  // the undef has n rows, not 3
+            CHECK(r[1].item_f64() == (pv ? 2.0 * (4.0 * double(n) - 6.5) : 0.0));
+        }
+    }
+}
