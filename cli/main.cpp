@@ -32,6 +32,10 @@
 
 namespace {
 
+std::map<std::string, tg::DynamicShapes> dynamic_shapes_names() {
+    return {{"auto", tg::DynamicShapes::Auto}, {"always", tg::DynamicShapes::Always}, {"never", tg::DynamicShapes::Never}};
+}
+
 void write_stdout(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
 // Errors go to stderr after everything printed so far (SPEC §2.2). The
@@ -263,6 +267,15 @@ int tg_main(int argc, char** argv) {
     app.require_subcommand(0, 1);
 
     tg::Options opts;
+    if (const char* env = std::getenv("TG_DYNAMIC_SHAPES"); env && *env) {
+        const auto names = dynamic_shapes_names();
+        const auto it = names.find(env);
+        if (it == names.end()) {
+            std::fprintf(stderr, "tg: TG_DYNAMIC_SHAPES takes auto, always or never, got '%s'\n", env);
+            return 2;
+        }
+        opts.dynamic_shapes = it->second;
+    }
     // Imports go through the embedding API's module loader, as in any host.
     opts.load_module = tg::file_module_loader(opts.module_paths, opts.use_tg_path);
     std::string file;
@@ -290,14 +303,13 @@ int tg_main(int argc, char** argv) {
                     return "--threads N and TG_NUM_THREADS take a whole number from 1 to 4096, got '" + s + "'";
                 },
                 "1..4096"));
+        // (its default comes from TG_DYNAMIC_SHAPES, read before parsing, so
+        // that the flag overrides it)
         cmd->add_option("--dynamic-shapes", opts.dynamic_shapes,
                         "trace a @graph function called with varying sizes once with those dimensions dynamic: "
-                        "auto (after 3 traces that differ only in sizes; the default), always (testing), never")
-            ->envname("TG_DYNAMIC_SHAPES")
-            ->transform(CLI::CheckedTransformer(std::map<std::string, tg::DynamicShapes>{
-                {"auto", tg::DynamicShapes::Auto},
-                {"always", tg::DynamicShapes::Always},
-                {"never", tg::DynamicShapes::Never}}));
+                        "auto (after 3 traces that differ only in sizes; the default), always (testing), never "
+                        "(default: $TG_DYNAMIC_SHAPES, else auto)")
+            ->transform(CLI::CheckedTransformer(dynamic_shapes_names()));
         cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
         cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
     };

@@ -277,6 +277,13 @@ void Lowerer::emit_simple_scalar(const Node& node) {
         reg_[r] = t == Ty::B ? "false" : (is_float_ty(t) ? "0.0" : "0");
         return;
     }
+    if (const tracer::Graph::SizeConstant* sc = g_.size_constant(g_.value(r).def)) {
+        // factor x a symbol's size, as eager makes it: an integer, converted
+        // to the constant's type (exact: sizes are far below 2^53)
+        const std::string n = extent(plan_sizes_[static_cast<size_t>(sc->symbol)] * sc->factor, sc->symbol);
+        reg_[r] = b_.convert(n, Ty::I64, t);
+        return;
+    }
     const stdlib::Tensor& c = std::get<stdlib::Tensor>(node.payload);
     switch (t) {
         case Ty::B: reg_[r] = c.item_bool() ? "true" : "false"; break;

@@ -71,7 +71,7 @@ struct Options {
     bool no_cache = false;  // the persistent object cache of compiled code is off
     bool sync_jit = false;  // compile every graph before its first call (no background tier)
     int threads = 0;        // for large compiled loops; 0 = codegen::default_threads()
-    tracer::DynamicShapes dynamic_shapes = tracer::DynamicShapes::Never;  // tracer/generalize.hpp
+    tracer::DynamicShapes dynamic_shapes = tracer::DynamicShapes::Auto;  // tracer/generalize.hpp
     std::string cache_dir;  // "" = codegen::default_cache_dir()
     std::string dump_graphs_dir;
     int max_call_depth = 1000;

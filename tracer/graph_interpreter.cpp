@@ -55,11 +55,20 @@ public:
                 for (size_t k = first; k < node.operands.size(); ++k) inputs.push_back(env_[node.operands[k]]);
                 stdlib::OpContext octx{ctx_.rng, &ctx_.saved};
                 if ((node.def->flags & stdlib::kRandom) && !ctx_.rng) throw RuntimeError("graph interpreter: a random op needs RunContext::rng", node.loc);
-                env_[node.results[0]] = node.def->eager(octx, stdlib::OpArgs{inputs, node.attrs});
+                if (sizes_.empty() || g_.shape_attrs().empty()) {
+                    env_[node.results[0]] = node.def->eager(octx, stdlib::OpArgs{inputs, node.attrs});
+                } else {  // a shape attribute is this run's result shape (a generalized trace)
+                    const std::vector<stdlib::Attr> attrs = g_.attrs_at(g_.value(node.results[0]).def, sizes_);
+                    env_[node.results[0]] = node.def->eager(octx, stdlib::OpArgs{inputs, attrs});
+                }
                 inputs.clear();  // drop the references before the next node
                 return;
             }
-            case Op::Constant: env_[node.results[0]] = std::get<Tensor>(node.payload); return;
+            case Op::Constant:
+                // a size constant is computed from this run's sizes
+                env_[node.results[0]] = sizes_.empty() ? std::get<Tensor>(node.payload)
+                                                       : g_.constant_at(g_.value(node.results[0]).def, sizes_);
+                return;
             case Op::Undef: {
                 const ValueId r = node.results[0];
                 env_[r] = Tensor::zeros(g_.tensor_type(r).dtype, g_.shape_at(r, sizes_));  // this run's sizes

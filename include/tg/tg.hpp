@@ -215,7 +215,7 @@ struct Options {
     // to the machine). 0 = $TG_NUM_THREADS if it is a positive integer, else
     // the machine's hardware threads. Results never depend on it.
     int threads = 0;
-    DynamicShapes dynamic_shapes = DynamicShapes::Never;
+    DynamicShapes dynamic_shapes = DynamicShapes::Auto;
     bool verify = false;    // run each @graph call both ways and compare
     std::string dump_graphs_dir;
     // Limits: an untrusted script ends with a located tg::Error instead of
