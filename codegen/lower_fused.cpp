@@ -130,13 +130,12 @@ void Lowerer::emit_group(const std::vector<NodeId>& members) {
     if (P.numel == 0) return;  // (a dynamic axis 0 is never 0: then a static one is)
     const int64_t outer = P.dims[0], inner = P.numel / outer;
     const int64_t work = P.numel * static_cast<int64_t>(members.size());
-    // An op that may raise (integer // and %) reports its error and leaves
-    // through the function's own failure exit: its loop stays inline.
-    const bool raises = std::any_of(members.begin(), members.end(), [&](NodeId m) {
-        const std::optional<NativeOp> op = native_of(g_, g_.node(m));
-        return op && op->may_raise;
-    });
-    // A dynamic outer extent is known only at run time: the loop is always
+    // A group that can raise (integer //, %, **) stays on this thread at any
+    // size: its error is reported from the graph's function (tg_rt_error,
+    // then `fail`), at the first failing element, as eager's.
+    const bool raises = std::any_of(members.begin(), members.end(),
+                                    [&](NodeId n) { return native_of(g_, g_.node(n))->may_raise; });
+    // A dynamic outer extent is known only at run time: the loop is
     // outlined, and tg_rt_parallel runs it inline when it is small.
     if (raises || (P.sym < 0 && (outer < 2 || work < 2 * kChunkWork))) {  // small: inline, as fast as before the pool existed
         emit_loop_nest(members, P, ptr, "0", extent(outer, P.sym));

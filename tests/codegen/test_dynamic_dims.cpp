@@ -364,3 +364,25 @@ TEST_CASE("dynamic batch of rank 3: merged loop dims, broadcasting inner operand
               CHECK(s.fused_groups == 3);  // [exp, y, y] until the max, [y] until the sum, [sigmoid + mean]
           });
 }
+
+TEST_CASE("dynamic batch: integer floor division by zero raises eager's error at its node") {
+    // data() gives zeros among the i64 divisors at some sizes only: no error at some, an error at others
+    check({{DType::I64, {kSym0, 4}}, {DType::I64, {kSym0, 4}}},
+          [&](Graph& g, const std::vector<ValueId>& in, std::vector<ValueId>& outs) {
+              ValueId q = g.apply1("floordiv", {g.apply1("add", {in[0], in[0]}), in[1]}, tracer::SrcLoc{nullptr, {3, 14}, nullptr});
+              outs = {q, g.apply1("mod", {in[0], g.constant(Tensor::weak_int(7))})};
+          },
+          {}, [&](const codegen::LoweringStats& s) { CHECK(s.runtime_nodes == 0); });
+}
+
+TEST_CASE("a graph with dynamic dimensions is not bounded work: it compiles before its first call") {
+    for (bool dynamic : {false, true}) {
+        const int64_t sizes[] = {11};
+        auto g = make({{DType::F32, {kSym0, 4}}},
+                      [](Graph& g, const std::vector<ValueId>& in, std::vector<ValueId>& outs) {
+                          outs = {g.apply1("neg", {in[0]})};
+                      },
+                      sizes, dynamic);
+        CHECK((codegen::bounded_work(*g) < 0) == dynamic);
+    }
+}

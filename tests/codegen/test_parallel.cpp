@@ -194,6 +194,27 @@ TEST_CASE("large fused element-wise loops give bit-identical results on 1, 2 and
     }
 }
 
+TEST_CASE("large integer //, % and ** (which can raise) stay on one thread and raise eager's error") {
+    // (they were outlined for the pool like any large loop, where their error path cannot be reached:
+    // the module did not compile)
+    const int64_t n = 2 * kChunkWork + 5;
+    for (const char* op : {"floordiv", "mod", "pow"})
+        for (DType d : {DType::I32, DType::I64}) {
+            INFO(op << " on " << stdlib::dtype_name(d));
+            Built b = build({TensorType{d, Shape{n}, false}, TensorType{d, Shape{n}, false}},
+                            [&](Graph& g, auto& in, auto& outs, auto&) {
+                                outs.push_back(g.apply1(op, {in[0], in[1]}, tracer::SrcLoc{nullptr, {2, 12}, nullptr}));
+                            });
+            // divisors / exponents 1..3, then one bad one (0, or -1 for pow) near the end
+            Tensor x = sparse(d, n, 7, {{3, -5}}), ok = sparse(d, n, 2, {{10, 3}, {n - 1, 1}});
+            Tensor bad = sparse(d, n, 2, {{n - 3, std::string(op) == "pow" ? -1 : 0}});
+            check_thread_counts(b, {{x, ok}}, 0, "no error");
+            auto c = compiler(8).compile(*b.g, "raise");
+            const Outcome o = agree(*b.g, *c, {x, bad}, "error");
+            CHECK(o.error.find("@ 2:12") != std::string::npos);
+        }
+}
+
 TEST_CASE("large fused reductions give bit-identical results on 1, 2 and 8 threads") {
     const DType kAll[] = {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64};
     const char* kOps[] = {"sum", "mean", "max", "min", "prod", "any", "all"};
