@@ -47,8 +47,6 @@ using tracer::ValueId;
 
 namespace {
 
-constexpr int64_t kMaxUnroll = 1000;  // iterations of a loop unrolled at trace time when conversion fails
-
 // The tensor leaves of a value, in order (lists, tuples and dicts' values are walked).
 void collect_leaves(const Value& v, std::vector<Value>& out) {
     if (v.is_tensor()) {
@@ -537,122 +535,170 @@ Value merged_value(TraceState& T, const BranchMerge& r, const std::vector<Value>
     if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
     return v;
 }
+// The variables a converted `if` carries, their values before it, and what
+// the cond rolls back to when it gives up.
+struct CondVars {
+    Runtime& rt;
+    std::vector<TraceVar> vars;
+    std::vector<Value> before;
+    Graph::Checkpoint cp;
+    ValueId tok_in;
+    std::vector<size_t> marks[3];  // tape lengths before each branch and after (autodiff.hpp)
+
+    CondVars(Runtime& r, std::vector<TraceVar> vs)
+        : rt(r), vars(std::move(vs)), cp(r.trace->graph.checkpoint()), tok_in(r.trace->token) {
+        for (const TraceVar& v : vars) before.push_back(*v.slot);
+        marks[0] = tape_marks(rt);
+    }
+    void restore() {
+        for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = before[i];
+    }
+    std::vector<Value> current() const {
+        std::vector<Value> now;
+        for (const TraceVar& v : vars) now.push_back(*v.slot);
+        return now;
+    }
+    void give_up() {
+        restore();
+        rt.trace->token = tok_in;
+        rt.trace->graph.rollback(cp);
+        truncate_tapes(rt, marks[0]);
+    }
+};
+
+// What the two branches gave: each one's variables, token, and error (a
+// User error: the branch raises when it runs).
+struct CondBranches {
+    std::vector<Value> out[2];
+    ValueId tok_out[2];
+    std::optional<Error> err[2];
+};
+
+// Both branches raise, each after what it did first (a print): the cond
+// stays, carrying only the token, and the error goes on to the enclosing
+// construct, whose own raise is never reached.
+void finish_raising_cond(CondVars& cv, NodeId node, const RegionId reg[2], const CondBranches& br) {
+    Graph& g = cv.rt.trace->graph;
+    truncate_tapes(cv.rt, cv.marks[0]);
+    for (int b = 0; b < 2; ++b) {
+        g.enter(reg[b]);
+        ValueId y[1] = {br.tok_out[b]};
+        g.yield(y);
+        g.exit();
+    }
+    cv.restore();
+    cv.rt.trace->token = g.finish(node)[0];
+}
+
+// What each variable is after the cond; the results it needs are appended
+// to `yielded`. Two values that do not merge are the conversion error of
+// `construct`, after the cond rolled back.
+std::vector<BranchMerge> merge_cond_vars(CondVars& cv, const CondBranches& br, int vars_dead_on,
+                                         std::vector<Yielded>& yielded, const char* construct,
+                                         const lang::SourcePtr& source, Loc loc) {
+    const size_t nv = cv.vars.size();
+    std::vector<BranchMerge> results(nv);
+    try {
+        for (size_t i = 0; i < nv; ++i) {
+            const TraceVar& var = cv.vars[i];
+            // A side that raised, or (for variables) that has returned, gives no value.
+            const bool dead_var = var.role == TraceVar::Var;
+            // The return value of a path that has not returned is never read.
+            auto no_return = [&](int s) {
+                return var.role == TraceVar::Ret && !br.out[s][i].defined() && !br.out[s][i].maybe_undef();
+            };
+            const bool gone[2] = {br.err[0] || (dead_var && vars_dead_on == 0) || no_return(0),
+                                  br.err[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
+            const Value* const sides[2] = {&br.out[0][i], &br.out[1][i]};
+            results[i] = merge_branches(var, cv.before[i], sides, gone, yielded);
+        }
+    } catch (const BranchMismatch& e) {
+        cv.give_up();
+        const std::string what = std::string(construct).find(' ') == std::string::npos
+                                     ? std::string("`") + construct + "`"
+                                     : std::string(construct) + ",";
+        merge_error(e.var, e.mismatch, MergeSite::Branches, " of the " + what + " at " + format_location(source.get(), loc),
+                    source, loc);
+    }
+    return results;
+}
+
+// The tape's part of a differentiated cond: its branches' entries recorded
+// as one cond entry (`res`: the cond's results, the residuals after the
+// `outs` of the carried leaves).
+void record_cond_gradients(Runtime& rt, CondGradients& grads, uint32_t pred, std::vector<Value>& outs,
+                           const std::vector<ValueId>& res) {
+    if (!grads.tape) return;
+    std::vector<Value> residual_results[2];
+    size_t at = 1 + outs.size();
+    for (int b = 0; b < 2; ++b)
+        for (size_t k = 0; k < grads.residuals[b].size(); ++k) residual_results[b].push_back(symbolic(*rt.trace, res[at++]));
+    record_cond(rt, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
+                residual_results);
+}
 }  // namespace
 
 // ------------------------------------------------------------------ cond
+
+std::optional<Error> Evaluator::trace_body(const BranchFn& fn, Loc loc, const std::function<void()>& give_up) {
+    TraceState& T = *rt_.trace;
+    Frame* frame = f_;
+    try {
+        try {
+            set_flow_flag(fn());
+        } catch (const stdlib::OpError& err) {
+            throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
+        }
+    } catch (Error& e) {
+        f_ = frame;
+        if (e.trace_kind != TraceErrorKind::User) {
+            give_up();
+            throw;
+        }
+        T.token = T.graph.raise(T.token, text_template(e.message()), {}, error_location(T, e));
+        return e;
+    }
+    return std::nullopt;
+}
 
 Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn,
                                       const BranchFn& else_fn, Loc loc, const char* construct, int vars_dead_on) {
     TraceState& T = *rt_.trace;
     Graph& g = T.graph;
-    std::vector<TraceVar> vars = trace_vars(std::move(extra));
-    const size_t nv = vars.size();
-    std::vector<Value> before(nv);
-    for (size_t i = 0; i < nv; ++i) before[i] = *vars[i].slot;
-    auto restore = [&] {
-        for (size_t i = 0; i < nv; ++i) *vars[i].slot = before[i];
-    };
-    const Graph::Checkpoint cp = g.checkpoint();
-    const ValueId tok_in = T.token;
-    std::vector<size_t> marks[3];  // tape lengths before each branch and after (autodiff.hpp)
-    marks[0] = tape_marks(rt_);
-    auto give_up = [&] {
-        restore();
-        T.token = tok_in;
-        g.rollback(cp);
-        truncate_tapes(rt_, marks[0]);
-    };
-    ValueId ins[1] = {tok_in};
+    CondVars cv(rt_, trace_vars(std::move(extra)));
+    ValueId ins[1] = {cv.tok_in};
     const NodeId node = g.add_cond(pred, ins, T.at(source(), loc));
     const RegionId reg[2] = {g.node(node).regions[0], g.node(node).regions[1]};
-    std::vector<Value> out[2];
-    ValueId tok_out[2];
-    bool failed[2] = {false, false};
-    std::optional<Error> errs[2];
-    Frame* frame = f_;
+    // ---- the branches, each in its region from the values before the cond
+    CondBranches br;
     for (int b = 0; b < 2; ++b) {
-        marks[b] = tape_marks(rt_);
+        cv.marks[b] = tape_marks(rt_);
         g.enter(reg[b]);
         T.token = g.args(reg[b])[0];
-        restore();
-        try {
-            try {
-                set_flow_flag((b == 0 ? then_fn : else_fn)());
-            } catch (const stdlib::OpError& err) {
-                throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
-            }
-        } catch (Error& e) {
-            f_ = frame;
-            if (e.trace_kind != TraceErrorKind::User) {
-                give_up();
-                throw;
-            }
-            failed[b] = true;
-            errs[b] = e;
-            T.token = g.raise(T.token, text_template(e.message()), {}, error_location(T, e));
-        }
-        out[b].resize(nv);
-        for (size_t i = 0; i < nv; ++i) out[b][i] = *vars[i].slot;
-        tok_out[b] = T.token;
+        cv.restore();
+        br.err[b] = trace_body(b == 0 ? then_fn : else_fn, loc, [&] { cv.give_up(); });
+        br.out[b] = cv.current();
+        br.tok_out[b] = T.token;
         g.exit();
     }
-    marks[2] = tape_marks(rt_);
-    if (failed[0] && failed[1]) {
-        truncate_tapes(rt_, marks[0]);
-        // Both branches raise, each after what it did first (a print): the
-        // cond stays, carrying only the token, and the error goes on to the
-        // enclosing construct, whose own raise is never reached.
-        for (int b = 0; b < 2; ++b) {
-            g.enter(reg[b]);
-            ValueId y[1] = {tok_out[b]};
-            g.yield(y);
-            g.exit();
-        }
-        restore();
-        T.token = g.finish(node)[0];
-        throw *errs[0];
+    cv.marks[2] = tape_marks(rt_);
+    if (br.err[0] && br.err[1]) {
+        finish_raising_cond(cv, node, reg, br);
+        throw *br.err[0];
     }
-
-    // ---- merge: what each variable is after the cond
+    // ---- merge: what each variable is after the cond, and the results
     std::vector<Yielded> yielded;
-    std::vector<BranchMerge> results(nv);
-    try {
-        for (size_t i = 0; i < nv; ++i) {
-            const TraceVar& var = vars[i];
-            // A side that raised, or (for variables) that has returned, gives no value.
-            const bool dead_var = var.role == TraceVar::Var;
-            // The return value of a path that has not returned is never read.
-            auto no_return = [&](int s) { return var.role == TraceVar::Ret && !out[s][i].defined() && !out[s][i].maybe_undef(); };
-            const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0) || no_return(0),
-                                  failed[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
-            const Value* const sides[2] = {&out[0][i], &out[1][i]};
-            results[i] = merge_branches(var, before[i], sides, gone, yielded);
-        }
-    } catch (const BranchMismatch& e) {
-        give_up();
-        const std::string what = std::string(construct).find(' ') == std::string::npos
-                                     ? std::string("`") + construct + "`"
-                                     : std::string(construct) + ",";
-        merge_error(e.var, e.mismatch, MergeSite::Branches, " of the " + what + " at " + format_location(source().get(), loc),
-                    source(), loc);
-    }
+    std::vector<BranchMerge> results = merge_cond_vars(cv, br, vars_dead_on, yielded, construct, source(), loc);
     const size_t n_results = yielded.size();
-    CondGradients grads = cond_gradients(rt_, marks, reg, yielded);
+    CondGradients grads = cond_gradients(rt_, cv.marks, reg, yielded);
     const tracer::SrcLoc where = T.at(source(), loc);
-    for (int b = 0; b < 2; ++b) yield_branch(rt_, reg[b], b, tok_out[b], yielded, where);
+    for (int b = 0; b < 2; ++b) yield_branch(rt_, reg[b], b, br.tok_out[b], yielded, where);
     std::vector<ValueId> res = g.finish(node);
     T.token = res[0];
     std::vector<Value> outs;
     for (size_t j = 0; j < n_results; ++j) outs.push_back(symbolic(T, res[1 + j]));
-    if (grads.tape) {
-        std::vector<Value> residual_results[2];
-        size_t at = 1 + n_results;
-        for (int b = 0; b < 2; ++b)
-            for (size_t k = 0; k < grads.residuals[b].size(); ++k) residual_results[b].push_back(symbolic(T, res[at++]));
-        record_cond(rt_, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
-                    residual_results);
-    }
-    for (size_t i = 0; i < nv; ++i) *vars[i].slot = merged_value(T, results[i], outs, res);
+    record_cond_gradients(rt_, grads, pred, outs, res);
+    for (size_t i = 0; i < cv.vars.size(); ++i) *cv.vars[i].slot = merged_value(T, results[i], outs, res);
     return flow_of_flags();
 }
 
@@ -742,8 +788,6 @@ void Evaluator::trace_assert(const Assert& a, const Value& c) {
     T.token = T.graph.assert_(T.token, pred, std::move(msg), operands, T.at(source(), a.loc));
 }
 
-namespace {
-
 // The variables a converted `while` carries (Evaluator::trace_while): per
 // variable its plan — carried or not, the skeleton, the leaves' types, the
 // defined-flag — widened attempt by attempt until one iteration of the
@@ -769,6 +813,15 @@ struct LoopCarry {
     std::set<std::pair<size_t, size_t>> diff_keys;
 
     tracer::SrcLoc here() const { return T.at(*frame->source, loc); }
+    // The values before the loop, and the plans of the variables carried
+    // from the first attempt.
+    void start() {
+        entry.resize(vars.size());
+        for (size_t i = 0; i < vars.size(); ++i) entry[i] = *vars[i].slot;
+        plan.resize(vars.size());
+        for (size_t i = 0; i < vars.size(); ++i)
+            if (vars[i].force_carried) carry(i, entry[i], nullptr);
+    }
     void restore() {
         for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = entry[i];
     }
@@ -987,9 +1040,34 @@ bool LoopCarry::settle(bool ad) {
     }
     return retry;
 }
-}  // namespace
-
 // ------------------------------------------------------------------ while
+
+// One attempt at a converted loop with the current plans: what it rolls
+// back to, its node, and what the tape needs of it (autodiff.hpp): per
+// carried id the tape nodes and primals of the initial and the yielded
+// values, and per differentiated leaf those of the body's arguments and of
+// the loop's results.
+struct LoopAttempt {
+    Graph::Checkpoint cp;
+    ValueId tok_in;
+    std::vector<size_t> marks;
+    bool ad;  // gradients through the loop: only with a tape running
+    NodeId node = kNoId;
+    RegionId cond_r = 0, body_r = 0;
+    std::vector<uint32_t> init_nodes, arg_nodes, yield_nodes, out_nodes;
+    std::vector<Value> init_primals, yield_primals;
+    LoopTape body_tape;
+    std::shared_ptr<WhileData> wd;  // set when leaves are differentiated around the loop
+
+    explicit LoopAttempt(Runtime& rt)
+        : cp(rt.trace->graph.checkpoint()), tok_in(rt.trace->token), marks(tape_marks(rt)), ad(!rt.tapes.empty()) {}
+    void roll_back(LoopCarry& lc) const {
+        lc.restore();
+        lc.T.token = tok_in;
+        lc.T.graph.rollback(cp);
+        truncate_tapes(lc.rt, marks);
+    }
+};
 
 namespace {
 
@@ -1024,6 +1102,30 @@ Value stack_size_before(TraceState& T, NodeId node, const tracer::SrcLoc& where)
     g.insert(parent, size_t(std::find(order.begin(), order.end(), node) - order.begin()), sn);
     g.node(node).operands[0] = g.node(sn).results[1];
     return symbolic(T, g.node(sn).results[0]);
+}
+
+// The tape's part of a differentiated loop: one while entry, per
+// differentiated leaf (in id order) its nodes and primals (`res`: the
+// loop's results).
+void record_while_gradients(Runtime& rt, const LoopCarry& lc, LoopAttempt& at, const std::vector<ValueId>& res) {
+    const Graph& g = rt.trace->graph;
+    WhileData& wd = *at.wd;
+    const std::vector<std::pair<size_t, size_t>> keys = lc.id_keys();
+    std::vector<uint32_t> in_nodes;
+    std::vector<Value> in_primals, out_primals;
+    size_t a = 0;
+    for (size_t pos = 0; pos < keys.size(); ++pos) {
+        if (!lc.diff_keys.count(keys[pos])) continue;
+        in_nodes.push_back(at.init_nodes[pos]);
+        in_primals.push_back(at.init_primals[pos]);
+        wd.leaf_types.push_back(g.tensor_type(res[1 + pos]));
+        wd.arg_nodes.push_back(at.arg_nodes[a]);
+        wd.out_nodes.push_back(at.out_nodes[a]);
+        wd.yield_nodes.push_back(at.yield_nodes[pos]);
+        out_primals.push_back(at.yield_primals[pos]);
+        ++a;
+    }
+    record_while(rt, std::move(at.body_tape), at.wd, in_nodes, in_primals, out_primals);
 }
 
 }  // namespace
@@ -1065,162 +1167,125 @@ Value Evaluator::loop_predicate(const std::function<Value()>& cond_fn, LoopFlags
 
 Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
                                        std::vector<TraceVar> extra, Loc loc) {
-    TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
     LoopFlags flags;
-    Frame* frame = f_;
-    LoopCarry lc{rt_, T, frame, f_->loop, {}, {}, {}, loc, {}};
+    LoopCarry lc{rt_, *rt_.trace, f_, f_->loop, {}, {}, {}, loc, {}};
     f_->loop = &flags;
     lc.vars = trace_vars(std::move(extra));
     std::erase_if(lc.vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
-    const size_t nv = lc.vars.size();
-    lc.entry.resize(nv);
-    for (size_t i = 0; i < nv; ++i) lc.entry[i] = *lc.vars[i].slot;
-    lc.plan.resize(nv);
-    for (size_t i = 0; i < nv; ++i)
-        if (lc.vars[i].force_carried) lc.carry(i, lc.entry[i], nullptr);
-    LoopFlags* const saved_loop = lc.saved_loop;
-
-    const int max_attempts = 4 * static_cast<int>(nv) + 4;
+    lc.start();
+    const int max_attempts = 4 * static_cast<int>(lc.vars.size()) + 4;
     for (int attempt = 0;; ++attempt) {
         if (attempt > max_attempts) {
             lc.restore();
-            f_->loop = saved_loop;
+            f_->loop = lc.saved_loop;
             unsupported_in_graph("this loop (its variables' types do not settle)");
         }
         lc.restore();
-        const Graph::Checkpoint cp = g.checkpoint();
-        const ValueId tok_in = T.token;
-        const std::vector<size_t> marks = tape_marks(rt_);
-        auto roll_back = [&] {
-            f_ = frame;
-            lc.restore();
-            T.token = tok_in;
-            g.rollback(cp);
-            truncate_tapes(rt_, marks);
-        };
-        // Gradients through the loop (autodiff.hpp): only with a tape running.
-        const bool ad = !rt_.tapes.empty();
-        std::vector<ValueId> inits{T.token};
-        std::vector<uint32_t> init_nodes;
-        std::vector<Value> init_primals;
-        for (size_t i = 0; i < nv; ++i)
-            if (lc.plan[i].carried) {
-                if (ad) lc.new_tracked(i, lc.entry[i]);
-                lc.carried_ids(i, lc.entry[i], inits, ad ? &init_nodes : nullptr, ad ? &init_primals : nullptr);
-            }
-        const NodeId node = g.add_while(inits, T.at(source(), loc));
-        const RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
+        if (trace_while_attempt(cond_fn, body_fn, lc, flags)) break;
+    }
+    f_->loop = lc.saved_loop;
+    return Flow::Normal;
+}
 
-        // ---- the condition region: "no break/return yet, and the condition"
-        g.enter(cond_r);
-        lc.bind(g.args(cond_r));
-        ValueId pred;
+bool Evaluator::trace_while_attempt(const std::function<Value()>& cond_fn, const BranchFn& body_fn, LoopCarry& lc,
+                                    LoopFlags& flags) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    LoopAttempt at(rt_);
+    std::vector<ValueId> inits{T.token};
+    for (size_t i = 0; i < lc.vars.size(); ++i)
+        if (lc.plan[i].carried) {
+            if (at.ad) lc.new_tracked(i, lc.entry[i]);
+            lc.carried_ids(i, lc.entry[i], inits, at.ad ? &at.init_nodes : nullptr, at.ad ? &at.init_primals : nullptr);
+        }
+    at.node = g.add_while(inits, T.at(source(), lc.loc));
+    at.cond_r = g.node(at.node).regions[0];
+    at.body_r = g.node(at.node).regions[1];
+    // every way out but a retry: back to before the loop, the enclosing loop's flags in the frame
+    auto give_up = [&] {
+        f_ = lc.frame;
+        at.roll_back(lc);
+        f_->loop = lc.saved_loop;
+    };
+    trace_while_cond(cond_fn, lc, flags, at, give_up);
+    if (!trace_while_body(body_fn, lc, flags, at, give_up)) {
+        f_ = lc.frame;
+        at.roll_back(lc);
+        return false;
+    }
+    if (at.wd) at.wd->saved_before = stack_size_before(T, at.node, T.at(source(), lc.loc));
+    std::vector<ValueId> res = g.finish(at.node);
+    lc.restore();
+    lc.bind(res, at.wd ? &at.out_nodes : nullptr);
+    if (at.wd) record_while_gradients(rt_, lc, at, res);
+    return true;
+}
+
+void Evaluator::trace_while_cond(const std::function<Value()>& cond_fn, LoopCarry& lc, LoopFlags& flags,
+                                 const LoopAttempt& at, const std::function<void()>& give_up) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    g.enter(at.cond_r);
+    lc.bind(g.args(at.cond_r));
+    try {
+        const ValueId pred = bool_id(T, loop_predicate(cond_fn, flags, lc.loc), T.at(source(), lc.loc));
+        truncate_tapes(rt_, at.marks);  // what computed the condition carries no gradient
+        std::vector<ValueId> ys{pred, T.token};
+        for (size_t i = 0; i < lc.vars.size(); ++i)
+            if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys);
+        g.yield(ys);
+    } catch (...) {
+        give_up();
+        throw;
+    }
+    g.exit();
+}
+
+bool Evaluator::trace_while_body(const BranchFn& body_fn, LoopCarry& lc, LoopFlags& flags, LoopAttempt& at,
+                                 const std::function<void()>& give_up) {
+    TraceState& T = *rt_.trace;
+    Graph& g = T.graph;
+    g.enter(at.body_r);
+    lc.bind(g.args(at.body_r), at.ad ? &at.arg_nodes : nullptr);
+    const std::vector<size_t> body_marks = tape_marks(rt_);
+    flags.brk = Value::from_bool(false);
+    flags.cont = Value::from_bool(false);
+    f_->ret_flag = Value::from_bool(false);
+    const bool failed = trace_body(body_fn, lc.loc, give_up).has_value();
+    bool retry = false;
+    if (!failed) {
         try {
-            pred = bool_id(T, loop_predicate(cond_fn, flags, loc), T.at(source(), loc));
-            truncate_tapes(rt_, marks);  // what computed the condition carries no gradient
-            std::vector<ValueId> ys{pred, T.token};
-            for (size_t i = 0; i < nv; ++i)
-                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys);
-            g.yield(ys);
+            retry = lc.settle(at.ad);
         } catch (...) {
-            roll_back();
-            f_->loop = saved_loop;
+            g.exit();
+            give_up();
             throw;
         }
-        g.exit();
-
-        // ---- the body region
-        g.enter(body_r);
-        std::vector<uint32_t> arg_nodes;
-        lc.bind(g.args(body_r), ad ? &arg_nodes : nullptr);
-        const std::vector<size_t> body_marks = tape_marks(rt_);
-        flags.brk = Value::from_bool(false);
-        flags.cont = Value::from_bool(false);
-        f_->ret_flag = Value::from_bool(false);
-        bool failed = false;
-        try {
-            try {
-                set_flow_flag(body_fn());
-            } catch (const stdlib::OpError& err) {
-                throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
-            }
-        } catch (Error& e) {
-            f_ = frame;
-            if (e.trace_kind != TraceErrorKind::User) {
-                roll_back();
-                f_->loop = saved_loop;
-                throw;
-            }
-            failed = true;
-            T.token = g.raise(T.token, text_template(e.message()), {}, error_location(T, e));
-        }
-        bool retry = false;
-        if (!failed) {
-            try {
-                retry = lc.settle(ad);
-            } catch (...) {
-                g.exit();
-                roll_back();
-                f_->loop = saved_loop;
-                throw;
-            }
-        }
-        if (retry) {
-            g.exit();
-            roll_back();
-            continue;
-        }
-        // The body's entries, and what they read, saved at the end of every iteration.
-        std::shared_ptr<WhileData> wd;
-        LoopTape body_tape;
-        if (ad) {
-            body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
-            if (failed && !lc.diff_keys.empty())
-                unsupported_in_graph("a gradient through a loop whose body always raises");
-            if (!failed && !lc.diff_keys.empty()) wd = push_residuals(rt_, body_tape, body_r);
-        }
-        std::vector<ValueId> ys{T.token};
-        std::vector<uint32_t> yield_nodes;
-        std::vector<Value> yield_primals;
-        if (failed) {
-            std::span<const ValueId> args = g.args(body_r);
-            ys.assign(args.begin(), args.end());
-            ys[0] = T.token;
-        } else {
-            for (size_t i = 0; i < nv; ++i)
-                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys, wd ? &yield_nodes : nullptr, wd ? &yield_primals : nullptr);
-        }
-        g.yield(ys);
-        g.exit();
-        if (wd) wd->saved_before = stack_size_before(T, node, T.at(source(), loc));
-        std::vector<ValueId> res = g.finish(node);
-        lc.restore();
-        std::vector<uint32_t> out_nodes;
-        lc.bind(res, wd ? &out_nodes : nullptr);
-        if (wd) {
-            // per differentiated leaf, in id order
-            const std::vector<std::pair<size_t, size_t>> keys = lc.id_keys();
-            std::vector<uint32_t> in_nodes;
-            std::vector<Value> in_primals, out_primals;
-            size_t a = 0;
-            for (size_t pos = 0; pos < keys.size(); ++pos) {
-                if (!lc.diff_keys.count(keys[pos])) continue;
-                in_nodes.push_back(init_nodes[pos]);
-                in_primals.push_back(init_primals[pos]);
-                wd->leaf_types.push_back(g.tensor_type(res[1 + pos]));
-                wd->arg_nodes.push_back(arg_nodes[a]);
-                wd->out_nodes.push_back(out_nodes[a]);
-                wd->yield_nodes.push_back(yield_nodes[pos]);
-                out_primals.push_back(yield_primals[pos]);
-                ++a;
-            }
-            record_while(rt_, std::move(body_tape), wd, in_nodes, in_primals, out_primals);
-        }
-        break;
     }
-    f_->loop = saved_loop;
-    return Flow::Normal;
+    if (retry) {
+        g.exit();
+        return false;
+    }
+    // The body's entries, and what they read, saved at the end of every iteration.
+    if (at.ad) {
+        at.body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
+        if (failed && !lc.diff_keys.empty()) unsupported_in_graph("a gradient through a loop whose body always raises");
+        if (!failed && !lc.diff_keys.empty()) at.wd = push_residuals(rt_, at.body_tape, at.body_r);
+    }
+    std::vector<ValueId> ys{T.token};
+    if (failed) {  // the body raises: it yields its arguments
+        std::span<const ValueId> args = g.args(at.body_r);
+        ys.assign(args.begin(), args.end());
+        ys[0] = T.token;
+    } else {
+        for (size_t i = 0; i < lc.vars.size(); ++i)
+            if (lc.plan[i].carried)
+                lc.carried_ids(i, *lc.vars[i].slot, ys, at.wd ? &at.yield_nodes : nullptr,
+                               at.wd ? &at.yield_primals : nullptr);
+    }
+    g.yield(ys);
+    g.exit();
+    return true;
 }
 
 }  // namespace tg::interp
