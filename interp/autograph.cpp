@@ -22,6 +22,7 @@
 
 #include "interp/control.hpp"
 #include "interp/autodiff.hpp"
+#include "interp/carried_values.hpp"
 #include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
@@ -47,65 +48,7 @@ using tracer::ValueId;
 
 namespace {
 
-// The tensor leaves of a value, in order (lists, tuples and dicts' values are walked).
-void collect_leaves(const Value& v, std::vector<Value>& out) {
-    if (v.is_tensor()) {
-        out.push_back(v);
-        return;
-    }
-    if (v.sym_str()) unsupported_in_graph("a string showing tensor values carried through converted control flow");
-    if (const std::vector<Value>* xs = v.children())
-        for (const Value& x : *xs) collect_leaves(x, out);
-}
-
-Value rebuild(const Value& skeleton, const std::vector<Value>& leaves, size_t& k) {
-    if (skeleton.is_tensor()) return leaves[k++];
-    if (const std::vector<Value>* xs = skeleton.children()) {
-        std::vector<Value> items;
-        for (const Value& x : *xs) items.push_back(rebuild(x, leaves, k));
-        return skeleton.with_children(std::move(items));
-    }
-    return skeleton;
-}
-
-std::string describe_static(const Value& v) {
-    if (v.is(Kind::Str) && !v.sym_str()) return quote(v.text());
-    if (has_symbolic(v)) return "a string showing tensor values";
-    return str_of(v);
-}
-
-// How a and b differ in structure (tensors anywhere a tensor is, equal
-// static parts), or nullopt: the first difference, for mismatch_message.
 using tracer::Mismatch;
-// Two dicts with different keys: the first key only one has, or their orders.
-std::optional<Mismatch> keys_diff(const DictObj& a, const DictObj& b) {
-    if (a.keys == b.keys) return std::nullopt;
-    for (const DictKey& k : a.keys)
-        if (!b.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "first", ""};
-    for (const DictKey& k : b.keys)
-        if (!a.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "second", ""};
-    return Mismatch{Mismatch::KeyOrder, keys_repr(a), keys_repr(b), ""};
-}
-std::optional<Mismatch> structure_diff(const Value& a, const Value& b) {
-    if (a.is_tensor() && b.is_tensor()) return std::nullopt;
-    if (a.kind() != b.kind())
-        return Mismatch{Mismatch::Kind, std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind()), ""};
-    if (a.is_sequence()) {
-        if (a.items().size() != b.items().size())
-            return Mismatch{Mismatch::Length, std::to_string(a.items().size()), std::to_string(b.items().size()), ""};
-        for (size_t i = 0; i < a.items().size(); ++i)
-            if (auto d = structure_diff(a.items()[i], b.items()[i])) return d;
-        return std::nullopt;
-    }
-    if (a.is(Kind::Dict)) {
-        if (auto d = keys_diff(a.dict(), b.dict())) return d;
-        for (size_t i = 0; i < a.dict().size(); ++i)
-            if (auto d = structure_diff(a.dict().values[i], b.dict().values[i])) return d;
-        return std::nullopt;
-    }
-    if (!a.identical(b)) return Mismatch{Mismatch::Value, describe_static(a), describe_static(b), ""};
-    return std::nullopt;
-}
 
 // The conversion error of a carried variable whose two values do not merge.
 [[noreturn]] void merge_error(const std::string& var, const Mismatch& m, tracer::MergeSite site,
@@ -113,33 +56,13 @@ std::optional<Mismatch> structure_diff(const Value& a, const Value& b) {
     throw Error(tracer::mismatch_message(var, m, site, where), source, loc).as(TraceErrorKind::Conversion);
 }
 
-// A value split into what it is where defined, and whether it is.
-struct Parts {
-    const Value* inner = nullptr;  // null: undefined (or None) on this path
-    Value defined;                 // static bool, or a symbolic bool[]
-    bool none = false;             // where not `defined`, the value is None (not undefined)
-    bool unset = false;            // undefined on some path (a plain or maybe-undefined variable)
-};
-Parts decompose(const Value& v) {
-    if (const MaybeUndefObj* m = v.maybe_undef()) return {&m->inner, m->flag, m->none, !m->none};
-    if (!v.defined()) return {nullptr, Value::from_bool(false), false, true};
-    return {&v, Value::from_bool(true)};
+// A carried variable as the conversion's policy names it.
+tracer::CarriedVar carried(const TraceVar& v) {
+    static_assert(int(TraceVar::Var) == int(tracer::CarriedRole::Var) &&
+                  int(TraceVar::Ret) == int(tracer::CarriedRole::Ret) &&
+                  int(TraceVar::Flag) == int(tracer::CarriedRole::Flag));
+    return {v.name, static_cast<tracer::CarriedRole>(v.role)};
 }
-// Paths that give a variable None and paths that give it a tensor value are
-// carried with a hidden flag, like a maybe-undefined variable (SPEC §5.2).
-// None is the plain value here, so that it meets the tensor's paths.
-Parts decompose_none(const Value& v, bool other_has_value) {
-    if (v.is(Kind::None) && other_has_value) return {nullptr, Value::from_bool(false), true, false};
-    return decompose(v);
-}
-bool has_value(const Value& v) {
-    if (const MaybeUndefObj* m = v.maybe_undef()) return m->inner.defined();
-    return v.defined() && !v.is(Kind::None);
-}
-Value make_maybe(Value inner, Value flag, bool none) {
-    return Value::maybe_undefined(std::make_shared<const MaybeUndefObj>(MaybeUndefObj{std::move(inner), std::move(flag), none}));
-}
-bool statically_true(const Value& b) { return b.scalar() && b.scalar()->nonzero(); }
 
 }  // namespace
 
@@ -331,136 +254,8 @@ ValueId bool_id(TraceState& t, const Value& b, const tracer::SrcLoc& where) {
 
 // ---- the merge of a cond's two branches, per carried variable
 
-// One result of a cond beyond the token: a tensor leaf or a defined-flag, as
-// each branch yields it.
-struct Yielded {
-    Value side[2];  // Undefined: undef on that side
-    TensorType type;
-    bool is_flag = false;
-};
-// A variable after the cond: kept as it is, or rebuilt from the cond's results.
-struct BranchMerge {
-    bool keep = true;
-    Value value;       // keep: the value after the cond
-    Value skeleton;    // else: rebuilt from the results
-    std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
-    std::vector<Value> static_leaf;
-    int flag = -1;     // yielded index of the defined flag, or -1
-    bool none = false; // where the flag is false: None (else undefined)
-};
-// Thrown by merge_branches when the two values of `var` do not merge: the
-// cond rolls back, then reports it (merge_error).
-struct BranchMismatch {
-    std::string var;
-    tracer::Mismatch mismatch;
-};
-
-// The value after the cond when no result is needed for it: both sides
-// gone, one side gone and the other unchanged or static, or both identical.
-std::optional<Value> needs_no_result(const Value& before, const Value* const out[2], const bool gone[2]) {
-    if (gone[0] && gone[1]) return before;
-    if (gone[0] || gone[1]) {
-        const Value& live = gone[0] ? *out[1] : *out[0];
-        if (live.identical(before)) return before;
-        // The other side raises (or never reads it again): a static value
-        // of the live side is the value after the cond — so a `return`
-        // whose alternative raises still returns on every path.
-        if (!has_symbolic(live) && !live.maybe_undef() && live.defined()) return live;
-        return std::nullopt;
-    }
-    if (out[0]->identical(*out[1])) return *out[0];
-    return std::nullopt;
-}
-
-Yielded flag_result(const Value& a, const Value& b, const bool gone[2]) {
-    Yielded y;
-    y.is_flag = true;
-    y.type = {stdlib::DType::Bool, {}, false};
-    if (!gone[0]) y.side[0] = a;
-    if (!gone[1]) y.side[1] = b;
-    return y;
-}
-
-// The tensor leaves of the value on each side (where defined): equal ones
-// stay static, the others become results of the joined type.
-void merge_leaves(const std::string& var, const Parts p[2], BranchMerge& r, std::vector<Yielded>& yielded) {
-    std::vector<Value> leaves[2];
-    for (int s = 0; s < 2; ++s)
-        if (p[s].inner) collect_leaves(*p[s].inner, leaves[s]);
-    const size_t nl = (p[0].inner ? leaves[0] : leaves[1]).size();
-    for (size_t k = 0; k < nl; ++k) {
-        const Value* l0 = p[0].inner ? &leaves[0][k] : nullptr;
-        const Value* l1 = p[1].inner ? &leaves[1][k] : nullptr;
-        if (l0 && l1 && l0->identical(*l1)) {
-            r.leaf.push_back(-1);
-            r.static_leaf.push_back(*l0);
-            continue;
-        }
-        Yielded y;
-        if (l0 && l1) {
-            TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
-            std::optional<TensorType> j = join(t0, t1);
-            if (!j) throw BranchMismatch{var, tracer::type_mismatch(t0, t1)};
-            y.type = *j;
-        } else {
-            y.type = (l0 ? l0 : l1)->tensor_type();
-        }
-        if (l0) y.side[0] = *l0;
-        if (l1) y.side[1] = *l1;
-        r.leaf.push_back(static_cast<int>(yielded.size()));
-        r.static_leaf.emplace_back();
-        yielded.push_back(std::move(y));
-    }
-}
-
-// What `var` (`before` the cond, `out` after each branch; a `gone` side
-// gives no value) is after the cond; the results it needs are appended to
-// `yielded`. Throws BranchMismatch, or Unsupported.
-BranchMerge merge_branches(const TraceVar& var, const Value& before, const Value* const out[2], const bool gone[2],
-                           std::vector<Yielded>& yielded) {
-    BranchMerge r;
-    if (std::optional<Value> v = needs_no_result(before, out, gone)) {
-        r.value = std::move(*v);
-        return r;
-    }
-    if (var.role == TraceVar::Flag) {
-        r.keep = false;
-        r.skeleton = Value::from_bool(false);
-        r.leaf.push_back(static_cast<int>(yielded.size()));
-        r.static_leaf.emplace_back();
-        yielded.push_back(flag_result(*out[0], *out[1], gone));
-        return r;
-    }
-    Parts p[2];
-    for (int s = 0; s < 2; ++s)
-        if (!gone[s]) p[s] = decompose_none(*out[s], !gone[1 - s] && has_value(*out[1 - s]));
-    const bool none = p[0].none || p[1].none;
-    if (none && (p[0].unset || p[1].unset))
-        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-    const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
-    if (!sk) {  // undefined on every path that gets here
-        r.value = Value();
-        return r;
-    }
-    if (p[0].inner && p[1].inner) {
-        if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
-            if (var.role == TraceVar::Ret)
-                unsupported_in_graph("a function returning different kinds of values on different paths");
-            throw BranchMismatch{var.name, *d};
-        }
-    }
-    r.keep = false;
-    r.skeleton = *sk;
-    merge_leaves(var.name, p, r, yielded);
-    const bool def0 = gone[0] || statically_true(p[0].defined);
-    const bool def1 = gone[1] || statically_true(p[1].defined);
-    r.none = none;
-    if ((var.role == TraceVar::Var || none) && !(def0 && def1)) {
-        r.flag = static_cast<int>(yielded.size());
-        yielded.push_back(flag_result(p[0].defined, p[1].defined, gone));
-    }
-    return r;
-}
+using Yielded = tracer::BranchResult<Value>;
+using BranchMerge = tracer::BranchMerge<Value>;
 
 // Values being differentiated through a cond (autodiff.hpp): the branches'
 // tape entries kept apart, and per branch the tape nodes and primals of the
@@ -530,8 +325,7 @@ Value merged_value(TraceState& T, const BranchMerge& r, const std::vector<Value>
     std::vector<Value> leaves;
     for (size_t k = 0; k < r.leaf.size(); ++k)
         leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
-    size_t k = 0;
-    Value v = rebuild(r.skeleton, leaves, k);
+    Value v = rebuild_from_leaves(r.skeleton, leaves);
     if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
     return v;
 }
@@ -610,9 +404,9 @@ std::vector<BranchMerge> merge_cond_vars(CondVars& cv, const CondBranches& br, i
             const bool gone[2] = {br.err[0] || (dead_var && vars_dead_on == 0) || no_return(0),
                                   br.err[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
             const Value* const sides[2] = {&br.out[0][i], &br.out[1][i]};
-            results[i] = merge_branches(var, cv.before[i], sides, gone, yielded);
+            results[i] = tracer::merge_branches(CarriedValues{}, carried(var), cv.before[i], sides, gone, yielded);
         }
-    } catch (const BranchMismatch& e) {
+    } catch (const tracer::CarriedMismatch& e) {
         cv.give_up();
         const std::string what = std::string(construct).find(' ') == std::string::npos
                                      ? std::string("`") + construct + "`"
@@ -793,18 +587,13 @@ void Evaluator::trace_assert(const Assert& a, const Value& c) {
 // defined-flag — widened attempt by attempt until one iteration of the
 // body keeps it, and the leaves being differentiated around the loop.
 struct LoopCarry {
-    struct Plan {
-        bool carried = false;
-        bool flag = false;
-        bool none = false;  // the flag says None / a value (not undefined / defined)
-        Value skeleton;
-        std::vector<TensorType> types;
-    };
+    using Plan = tracer::CarryPlan<Value>;  // tracer/conversion.hpp: which variables are carried, how
     Runtime& rt;
     TraceState& T;
     Frame* frame;           // the loop's frame
     LoopFlags* saved_loop;  // the enclosing loop's flags: back in the frame on every way out
     std::vector<TraceVar> vars;
+    std::vector<tracer::CarriedVar> names;  // the same, as the policy names them
     std::vector<Value> entry;  // their values before the loop
     std::vector<Plan> plan;
     Loc loc;
@@ -816,6 +605,7 @@ struct LoopCarry {
     // The values before the loop, and the plans of the variables carried
     // from the first attempt.
     void start() {
+        for (const TraceVar& v : vars) names.push_back(carried(v));
         entry.resize(vars.size());
         for (size_t i = 0; i < vars.size(); ++i) entry[i] = *vars[i].slot;
         plan.resize(vars.size());
@@ -843,45 +633,10 @@ struct LoopCarry {
 // Makes var i carried with the structure of `a` (and `b`, the value after
 // one iteration, when known): types joined, or a conversion error.
 void LoopCarry::carry(size_t i, const Value& a, const Value* b) {
-    Plan& p = plan[i];
-    p.carried = true;
-    const TraceVar& var = vars[i];
-    if (var.role == TraceVar::Flag) {
-        p.skeleton = Value::from_bool(false);
-        p.types = {TensorType{stdlib::DType::Bool, {}, false}};
-        return;
-    }
-    Parts pa = decompose_none(a, (b && has_value(*b)) || p.none);
-    Parts pb = b ? decompose_none(*b, has_value(a) || p.none) : Parts{};
-    if (pa.none || pb.none) p.none = true;
-    if (p.none && (pa.unset || pb.unset))
-        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-    const Value* sk = pa.inner ? pa.inner : pb.inner;
-    if ((var.role == TraceVar::Var || p.none) &&
-        (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
-        p.flag = true;
-    if (!sk) return;
-    if (pa.inner && pb.inner) {
-        if (auto d = structure_diff(*pa.inner, *pb.inner)) {
-            if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
-            fail_merge(var.name, *d);
-        }
-    }
-    p.skeleton = *sk;
-    std::vector<Value> la, lb;
-    if (pa.inner) collect_leaves(*pa.inner, la);
-    if (pb.inner) collect_leaves(*pb.inner, lb);
-    const std::vector<Value>& ls = pa.inner ? la : lb;
-    p.types.clear();
-    for (size_t k = 0; k < ls.size(); ++k) {
-        TensorType t = ls[k].tensor_type();
-        if (pa.inner && pb.inner) {
-            TensorType u = lb[k].tensor_type();
-            std::optional<TensorType> j = join(t, u);
-            if (!j) fail_merge(var.name, tracer::type_mismatch(t, u));
-            t = *j;
-        }
-        p.types.push_back(t);
+    try {
+        tracer::carry(CarriedValues{}, names[i], plan[i], a, b);
+    } catch (const tracer::CarriedMismatch& e) {
+        fail_merge(e.var, e.mismatch);
     }
 }
 
@@ -900,9 +655,9 @@ void LoopCarry::carried_ids(size_t i, const Value& v, std::vector<ValueId>& out,
         note(kNotTracked, Value());
         return;
     }
-    Parts pv = decompose_none(v, p.none);
-    std::vector<Value> ls;
-    if (pv.inner) collect_leaves(*pv.inner, ls);
+    const CarriedValues host;
+    const tracer::CarriedParts<Value> pv = tracer::parts_with_none(host, v, p.none);
+    const std::vector<Value> ls = pv.inner ? host.leaves(*pv.inner) : std::vector<Value>{};
     for (size_t k = 0; k < p.types.size(); ++k) {
         if (pv.inner) {
             Value leaf = ls[k];
@@ -925,27 +680,16 @@ void LoopCarry::carried_ids(size_t i, const Value& v, std::vector<ValueId>& out,
 }
 
 std::vector<std::pair<size_t, size_t>> LoopCarry::id_keys() const {
-    std::vector<std::pair<size_t, size_t>> keys;
-    for (size_t i = 0; i < vars.size(); ++i) {
-        const Plan& p = plan[i];
-        if (!p.carried) continue;
-        if (vars[i].role == TraceVar::Flag) {
-            keys.push_back({i, SIZE_MAX});
-            continue;
-        }
-        for (size_t k = 0; k < p.types.size(); ++k) keys.push_back({i, k});
-        if (p.flag) keys.push_back({i, SIZE_MAX});
-    }
-    return keys;
+    return tracer::carried_keys<Value>(names, plan);
 }
 
 // The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
 bool LoopCarry::new_tracked(size_t i, const Value& v) {
     bool any = false;
     if (vars[i].role == TraceVar::Flag || rt.tapes.empty()) return false;
-    Parts pv = decompose_none(v, plan[i].none);
-    std::vector<Value> ls;
-    if (pv.inner) collect_leaves(*pv.inner, ls);
+    const CarriedValues host;
+    const tracer::CarriedParts<Value> pv = tracer::parts_with_none(host, v, plan[i].none);
+    const std::vector<Value> ls = pv.inner ? host.leaves(*pv.inner) : std::vector<Value>{};
     for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
         if (tracked_level(rt, ls[k]) == rt.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
             diff_keys.insert({i, k}).second)
@@ -979,8 +723,7 @@ void LoopCarry::bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes)
         }
         std::vector<Value> leaves;
         for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
-        size_t j = 0;
-        Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
+        Value v = p.skeleton.defined() ? rebuild_from_leaves(p.skeleton, leaves) : Value();
         if (p.flag) {
             g.set_name(ids[k], vars[i].name + " defined");
             v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
@@ -989,57 +732,22 @@ void LoopCarry::bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes)
     }
 }
 
-// After one traced body: widens the plans to what the body gave (a variable
-// it changed, a type joined with a literal's, a defined-flag needed); true
-// when the loop must be traced again with them. Throws the conversion error
-// of a variable whose values do not merge.
+// After one traced body: widens the plans to what the body gave (the
+// policy's settle); true when the loop must be traced again with them.
+// Throws the conversion error of a variable whose values do not merge.
 bool LoopCarry::settle(bool ad) {
-    bool retry = false;
-    for (size_t i = 0; i < vars.size(); ++i) {
-        const Value& now = *vars[i].slot;
-        Plan& p = plan[i];
-        if (ad && p.carried && new_tracked(i, now)) retry = true;  // differentiated from now on
-        if (!p.carried) {
-            if (now.identical(entry[i])) continue;
-            carry(i, entry[i], &now);
-            retry = true;
-            continue;
-        }
-        if (vars[i].role == TraceVar::Flag) continue;
-        if (!p.none && now.is(Kind::None) && p.skeleton.defined() && !p.skeleton.is(Kind::None)) {
-            carry(i, entry[i], &now);  // a value before, None now: carried with the None flag
-            retry = true;
-            continue;
-        }
-        Parts pn = decompose_none(now, p.none);
-        if ((vars[i].role == TraceVar::Var || p.none) && !p.flag && !statically_true(pn.defined)) {
-            p.flag = true;
-            retry = true;
-        }
-        if (!pn.inner) continue;
-        if (!p.skeleton.defined()) {  // first assigned in the loop
-            carry(i, entry[i], &now);
-            retry = true;
-            continue;
-        }
-        Value skeleton_value = p.skeleton;
-        // compare the new value against the plan's structure and types
-        std::vector<Value> ls;
-        if (structure_diff(skeleton_value, *pn.inner))
-            carry(i, skeleton_value, pn.inner);  // throws the conversion error
-        collect_leaves(*pn.inner, ls);
-        for (size_t k = 0; k < ls.size(); ++k) {
-            TensorType t = ls[k].tensor_type();
-            std::optional<TensorType> j = join(p.types[k], t);
-            if (!j) fail_merge(vars[i].name, tracer::type_mismatch(p.types[k], t));
-            if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
-                p.types[k] = *j;
-                retry = true;
-            }
-        }
+    std::vector<Value> now;
+    for (const TraceVar& v : vars) now.push_back(*v.slot);
+    // the tape's part: a carried leaf differentiated from now on
+    auto newly_differentiated = [&](size_t i) { return ad && new_tracked(i, now[i]); };
+    try {
+        return tracer::settle(CarriedValues{}, std::span<const tracer::CarriedVar>(names), std::span<const Value>(entry),
+                              std::span<const Value>(now), std::span<Plan>(plan), newly_differentiated);
+    } catch (const tracer::CarriedMismatch& e) {
+        fail_merge(e.var, e.mismatch);
     }
-    return retry;
 }
+
 // ------------------------------------------------------------------ while
 
 // One attempt at a converted loop with the current plans: what it rolls
@@ -1168,7 +876,7 @@ Value Evaluator::loop_predicate(const std::function<Value()>& cond_fn, LoopFlags
 Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
                                        std::vector<TraceVar> extra, Loc loc) {
     LoopFlags flags;
-    LoopCarry lc{rt_, *rt_.trace, f_, f_->loop, {}, {}, {}, loc, {}};
+    LoopCarry lc{rt_, *rt_.trace, f_, f_->loop, {}, {}, {}, {}, loc, {}};
     f_->loop = &flags;
     lc.vars = trace_vars(std::move(extra));
     std::erase_if(lc.vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration

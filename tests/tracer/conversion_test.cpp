@@ -1,0 +1,301 @@
+// The conversion's policy (tracer/conversion.hpp) through a fake host: which
+// variables a cond or a loop carries, how their leaves and defined-flags
+// become results, and when two values do not merge — with no interpreter.
+// tests/scripts/graph, graph_ir and graph_errors show the same decisions
+// end to end through interp's host (interp/carried_values.hpp).
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "tracer/conversion.hpp"
+#include "tracer/graph.hpp"
+
+using namespace tg::tracer;
+using tg::stdlib::DType;
+using tg::stdlib::TensorType;
+
+namespace {
+
+// A host value: undefined, None, a tensor (static or symbolic; a static
+// bool has a truth), a tuple, a string, or maybe-undefined. Copies are the
+// same object (same id); every constructor call makes a new one.
+struct Fake {
+    enum Kind { Undefined, None, Tensor, Tuple, Str, Maybe } kind = Undefined;
+    int id = 0;
+    TensorType type;
+    bool symbolic = false;
+    bool truth = false;
+    std::vector<Fake> items;
+    std::string text;
+    std::shared_ptr<Fake> inner, flag;
+    bool none = false;
+};
+
+// A new object of kind k.
+Fake make(Fake::Kind k) {
+    static int id = 0;  // test-local numbering of fake objects
+    Fake f;
+    f.kind = k;
+    f.id = ++id;
+    return f;
+}
+Fake none() { return make(Fake::None); }
+Fake tensor(DType d, bool symbolic = true, bool weak = false) {
+    Fake f = make(Fake::Tensor);
+    f.type = {d, {}, weak};
+    f.symbolic = symbolic;
+    return f;
+}
+Fake literal(DType d) { return tensor(d, false, true); }
+Fake static_bool(bool b) {
+    Fake f = tensor(DType::Bool, false);
+    f.truth = b;
+    return f;
+}
+Fake tuple(std::vector<Fake> xs) {
+    Fake f = make(Fake::Tuple);
+    f.items = std::move(xs);
+    return f;
+}
+Fake str(std::string s) {
+    Fake f = make(Fake::Str);
+    f.text = std::move(s);
+    return f;
+}
+Fake maybe(Fake inner, Fake flag, bool is_none = false) {
+    Fake f = make(Fake::Maybe);
+    f.inner = std::make_shared<Fake>(std::move(inner));
+    f.flag = std::make_shared<Fake>(std::move(flag));
+    f.none = is_none;
+    return f;
+}
+
+struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct FakeHost {
+    using Value = Fake;
+    bool identical(const Fake& a, const Fake& b) const { return a.kind == b.kind && a.id == b.id; }
+    CarriedParts<Fake> parts(const Fake& v) const {
+        if (v.kind == Fake::Maybe) return {v.inner.get(), *v.flag, v.none, !v.none};
+        if (v.kind == Fake::Undefined) return {nullptr, ::static_bool(false), false, true};
+        return {&v, ::static_bool(true)};
+    }
+    bool has_value(const Fake& v) const {
+        if (v.kind == Fake::Maybe) return v.inner->kind != Fake::Undefined;
+        return v.kind != Fake::Undefined && v.kind != Fake::None;
+    }
+    bool is_defined(const Fake& v) const { return v.kind != Fake::Undefined; }
+    bool is_none(const Fake& v) const { return v.kind == Fake::None; }
+    bool is_static(const Fake& v) const {
+        if (v.kind == Fake::Undefined || v.kind == Fake::Maybe) return false;
+        for (const Fake& l : leaves(v))
+            if (l.symbolic) return false;
+        return true;
+    }
+    bool statically_true(const Fake& v) const { return v.kind == Fake::Tensor && !v.symbolic && v.truth; }
+    Fake static_bool(bool b) const { return ::static_bool(b); }
+    std::vector<Fake> leaves(const Fake& v) const {
+        std::vector<Fake> out;
+        if (v.kind == Fake::Tensor) out.push_back(v);
+        for (const Fake& x : v.items)
+            for (const Fake& l : leaves(x)) out.push_back(l);
+        return out;
+    }
+    TensorType type(const Fake& leaf) const { return leaf.type; }
+    std::optional<Mismatch> structure_diff(const Fake& a, const Fake& b) const {
+        if (a.kind == Fake::Tensor && b.kind == Fake::Tensor) return std::nullopt;
+        static const char* const names[] = {"undefined", "None", "tensor", "tuple", "str", "maybe"};
+        if (a.kind != b.kind) return Mismatch{Mismatch::Kind, names[a.kind], names[b.kind], ""};
+        if (a.items.size() != b.items.size())
+            return Mismatch{Mismatch::Length, std::to_string(a.items.size()), std::to_string(b.items.size()), ""};
+        for (size_t i = 0; i < a.items.size(); ++i)
+            if (auto d = structure_diff(a.items[i], b.items[i])) return d;
+        if (a.text != b.text) return Mismatch{Mismatch::Value, a.text, b.text, ""};
+        return std::nullopt;
+    }
+    [[noreturn]] void unsupported(const std::string& what) const { throw Unsupported(what); }
+};
+static_assert(ConversionHost<FakeHost>);
+
+using Results = std::vector<BranchResult<Fake>>;
+
+// merge_branches of `var` with sides a and b (null: the side is gone).
+BranchMerge<Fake> merge(const CarriedVar& var, const Fake& before, const Fake* a, const Fake* b, Results& results) {
+    const Fake undefined;
+    const Fake* const out[2] = {a ? a : &undefined, b ? b : &undefined};
+    const bool gone[2] = {a == nullptr, b == nullptr};
+    return merge_branches(FakeHost{}, var, before, out, gone, results);
+}
+
+const CarriedVar x{"x", CarriedRole::Var};
+
+}  // namespace
+
+TEST_CASE("conversion: a variable both branches leave alone, or set to the same object, needs no result") {
+    Results results;
+    const Fake before = tensor(DType::F32);
+    BranchMerge<Fake> m = merge(x, before, &before, &before, results);
+    CHECK(m.keep);
+    CHECK(m.value.id == before.id);
+    const Fake same = tensor(DType::F32);
+    m = merge(x, before, &same, &same, results);
+    CHECK(m.keep);
+    CHECK(m.value.id == same.id);
+    CHECK(results.empty());
+}
+
+TEST_CASE("conversion: where one branch raises, the other's static value is the value after the cond") {
+    Results results;
+    const Fake before = tensor(DType::F32), lit = literal(DType::I64), sym = tensor(DType::I64);
+    BranchMerge<Fake> m = merge(x, before, nullptr, &lit, results);
+    CHECK(m.keep);
+    CHECK(m.value.id == lit.id);
+    m = merge(x, before, &sym, nullptr, results);  // symbolic: a result, yielded by the live side only
+    CHECK_FALSE(m.keep);
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].side[0].id == sym.id);
+    CHECK(results[0].side[1].kind == Fake::Undefined);
+}
+
+TEST_CASE("conversion: leaves that differ become results of the joined type; equal ones stay static") {
+    Results results;
+    const Fake shared = tensor(DType::F32);
+    const Fake a = tuple({shared, tensor(DType::I32)}), b = tuple({shared, literal(DType::I64)});
+    BranchMerge<Fake> m = merge(x, none(), &a, &b, results);
+    CHECK_FALSE(m.keep);
+    CHECK(m.skeleton.id == a.id);
+    CHECK(m.leaf == std::vector<int>{-1, 0});
+    CHECK(m.static_leaf[0].id == shared.id);
+    CHECK(m.flag == -1);
+    REQUIRE(results.size() == 1);
+    CHECK(to_string(results[0].type) == "i32[]");  // the literal takes the tensor's dtype
+    CHECK(results[0].side[1].id == b.items[1].id);
+}
+
+TEST_CASE("conversion: a variable defined in one branch only gets a defined-flag result") {
+    Results results;
+    const Fake undefined, t = tensor(DType::F64);
+    BranchMerge<Fake> m = merge(x, undefined, &t, &undefined, results);
+    CHECK_FALSE(m.keep);
+    REQUIRE(results.size() == 2);
+    CHECK(m.leaf == std::vector<int>{0});
+    CHECK(m.flag == 1);
+    CHECK_FALSE(m.none);
+    CHECK(results[1].is_flag);
+    CHECK(FakeHost{}.statically_true(results[1].side[0]));
+    CHECK_FALSE(FakeHost{}.statically_true(results[1].side[1]));
+    // the return value: no flag (a path that has not returned never reads it)
+    results.clear();
+    m = merge({"the return value", CarriedRole::Ret}, undefined, &t, &undefined, results);
+    CHECK(m.flag == -1);
+    CHECK(results.size() == 1);
+}
+
+TEST_CASE("conversion: None against a value is carried with the None flag; None against undefined is not supported") {
+    Results results;
+    const Fake n = none(), t = tensor(DType::F32), undefined;
+    BranchMerge<Fake> m = merge(x, undefined, &t, &n, results);
+    CHECK(m.none);
+    CHECK(m.flag == 1);
+    const Fake maybe_t = maybe(t, tensor(DType::Bool));  // maybe-undefined (not None) on the other path
+    results.clear();
+    CHECK_THROWS_WITH_AS(merge(x, undefined, &n, &maybe_t, results),
+                         "`x`, which is None on some paths and not defined on others", Unsupported);
+}
+
+TEST_CASE("conversion: values that do not merge throw the mismatch; a return value of two kinds is unsupported") {
+    Results results;
+    const Fake f = tensor(DType::F32), i = tensor(DType::I32);
+    try {
+        merge(x, none(), &f, &i, results);
+        FAIL("no mismatch");
+    } catch (const CarriedMismatch& e) {
+        CHECK(e.var == "x");
+        CHECK(mismatch_message(e.var, e.mismatch, MergeSite::Branches, " of the `if` at f.tg:2:5") ==
+              "`x` has dtype f32 in one branch and i32 in the other of the `if` at f.tg:2:5");
+    }
+    const Fake two = tuple({f, f}), three = tuple({f, f, f});
+    CHECK_THROWS_AS(merge(x, none(), &two, &three, results), CarriedMismatch);
+    CHECK_THROWS_AS(merge({"the return value", CarriedRole::Ret}, none(), &two, &three, results), Unsupported);
+    const Fake s1 = str("a"), s2 = str("b");
+    try {
+        merge(x, none(), &s1, &s2, results);
+        FAIL("no mismatch");
+    } catch (const CarriedMismatch& e) {
+        CHECK(e.mismatch.what == Mismatch::Value);
+    }
+}
+
+TEST_CASE("conversion: a hidden flag set in a branch is one bool result") {
+    Results results;
+    const Fake off = static_bool(false), on = static_bool(true);
+    BranchMerge<Fake> m = merge({"break", CarriedRole::Flag}, off, &on, &off, results);
+    CHECK_FALSE(m.keep);
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].is_flag);
+    CHECK(to_string(results[0].type) == "bool[]");
+}
+
+namespace {
+// settle() over vars with these values before and after one traced body.
+struct Loop {
+    std::vector<CarriedVar> vars;
+    std::vector<Fake> entry;
+    std::vector<CarryPlan<Fake>> plan;
+    std::vector<size_t> asked;  // the variables newly_differentiated was asked about
+    bool settle(const std::vector<Fake>& now, std::optional<size_t> differentiated = std::nullopt) {
+        plan.resize(vars.size());
+        return tg::tracer::settle(FakeHost{}, std::span<const CarriedVar>(vars), std::span<const Fake>(entry),
+                                  std::span<const Fake>(now), std::span<CarryPlan<Fake>>(plan), [&](size_t i) {
+                                      asked.push_back(i);
+                                      return differentiated == i;
+                                  });
+    }
+};
+}  // namespace
+
+TEST_CASE("conversion: a loop carries what its body changes, widening the plans until they hold") {
+    const Fake kept = tensor(DType::F32), s0 = literal(DType::I64);
+    Loop loop{{x, {"s", CarriedRole::Var}}, {kept, s0}, {}, {}};
+    // the body leaves x, and sets s to an i32 tensor: s is carried (i32), trace again
+    CHECK(loop.settle({kept, tensor(DType::I32)}));
+    CHECK_FALSE(loop.plan[0].carried);
+    REQUIRE(loop.plan[1].carried);
+    CHECK(to_string(loop.plan[1].types.at(0)) == "i32[]");
+    CHECK_FALSE(loop.plan[1].flag);
+    // the next attempt gives s an i32 again: settled
+    CHECK_FALSE(loop.settle({kept, tensor(DType::I32)}));
+    CHECK(loop.asked == std::vector<size_t>{1});
+    // f32 against the plan's i32: the conversion error
+    try {
+        loop.settle({kept, tensor(DType::F32)});
+        FAIL("no mismatch");
+    } catch (const CarriedMismatch& e) {
+        CHECK(mismatch_message(e.var, e.mismatch, MergeSite::Iterations, " in the loop at f.tg:3:5") ==
+              "`s` changes dtype from i32 to f32 in the loop at f.tg:3:5");
+    }
+}
+
+TEST_CASE("conversion: a loop variable first assigned in the body is carried with its defined-flag") {
+    const Fake undefined;
+    Loop loop{{x}, {undefined}, {}, {}};
+    CHECK(loop.settle({tensor(DType::F64)}));
+    CHECK(loop.plan[0].carried);
+    CHECK(loop.plan[0].flag);
+    CHECK(to_string(loop.plan[0].types.at(0)) == "f64[]");
+}
+
+TEST_CASE("conversion: a leaf differentiated from now on makes the loop trace again; keys follow the plans") {
+    const Fake t = tensor(DType::F32);
+    Loop loop{{x, {"break", CarriedRole::Flag}}, {t, static_bool(false)}, {}, {}};
+    loop.plan.resize(2);
+    carry(FakeHost{}, loop.vars[0], loop.plan[0], t, nullptr);
+    carry(FakeHost{}, loop.vars[1], loop.plan[1], loop.entry[1], nullptr);
+    CHECK_FALSE(loop.settle({t, static_bool(false)}));
+    CHECK(loop.settle({t, static_bool(false)}, 0));
+    const auto keys = carried_keys<Fake>(std::span<const CarriedVar>(loop.vars), std::span<const CarryPlan<Fake>>(loop.plan));
+    CHECK(keys == std::vector<std::pair<size_t, size_t>>{{0, 0}, {1, SIZE_MAX}});
+}
