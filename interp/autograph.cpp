@@ -31,6 +31,7 @@
 #include "lang/diagnostics.hpp"
 #include "stdlib/cast.hpp"
 #include "tracer/carried_merge.hpp"
+#include "tracer/convert_cond.hpp"
 #include "tracer/exit_flags.hpp"
 
 namespace tg::interp {
@@ -302,121 +303,6 @@ CondGradients cond_gradients(Runtime& rt, const std::vector<size_t> marks[3], co
     return out;
 }
 
-// Branch b's yield: its token, then each result (undef where the branch gives none).
-void yield_branch(Runtime& rt, RegionId region, int b, ValueId token, const std::vector<Yielded>& yielded,
-                  const tracer::SrcLoc& where) {
-    TraceState& T = *rt.trace;
-    Graph& g = T.graph;
-    g.enter(region);
-    std::vector<ValueId> ys{token};
-    for (const Yielded& y : yielded) {
-        if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b], where));
-        else if (y.side[b].defined()) ys.push_back(leaf_id(rt, y.side[b], y.type, where));
-        else ys.push_back(g.undef(tracer::ValueType::of(y.type), where));
-    }
-    g.yield(ys);
-    g.exit();
-}
-
-// The variable after the cond, from its merge and the cond's results
-// (`outs`: the symbolic values of `res`, the result ids after the token).
-Value merged_value(TraceState& T, const BranchMerge& r, const std::vector<Value>& outs, const std::vector<ValueId>& res) {
-    if (r.keep) return r.value;
-    std::vector<Value> leaves;
-    for (size_t k = 0; k < r.leaf.size(); ++k)
-        leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
-    Value v = rebuild_from_leaves(r.skeleton, leaves);
-    if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
-    return v;
-}
-// The variables a converted `if` carries, their values before it, and what
-// the cond rolls back to when it gives up.
-struct CondVars {
-    Runtime& rt;
-    std::vector<TraceVar> vars;
-    std::vector<Value> before;
-    Graph::Checkpoint cp;
-    ValueId tok_in;
-    std::vector<size_t> marks[3];  // tape lengths before each branch and after (autodiff.hpp)
-
-    CondVars(Runtime& r, std::vector<TraceVar> vs)
-        : rt(r), vars(std::move(vs)), cp(r.trace->graph.checkpoint()), tok_in(r.trace->token) {
-        for (const TraceVar& v : vars) before.push_back(*v.slot);
-        marks[0] = tape_marks(rt);
-    }
-    void restore() {
-        for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = before[i];
-    }
-    std::vector<Value> current() const {
-        std::vector<Value> now;
-        for (const TraceVar& v : vars) now.push_back(*v.slot);
-        return now;
-    }
-    void give_up() {
-        restore();
-        rt.trace->token = tok_in;
-        rt.trace->graph.rollback(cp);
-        truncate_tapes(rt, marks[0]);
-    }
-};
-
-// What the two branches gave: each one's variables, token, and error (a
-// User error: the branch raises when it runs).
-struct CondBranches {
-    std::vector<Value> out[2];
-    ValueId tok_out[2];
-    std::optional<Error> err[2];
-};
-
-// Both branches raise, each after what it did first (a print): the cond
-// stays, carrying only the token, and the error goes on to the enclosing
-// construct, whose own raise is never reached.
-void finish_raising_cond(CondVars& cv, NodeId node, const RegionId reg[2], const CondBranches& br) {
-    Graph& g = cv.rt.trace->graph;
-    truncate_tapes(cv.rt, cv.marks[0]);
-    for (int b = 0; b < 2; ++b) {
-        g.enter(reg[b]);
-        ValueId y[1] = {br.tok_out[b]};
-        g.yield(y);
-        g.exit();
-    }
-    cv.restore();
-    cv.rt.trace->token = g.finish(node)[0];
-}
-
-// What each variable is after the cond; the results it needs are appended
-// to `yielded`. Two values that do not merge are the conversion error of
-// `construct`, after the cond rolled back.
-std::vector<BranchMerge> merge_cond_vars(CondVars& cv, const CondBranches& br, int vars_dead_on,
-                                         std::vector<Yielded>& yielded, const char* construct,
-                                         const lang::SourcePtr& source, Loc loc) {
-    const size_t nv = cv.vars.size();
-    std::vector<BranchMerge> results(nv);
-    try {
-        for (size_t i = 0; i < nv; ++i) {
-            const TraceVar& var = cv.vars[i];
-            // A side that raised, or (for variables) that has returned, gives no value.
-            const bool dead_var = var.role == TraceVar::Var;
-            // The return value of a path that has not returned is never read.
-            auto no_return = [&](int s) {
-                return var.role == TraceVar::Ret && !br.out[s][i].defined() && !br.out[s][i].maybe_undef();
-            };
-            const bool gone[2] = {br.err[0] || (dead_var && vars_dead_on == 0) || no_return(0),
-                                  br.err[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
-            const Value* const sides[2] = {&br.out[0][i], &br.out[1][i]};
-            results[i] = tracer::merge_branches(CarriedValues{}, carried(var), cv.before[i], sides, gone, yielded);
-        }
-    } catch (const tracer::CarriedMismatch& e) {
-        cv.give_up();
-        const std::string what = std::string(construct).find(' ') == std::string::npos
-                                     ? std::string("`") + construct + "`"
-                                     : std::string(construct) + ",";
-        merge_error(e.var, e.mismatch, MergeSite::Branches, " of the " + what + " at " + format_location(source.get(), loc),
-                    source, loc);
-    }
-    return results;
-}
-
 // The tape's part of a differentiated cond: its branches' entries recorded
 // as one cond entry (`res`: the cond's results, the residuals after the
 // `outs` of the carried leaves).
@@ -430,6 +316,77 @@ void record_cond_gradients(Runtime& rt, CondGradients& grads, uint32_t pred, std
     record_cond(rt, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
                 residual_results);
 }
+// interp's side of a converted `if` (tracer/convert_cond.hpp's CondHost):
+// the frame's carried variables, the branches' evaluation, the graph values
+// of leaves, and the autodiff tape.
+class CondSite : public CarriedValues {
+public:
+    using Run = std::function<std::optional<Error>(int)>;
+    CondSite(Runtime& rt, std::vector<TraceVar> vars, Run run, uint32_t pred, const lang::SourcePtr& source, Loc loc,
+             const char* construct)
+        : rt_(rt), vars_(std::move(vars)), run_(std::move(run)), pred_(pred), source_(source), loc_(loc),
+          construct_(construct) {
+        for (const TraceVar& v : vars_) names_.push_back(carried(v));
+    }
+
+    std::span<const tracer::CarriedVar> vars() const { return names_; }
+    std::vector<Value> values() const {
+        std::vector<Value> now;
+        for (const TraceVar& v : vars_) now.push_back(*v.slot);
+        return now;
+    }
+    void set_values(const std::vector<Value>& vs) {
+        for (size_t i = 0; i < vars_.size(); ++i) *vars_[i].slot = vs[i];
+    }
+    ValueId& token() { return rt_.trace->token; }
+    bool run_branch(int b) {
+        err_[b] = run_(b);
+        return err_[b].has_value();
+    }
+    [[noreturn]] void raise_branch_error() { throw *err_[0]; }
+    [[noreturn]] void mismatch(const tracer::CarriedMismatch& e) const {
+        const std::string what = std::string(construct_).find(' ') == std::string::npos
+                                     ? std::string("`") + construct_ + "`"
+                                     : std::string(construct_) + ",";
+        merge_error(e.var, e.mismatch, MergeSite::Branches,
+                    " of the " + what + " at " + format_location(source_.get(), loc_), source_, loc_);
+    }
+    ValueId leaf_id(const Value& v, const TensorType& want, const tracer::SrcLoc& where) {
+        return interp::leaf_id(rt_, v, want, where);
+    }
+    ValueId bool_id(const Value& b, const tracer::SrcLoc& where) { return interp::bool_id(*rt_.trace, b, where); }
+    Value symbolic(ValueId id) { return interp::symbolic(*rt_.trace, id); }
+    Value rebuild(const Value& skeleton, std::span<const Value> leaves) const {
+        return rebuild_from_leaves(skeleton, leaves);
+    }
+    Value make_maybe(Value inner, Value flag, bool none) const {
+        return interp::make_maybe(std::move(inner), std::move(flag), none);
+    }
+    // ---- the tape's part (autodiff.hpp)
+    void tape_mark(int b) { marks_[b] = tape_marks(rt_); }
+    void tape_roll_back() { truncate_tapes(rt_, marks_[0]); }
+    void tape_results(std::vector<Yielded>& results, const RegionId* reg) {
+        grads_ = cond_gradients(rt_, marks_, reg, results);
+    }
+    void tape_record(std::vector<Value>& outs, const std::vector<ValueId>& res) {
+        record_cond_gradients(rt_, grads_, pred_, outs, res);
+    }
+
+private:
+    Runtime& rt_;
+    std::vector<TraceVar> vars_;
+    std::vector<tracer::CarriedVar> names_;
+    Run run_;
+    uint32_t pred_;
+    lang::SourcePtr source_;
+    Loc loc_;
+    const char* construct_;
+    std::optional<Error> err_[2];
+    std::vector<size_t> marks_[3];  // tape lengths before each branch and after
+    CondGradients grads_;
+};
+static_assert(tracer::CondHost<CondSite>);
+
 }  // namespace
 
 // ------------------------------------------------------------------ cond
@@ -458,41 +415,10 @@ std::optional<Error> Evaluator::trace_body(const BranchFn& fn, Loc loc, const st
 Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn,
                                       const BranchFn& else_fn, Loc loc, const char* construct, int vars_dead_on) {
     TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    CondVars cv(rt_, trace_vars(std::move(extra)));
-    ValueId ins[1] = {cv.tok_in};
-    const NodeId node = g.add_cond(pred, ins, T.at(source(), loc));
-    const RegionId reg[2] = {g.node(node).regions[0], g.node(node).regions[1]};
-    // ---- the branches, each in its region from the values before the cond
-    CondBranches br;
-    for (int b = 0; b < 2; ++b) {
-        cv.marks[b] = tape_marks(rt_);
-        g.enter(reg[b]);
-        T.token = g.args(reg[b])[0];
-        cv.restore();
-        br.err[b] = trace_body(b == 0 ? then_fn : else_fn, loc, [&] { cv.give_up(); });
-        br.out[b] = cv.current();
-        br.tok_out[b] = T.token;
-        g.exit();
-    }
-    cv.marks[2] = tape_marks(rt_);
-    if (br.err[0] && br.err[1]) {
-        finish_raising_cond(cv, node, reg, br);
-        throw *br.err[0];
-    }
-    // ---- merge: what each variable is after the cond, and the results
-    std::vector<Yielded> yielded;
-    std::vector<BranchMerge> results = merge_cond_vars(cv, br, vars_dead_on, yielded, construct, source(), loc);
-    const size_t n_results = yielded.size();
-    CondGradients grads = cond_gradients(rt_, cv.marks, reg, yielded);
-    const tracer::SrcLoc where = T.at(source(), loc);
-    for (int b = 0; b < 2; ++b) yield_branch(rt_, reg[b], b, br.tok_out[b], yielded, where);
-    std::vector<ValueId> res = g.finish(node);
-    T.token = res[0];
-    std::vector<Value> outs;
-    for (size_t j = 0; j < n_results; ++j) outs.push_back(symbolic(T, res[1 + j]));
-    record_cond_gradients(rt_, grads, pred, outs, res);
-    for (size_t i = 0; i < cv.vars.size(); ++i) *cv.vars[i].slot = merged_value(T, results[i], outs, res);
+    // (the cond's steps are the tracer's; a branch runs here, in this frame)
+    auto run = [&](int b) { return trace_body(b == 0 ? then_fn : else_fn, loc, [] {}); };
+    CondSite site(rt_, trace_vars(std::move(extra)), run, pred, source(), loc, construct);
+    tracer::convert_cond(site, T.graph, pred, T.at(source(), loc), vars_dead_on);
     return flow_of_flags();
 }
 

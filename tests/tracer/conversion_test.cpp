@@ -9,7 +9,9 @@
 #include <stdexcept>
 
 #include "tracer/conversion.hpp"
+#include "tracer/convert_cond.hpp"
 #include "tracer/graph.hpp"
+#include "tracer/verifier.hpp"
 
 using namespace tg::tracer;
 using tg::stdlib::DType;
@@ -30,6 +32,7 @@ struct Fake {
     std::string text;
     std::shared_ptr<Fake> inner, flag;
     bool none = false;
+    ValueId gid = kNoId;  // a symbolic tensor's graph value
 };
 
 // A new object of kind k.
@@ -298,4 +301,111 @@ TEST_CASE("conversion: a leaf differentiated from now on makes the loop trace ag
     CHECK(loop.settle({t, static_bool(false)}, 0));
     const auto keys = carried_keys<Fake>(std::span<const CarriedVar>(loop.vars), std::span<const CarryPlan<Fake>>(loop.plan));
     CHECK(keys == std::vector<std::pair<size_t, size_t>>{{0, 0}, {1, SIZE_MAX}});
+}
+
+namespace {
+
+// A CondHost over the fake values and a real graph: the carried variables
+// are `vals`; branch b runs `branches[b]` (true: it raises); the tape's part
+// only counts its calls.
+struct FakeCond : FakeHost {
+    Graph& g;
+    std::vector<CarriedVar> names;
+    std::vector<Fake> vals;
+    ValueId tok;
+    std::function<bool(FakeCond&)> branches[2];
+    int tape_rollbacks = 0;
+    bool recorded = false;
+
+    std::span<const CarriedVar> vars() const { return names; }
+    std::vector<Fake> values() const { return vals; }
+    void set_values(const std::vector<Fake>& vs) { vals = vs; }
+    ValueId& token() { return tok; }
+    bool run_branch(int b) { return branches[b](*this); }
+    [[noreturn]] void raise_branch_error() { throw std::runtime_error("both branches raise"); }
+    [[noreturn]] void mismatch(const CarriedMismatch& e) { throw e; }
+    ValueId leaf_id(const Fake& v, const TensorType&, const SrcLoc&) { return v.gid; }
+    ValueId bool_id(const Fake& v, const SrcLoc& where) {
+        return v.symbolic ? v.gid : g.constant(tg::stdlib::Tensor::scalar(v.truth), where);
+    }
+    Fake symbolic(ValueId id) {
+        Fake f = tensor(g.tensor_type(id).dtype);
+        f.gid = id;
+        return f;
+    }
+    Fake rebuild(const Fake& skeleton, std::span<const Fake> leaves) { return skeleton.kind == Fake::Tensor ? leaves[0] : skeleton; }
+    Fake make_maybe(Fake inner, Fake flag, bool is_none) { return maybe(std::move(inner), std::move(flag), is_none); }
+    void tape_mark(int) {}
+    void tape_roll_back() { ++tape_rollbacks; }
+    void tape_results(std::vector<BranchResult<Fake>>&, const RegionId*) {}
+    void tape_record(std::vector<Fake>&, const std::vector<ValueId>&) { recorded = true; }
+};
+static_assert(CondHost<FakeCond>);
+
+// A graph with inputs p: bool[], a, b: f32[], i: i32[] and the token, and
+// fake values of them.
+struct CondFixture {
+    Graph g{"f"};
+    ValueId p = g.add_input({DType::Bool, {}, false}, "p");
+    Fake a = input(DType::F32, "a"), b = input(DType::F32, "b"), i = input(DType::I32, "i");
+    ValueId tok = g.add_input_token();
+    Fake input(DType d, const char* name) {
+        Fake f = tensor(d);
+        f.gid = g.add_input({d, {}, false}, name);
+        return f;
+    }
+    FakeCond host(std::vector<Fake> vals) { return FakeCond{{}, g, {x}, std::move(vals), tok, {}, 0, false}; }
+};
+
+}  // namespace
+
+TEST_CASE("convert_cond: a variable one branch rebinds becomes the cond's result") {
+    CondFixture f;
+    FakeCond h = f.host({f.a});
+    h.branches[0] = [&](FakeCond& c) { c.vals[0] = f.b; return false; };
+    h.branches[1] = [](FakeCond&) { return false; };
+    convert_cond(h, f.g, f.p, {}, -1);
+    const NodeId cond = f.g.value(h.vals[0].gid).def;
+    REQUIRE(cond != kNoId);
+    CHECK(f.g.node(cond).op == Op::Cond);
+    CHECK(f.g.node(cond).results.size() == 2);  // the token, x
+    CHECK(h.tok == f.g.node(cond).results[0]);
+    CHECK(h.recorded);
+    ValueId out[] = {h.tok, h.vals[0].gid};
+    f.g.yield(out);
+    CHECK_NOTHROW(verify(f.g));
+}
+
+TEST_CASE("convert_cond: two values that do not merge roll the cond back, then report") {
+    CondFixture f;
+    const size_t nodes = f.g.num_nodes();
+    FakeCond h = f.host({f.a});
+    h.branches[0] = [&](FakeCond& c) { c.vals[0] = f.i; return false; };
+    h.branches[1] = [&](FakeCond& c) { c.vals[0] = f.b; return false; };
+    CHECK_THROWS_AS(convert_cond(h, f.g, f.p, {}, -1), CarriedMismatch);
+    CHECK(f.g.num_nodes() == nodes);
+    CHECK(h.vals[0].id == f.a.id);
+    CHECK(h.tok == f.tok);
+    CHECK(h.tape_rollbacks == 1);
+}
+
+TEST_CASE("convert_cond: an error that stops the conversion in a branch rolls back; both raising keeps the token") {
+    CondFixture f;
+    const size_t nodes = f.g.num_nodes();
+    FakeCond h = f.host({f.a});
+    h.branches[0] = [](FakeCond&) { return false; };
+    h.branches[1] = [&](FakeCond& c) -> bool {
+        c.vals[0] = f.b;
+        throw std::logic_error("unsupported");
+    };
+    CHECK_THROWS_AS(convert_cond(h, f.g, f.p, {}, -1), std::logic_error);
+    CHECK(f.g.num_nodes() == nodes);
+    CHECK(h.vals[0].id == f.a.id);
+    // both raise: the cond stays, its only result the token; the error goes on
+    h.branches[0] = h.branches[1] = [&](FakeCond& c) { c.vals[0] = f.b; return true; };
+    CHECK_THROWS_WITH(convert_cond(h, f.g, f.p, {}, -1), "both branches raise");
+    REQUIRE(f.g.value(h.tok).def != kNoId);
+    CHECK(f.g.node(f.g.value(h.tok).def).op == Op::Cond);
+    CHECK(f.g.node(f.g.value(h.tok).def).results.size() == 1);
+    CHECK(h.vals[0].id == f.a.id);
 }
