@@ -18,8 +18,6 @@
 // Errors: a User error in a branch (or loop body) that may not run becomes a
 // `raise` node with the same message and traceback; Conversion errors (SPEC
 // §5.2's trace-time errors) and Unsupported ones stop the conversion.
-#include <set>
-
 #include "interp/control.hpp"
 #include "interp/autodiff.hpp"
 #include "interp/carried_values.hpp"
@@ -32,6 +30,7 @@
 #include "stdlib/cast.hpp"
 #include "tracer/carried_merge.hpp"
 #include "tracer/convert_cond.hpp"
+#include "tracer/convert_while.hpp"
 #include "tracer/exit_flags.hpp"
 
 namespace tg::interp {
@@ -316,19 +315,14 @@ void record_cond_gradients(Runtime& rt, CondGradients& grads, uint32_t pred, std
     record_cond(rt, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
                 residual_results);
 }
-// interp's side of a converted `if` (tracer/convert_cond.hpp's CondHost):
-// the frame's carried variables, the branches' evaluation, the graph values
-// of leaves, and the autodiff tape.
-class CondSite : public CarriedValues {
+// What interp's hosts of a converted `if` and loop share (tracer's
+// RegionHost): the frame's carried variables, the trace's token, and the
+// graph values of leaves and flags.
+class CarriedSlots : public CarriedValues {
 public:
-    using Run = std::function<std::optional<Error>(int)>;
-    CondSite(Runtime& rt, std::vector<TraceVar> vars, Run run, uint32_t pred, const lang::SourcePtr& source, Loc loc,
-             const char* construct)
-        : rt_(rt), vars_(std::move(vars)), run_(std::move(run)), pred_(pred), source_(source), loc_(loc),
-          construct_(construct) {
+    CarriedSlots(Runtime& rt, std::vector<TraceVar> vars) : rt_(rt), vars_(std::move(vars)) {
         for (const TraceVar& v : vars_) names_.push_back(carried(v));
     }
-
     std::span<const tracer::CarriedVar> vars() const { return names_; }
     std::vector<Value> values() const {
         std::vector<Value> now;
@@ -339,6 +333,35 @@ public:
         for (size_t i = 0; i < vars_.size(); ++i) *vars_[i].slot = vs[i];
     }
     ValueId& token() { return rt_.trace->token; }
+    ValueId leaf_id(const Value& v, const TensorType& want, const tracer::SrcLoc& where) {
+        return interp::leaf_id(rt_, v, want, where);
+    }
+    ValueId bool_id(const Value& b, const tracer::SrcLoc& where) { return interp::bool_id(*rt_.trace, b, where); }
+    Value symbolic(ValueId id) { return interp::symbolic(*rt_.trace, id); }
+    Value rebuild(const Value& skeleton, std::span<const Value> leaves) const {
+        return rebuild_from_leaves(skeleton, leaves);
+    }
+    Value make_maybe(Value inner, Value flag, bool none) const {
+        return interp::make_maybe(std::move(inner), std::move(flag), none);
+    }
+
+protected:
+    Runtime& rt_;
+    std::vector<TraceVar> vars_;
+    std::vector<tracer::CarriedVar> names_;
+};
+
+// interp's side of a converted `if` (tracer/convert_cond.hpp's CondHost):
+// the frame's carried variables, the branches' evaluation, the graph values
+// of leaves, and the autodiff tape.
+class CondSite : public CarriedSlots {
+public:
+    using Run = std::function<std::optional<Error>(int)>;
+    CondSite(Runtime& rt, std::vector<TraceVar> vars, Run run, uint32_t pred, const lang::SourcePtr& source, Loc loc,
+             const char* construct)
+        : CarriedSlots(rt, std::move(vars)), run_(std::move(run)), pred_(pred), source_(source), loc_(loc),
+          construct_(construct) {}
+
     bool run_branch(int b) {
         err_[b] = run_(b);
         return err_[b].has_value();
@@ -351,17 +374,6 @@ public:
         merge_error(e.var, e.mismatch, MergeSite::Branches,
                     " of the " + what + " at " + format_location(source_.get(), loc_), source_, loc_);
     }
-    ValueId leaf_id(const Value& v, const TensorType& want, const tracer::SrcLoc& where) {
-        return interp::leaf_id(rt_, v, want, where);
-    }
-    ValueId bool_id(const Value& b, const tracer::SrcLoc& where) { return interp::bool_id(*rt_.trace, b, where); }
-    Value symbolic(ValueId id) { return interp::symbolic(*rt_.trace, id); }
-    Value rebuild(const Value& skeleton, std::span<const Value> leaves) const {
-        return rebuild_from_leaves(skeleton, leaves);
-    }
-    Value make_maybe(Value inner, Value flag, bool none) const {
-        return interp::make_maybe(std::move(inner), std::move(flag), none);
-    }
     // ---- the tape's part (autodiff.hpp)
     void tape_mark(int b) { marks_[b] = tape_marks(rt_); }
     void tape_roll_back() { truncate_tapes(rt_, marks_[0]); }
@@ -373,9 +385,6 @@ public:
     }
 
 private:
-    Runtime& rt_;
-    std::vector<TraceVar> vars_;
-    std::vector<tracer::CarriedVar> names_;
     Run run_;
     uint32_t pred_;
     lang::SourcePtr source_;
@@ -508,200 +517,7 @@ void Evaluator::trace_assert(const Assert& a, const Value& c) {
     T.token = T.graph.assert_(T.token, pred, std::move(msg), operands, T.at(source(), a.loc));
 }
 
-// The variables a converted `while` carries (Evaluator::trace_while): per
-// variable its plan — carried or not, the skeleton, the leaves' types, the
-// defined-flag — widened attempt by attempt until one iteration of the
-// body keeps it, and the leaves being differentiated around the loop.
-struct LoopCarry {
-    using Plan = tracer::CarryPlan<Value>;  // tracer/conversion.hpp: which variables are carried, how
-    Runtime& rt;
-    TraceState& T;
-    Frame* frame;           // the loop's frame
-    LoopFlags* saved_loop;  // the enclosing loop's flags: back in the frame on every way out
-    std::vector<TraceVar> vars;
-    std::vector<tracer::CarriedVar> names;  // the same, as the policy names them
-    std::vector<Value> entry;  // their values before the loop
-    std::vector<Plan> plan;
-    Loc loc;
-    // Which carried ids (after the token) hold a leaf being differentiated,
-    // keyed by (variable, leaf) so that the set survives a retry's new plan.
-    std::set<std::pair<size_t, size_t>> diff_keys;
-
-    tracer::SrcLoc here() const { return T.at(*frame->source, loc); }
-    // The values before the loop, and the plans of the variables carried
-    // from the first attempt.
-    void start() {
-        for (const TraceVar& v : vars) names.push_back(carried(v));
-        entry.resize(vars.size());
-        for (size_t i = 0; i < vars.size(); ++i) entry[i] = *vars[i].slot;
-        plan.resize(vars.size());
-        for (size_t i = 0; i < vars.size(); ++i)
-            if (vars[i].force_carried) carry(i, entry[i], nullptr);
-    }
-    void restore() {
-        for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = entry[i];
-    }
-    [[noreturn]] void fail_merge(const std::string& var, const Mismatch& m) {
-        restore();
-        frame->loop = saved_loop;
-        merge_error(var, m, MergeSite::Iterations, " in the loop at " + format_location(frame->source->get(), loc),
-                    *frame->source, loc);
-    }
-    void carry(size_t i, const Value& a, const Value* b);
-    void carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes = nullptr,
-                     std::vector<Value>* primals = nullptr);
-    std::vector<std::pair<size_t, size_t>> id_keys() const;
-    bool new_tracked(size_t i, const Value& v);
-    void bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes = nullptr);
-    bool settle(bool ad);
-};
-
-// Makes var i carried with the structure of `a` (and `b`, the value after
-// one iteration, when known): types joined, or a conversion error.
-void LoopCarry::carry(size_t i, const Value& a, const Value* b) {
-    try {
-        tracer::carry(CarriedValues{}, names[i], plan[i], a, b);
-    } catch (const tracer::CarriedMismatch& e) {
-        fail_merge(e.var, e.mismatch);
-    }
-}
-
-// The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
-// With `nodes`: per id, the tape node of a leaf being differentiated
-// (kNotTracked otherwise) and in `primals` its value; the id is the primal's.
-void LoopCarry::carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes,
-                            std::vector<Value>* primals) {
-    const Plan& p = plan[i];
-    auto note = [&](uint32_t n, Value primal) {
-        if (nodes) nodes->push_back(n);
-        if (primals) primals->push_back(std::move(primal));
-    };
-    if (vars[i].role == TraceVar::Flag) {
-        out.push_back(bool_id(T, v, here()));
-        note(kNotTracked, Value());
-        return;
-    }
-    const CarriedValues host;
-    const tracer::CarriedParts<Value> pv = tracer::parts_with_none(host, v, p.none);
-    const std::vector<Value> ls = pv.inner ? host.leaves(*pv.inner) : std::vector<Value>{};
-    for (size_t k = 0; k < p.types.size(); ++k) {
-        if (pv.inner) {
-            Value leaf = ls[k];
-            uint32_t n = kNotTracked;
-            if (const GradObj* go = leaf.tracked(); go && nodes && tracked_level(rt, leaf) == rt.tapes.size()) {
-                n = go->node;
-                leaf = go->primal;
-            }
-            out.push_back(leaf_id(rt, leaf, p.types[k], here()));
-            note(n, leaf);
-        } else {
-            out.push_back(T.graph.undef(tracer::ValueType::of(p.types[k]), here()));
-            note(kNotTracked, Value());
-        }
-    }
-    if (p.flag) {
-        out.push_back(bool_id(T, pv.defined, here()));
-        note(kNotTracked, Value());
-    }
-}
-
-std::vector<std::pair<size_t, size_t>> LoopCarry::id_keys() const {
-    return tracer::carried_keys<Value>(names, plan);
-}
-
-// The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
-bool LoopCarry::new_tracked(size_t i, const Value& v) {
-    bool any = false;
-    if (vars[i].role == TraceVar::Flag || rt.tapes.empty()) return false;
-    const CarriedValues host;
-    const tracer::CarriedParts<Value> pv = tracer::parts_with_none(host, v, plan[i].none);
-    const std::vector<Value> ls = pv.inner ? host.leaves(*pv.inner) : std::vector<Value>{};
-    for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
-        if (tracked_level(rt, ls[k]) == rt.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
-            diff_keys.insert({i, k}).second)
-            any = true;
-    return any;
-}
-
-// Binds the carried variables to `ids` (region arguments or the loop's results).
-// With `nodes`: the leaves in diff_keys are bound as tracked values, their
-// fresh nodes noted in order.
-void LoopCarry::bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes) {
-    Graph& g = T.graph;
-    size_t k = 1;
-    T.token = ids[0];
-    auto leaf = [&](size_t i, size_t j) {
-        // named after the variable, for DOT (the text form numbers region arguments)
-        g.set_name(ids[k], plan[i].types.size() == 1 ? vars[i].name : vars[i].name + "[" + std::to_string(j) + "]");
-        Value v = symbolic(T, ids[k++]);
-        if (!nodes || !diff_keys.count({i, j})) return v;
-        Value t = track_new(rt, std::move(v));
-        nodes->push_back(t.tracked()->node);
-        return t;
-    };
-    for (size_t i = 0; i < vars.size(); ++i) {
-        const Plan& p = plan[i];
-        if (!p.carried) continue;
-        if (vars[i].role == TraceVar::Flag) {
-            g.set_name(ids[k], vars[i].name);
-            *vars[i].slot = symbolic(T, ids[k++]);
-            continue;
-        }
-        std::vector<Value> leaves;
-        for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
-        Value v = p.skeleton.defined() ? rebuild_from_leaves(p.skeleton, leaves) : Value();
-        if (p.flag) {
-            g.set_name(ids[k], vars[i].name + " defined");
-            v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
-        }
-        *vars[i].slot = std::move(v);
-    }
-}
-
-// After one traced body: widens the plans to what the body gave (the
-// policy's settle); true when the loop must be traced again with them.
-// Throws the conversion error of a variable whose values do not merge.
-bool LoopCarry::settle(bool ad) {
-    std::vector<Value> now;
-    for (const TraceVar& v : vars) now.push_back(*v.slot);
-    // the tape's part: a carried leaf differentiated from now on
-    auto newly_differentiated = [&](size_t i) { return ad && new_tracked(i, now[i]); };
-    try {
-        return tracer::settle(CarriedValues{}, std::span<const tracer::CarriedVar>(names), std::span<const Value>(entry),
-                              std::span<const Value>(now), std::span<Plan>(plan), newly_differentiated);
-    } catch (const tracer::CarriedMismatch& e) {
-        fail_merge(e.var, e.mismatch);
-    }
-}
-
 // ------------------------------------------------------------------ while
-
-// One attempt at a converted loop with the current plans: what it rolls
-// back to, its node, and what the tape needs of it (autodiff.hpp): per
-// carried id the tape nodes and primals of the initial and the yielded
-// values, and per differentiated leaf those of the body's arguments and of
-// the loop's results.
-struct LoopAttempt {
-    Graph::Checkpoint cp;
-    ValueId tok_in;
-    std::vector<size_t> marks;
-    bool ad;  // gradients through the loop: only with a tape running
-    NodeId node = kNoId;
-    RegionId cond_r = 0, body_r = 0;
-    std::vector<uint32_t> init_nodes, arg_nodes, yield_nodes, out_nodes;
-    std::vector<Value> init_primals, yield_primals;
-    LoopTape body_tape;
-    std::shared_ptr<WhileData> wd;  // set when leaves are differentiated around the loop
-
-    explicit LoopAttempt(Runtime& rt)
-        : cp(rt.trace->graph.checkpoint()), tok_in(rt.trace->token), marks(tape_marks(rt)), ad(!rt.tapes.empty()) {}
-    void roll_back(LoopCarry& lc) const {
-        lc.restore();
-        lc.T.token = tok_in;
-        lc.T.graph.rollback(cp);
-        truncate_tapes(lc.rt, marks);
-    }
-};
 
 namespace {
 
@@ -738,29 +554,82 @@ Value stack_size_before(TraceState& T, NodeId node, const tracer::SrcLoc& where)
     return symbolic(T, g.node(sn).results[0]);
 }
 
-// The tape's part of a differentiated loop: one while entry, per
-// differentiated leaf (in id order) its nodes and primals (`res`: the
-// loop's results).
-void record_while_gradients(Runtime& rt, const LoopCarry& lc, LoopAttempt& at, const std::vector<ValueId>& res) {
-    const Graph& g = rt.trace->graph;
-    WhileData& wd = *at.wd;
-    const std::vector<std::pair<size_t, size_t>> keys = lc.id_keys();
-    std::vector<uint32_t> in_nodes;
-    std::vector<Value> in_primals, out_primals;
-    size_t a = 0;
-    for (size_t pos = 0; pos < keys.size(); ++pos) {
-        if (!lc.diff_keys.count(keys[pos])) continue;
-        in_nodes.push_back(at.init_nodes[pos]);
-        in_primals.push_back(at.init_primals[pos]);
-        wd.leaf_types.push_back(g.tensor_type(res[1 + pos]));
-        wd.arg_nodes.push_back(at.arg_nodes[a]);
-        wd.out_nodes.push_back(at.out_nodes[a]);
-        wd.yield_nodes.push_back(at.yield_nodes[pos]);
-        out_primals.push_back(at.yield_primals[pos]);
-        ++a;
+static_assert(kNotTracked == tracer::kNoTapeNode);
+
+// interp's side of a converted loop (tracer/convert_while.hpp's WhileHost):
+// the frame's carried variables and exit flags, the condition's and the
+// body's evaluation, the graph values of leaves, and the autodiff tape.
+class WhileSite : public CarriedSlots {
+public:
+    struct Evaluation {
+        std::function<Value()> condition;  // "no break/return yet, and the condition"
+        std::function<bool()> body;        // true: it raises (a raise node was added)
+    };
+    WhileSite(Runtime& rt, Frame& frame, LoopFlags& flags, std::vector<TraceVar> vars, Evaluation eval, Loc loc)
+        : CarriedSlots(rt, std::move(vars)), frame_(frame), flags_(flags), eval_(std::move(eval)), loc_(loc) {}
+
+    bool forced(size_t i) const { return vars_[i].force_carried; }
+    Value condition() { return eval_.condition(); }
+    void reset_exits() {
+        flags_.brk = Value::from_bool(false);
+        flags_.cont = Value::from_bool(false);
+        frame_.ret_flag = Value::from_bool(false);
     }
-    record_while(rt, std::move(at.body_tape), at.wd, in_nodes, in_primals, out_primals);
-}
+    bool run_body() { return eval_.body(); }
+    [[noreturn]] void mismatch(const tracer::CarriedMismatch& e) const {
+        merge_error(e.var, e.mismatch, MergeSite::Iterations,
+                    " in the loop at " + format_location(frame_.source->get(), loc_), *frame_.source, loc_);
+    }
+
+    // ---- the tape's part (autodiff.hpp): gradients through the loop
+    bool tape_begin() {
+        marks_ = tape_marks(rt_);
+        wd_.reset();
+        return !rt_.tapes.empty();
+    }
+    void tape_roll_back() { truncate_tapes(rt_, marks_); }
+    bool tape_differentiated(const Value& leaf) const { return tracked_level(rt_, leaf) == rt_.tapes.size(); }
+    uint32_t tape_primal(Value& leaf) const {
+        const GradObj* go = leaf.tracked();
+        if (!go || tracked_level(rt_, leaf) != rt_.tapes.size()) return kNotTracked;
+        const uint32_t node = go->node;
+        leaf = go->primal;
+        return node;
+    }
+    Value tape_track(const Value& v, uint32_t& node) {
+        Value t = track_new(rt_, v);
+        node = t.tracked()->node;
+        return t;
+    }
+    void tape_body_start() { body_marks_ = tape_marks(rt_); }
+    // The body's entries, and what they read, saved at the end of every iteration.
+    bool tape_body_end(bool raised, bool differentiated, RegionId body_r) {
+        body_tape_ = take_body_entries(rt_, body_marks_, tape_marks(rt_));
+        if (raised && differentiated) unsupported_in_graph("a gradient through a loop whose body always raises");
+        if (!raised && differentiated) wd_ = push_residuals(rt_, body_tape_, body_r);
+        return wd_ != nullptr;
+    }
+    void tape_before_loop(NodeId node, const tracer::SrcLoc& where) {
+        wd_->saved_before = stack_size_before(*rt_.trace, node, where);
+    }
+    void tape_record(tracer::LoopTapeIds<Value>& ids) {
+        wd_->leaf_types = std::move(ids.leaf_types);
+        wd_->arg_nodes = std::move(ids.arg_nodes);
+        wd_->out_nodes = std::move(ids.out_nodes);
+        wd_->yield_nodes = std::move(ids.yield_nodes);
+        record_while(rt_, std::move(body_tape_), wd_, ids.in_nodes, ids.in_primals, ids.out_primals);
+    }
+
+private:
+    Frame& frame_;
+    LoopFlags& flags_;
+    Evaluation eval_;
+    Loc loc_;
+    std::vector<size_t> marks_, body_marks_;  // tape lengths at the attempt's start, the body's
+    LoopTape body_tape_;
+    std::shared_ptr<WhileData> wd_;  // set when leaves are differentiated around the loop
+};
+static_assert(tracer::WhileHost<WhileSite>);
 
 }  // namespace
 
@@ -801,125 +670,26 @@ Value Evaluator::loop_predicate(const std::function<Value()>& cond_fn, LoopFlags
 
 Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
                                        std::vector<TraceVar> extra, Loc loc) {
+    TraceState& T = *rt_.trace;
+    Frame* frame = f_;
     LoopFlags flags;
-    LoopCarry lc{rt_, *rt_.trace, f_, f_->loop, {}, {}, {}, {}, loc, {}};
+    LoopFlags* const saved_loop = f_->loop;
     f_->loop = &flags;
-    lc.vars = trace_vars(std::move(extra));
-    std::erase_if(lc.vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
-    lc.start();
-    const int max_attempts = 4 * static_cast<int>(lc.vars.size()) + 4;
-    for (int attempt = 0;; ++attempt) {
-        if (attempt > max_attempts) {
-            lc.restore();
-            f_->loop = lc.saved_loop;
-            unsupported_in_graph("this loop (its variables' types do not settle)");
-        }
-        lc.restore();
-        if (trace_while_attempt(cond_fn, body_fn, lc, flags)) break;
-    }
-    f_->loop = lc.saved_loop;
-    return Flow::Normal;
-}
-
-bool Evaluator::trace_while_attempt(const std::function<Value()>& cond_fn, const BranchFn& body_fn, LoopCarry& lc,
-                                    LoopFlags& flags) {
-    TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    LoopAttempt at(rt_);
-    std::vector<ValueId> inits{T.token};
-    for (size_t i = 0; i < lc.vars.size(); ++i)
-        if (lc.plan[i].carried) {
-            if (at.ad) lc.new_tracked(i, lc.entry[i]);
-            lc.carried_ids(i, lc.entry[i], inits, at.ad ? &at.init_nodes : nullptr, at.ad ? &at.init_primals : nullptr);
-        }
-    at.node = g.add_while(inits, T.at(source(), lc.loc));
-    at.cond_r = g.node(at.node).regions[0];
-    at.body_r = g.node(at.node).regions[1];
-    // every way out but a retry: back to before the loop, the enclosing loop's flags in the frame
-    auto give_up = [&] {
-        f_ = lc.frame;
-        at.roll_back(lc);
-        f_->loop = lc.saved_loop;
-    };
-    trace_while_cond(cond_fn, lc, flags, at, give_up);
-    if (!trace_while_body(body_fn, lc, flags, at, give_up)) {
-        f_ = lc.frame;
-        at.roll_back(lc);
-        return false;
-    }
-    if (at.wd) at.wd->saved_before = stack_size_before(T, at.node, T.at(source(), lc.loc));
-    std::vector<ValueId> res = g.finish(at.node);
-    lc.restore();
-    lc.bind(res, at.wd ? &at.out_nodes : nullptr);
-    if (at.wd) record_while_gradients(rt_, lc, at, res);
-    return true;
-}
-
-void Evaluator::trace_while_cond(const std::function<Value()>& cond_fn, LoopCarry& lc, LoopFlags& flags,
-                                 const LoopAttempt& at, const std::function<void()>& give_up) {
-    TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    g.enter(at.cond_r);
-    lc.bind(g.args(at.cond_r));
+    std::vector<TraceVar> vars = trace_vars(std::move(extra));
+    std::erase_if(vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
+    // (the loop's steps are the tracer's; the condition and the body run here, in this frame)
+    WhileSite::Evaluation eval{[&] { return loop_predicate(cond_fn, flags, loc); },
+                               [&] { return trace_body(body_fn, loc, [] {}).has_value(); }};
+    WhileSite site(rt_, *frame, flags, std::move(vars), std::move(eval), loc);
     try {
-        const ValueId pred = bool_id(T, loop_predicate(cond_fn, flags, lc.loc), T.at(source(), lc.loc));
-        truncate_tapes(rt_, at.marks);  // what computed the condition carries no gradient
-        std::vector<ValueId> ys{pred, T.token};
-        for (size_t i = 0; i < lc.vars.size(); ++i)
-            if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys);
-        g.yield(ys);
+        tracer::convert_while(site, T.graph, T.at(source(), loc));
     } catch (...) {
-        give_up();
+        f_ = frame;
+        f_->loop = saved_loop;  // the enclosing loop's flags, on every way out
         throw;
     }
-    g.exit();
-}
-
-bool Evaluator::trace_while_body(const BranchFn& body_fn, LoopCarry& lc, LoopFlags& flags, LoopAttempt& at,
-                                 const std::function<void()>& give_up) {
-    TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    g.enter(at.body_r);
-    lc.bind(g.args(at.body_r), at.ad ? &at.arg_nodes : nullptr);
-    const std::vector<size_t> body_marks = tape_marks(rt_);
-    flags.brk = Value::from_bool(false);
-    flags.cont = Value::from_bool(false);
-    f_->ret_flag = Value::from_bool(false);
-    const bool failed = trace_body(body_fn, lc.loc, give_up).has_value();
-    bool retry = false;
-    if (!failed) {
-        try {
-            retry = lc.settle(at.ad);
-        } catch (...) {
-            g.exit();
-            give_up();
-            throw;
-        }
-    }
-    if (retry) {
-        g.exit();
-        return false;
-    }
-    // The body's entries, and what they read, saved at the end of every iteration.
-    if (at.ad) {
-        at.body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
-        if (failed && !lc.diff_keys.empty()) unsupported_in_graph("a gradient through a loop whose body always raises");
-        if (!failed && !lc.diff_keys.empty()) at.wd = push_residuals(rt_, at.body_tape, at.body_r);
-    }
-    std::vector<ValueId> ys{T.token};
-    if (failed) {  // the body raises: it yields its arguments
-        std::span<const ValueId> args = g.args(at.body_r);
-        ys.assign(args.begin(), args.end());
-        ys[0] = T.token;
-    } else {
-        for (size_t i = 0; i < lc.vars.size(); ++i)
-            if (lc.plan[i].carried)
-                lc.carried_ids(i, *lc.vars[i].slot, ys, at.wd ? &at.yield_nodes : nullptr,
-                               at.wd ? &at.yield_primals : nullptr);
-    }
-    g.yield(ys);
-    g.exit();
-    return true;
+    f_->loop = saved_loop;
+    return Flow::Normal;
 }
 
 }  // namespace tg::interp

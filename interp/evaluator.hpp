@@ -32,8 +32,6 @@ namespace tg::interp {
 
 struct GraphEntry;
 struct TraceState;
-struct LoopCarry;    // autograph.cpp: the variables a converted loop carries
-struct LoopAttempt;  // autograph.cpp: one attempt at tracing it
 struct ForRange;     // autograph_loops.cpp: a traced `for` loop's counter
 struct TracedWhile;  // autograph_loops.cpp: a `while` loop traced as it runs
 
@@ -228,15 +226,6 @@ private:
     Flow trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn, std::vector<TraceVar> extra,
                      lang::Loc loc);
     Value loop_predicate(const std::function<Value()>& cond_fn, LoopFlags& flags, lang::Loc loc);
-    // The named steps of trace_while: one attempt with the current plans
-    // (false: a plan widened, trace it again), its condition region, its
-    // body region (false: retry).
-    bool trace_while_attempt(const std::function<Value()>& cond_fn, const BranchFn& body_fn, LoopCarry& lc,
-                             LoopFlags& flags);
-    void trace_while_cond(const std::function<Value()>& cond_fn, LoopCarry& lc, LoopFlags& flags,
-                          const LoopAttempt& at, const std::function<void()>& give_up);
-    bool trace_while_body(const BranchFn& body_fn, LoopCarry& lc, LoopFlags& flags, LoopAttempt& at,
-                          const std::function<void()>& give_up);
     Flow exec_range(const lang::Block& b, size_t from);
     bool exit_pending() const;
     Flow guard_rest(const lang::Block& b, size_t from);

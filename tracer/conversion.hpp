@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tracer/carried_merge.hpp"
+#include "tracer/graph.hpp"
 
 namespace tg::tracer {
 
@@ -74,6 +75,35 @@ struct CarriedMismatch {
     std::string var;
     Mismatch mismatch;
 };
+
+// A ConversionHost that builds the regions of a cond or a while with the
+// tracer (convert_cond.hpp, convert_while.hpp); it also:
+// - names the carried variables (`vars`), reads their values and sets them;
+// - owns the trace's token (`token`: the graph value effects are threaded on);
+// - throws the conversion error of a mismatch (`mismatch`), after the roll back;
+// - makes the graph value of a leaf of the joined type (`leaf_id`: a
+//   literal becomes a constant, a weak value strong) and of a flag
+//   (`bool_id`), the host value of a graph value (`symbolic`), and puts a
+//   variable back together (`rebuild`: leaves into a skeleton; `make_maybe`:
+//   a value with its defined-flag);
+// - drops what the autodiff tape recorded since the construct began
+//   (`tape_roll_back`).
+template <class H>
+concept RegionHost = ConversionHost<H> &&
+    requires(H& h, const typename H::Value& v, std::vector<typename H::Value>& vs, const CarriedMismatch& m,
+             const stdlib::TensorType& t, const SrcLoc& where, std::span<const typename H::Value> leaves) {
+        { h.vars() } -> std::same_as<std::span<const CarriedVar>>;
+        { h.values() } -> std::same_as<std::vector<typename H::Value>>;
+        h.set_values(vs);
+        { h.token() } -> std::same_as<ValueId&>;
+        h.mismatch(m);
+        { h.leaf_id(v, t, where) } -> std::same_as<ValueId>;
+        { h.bool_id(v, where) } -> std::same_as<ValueId>;
+        { h.symbolic(ValueId{}) } -> std::same_as<typename H::Value>;
+        { h.rebuild(v, leaves) } -> std::same_as<typename H::Value>;
+        { h.make_maybe(v, v, true) } -> std::same_as<typename H::Value>;
+        h.tape_roll_back();
+    };
 
 // A value on one path, as the policy sees it: None counts as the plain
 // value (with the None flag) where another path gives the variable a

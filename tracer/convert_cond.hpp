@@ -9,48 +9,26 @@
 #pragma once
 
 #include "tracer/conversion.hpp"
-#include "tracer/graph.hpp"
 
 namespace tg::tracer {
 
-// A ConversionHost that also:
-// - names the carried variables (`vars`), reads their values and sets them;
-// - owns the trace's token (`token`: the graph value effects are threaded on);
+// A RegionHost (conversion.hpp) that also:
 // - evaluates branch b in the current region (`run_branch`): true when it
 //   raises when it runs (the host added the raise node and keeps the error);
 //   any other error propagates (the cond then rolls back);
-// - throws the first branch's error when both raise (`raise_branch_error`),
-//   and the conversion error of a mismatch (`mismatch`), after the roll back;
-// - makes the graph value of a leaf of the joined type (`leaf_id`: a
-//   literal becomes a constant, a weak value strong) and of a flag
-//   (`bool_id`), the host value of a graph value (`symbolic`), and puts a
-//   variable back together (`rebuild`: leaves into a skeleton; `make_maybe`:
-//   a value with its defined-flag);
+// - throws the first branch's error when both raise (`raise_branch_error`);
 // - the tape's part (autodiff): marks before each branch and after
-//   (`tape_mark(0..2)`), rolls its entries back (`tape_roll_back`), takes
+//   (`tape_mark(0..2)`; `tape_roll_back` goes back to the first), takes
 //   the differentiated sides of the results apart and appends the
 //   residuals its rule needs as results (`tape_results`), and records the
 //   cond (`tape_record`, with the results' host values and ids).
 template <class H>
-concept CondHost = ConversionHost<H> &&
-    requires(H& h, int b, const typename H::Value& v, std::vector<typename H::Value>& vs,
-             std::vector<BranchResult<typename H::Value>>& results, const RegionId* regions,
-             const std::vector<ValueId>& ids, const CarriedMismatch& m, const stdlib::TensorType& t,
-             const SrcLoc& where, std::span<const typename H::Value> leaves) {
-        { h.vars() } -> std::same_as<std::span<const CarriedVar>>;
-        { h.values() } -> std::same_as<std::vector<typename H::Value>>;
-        h.set_values(vs);
-        { h.token() } -> std::same_as<ValueId&>;
+concept CondHost = RegionHost<H> &&
+    requires(H& h, int b, std::vector<typename H::Value>& vs, std::vector<BranchResult<typename H::Value>>& results,
+             const RegionId* regions, const std::vector<ValueId>& ids) {
         { h.run_branch(b) } -> std::same_as<bool>;
         h.raise_branch_error();
-        h.mismatch(m);
-        { h.leaf_id(v, t, where) } -> std::same_as<ValueId>;
-        { h.bool_id(v, where) } -> std::same_as<ValueId>;
-        { h.symbolic(ValueId{}) } -> std::same_as<typename H::Value>;
-        { h.rebuild(v, leaves) } -> std::same_as<typename H::Value>;
-        { h.make_maybe(v, v, true) } -> std::same_as<typename H::Value>;
         h.tape_mark(b);
-        h.tape_roll_back();
         h.tape_results(results, regions);
         h.tape_record(vs, ids);
     };
@@ -85,6 +63,47 @@ typename H::Value merged_value(H& h, const BranchMerge<typename H::Value>& r,
     V v = h.rebuild(r.skeleton, std::span<const V>(leaves));
     if (r.flag >= 0) v = h.make_maybe(std::move(v), h.symbolic(res[1 + static_cast<size_t>(r.flag)]), r.none);
     return v;
+}
+
+// Both branches raise, each after what it did first (a print): the cond
+// stays, carrying only the token, and the error goes on to the enclosing
+// construct, whose own raise is never reached.
+template <CondHost H>
+void finish_raising_cond(H& h, Graph& g, NodeId node, const RegionId reg[2], const ValueId tok_out[2],
+                         const std::vector<typename H::Value>& before) {
+    h.tape_roll_back();
+    for (int b = 0; b < 2; ++b) {
+        g.enter(reg[b]);
+        ValueId y[1] = {tok_out[b]};
+        g.yield(y);
+        g.exit();
+    }
+    h.set_values(before);
+    h.token() = g.finish(node)[0];
+}
+
+// What each variable is after the cond (`before` it, `out` after each
+// branch), the results it needs appended to `results`. Throws CarriedMismatch.
+template <CondHost H>
+std::vector<BranchMerge<typename H::Value>> merge_all(H& h, const std::vector<typename H::Value>& before,
+                                                      const std::vector<typename H::Value> out[2], const bool raised[2],
+                                                      int vars_dead_on,
+                                                      std::vector<BranchResult<typename H::Value>>& results) {
+    using V = typename H::Value;
+    const std::span<const CarriedVar> vars = h.vars();
+    std::vector<BranchMerge<V>> merged(vars.size());
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const CarriedVar& var = vars[i];
+        // A side that raised, or (for variables) that has returned, gives no value.
+        const bool dead_var = var.role == CarriedRole::Var;
+        // The return value of a path that has not returned is never read.
+        auto no_return = [&](int s) { return var.role == CarriedRole::Ret && !h.parts(out[s][i]).inner; };
+        const bool gone[2] = {raised[0] || (dead_var && vars_dead_on == 0) || no_return(0),
+                              raised[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
+        const V* const sides[2] = {&out[0][i], &out[1][i]};
+        merged[i] = merge_branches(h, var, before[i], sides, gone, results);
+    }
+    return merged;
 }
 
 }  // namespace detail
@@ -130,35 +149,14 @@ void convert_cond(H& h, Graph& g, ValueId pred, const SrcLoc& where, int vars_de
     }
     h.tape_mark(2);
     if (raised[0] && raised[1]) {
-        // Both branches raise, each after what it did first (a print): the
-        // cond stays, carrying only the token, and the error goes on to the
-        // enclosing construct, whose own raise is never reached.
-        h.tape_roll_back();
-        for (int b = 0; b < 2; ++b) {
-            g.enter(reg[b]);
-            ValueId y[1] = {tok_out[b]};
-            g.yield(y);
-            g.exit();
-        }
-        h.set_values(before);
-        h.token() = g.finish(node)[0];
+        detail::finish_raising_cond(h, g, node, reg, tok_out, before);
         h.raise_branch_error();
     }
     // ---- merge: what each variable is after the cond, and the results
     std::vector<BranchResult<V>> results;
-    std::vector<BranchMerge<V>> merged(vars.size());
+    std::vector<BranchMerge<V>> merged;
     try {
-        for (size_t i = 0; i < vars.size(); ++i) {
-            const CarriedVar& var = vars[i];
-            // A side that raised, or (for variables) that has returned, gives no value.
-            const bool dead_var = var.role == CarriedRole::Var;
-            // The return value of a path that has not returned is never read.
-            auto no_return = [&](int s) { return var.role == CarriedRole::Ret && !h.parts(out[s][i]).inner; };
-            const bool gone[2] = {raised[0] || (dead_var && vars_dead_on == 0) || no_return(0),
-                                  raised[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
-            const V* const sides[2] = {&out[0][i], &out[1][i]};
-            merged[i] = merge_branches(h, var, before[i], sides, gone, results);
-        }
+        merged = detail::merge_all(h, before, out, raised, vars_dead_on, results);
     } catch (const CarriedMismatch& e) {
         give_up();
         h.mismatch(e);

@@ -10,6 +10,7 @@
 
 #include "tracer/conversion.hpp"
 #include "tracer/convert_cond.hpp"
+#include "tracer/convert_while.hpp"
 #include "tracer/graph.hpp"
 #include "tracer/verifier.hpp"
 
@@ -305,24 +306,18 @@ TEST_CASE("conversion: a leaf differentiated from now on makes the loop trace ag
 
 namespace {
 
-// A CondHost over the fake values and a real graph: the carried variables
-// are `vals`; branch b runs `branches[b]` (true: it raises); the tape's part
-// only counts its calls.
-struct FakeCond : FakeHost {
+// The RegionHost part of the fake hosts: the carried variables are `vals`,
+// a leaf's graph value is its own (no casts).
+struct FakeRegions : FakeHost {
     Graph& g;
     std::vector<CarriedVar> names;
     std::vector<Fake> vals;
     ValueId tok;
-    std::function<bool(FakeCond&)> branches[2];
-    int tape_rollbacks = 0;
-    bool recorded = false;
 
     std::span<const CarriedVar> vars() const { return names; }
     std::vector<Fake> values() const { return vals; }
     void set_values(const std::vector<Fake>& vs) { vals = vs; }
     ValueId& token() { return tok; }
-    bool run_branch(int b) { return branches[b](*this); }
-    [[noreturn]] void raise_branch_error() { throw std::runtime_error("both branches raise"); }
     [[noreturn]] void mismatch(const CarriedMismatch& e) { throw e; }
     ValueId leaf_id(const Fake& v, const TensorType&, const SrcLoc&) { return v.gid; }
     ValueId bool_id(const Fake& v, const SrcLoc& where) {
@@ -335,6 +330,17 @@ struct FakeCond : FakeHost {
     }
     Fake rebuild(const Fake& skeleton, std::span<const Fake> leaves) { return skeleton.kind == Fake::Tensor ? leaves[0] : skeleton; }
     Fake make_maybe(Fake inner, Fake flag, bool is_none) { return maybe(std::move(inner), std::move(flag), is_none); }
+};
+
+// A CondHost over the fake values and a real graph: branch b runs
+// `branches[b]` (true: it raises); the tape's part only counts its calls.
+struct FakeCond : FakeRegions {
+    std::function<bool(FakeCond&)> branches[2];
+    int tape_rollbacks = 0;
+    bool recorded = false;
+
+    bool run_branch(int b) { return branches[b](*this); }
+    [[noreturn]] void raise_branch_error() { throw std::runtime_error("both branches raise"); }
     void tape_mark(int) {}
     void tape_roll_back() { ++tape_rollbacks; }
     void tape_results(std::vector<BranchResult<Fake>>&, const RegionId*) {}
@@ -354,7 +360,7 @@ struct CondFixture {
         f.gid = g.add_input({d, {}, false}, name);
         return f;
     }
-    FakeCond host(std::vector<Fake> vals) { return FakeCond{{}, g, {x}, std::move(vals), tok, {}, 0, false}; }
+    FakeCond host(std::vector<Fake> vals) { return FakeCond{{{}, g, {x}, std::move(vals), tok}, {}, 0, false}; }
 };
 
 }  // namespace
@@ -408,4 +414,103 @@ TEST_CASE("convert_cond: an error that stops the conversion in a branch rolls ba
     CHECK(f.g.node(f.g.value(h.tok).def).op == Op::Cond);
     CHECK(f.g.node(f.g.value(h.tok).def).results.size() == 1);
     CHECK(h.vals[0].id == f.a.id);
+}
+
+namespace {
+
+// A WhileHost over the fake values and a real graph: `body` runs the body
+// (true: it raises), counting its runs; no tape runs.
+struct FakeWhile : FakeRegions {
+    std::vector<bool> forced_vars;
+    Fake pred;
+    std::function<bool(FakeWhile&)> body;
+    int bodies = 0;
+
+    bool forced(size_t i) const { return forced_vars[i]; }
+    Fake condition() { return pred; }
+    void reset_exits() {}
+    bool run_body() {
+        ++bodies;
+        return body(*this);
+    }
+    bool tape_begin() { return false; }
+    void tape_roll_back() {}
+    bool tape_differentiated(const Fake&) const { return false; }
+    uint32_t tape_primal(Fake&) const { return kNoTapeNode; }
+    Fake tape_track(const Fake& v, uint32_t&) { return v; }
+    void tape_body_start() {}
+    bool tape_body_end(bool, bool, RegionId) { return false; }
+    void tape_before_loop(NodeId, const SrcLoc&) {}
+    void tape_record(LoopTapeIds<Fake>&) {}
+};
+static_assert(WhileHost<FakeWhile>);
+
+FakeWhile loop_host(CondFixture& f, std::vector<Fake> vals, std::vector<bool> forced) {
+    Fake pred = tensor(DType::Bool);
+    pred.gid = f.p;
+    std::vector<CarriedVar> names;
+    for (size_t k = 0; k < vals.size(); ++k) names.push_back({"v" + std::to_string(k), CarriedRole::Var});
+    return FakeWhile{{{}, f.g, std::move(names), std::move(vals), f.tok}, std::move(forced), pred, {}, 0};
+}
+
+}  // namespace
+
+TEST_CASE("convert_while: a variable the body rebinds is carried after a second attempt") {
+    CondFixture f;
+    FakeWhile h = loop_host(f, {f.a, f.i}, {false, false});
+    h.body = [&](FakeWhile& w) { w.vals[0] = f.b; return false; };  // v1 (i) untouched
+    convert_while(h, f.g, {});
+    CHECK(h.bodies == 2);  // x not carried, then carried
+    CHECK(h.vals[1].id == f.i.id);
+    const NodeId loop = f.g.value(h.vals[0].gid).def;
+    REQUIRE(loop != kNoId);
+    CHECK(f.g.node(loop).op == Op::While);
+    CHECK(f.g.node(loop).results.size() == 2);  // the token, v0
+    CHECK(h.tok == f.g.node(loop).results[0]);
+    ValueId out[] = {h.tok, h.vals[0].gid};
+    f.g.yield(out);
+    CHECK_NOTHROW(verify(f.g));
+}
+
+TEST_CASE("convert_while: a forced variable is carried from the first attempt") {
+    CondFixture f;
+    FakeWhile h = loop_host(f, {f.a}, {true});
+    h.body = [&](FakeWhile& w) { w.vals[0] = f.b; return false; };
+    convert_while(h, f.g, {});
+    CHECK(h.bodies == 1);
+    CHECK(f.g.node(f.g.value(h.vals[0].gid).def).op == Op::While);
+}
+
+TEST_CASE("convert_while: a dtype that changes in the body rolls the loop back, then reports") {
+    CondFixture f;
+    const size_t nodes = f.g.num_nodes();
+    FakeWhile h = loop_host(f, {f.a}, {false});
+    h.body = [&](FakeWhile& w) { w.vals[0] = f.i; return false; };
+    try {
+        convert_while(h, f.g, {});
+        FAIL("no mismatch");
+    } catch (const CarriedMismatch& e) {
+        CHECK(e.var == "v0");
+        CHECK(e.mismatch.what == Mismatch::DType);
+    }
+    CHECK(f.g.num_nodes() == nodes);
+    CHECK(h.vals[0].id == f.a.id);
+    CHECK(h.tok == f.tok);
+}
+
+TEST_CASE("convert_while: a body that always raises yields its arguments; an error that stops it rolls back") {
+    CondFixture f;
+    FakeWhile h = loop_host(f, {f.a}, {true});
+    h.body = [&](FakeWhile& w) { w.vals[0] = f.b; return true; };
+    convert_while(h, f.g, {});
+    CHECK(h.bodies == 1);
+    const Node& loop = f.g.node(f.g.value(h.vals[0].gid).def);
+    const Region& body = f.g.region(loop.regions[1]);
+    const Node& yield = f.g.node(body.nodes.back());
+    REQUIRE(yield.operands.size() == 2);
+    CHECK(yield.operands[1] == body.args[1]);  // v0 as it came in
+    const size_t nodes = f.g.num_nodes();
+    h.body = [](FakeWhile&) -> bool { throw std::logic_error("unsupported"); };
+    CHECK_THROWS_AS(convert_while(h, f.g, {}), std::logic_error);
+    CHECK(f.g.num_nodes() == nodes);
 }
