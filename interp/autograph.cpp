@@ -1,6 +1,11 @@
-// AutoGraph conversion (SPEC §5.2): while a @graph function is traced, control
-// flow on a symbolic (dynamic) value becomes `cond` / `while` nodes; control
-// flow on static values simply runs, as in eager mode.
+// AutoGraph conversion (SPEC §5.2), interp's side: while a @graph function is
+// traced, control flow on a symbolic (dynamic) value becomes `cond` / `while`
+// nodes; control flow on static values simply runs, as in eager mode. The
+// conversion's policy and steps are the tracer's (tracer/conversion.hpp,
+// convert_cond.hpp, convert_while.hpp); here are the seams (one call per
+// construct) and the hosts they call back: CondSite and WhileSite evaluate
+// the bodies, read and set the frame's variables, make graph values of
+// leaves, and do the autodiff tape's part.
 //
 // The carried state of a converted `if` or loop is every local variable of the
 // current frame, plus hidden ones: the return value, whether a `return` may
