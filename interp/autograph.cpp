@@ -257,10 +257,10 @@ ValueId bool_id(TraceState& t, const Value& b, const tracer::SrcLoc& where) {
     return t.graph.constant(stdlib::Tensor::scalar(statically_true(b)), where);
 }
 
-// ---- the merge of a cond's two branches, per carried variable
+// ---- a cond's tape part
 
+// One result of a cond beyond the token, as each branch yields it (tracer/conversion.hpp).
 using Yielded = tracer::BranchResult<Value>;
-using BranchMerge = tracer::BranchMerge<Value>;
 
 // Values being differentiated through a cond (autodiff.hpp): the branches'
 // tape entries kept apart, and per branch the tape nodes and primals of the
