@@ -4,8 +4,8 @@
 
 namespace tg::tracer {
 
-std::string none_and_undefined(const std::string& var) {
-    return "`" + var + "`, which is None on some paths and not defined on others";
+std::string none_and_undefined(std::string_view var) {
+    return "`" + std::string(var) + "`, which is None on some paths and not defined on others";
 }
 
 }  // namespace tg::tracer

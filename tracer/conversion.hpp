@@ -21,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,7 +35,7 @@ namespace tg::tracer {
 enum class CarriedRole : uint8_t { Var, Ret, Flag };
 
 struct CarriedVar {
-    std::string name;  // as messages name it: "x", "the return value", "break"
+    std::string_view name;  // as messages name it: "x", "the return value", "break" (the host keeps the text)
     CarriedRole role = CarriedRole::Var;
 };
 
@@ -115,7 +116,7 @@ CarriedParts<typename H::Value> parts_with_none(const H& h, const typename H::Va
 }
 
 // "`x`, which is None on some paths and not defined on others"
-std::string none_and_undefined(const std::string& var);
+std::string none_and_undefined(std::string_view var);
 
 // ------------------------------------------------------------------ cond
 
@@ -174,7 +175,7 @@ BranchResult<V> flag_result(const V& a, const V& b, const bool gone[2]) {
 // The tensor leaves of the value on each side (where defined): equal ones
 // stay static, the others become results of the joined type.
 template <ConversionHost H>
-void merge_leaves(const H& h, const std::string& var, const CarriedParts<typename H::Value> p[2],
+void merge_leaves(const H& h, std::string_view var, const CarriedParts<typename H::Value> p[2],
                   BranchMerge<typename H::Value>& r, std::vector<BranchResult<typename H::Value>>& results) {
     using V = typename H::Value;
     std::vector<V> leaves[2];
@@ -193,7 +194,7 @@ void merge_leaves(const H& h, const std::string& var, const CarriedParts<typenam
         if (l0 && l1) {
             stdlib::TensorType t0 = h.type(*l0), t1 = h.type(*l1);
             std::optional<stdlib::TensorType> j = join(t0, t1);
-            if (!j) throw CarriedMismatch{var, type_mismatch(t0, t1)};
+            if (!j) throw CarriedMismatch{std::string(var), type_mismatch(t0, t1)};
             y.type = *j;
         } else {
             y.type = h.type(l0 ? *l0 : *l1);
@@ -244,7 +245,7 @@ BranchMerge<typename H::Value> merge_branches(const H& h, const CarriedVar& var,
         if (auto d = h.structure_diff(*p[0].inner, *p[1].inner)) {
             if (var.role == CarriedRole::Ret)
                 h.unsupported("a function returning different kinds of values on different paths");
-            throw CarriedMismatch{var.name, *d};
+            throw CarriedMismatch{std::string(var.name), *d};
         }
     }
     r.keep = false;
@@ -300,7 +301,7 @@ void carry(const H& h, const CarriedVar& var, CarryPlan<typename H::Value>& p, c
     if (pa.inner && pb.inner) {
         if (auto d = h.structure_diff(*pa.inner, *pb.inner)) {
             if (var.role == CarriedRole::Ret) h.unsupported("a loop returning different kinds of values");
-            throw CarriedMismatch{var.name, *d};
+            throw CarriedMismatch{std::string(var.name), *d};
         }
     }
     p.skeleton = *sk;
@@ -314,7 +315,7 @@ void carry(const H& h, const CarriedVar& var, CarryPlan<typename H::Value>& p, c
         if (pa.inner && pb.inner) {
             stdlib::TensorType u = h.type(lb[k]);
             std::optional<stdlib::TensorType> j = join(t, u);
-            if (!j) throw CarriedMismatch{var.name, type_mismatch(t, u)};
+            if (!j) throw CarriedMismatch{std::string(var.name), type_mismatch(t, u)};
             t = *j;
         }
         p.types.push_back(t);
@@ -367,7 +368,7 @@ bool settle(const H& h, std::span<const CarriedVar> vars, std::span<const typena
         for (size_t k = 0; k < ls.size(); ++k) {
             stdlib::TensorType t = h.type(ls[k]);
             std::optional<stdlib::TensorType> j = join(p.types[k], t);
-            if (!j) throw CarriedMismatch{vars[i].name, type_mismatch(p.types[k], t)};
+            if (!j) throw CarriedMismatch{std::string(vars[i].name), type_mismatch(p.types[k], t)};
             if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
                 p.types[k] = *j;
                 retry = true;

@@ -255,7 +255,7 @@ private:
         h_.token() = ids[0];
         auto leaf = [&](size_t i, size_t j) {
             // named after the variable, for DOT (the text form numbers region arguments)
-            const std::string& name = vars_[i].name;
+            const std::string name(vars_[i].name);
             g_.set_name(ids[k], plan_[i].types.size() == 1 ? name : name + "[" + std::to_string(j) + "]");
             V v = h_.symbolic(ids[k++]);
             if (!nodes || !diff_keys_.count({i, j})) return v;
@@ -269,7 +269,7 @@ private:
             const CarryPlan<V>& p = plan_[i];
             if (!p.carried) continue;
             if (vars_[i].role == CarriedRole::Flag) {
-                g_.set_name(ids[k], vars_[i].name);
+                g_.set_name(ids[k], std::string(vars_[i].name));
                 values[i] = h_.symbolic(ids[k++]);
                 continue;
             }
@@ -277,7 +277,7 @@ private:
             for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
             V v = h_.is_defined(p.skeleton) ? h_.rebuild(p.skeleton, std::span<const V>(leaves)) : V();
             if (p.flag) {
-                g_.set_name(ids[k], vars_[i].name + " defined");
+                g_.set_name(ids[k], std::string(vars_[i].name) + " defined");
                 v = h_.make_maybe(std::move(v), h_.symbolic(ids[k++]), p.none);
             }
             values[i] = std::move(v);

@@ -448,8 +448,9 @@ static_assert(WhileHost<FakeWhile>);
 FakeWhile loop_host(CondFixture& f, std::vector<Fake> vals, std::vector<bool> forced) {
     Fake pred = tensor(DType::Bool);
     pred.gid = f.p;
+    static const char* const texts[] = {"v0", "v1", "v2"};  // CarriedVar's names are views
     std::vector<CarriedVar> names;
-    for (size_t k = 0; k < vals.size(); ++k) names.push_back({"v" + std::to_string(k), CarriedRole::Var});
+    for (size_t k = 0; k < vals.size(); ++k) names.push_back({texts[k], CarriedRole::Var});
     return FakeWhile{{{}, f.g, std::move(names), std::move(vals), f.tok}, std::move(forced), pred, {}, 0};
 }
 
