@@ -1,6 +1,11 @@
-// AutoGraph conversion (SPEC §5.2): while a @graph function is traced, control
-// flow on a symbolic (dynamic) value becomes `cond` / `while` nodes; control
-// flow on static values simply runs, as in eager mode.
+// AutoGraph conversion (SPEC §5.2), interp's side: while a @graph function is
+// traced, control flow on a symbolic (dynamic) value becomes `cond` / `while`
+// nodes; control flow on static values simply runs, as in eager mode. The
+// conversion's policy and steps are the tracer's (tracer/conversion.hpp,
+// convert_cond.hpp, convert_while.hpp); here are the seams (one call per
+// construct) and the hosts they call back: CondSite and WhileSite evaluate
+// the bodies, read and set the frame's variables, make graph values of
+// leaves, and do the autodiff tape's part.
 //
 // The carried state of a converted `if` or loop is every local variable of the
 // current frame, plus hidden ones: the return value, whether a `return` may
@@ -18,10 +23,9 @@
 // Errors: a User error in a branch (or loop body) that may not run becomes a
 // `raise` node with the same message and traceback; Conversion errors (SPEC
 // §5.2's trace-time errors) and Unsupported ones stop the conversion.
-#include <set>
-
 #include "interp/control.hpp"
 #include "interp/autodiff.hpp"
+#include "interp/carried_values.hpp"
 #include "interp/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
@@ -30,6 +34,8 @@
 #include "lang/diagnostics.hpp"
 #include "stdlib/cast.hpp"
 #include "tracer/carried_merge.hpp"
+#include "tracer/convert_cond.hpp"
+#include "tracer/convert_while.hpp"
 #include "tracer/exit_flags.hpp"
 
 namespace tg::interp {
@@ -47,67 +53,7 @@ using tracer::ValueId;
 
 namespace {
 
-constexpr int64_t kMaxUnroll = 1000;  // iterations of a loop unrolled at trace time when conversion fails
-
-// The tensor leaves of a value, in order (lists, tuples and dicts' values are walked).
-void collect_leaves(const Value& v, std::vector<Value>& out) {
-    if (v.is_tensor()) {
-        out.push_back(v);
-        return;
-    }
-    if (v.sym_str()) unsupported_in_graph("a string showing tensor values carried through converted control flow");
-    if (const std::vector<Value>* xs = v.children())
-        for (const Value& x : *xs) collect_leaves(x, out);
-}
-
-Value rebuild(const Value& skeleton, const std::vector<Value>& leaves, size_t& k) {
-    if (skeleton.is_tensor()) return leaves[k++];
-    if (const std::vector<Value>* xs = skeleton.children()) {
-        std::vector<Value> items;
-        for (const Value& x : *xs) items.push_back(rebuild(x, leaves, k));
-        return skeleton.with_children(std::move(items));
-    }
-    return skeleton;
-}
-
-std::string describe_static(const Value& v) {
-    if (v.is(Kind::Str) && !v.sym_str()) return quote(v.text());
-    if (has_symbolic(v)) return "a string showing tensor values";
-    return str_of(v);
-}
-
-// How a and b differ in structure (tensors anywhere a tensor is, equal
-// static parts), or nullopt: the first difference, for mismatch_message.
 using tracer::Mismatch;
-// Two dicts with different keys: the first key only one has, or their orders.
-std::optional<Mismatch> keys_diff(const DictObj& a, const DictObj& b) {
-    if (a.keys == b.keys) return std::nullopt;
-    for (const DictKey& k : a.keys)
-        if (!b.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "first", ""};
-    for (const DictKey& k : b.keys)
-        if (!a.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "second", ""};
-    return Mismatch{Mismatch::KeyOrder, keys_repr(a), keys_repr(b), ""};
-}
-std::optional<Mismatch> structure_diff(const Value& a, const Value& b) {
-    if (a.is_tensor() && b.is_tensor()) return std::nullopt;
-    if (a.kind() != b.kind())
-        return Mismatch{Mismatch::Kind, std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind()), ""};
-    if (a.is_sequence()) {
-        if (a.items().size() != b.items().size())
-            return Mismatch{Mismatch::Length, std::to_string(a.items().size()), std::to_string(b.items().size()), ""};
-        for (size_t i = 0; i < a.items().size(); ++i)
-            if (auto d = structure_diff(a.items()[i], b.items()[i])) return d;
-        return std::nullopt;
-    }
-    if (a.is(Kind::Dict)) {
-        if (auto d = keys_diff(a.dict(), b.dict())) return d;
-        for (size_t i = 0; i < a.dict().size(); ++i)
-            if (auto d = structure_diff(a.dict().values[i], b.dict().values[i])) return d;
-        return std::nullopt;
-    }
-    if (!a.identical(b)) return Mismatch{Mismatch::Value, describe_static(a), describe_static(b), ""};
-    return std::nullopt;
-}
 
 // The conversion error of a carried variable whose two values do not merge.
 [[noreturn]] void merge_error(const std::string& var, const Mismatch& m, tracer::MergeSite site,
@@ -115,33 +61,13 @@ std::optional<Mismatch> structure_diff(const Value& a, const Value& b) {
     throw Error(tracer::mismatch_message(var, m, site, where), source, loc).as(TraceErrorKind::Conversion);
 }
 
-// A value split into what it is where defined, and whether it is.
-struct Parts {
-    const Value* inner = nullptr;  // null: undefined (or None) on this path
-    Value defined;                 // static bool, or a symbolic bool[]
-    bool none = false;             // where not `defined`, the value is None (not undefined)
-    bool unset = false;            // undefined on some path (a plain or maybe-undefined variable)
-};
-Parts decompose(const Value& v) {
-    if (const MaybeUndefObj* m = v.maybe_undef()) return {&m->inner, m->flag, m->none, !m->none};
-    if (!v.defined()) return {nullptr, Value::from_bool(false), false, true};
-    return {&v, Value::from_bool(true)};
+// A carried variable as the conversion's policy names it.
+tracer::CarriedVar carried(const TraceVar& v) {
+    static_assert(int(TraceVar::Var) == int(tracer::CarriedRole::Var) &&
+                  int(TraceVar::Ret) == int(tracer::CarriedRole::Ret) &&
+                  int(TraceVar::Flag) == int(tracer::CarriedRole::Flag));
+    return {v.name, static_cast<tracer::CarriedRole>(v.role)};
 }
-// Paths that give a variable None and paths that give it a tensor value are
-// carried with a hidden flag, like a maybe-undefined variable (SPEC §5.2).
-// None is the plain value here, so that it meets the tensor's paths.
-Parts decompose_none(const Value& v, bool other_has_value) {
-    if (v.is(Kind::None) && other_has_value) return {nullptr, Value::from_bool(false), true, false};
-    return decompose(v);
-}
-bool has_value(const Value& v) {
-    if (const MaybeUndefObj* m = v.maybe_undef()) return m->inner.defined();
-    return v.defined() && !v.is(Kind::None);
-}
-Value make_maybe(Value inner, Value flag, bool none) {
-    return Value::maybe_undefined(std::make_shared<const MaybeUndefObj>(MaybeUndefObj{std::move(inner), std::move(flag), none}));
-}
-bool statically_true(const Value& b) { return b.scalar() && b.scalar()->nonzero(); }
 
 }  // namespace
 
@@ -331,138 +257,10 @@ ValueId bool_id(TraceState& t, const Value& b, const tracer::SrcLoc& where) {
     return t.graph.constant(stdlib::Tensor::scalar(statically_true(b)), where);
 }
 
-// ---- the merge of a cond's two branches, per carried variable
+// ---- a cond's tape part
 
-// One result of a cond beyond the token: a tensor leaf or a defined-flag, as
-// each branch yields it.
-struct Yielded {
-    Value side[2];  // Undefined: undef on that side
-    TensorType type;
-    bool is_flag = false;
-};
-// A variable after the cond: kept as it is, or rebuilt from the cond's results.
-struct BranchMerge {
-    bool keep = true;
-    Value value;       // keep: the value after the cond
-    Value skeleton;    // else: rebuilt from the results
-    std::vector<int> leaf;  // per leaf of the skeleton: yielded index, or -1 (static: take static_leaf)
-    std::vector<Value> static_leaf;
-    int flag = -1;     // yielded index of the defined flag, or -1
-    bool none = false; // where the flag is false: None (else undefined)
-};
-// Thrown by merge_branches when the two values of `var` do not merge: the
-// cond rolls back, then reports it (merge_error).
-struct BranchMismatch {
-    std::string var;
-    tracer::Mismatch mismatch;
-};
-
-// The value after the cond when no result is needed for it: both sides
-// gone, one side gone and the other unchanged or static, or both identical.
-std::optional<Value> needs_no_result(const Value& before, const Value* const out[2], const bool gone[2]) {
-    if (gone[0] && gone[1]) return before;
-    if (gone[0] || gone[1]) {
-        const Value& live = gone[0] ? *out[1] : *out[0];
-        if (live.identical(before)) return before;
-        // The other side raises (or never reads it again): a static value
-        // of the live side is the value after the cond — so a `return`
-        // whose alternative raises still returns on every path.
-        if (!has_symbolic(live) && !live.maybe_undef() && live.defined()) return live;
-        return std::nullopt;
-    }
-    if (out[0]->identical(*out[1])) return *out[0];
-    return std::nullopt;
-}
-
-Yielded flag_result(const Value& a, const Value& b, const bool gone[2]) {
-    Yielded y;
-    y.is_flag = true;
-    y.type = {stdlib::DType::Bool, {}, false};
-    if (!gone[0]) y.side[0] = a;
-    if (!gone[1]) y.side[1] = b;
-    return y;
-}
-
-// The tensor leaves of the value on each side (where defined): equal ones
-// stay static, the others become results of the joined type.
-void merge_leaves(const std::string& var, const Parts p[2], BranchMerge& r, std::vector<Yielded>& yielded) {
-    std::vector<Value> leaves[2];
-    for (int s = 0; s < 2; ++s)
-        if (p[s].inner) collect_leaves(*p[s].inner, leaves[s]);
-    const size_t nl = (p[0].inner ? leaves[0] : leaves[1]).size();
-    for (size_t k = 0; k < nl; ++k) {
-        const Value* l0 = p[0].inner ? &leaves[0][k] : nullptr;
-        const Value* l1 = p[1].inner ? &leaves[1][k] : nullptr;
-        if (l0 && l1 && l0->identical(*l1)) {
-            r.leaf.push_back(-1);
-            r.static_leaf.push_back(*l0);
-            continue;
-        }
-        Yielded y;
-        if (l0 && l1) {
-            TensorType t0 = l0->tensor_type(), t1 = l1->tensor_type();
-            std::optional<TensorType> j = join(t0, t1);
-            if (!j) throw BranchMismatch{var, tracer::type_mismatch(t0, t1)};
-            y.type = *j;
-        } else {
-            y.type = (l0 ? l0 : l1)->tensor_type();
-        }
-        if (l0) y.side[0] = *l0;
-        if (l1) y.side[1] = *l1;
-        r.leaf.push_back(static_cast<int>(yielded.size()));
-        r.static_leaf.emplace_back();
-        yielded.push_back(std::move(y));
-    }
-}
-
-// What `var` (`before` the cond, `out` after each branch; a `gone` side
-// gives no value) is after the cond; the results it needs are appended to
-// `yielded`. Throws BranchMismatch, or Unsupported.
-BranchMerge merge_branches(const TraceVar& var, const Value& before, const Value* const out[2], const bool gone[2],
-                           std::vector<Yielded>& yielded) {
-    BranchMerge r;
-    if (std::optional<Value> v = needs_no_result(before, out, gone)) {
-        r.value = std::move(*v);
-        return r;
-    }
-    if (var.role == TraceVar::Flag) {
-        r.keep = false;
-        r.skeleton = Value::from_bool(false);
-        r.leaf.push_back(static_cast<int>(yielded.size()));
-        r.static_leaf.emplace_back();
-        yielded.push_back(flag_result(*out[0], *out[1], gone));
-        return r;
-    }
-    Parts p[2];
-    for (int s = 0; s < 2; ++s)
-        if (!gone[s]) p[s] = decompose_none(*out[s], !gone[1 - s] && has_value(*out[1 - s]));
-    const bool none = p[0].none || p[1].none;
-    if (none && (p[0].unset || p[1].unset))
-        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-    const Value* sk = p[0].inner ? p[0].inner : p[1].inner;
-    if (!sk) {  // undefined on every path that gets here
-        r.value = Value();
-        return r;
-    }
-    if (p[0].inner && p[1].inner) {
-        if (auto d = structure_diff(*p[0].inner, *p[1].inner)) {
-            if (var.role == TraceVar::Ret)
-                unsupported_in_graph("a function returning different kinds of values on different paths");
-            throw BranchMismatch{var.name, *d};
-        }
-    }
-    r.keep = false;
-    r.skeleton = *sk;
-    merge_leaves(var.name, p, r, yielded);
-    const bool def0 = gone[0] || statically_true(p[0].defined);
-    const bool def1 = gone[1] || statically_true(p[1].defined);
-    r.none = none;
-    if ((var.role == TraceVar::Var || none) && !(def0 && def1)) {
-        r.flag = static_cast<int>(yielded.size());
-        yielded.push_back(flag_result(p[0].defined, p[1].defined, gone));
-    }
-    return r;
-}
+// One result of a cond beyond the token, as each branch yields it (tracer/conversion.hpp).
+using Yielded = tracer::BranchResult<Value>;
 
 // Values being differentiated through a cond (autodiff.hpp): the branches'
 // tape entries kept apart, and per branch the tape nodes and primals of the
@@ -509,150 +307,132 @@ CondGradients cond_gradients(Runtime& rt, const std::vector<size_t> marks[3], co
     return out;
 }
 
-// Branch b's yield: its token, then each result (undef where the branch gives none).
-void yield_branch(Runtime& rt, RegionId region, int b, ValueId token, const std::vector<Yielded>& yielded,
-                  const tracer::SrcLoc& where) {
-    TraceState& T = *rt.trace;
-    Graph& g = T.graph;
-    g.enter(region);
-    std::vector<ValueId> ys{token};
-    for (const Yielded& y : yielded) {
-        if (y.is_flag && y.side[b].defined()) ys.push_back(bool_id(T, y.side[b], where));
-        else if (y.side[b].defined()) ys.push_back(leaf_id(rt, y.side[b], y.type, where));
-        else ys.push_back(g.undef(tracer::ValueType::of(y.type), where));
+// The tape's part of a differentiated cond: its branches' entries recorded
+// as one cond entry (`res`: the cond's results, the residuals after the
+// `outs` of the carried leaves).
+void record_cond_gradients(Runtime& rt, CondGradients& grads, uint32_t pred, std::vector<Value>& outs,
+                           const std::vector<ValueId>& res) {
+    if (!grads.tape) return;
+    std::vector<Value> residual_results[2];
+    size_t at = 1 + outs.size();
+    for (int b = 0; b < 2; ++b)
+        for (size_t k = 0; k < grads.residuals[b].size(); ++k) residual_results[b].push_back(symbolic(*rt.trace, res[at++]));
+    record_cond(rt, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
+                residual_results);
+}
+// What interp's hosts of a converted `if` and loop share (tracer's
+// RegionHost): the frame's carried variables, the trace's token, and the
+// graph values of leaves and flags.
+class CarriedSlots : public CarriedValues {
+public:
+    CarriedSlots(Runtime& rt, std::vector<TraceVar> vars) : rt_(rt), vars_(std::move(vars)) {
+        for (const TraceVar& v : vars_) names_.push_back(carried(v));
     }
-    g.yield(ys);
-    g.exit();
-}
+    std::span<const tracer::CarriedVar> vars() const { return names_; }
+    std::vector<Value> values() const {
+        std::vector<Value> now;
+        for (const TraceVar& v : vars_) now.push_back(*v.slot);
+        return now;
+    }
+    void set_values(const std::vector<Value>& vs) {
+        for (size_t i = 0; i < vars_.size(); ++i) *vars_[i].slot = vs[i];
+    }
+    ValueId& token() { return rt_.trace->token; }
+    ValueId leaf_id(const Value& v, const TensorType& want, const tracer::SrcLoc& where) {
+        return interp::leaf_id(rt_, v, want, where);
+    }
+    ValueId bool_id(const Value& b, const tracer::SrcLoc& where) { return interp::bool_id(*rt_.trace, b, where); }
+    Value symbolic(ValueId id) { return interp::symbolic(*rt_.trace, id); }
+    Value rebuild(const Value& skeleton, std::span<const Value> leaves) const {
+        return rebuild_from_leaves(skeleton, leaves);
+    }
+    Value make_maybe(Value inner, Value flag, bool none) const {
+        return interp::make_maybe(std::move(inner), std::move(flag), none);
+    }
 
-// The variable after the cond, from its merge and the cond's results
-// (`outs`: the symbolic values of `res`, the result ids after the token).
-Value merged_value(TraceState& T, const BranchMerge& r, const std::vector<Value>& outs, const std::vector<ValueId>& res) {
-    if (r.keep) return r.value;
-    std::vector<Value> leaves;
-    for (size_t k = 0; k < r.leaf.size(); ++k)
-        leaves.push_back(r.leaf[k] < 0 ? r.static_leaf[k] : outs[static_cast<size_t>(r.leaf[k])]);
-    size_t k = 0;
-    Value v = rebuild(r.skeleton, leaves, k);
-    if (r.flag >= 0) v = make_maybe(std::move(v), symbolic(T, res[1 + static_cast<size_t>(r.flag)]), r.none);
-    return v;
-}
+protected:
+    Runtime& rt_;
+    std::vector<TraceVar> vars_;
+    std::vector<tracer::CarriedVar> names_;
+};
+
+// interp's side of a converted `if` (tracer/convert_cond.hpp's CondHost):
+// the frame's carried variables, the branches' evaluation, the graph values
+// of leaves, and the autodiff tape.
+class CondSite : public CarriedSlots {
+public:
+    using Run = std::function<std::optional<Error>(int)>;
+    CondSite(Runtime& rt, std::vector<TraceVar> vars, Run run, uint32_t pred, const lang::SourcePtr& source, Loc loc,
+             const char* construct)
+        : CarriedSlots(rt, std::move(vars)), run_(std::move(run)), pred_(pred), source_(source), loc_(loc),
+          construct_(construct) {}
+
+    bool run_branch(int b) {
+        err_[b] = run_(b);
+        return err_[b].has_value();
+    }
+    [[noreturn]] void raise_branch_error() { throw *err_[0]; }
+    [[noreturn]] void mismatch(const tracer::CarriedMismatch& e) const {
+        const std::string what = std::string(construct_).find(' ') == std::string::npos
+                                     ? std::string("`") + construct_ + "`"
+                                     : std::string(construct_) + ",";
+        merge_error(e.var, e.mismatch, MergeSite::Branches,
+                    " of the " + what + " at " + format_location(source_.get(), loc_), source_, loc_);
+    }
+    // ---- the tape's part (autodiff.hpp)
+    void tape_mark(int b) { marks_[b] = tape_marks(rt_); }
+    void tape_roll_back() { truncate_tapes(rt_, marks_[0]); }
+    void tape_results(std::vector<Yielded>& results, const RegionId* reg) {
+        grads_ = cond_gradients(rt_, marks_, reg, results);
+    }
+    void tape_record(std::vector<Value>& outs, const std::vector<ValueId>& res) {
+        record_cond_gradients(rt_, grads_, pred_, outs, res);
+    }
+
+private:
+    Run run_;
+    uint32_t pred_;
+    lang::SourcePtr source_;
+    Loc loc_;
+    const char* construct_;
+    std::optional<Error> err_[2];
+    std::vector<size_t> marks_[3];  // tape lengths before each branch and after
+    CondGradients grads_;
+};
+static_assert(tracer::CondHost<CondSite>);
+
 }  // namespace
 
 // ------------------------------------------------------------------ cond
 
+std::optional<Error> Evaluator::trace_body(const BranchFn& fn, Loc loc, const std::function<void()>& give_up) {
+    TraceState& T = *rt_.trace;
+    Frame* frame = f_;
+    try {
+        try {
+            set_flow_flag(fn());
+        } catch (const stdlib::OpError& err) {
+            throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
+        }
+    } catch (Error& e) {
+        f_ = frame;
+        if (e.trace_kind != TraceErrorKind::User) {
+            give_up();
+            throw;
+        }
+        T.token = T.graph.raise(T.token, text_template(e.message()), {}, error_location(T, e));
+        return e;
+    }
+    return std::nullopt;
+}
+
 Evaluator::Flow Evaluator::trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn,
                                       const BranchFn& else_fn, Loc loc, const char* construct, int vars_dead_on) {
     TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    std::vector<TraceVar> vars = trace_vars(std::move(extra));
-    const size_t nv = vars.size();
-    std::vector<Value> before(nv);
-    for (size_t i = 0; i < nv; ++i) before[i] = *vars[i].slot;
-    auto restore = [&] {
-        for (size_t i = 0; i < nv; ++i) *vars[i].slot = before[i];
-    };
-    const Graph::Checkpoint cp = g.checkpoint();
-    const ValueId tok_in = T.token;
-    std::vector<size_t> marks[3];  // tape lengths before each branch and after (autodiff.hpp)
-    marks[0] = tape_marks(rt_);
-    auto give_up = [&] {
-        restore();
-        T.token = tok_in;
-        g.rollback(cp);
-        truncate_tapes(rt_, marks[0]);
-    };
-    ValueId ins[1] = {tok_in};
-    const NodeId node = g.add_cond(pred, ins, T.at(source(), loc));
-    const RegionId reg[2] = {g.node(node).regions[0], g.node(node).regions[1]};
-    std::vector<Value> out[2];
-    ValueId tok_out[2];
-    bool failed[2] = {false, false};
-    std::optional<Error> errs[2];
-    Frame* frame = f_;
-    for (int b = 0; b < 2; ++b) {
-        marks[b] = tape_marks(rt_);
-        g.enter(reg[b]);
-        T.token = g.args(reg[b])[0];
-        restore();
-        try {
-            try {
-                set_flow_flag((b == 0 ? then_fn : else_fn)());
-            } catch (const stdlib::OpError& err) {
-                throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
-            }
-        } catch (Error& e) {
-            f_ = frame;
-            if (e.trace_kind != TraceErrorKind::User) {
-                give_up();
-                throw;
-            }
-            failed[b] = true;
-            errs[b] = e;
-            T.token = g.raise(T.token, text_template(e.message()), {}, error_location(T, e));
-        }
-        out[b].resize(nv);
-        for (size_t i = 0; i < nv; ++i) out[b][i] = *vars[i].slot;
-        tok_out[b] = T.token;
-        g.exit();
-    }
-    marks[2] = tape_marks(rt_);
-    if (failed[0] && failed[1]) {
-        truncate_tapes(rt_, marks[0]);
-        // Both branches raise, each after what it did first (a print): the
-        // cond stays, carrying only the token, and the error goes on to the
-        // enclosing construct, whose own raise is never reached.
-        for (int b = 0; b < 2; ++b) {
-            g.enter(reg[b]);
-            ValueId y[1] = {tok_out[b]};
-            g.yield(y);
-            g.exit();
-        }
-        restore();
-        T.token = g.finish(node)[0];
-        throw *errs[0];
-    }
-
-    // ---- merge: what each variable is after the cond
-    std::vector<Yielded> yielded;
-    std::vector<BranchMerge> results(nv);
-    try {
-        for (size_t i = 0; i < nv; ++i) {
-            const TraceVar& var = vars[i];
-            // A side that raised, or (for variables) that has returned, gives no value.
-            const bool dead_var = var.role == TraceVar::Var;
-            // The return value of a path that has not returned is never read.
-            auto no_return = [&](int s) { return var.role == TraceVar::Ret && !out[s][i].defined() && !out[s][i].maybe_undef(); };
-            const bool gone[2] = {failed[0] || (dead_var && vars_dead_on == 0) || no_return(0),
-                                  failed[1] || (dead_var && vars_dead_on == 1) || no_return(1)};
-            const Value* const sides[2] = {&out[0][i], &out[1][i]};
-            results[i] = merge_branches(var, before[i], sides, gone, yielded);
-        }
-    } catch (const BranchMismatch& e) {
-        give_up();
-        const std::string what = std::string(construct).find(' ') == std::string::npos
-                                     ? std::string("`") + construct + "`"
-                                     : std::string(construct) + ",";
-        merge_error(e.var, e.mismatch, MergeSite::Branches, " of the " + what + " at " + format_location(source().get(), loc),
-                    source(), loc);
-    }
-    const size_t n_results = yielded.size();
-    CondGradients grads = cond_gradients(rt_, marks, reg, yielded);
-    const tracer::SrcLoc where = T.at(source(), loc);
-    for (int b = 0; b < 2; ++b) yield_branch(rt_, reg[b], b, tok_out[b], yielded, where);
-    std::vector<ValueId> res = g.finish(node);
-    T.token = res[0];
-    std::vector<Value> outs;
-    for (size_t j = 0; j < n_results; ++j) outs.push_back(symbolic(T, res[1 + j]));
-    if (grads.tape) {
-        std::vector<Value> residual_results[2];
-        size_t at = 1 + n_results;
-        for (int b = 0; b < 2; ++b)
-            for (size_t k = 0; k < grads.residuals[b].size(); ++k) residual_results[b].push_back(symbolic(T, res[at++]));
-        record_cond(rt_, std::move(*grads.tape), pred, grads.leaf_nodes, grads.leaf_primals, outs, grads.residuals,
-                    residual_results);
-    }
-    for (size_t i = 0; i < nv; ++i) *vars[i].slot = merged_value(T, results[i], outs, res);
+    // (the cond's steps are the tracer's; a branch runs here, in this frame)
+    auto run = [&](int b) { return trace_body(b == 0 ? then_fn : else_fn, loc, [] {}); };
+    CondSite site(rt_, trace_vars(std::move(extra)), run, pred, source(), loc, construct);
+    tracer::convert_cond(site, T.graph, pred, T.at(source(), loc), vars_dead_on);
     return flow_of_flags();
 }
 
@@ -742,253 +522,6 @@ void Evaluator::trace_assert(const Assert& a, const Value& c) {
     T.token = T.graph.assert_(T.token, pred, std::move(msg), operands, T.at(source(), a.loc));
 }
 
-namespace {
-
-// The variables a converted `while` carries (Evaluator::trace_while): per
-// variable its plan — carried or not, the skeleton, the leaves' types, the
-// defined-flag — widened attempt by attempt until one iteration of the
-// body keeps it, and the leaves being differentiated around the loop.
-struct LoopCarry {
-    struct Plan {
-        bool carried = false;
-        bool flag = false;
-        bool none = false;  // the flag says None / a value (not undefined / defined)
-        Value skeleton;
-        std::vector<TensorType> types;
-    };
-    Runtime& rt;
-    TraceState& T;
-    Frame* frame;           // the loop's frame
-    LoopFlags* saved_loop;  // the enclosing loop's flags: back in the frame on every way out
-    std::vector<TraceVar> vars;
-    std::vector<Value> entry;  // their values before the loop
-    std::vector<Plan> plan;
-    Loc loc;
-    // Which carried ids (after the token) hold a leaf being differentiated,
-    // keyed by (variable, leaf) so that the set survives a retry's new plan.
-    std::set<std::pair<size_t, size_t>> diff_keys;
-
-    tracer::SrcLoc here() const { return T.at(*frame->source, loc); }
-    void restore() {
-        for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = entry[i];
-    }
-    [[noreturn]] void fail_merge(const std::string& var, const Mismatch& m) {
-        restore();
-        frame->loop = saved_loop;
-        merge_error(var, m, MergeSite::Iterations, " in the loop at " + format_location(frame->source->get(), loc),
-                    *frame->source, loc);
-    }
-    void carry(size_t i, const Value& a, const Value* b);
-    void carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes = nullptr,
-                     std::vector<Value>* primals = nullptr);
-    std::vector<std::pair<size_t, size_t>> id_keys() const;
-    bool new_tracked(size_t i, const Value& v);
-    void bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes = nullptr);
-    bool settle(bool ad);
-};
-
-// Makes var i carried with the structure of `a` (and `b`, the value after
-// one iteration, when known): types joined, or a conversion error.
-void LoopCarry::carry(size_t i, const Value& a, const Value* b) {
-    Plan& p = plan[i];
-    p.carried = true;
-    const TraceVar& var = vars[i];
-    if (var.role == TraceVar::Flag) {
-        p.skeleton = Value::from_bool(false);
-        p.types = {TensorType{stdlib::DType::Bool, {}, false}};
-        return;
-    }
-    Parts pa = decompose_none(a, (b && has_value(*b)) || p.none);
-    Parts pb = b ? decompose_none(*b, has_value(a) || p.none) : Parts{};
-    if (pa.none || pb.none) p.none = true;
-    if (p.none && (pa.unset || pb.unset))
-        unsupported_in_graph("`" + var.name + "`, which is None on some paths and not defined on others");
-    const Value* sk = pa.inner ? pa.inner : pb.inner;
-    if ((var.role == TraceVar::Var || p.none) &&
-        (!statically_true(pa.defined) || (b && !statically_true(pb.defined))))
-        p.flag = true;
-    if (!sk) return;
-    if (pa.inner && pb.inner) {
-        if (auto d = structure_diff(*pa.inner, *pb.inner)) {
-            if (var.role == TraceVar::Ret) unsupported_in_graph("a loop returning different kinds of values");
-            fail_merge(var.name, *d);
-        }
-    }
-    p.skeleton = *sk;
-    std::vector<Value> la, lb;
-    if (pa.inner) collect_leaves(*pa.inner, la);
-    if (pb.inner) collect_leaves(*pb.inner, lb);
-    const std::vector<Value>& ls = pa.inner ? la : lb;
-    p.types.clear();
-    for (size_t k = 0; k < ls.size(); ++k) {
-        TensorType t = ls[k].tensor_type();
-        if (pa.inner && pb.inner) {
-            TensorType u = lb[k].tensor_type();
-            std::optional<TensorType> j = join(t, u);
-            if (!j) fail_merge(var.name, tracer::type_mismatch(t, u));
-            t = *j;
-        }
-        p.types.push_back(t);
-    }
-}
-
-// The leaves (and flag) of a carried variable's value, as graph values of the plan's types.
-// With `nodes`: per id, the tape node of a leaf being differentiated
-// (kNotTracked otherwise) and in `primals` its value; the id is the primal's.
-void LoopCarry::carried_ids(size_t i, const Value& v, std::vector<ValueId>& out, std::vector<uint32_t>* nodes,
-                            std::vector<Value>* primals) {
-    const Plan& p = plan[i];
-    auto note = [&](uint32_t n, Value primal) {
-        if (nodes) nodes->push_back(n);
-        if (primals) primals->push_back(std::move(primal));
-    };
-    if (vars[i].role == TraceVar::Flag) {
-        out.push_back(bool_id(T, v, here()));
-        note(kNotTracked, Value());
-        return;
-    }
-    Parts pv = decompose_none(v, p.none);
-    std::vector<Value> ls;
-    if (pv.inner) collect_leaves(*pv.inner, ls);
-    for (size_t k = 0; k < p.types.size(); ++k) {
-        if (pv.inner) {
-            Value leaf = ls[k];
-            uint32_t n = kNotTracked;
-            if (const GradObj* go = leaf.tracked(); go && nodes && tracked_level(rt, leaf) == rt.tapes.size()) {
-                n = go->node;
-                leaf = go->primal;
-            }
-            out.push_back(leaf_id(rt, leaf, p.types[k], here()));
-            note(n, leaf);
-        } else {
-            out.push_back(T.graph.undef(tracer::ValueType::of(p.types[k]), here()));
-            note(kNotTracked, Value());
-        }
-    }
-    if (p.flag) {
-        out.push_back(bool_id(T, pv.defined, here()));
-        note(kNotTracked, Value());
-    }
-}
-
-std::vector<std::pair<size_t, size_t>> LoopCarry::id_keys() const {
-    std::vector<std::pair<size_t, size_t>> keys;
-    for (size_t i = 0; i < vars.size(); ++i) {
-        const Plan& p = plan[i];
-        if (!p.carried) continue;
-        if (vars[i].role == TraceVar::Flag) {
-            keys.push_back({i, SIZE_MAX});
-            continue;
-        }
-        for (size_t k = 0; k < p.types.size(); ++k) keys.push_back({i, k});
-        if (p.flag) keys.push_back({i, SIZE_MAX});
-    }
-    return keys;
-}
-
-// The leaves of `v` (carried var i) being differentiated that are not yet in diff_keys.
-bool LoopCarry::new_tracked(size_t i, const Value& v) {
-    bool any = false;
-    if (vars[i].role == TraceVar::Flag || rt.tapes.empty()) return false;
-    Parts pv = decompose_none(v, plan[i].none);
-    std::vector<Value> ls;
-    if (pv.inner) collect_leaves(*pv.inner, ls);
-    for (size_t k = 0; k < ls.size() && k < plan[i].types.size(); ++k)
-        if (tracked_level(rt, ls[k]) == rt.tapes.size() && stdlib::is_float(plan[i].types[k].dtype) &&
-            diff_keys.insert({i, k}).second)
-            any = true;
-    return any;
-}
-
-// Binds the carried variables to `ids` (region arguments or the loop's results).
-// With `nodes`: the leaves in diff_keys are bound as tracked values, their
-// fresh nodes noted in order.
-void LoopCarry::bind(std::span<const ValueId> ids, std::vector<uint32_t>* nodes) {
-    Graph& g = T.graph;
-    size_t k = 1;
-    T.token = ids[0];
-    auto leaf = [&](size_t i, size_t j) {
-        // named after the variable, for DOT (the text form numbers region arguments)
-        g.set_name(ids[k], plan[i].types.size() == 1 ? vars[i].name : vars[i].name + "[" + std::to_string(j) + "]");
-        Value v = symbolic(T, ids[k++]);
-        if (!nodes || !diff_keys.count({i, j})) return v;
-        Value t = track_new(rt, std::move(v));
-        nodes->push_back(t.tracked()->node);
-        return t;
-    };
-    for (size_t i = 0; i < vars.size(); ++i) {
-        const Plan& p = plan[i];
-        if (!p.carried) continue;
-        if (vars[i].role == TraceVar::Flag) {
-            g.set_name(ids[k], vars[i].name);
-            *vars[i].slot = symbolic(T, ids[k++]);
-            continue;
-        }
-        std::vector<Value> leaves;
-        for (size_t j = 0; j < p.types.size(); ++j) leaves.push_back(leaf(i, j));
-        size_t j = 0;
-        Value v = p.skeleton.defined() ? rebuild(p.skeleton, leaves, j) : Value();
-        if (p.flag) {
-            g.set_name(ids[k], vars[i].name + " defined");
-            v = make_maybe(std::move(v), symbolic(T, ids[k++]), p.none);
-        }
-        *vars[i].slot = std::move(v);
-    }
-}
-
-// After one traced body: widens the plans to what the body gave (a variable
-// it changed, a type joined with a literal's, a defined-flag needed); true
-// when the loop must be traced again with them. Throws the conversion error
-// of a variable whose values do not merge.
-bool LoopCarry::settle(bool ad) {
-    bool retry = false;
-    for (size_t i = 0; i < vars.size(); ++i) {
-        const Value& now = *vars[i].slot;
-        Plan& p = plan[i];
-        if (ad && p.carried && new_tracked(i, now)) retry = true;  // differentiated from now on
-        if (!p.carried) {
-            if (now.identical(entry[i])) continue;
-            carry(i, entry[i], &now);
-            retry = true;
-            continue;
-        }
-        if (vars[i].role == TraceVar::Flag) continue;
-        if (!p.none && now.is(Kind::None) && p.skeleton.defined() && !p.skeleton.is(Kind::None)) {
-            carry(i, entry[i], &now);  // a value before, None now: carried with the None flag
-            retry = true;
-            continue;
-        }
-        Parts pn = decompose_none(now, p.none);
-        if ((vars[i].role == TraceVar::Var || p.none) && !p.flag && !statically_true(pn.defined)) {
-            p.flag = true;
-            retry = true;
-        }
-        if (!pn.inner) continue;
-        if (!p.skeleton.defined()) {  // first assigned in the loop
-            carry(i, entry[i], &now);
-            retry = true;
-            continue;
-        }
-        Value skeleton_value = p.skeleton;
-        // compare the new value against the plan's structure and types
-        std::vector<Value> ls;
-        if (structure_diff(skeleton_value, *pn.inner))
-            carry(i, skeleton_value, pn.inner);  // throws the conversion error
-        collect_leaves(*pn.inner, ls);
-        for (size_t k = 0; k < ls.size(); ++k) {
-            TensorType t = ls[k].tensor_type();
-            std::optional<TensorType> j = join(p.types[k], t);
-            if (!j) fail_merge(vars[i].name, tracer::type_mismatch(p.types[k], t));
-            if (j->weak != p.types[k].weak || j->dtype != p.types[k].dtype) {
-                p.types[k] = *j;
-                retry = true;
-            }
-        }
-    }
-    return retry;
-}
-}  // namespace
-
 // ------------------------------------------------------------------ while
 
 namespace {
@@ -1025,6 +558,83 @@ Value stack_size_before(TraceState& T, NodeId node, const tracer::SrcLoc& where)
     g.node(node).operands[0] = g.node(sn).results[1];
     return symbolic(T, g.node(sn).results[0]);
 }
+
+static_assert(kNotTracked == tracer::kNoTapeNode);
+
+// interp's side of a converted loop (tracer/convert_while.hpp's WhileHost):
+// the frame's carried variables and exit flags, the condition's and the
+// body's evaluation, the graph values of leaves, and the autodiff tape.
+class WhileSite : public CarriedSlots {
+public:
+    struct Evaluation {
+        std::function<Value()> condition;  // "no break/return yet, and the condition"
+        std::function<bool()> body;        // true: it raises (a raise node was added)
+    };
+    WhileSite(Runtime& rt, Frame& frame, LoopFlags& flags, std::vector<TraceVar> vars, Evaluation eval, Loc loc)
+        : CarriedSlots(rt, std::move(vars)), frame_(frame), flags_(flags), eval_(std::move(eval)), loc_(loc) {}
+
+    bool forced(size_t i) const { return vars_[i].force_carried; }
+    Value condition() { return eval_.condition(); }
+    void reset_exits() {
+        flags_.brk = Value::from_bool(false);
+        flags_.cont = Value::from_bool(false);
+        frame_.ret_flag = Value::from_bool(false);
+    }
+    bool run_body() { return eval_.body(); }
+    [[noreturn]] void mismatch(const tracer::CarriedMismatch& e) const {
+        merge_error(e.var, e.mismatch, MergeSite::Iterations,
+                    " in the loop at " + format_location(frame_.source->get(), loc_), *frame_.source, loc_);
+    }
+
+    // ---- the tape's part (autodiff.hpp): gradients through the loop
+    bool tape_begin() {
+        marks_ = tape_marks(rt_);
+        wd_.reset();
+        return !rt_.tapes.empty();
+    }
+    void tape_roll_back() { truncate_tapes(rt_, marks_); }
+    bool tape_differentiated(const Value& leaf) const { return tracked_level(rt_, leaf) == rt_.tapes.size(); }
+    uint32_t tape_primal(Value& leaf) const {
+        const GradObj* go = leaf.tracked();
+        if (!go || tracked_level(rt_, leaf) != rt_.tapes.size()) return kNotTracked;
+        const uint32_t node = go->node;
+        leaf = go->primal;
+        return node;
+    }
+    Value tape_track(const Value& v, uint32_t& node) {
+        Value t = track_new(rt_, v);
+        node = t.tracked()->node;
+        return t;
+    }
+    void tape_body_start() { body_marks_ = tape_marks(rt_); }
+    // The body's entries, and what they read, saved at the end of every iteration.
+    bool tape_body_end(bool raised, bool differentiated, RegionId body_r) {
+        body_tape_ = take_body_entries(rt_, body_marks_, tape_marks(rt_));
+        if (raised && differentiated) unsupported_in_graph("a gradient through a loop whose body always raises");
+        if (!raised && differentiated) wd_ = push_residuals(rt_, body_tape_, body_r);
+        return wd_ != nullptr;
+    }
+    void tape_before_loop(NodeId node, const tracer::SrcLoc& where) {
+        wd_->saved_before = stack_size_before(*rt_.trace, node, where);
+    }
+    void tape_record(tracer::LoopTapeIds<Value>& ids) {
+        wd_->leaf_types = std::move(ids.leaf_types);
+        wd_->arg_nodes = std::move(ids.arg_nodes);
+        wd_->out_nodes = std::move(ids.out_nodes);
+        wd_->yield_nodes = std::move(ids.yield_nodes);
+        record_while(rt_, std::move(body_tape_), wd_, ids.in_nodes, ids.in_primals, ids.out_primals);
+    }
+
+private:
+    Frame& frame_;
+    LoopFlags& flags_;
+    Evaluation eval_;
+    Loc loc_;
+    std::vector<size_t> marks_, body_marks_;  // tape lengths at the attempt's start, the body's
+    LoopTape body_tape_;
+    std::shared_ptr<WhileData> wd_;  // set when leaves are differentiated around the loop
+};
+static_assert(tracer::WhileHost<WhileSite>);
 
 }  // namespace
 
@@ -1066,158 +676,22 @@ Value Evaluator::loop_predicate(const std::function<Value()>& cond_fn, LoopFlags
 Evaluator::Flow Evaluator::trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn,
                                        std::vector<TraceVar> extra, Loc loc) {
     TraceState& T = *rt_.trace;
-    Graph& g = T.graph;
-    LoopFlags flags;
     Frame* frame = f_;
-    LoopCarry lc{rt_, T, frame, f_->loop, {}, {}, {}, loc, {}};
+    LoopFlags flags;
+    LoopFlags* const saved_loop = f_->loop;
     f_->loop = &flags;
-    lc.vars = trace_vars(std::move(extra));
-    std::erase_if(lc.vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
-    const size_t nv = lc.vars.size();
-    lc.entry.resize(nv);
-    for (size_t i = 0; i < nv; ++i) lc.entry[i] = *lc.vars[i].slot;
-    lc.plan.resize(nv);
-    for (size_t i = 0; i < nv; ++i)
-        if (lc.vars[i].force_carried) lc.carry(i, lc.entry[i], nullptr);
-    LoopFlags* const saved_loop = lc.saved_loop;
-
-    const int max_attempts = 4 * static_cast<int>(nv) + 4;
-    for (int attempt = 0;; ++attempt) {
-        if (attempt > max_attempts) {
-            lc.restore();
-            f_->loop = saved_loop;
-            unsupported_in_graph("this loop (its variables' types do not settle)");
-        }
-        lc.restore();
-        const Graph::Checkpoint cp = g.checkpoint();
-        const ValueId tok_in = T.token;
-        const std::vector<size_t> marks = tape_marks(rt_);
-        auto roll_back = [&] {
-            f_ = frame;
-            lc.restore();
-            T.token = tok_in;
-            g.rollback(cp);
-            truncate_tapes(rt_, marks);
-        };
-        // Gradients through the loop (autodiff.hpp): only with a tape running.
-        const bool ad = !rt_.tapes.empty();
-        std::vector<ValueId> inits{T.token};
-        std::vector<uint32_t> init_nodes;
-        std::vector<Value> init_primals;
-        for (size_t i = 0; i < nv; ++i)
-            if (lc.plan[i].carried) {
-                if (ad) lc.new_tracked(i, lc.entry[i]);
-                lc.carried_ids(i, lc.entry[i], inits, ad ? &init_nodes : nullptr, ad ? &init_primals : nullptr);
-            }
-        const NodeId node = g.add_while(inits, T.at(source(), loc));
-        const RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
-
-        // ---- the condition region: "no break/return yet, and the condition"
-        g.enter(cond_r);
-        lc.bind(g.args(cond_r));
-        ValueId pred;
-        try {
-            pred = bool_id(T, loop_predicate(cond_fn, flags, loc), T.at(source(), loc));
-            truncate_tapes(rt_, marks);  // what computed the condition carries no gradient
-            std::vector<ValueId> ys{pred, T.token};
-            for (size_t i = 0; i < nv; ++i)
-                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys);
-            g.yield(ys);
-        } catch (...) {
-            roll_back();
-            f_->loop = saved_loop;
-            throw;
-        }
-        g.exit();
-
-        // ---- the body region
-        g.enter(body_r);
-        std::vector<uint32_t> arg_nodes;
-        lc.bind(g.args(body_r), ad ? &arg_nodes : nullptr);
-        const std::vector<size_t> body_marks = tape_marks(rt_);
-        flags.brk = Value::from_bool(false);
-        flags.cont = Value::from_bool(false);
-        f_->ret_flag = Value::from_bool(false);
-        bool failed = false;
-        try {
-            try {
-                set_flow_flag(body_fn());
-            } catch (const stdlib::OpError& err) {
-                throw Error(err.what(), T.source ? T.source : source(), T.source ? T.loc : loc);
-            }
-        } catch (Error& e) {
-            f_ = frame;
-            if (e.trace_kind != TraceErrorKind::User) {
-                roll_back();
-                f_->loop = saved_loop;
-                throw;
-            }
-            failed = true;
-            T.token = g.raise(T.token, text_template(e.message()), {}, error_location(T, e));
-        }
-        bool retry = false;
-        if (!failed) {
-            try {
-                retry = lc.settle(ad);
-            } catch (...) {
-                g.exit();
-                roll_back();
-                f_->loop = saved_loop;
-                throw;
-            }
-        }
-        if (retry) {
-            g.exit();
-            roll_back();
-            continue;
-        }
-        // The body's entries, and what they read, saved at the end of every iteration.
-        std::shared_ptr<WhileData> wd;
-        LoopTape body_tape;
-        if (ad) {
-            body_tape = take_body_entries(rt_, body_marks, tape_marks(rt_));
-            if (failed && !lc.diff_keys.empty())
-                unsupported_in_graph("a gradient through a loop whose body always raises");
-            if (!failed && !lc.diff_keys.empty()) wd = push_residuals(rt_, body_tape, body_r);
-        }
-        std::vector<ValueId> ys{T.token};
-        std::vector<uint32_t> yield_nodes;
-        std::vector<Value> yield_primals;
-        if (failed) {
-            std::span<const ValueId> args = g.args(body_r);
-            ys.assign(args.begin(), args.end());
-            ys[0] = T.token;
-        } else {
-            for (size_t i = 0; i < nv; ++i)
-                if (lc.plan[i].carried) lc.carried_ids(i, *lc.vars[i].slot, ys, wd ? &yield_nodes : nullptr, wd ? &yield_primals : nullptr);
-        }
-        g.yield(ys);
-        g.exit();
-        if (wd) wd->saved_before = stack_size_before(T, node, T.at(source(), loc));
-        std::vector<ValueId> res = g.finish(node);
-        lc.restore();
-        std::vector<uint32_t> out_nodes;
-        lc.bind(res, wd ? &out_nodes : nullptr);
-        if (wd) {
-            // per differentiated leaf, in id order
-            const std::vector<std::pair<size_t, size_t>> keys = lc.id_keys();
-            std::vector<uint32_t> in_nodes;
-            std::vector<Value> in_primals, out_primals;
-            size_t a = 0;
-            for (size_t pos = 0; pos < keys.size(); ++pos) {
-                if (!lc.diff_keys.count(keys[pos])) continue;
-                in_nodes.push_back(init_nodes[pos]);
-                in_primals.push_back(init_primals[pos]);
-                wd->leaf_types.push_back(g.tensor_type(res[1 + pos]));
-                wd->arg_nodes.push_back(arg_nodes[a]);
-                wd->out_nodes.push_back(out_nodes[a]);
-                wd->yield_nodes.push_back(yield_nodes[pos]);
-                out_primals.push_back(yield_primals[pos]);
-                ++a;
-            }
-            record_while(rt_, std::move(body_tape), wd, in_nodes, in_primals, out_primals);
-        }
-        break;
+    std::vector<TraceVar> vars = trace_vars(std::move(extra));
+    std::erase_if(vars, [&](const TraceVar& v) { return v.slot == &flags.cont; });  // reset each iteration
+    // (the loop's steps are the tracer's; the condition and the body run here, in this frame)
+    WhileSite::Evaluation eval{[&] { return loop_predicate(cond_fn, flags, loc); },
+                               [&] { return trace_body(body_fn, loc, [] {}).has_value(); }};
+    WhileSite site(rt_, *frame, flags, std::move(vars), std::move(eval), loc);
+    try {
+        tracer::convert_while(site, T.graph, T.at(source(), loc));
+    } catch (...) {
+        f_ = frame;
+        f_->loop = saved_loop;  // the enclosing loop's flags, on every way out
+        throw;
     }
     f_->loop = saved_loop;
     return Flow::Normal;

@@ -179,29 +179,30 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
     }
 }
 
-Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
+namespace {
+
+// Deep recursion stops with an error before the native stack runs out.
+void check_call_depth(const Runtime& rt, const SourcePtr& call_source, Loc loc) {
+    // While tracing, deep recursion is the tracer's limit (a recursion on a
+    // dynamic condition traces both branches forever): the call runs eagerly.
+    const TraceErrorKind depth_kind = rt.trace ? TraceErrorKind::TooDeep : TraceErrorKind::User;
+    if (rt.depth >= rt.options.max_call_depth)
+        throw Error("maximum recursion depth exceeded (more than " + std::to_string(rt.options.max_call_depth) +
+                        " nested calls)",
+                    call_source, loc)
+            .as(depth_kind);
+    char probe;
+    if (rt.stack_limit && &probe < rt.stack_limit)
+        throw Error("maximum recursion depth exceeded: the native stack is exhausted", call_source, loc).as(depth_kind);
+}
+
+// The call's environment: the arguments bound to the parameters (positional,
+// keyword, defaults), in the function's slots.
+std::shared_ptr<Env> bind_parameters(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
     auto err_at = [&](std::string msg, Loc loc) { return Error(fn.name + ": " + std::move(msg), call_source, loc); };
     const auto& params = *fn.params;
     const size_t n = params.size();
-    if (args.positional.size() > n)
-        throw err_at("takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
-                         std::to_string(args.positional.size()) + " were given",
-                     args.loc);
-    // While tracing, deep recursion is the tracer's limit (a recursion on a
-    // dynamic condition traces both branches forever): the call runs eagerly.
-    const TraceErrorKind depth_kind = rt_.trace ? TraceErrorKind::TooDeep : TraceErrorKind::User;
-    if (rt_.depth >= rt_.options.max_call_depth)
-        throw Error("maximum recursion depth exceeded (more than " + std::to_string(rt_.options.max_call_depth) +
-                        " nested calls)",
-                    call_source, args.loc)
-            .as(depth_kind);
-    {
-        char probe;
-        if (rt_.stack_limit && &probe < rt_.stack_limit)
-            throw Error("maximum recursion depth exceeded: the native stack is exhausted", call_source, args.loc)
-                .as(depth_kind);
-    }
     auto env = std::make_shared<Env>();
     env->slots.resize(static_cast<size_t>(facts->num_slots()));
     env->parent = fn.env;
@@ -220,6 +221,19 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
         if (!fn.defaults[i].defined()) throw err_at("missing argument `" + params[i].name + "`", args.loc);
         env->slots[i] = fn.defaults[i];
     }
+    return env;
+}
+
+}  // namespace
+
+Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
+    const size_t n = fn.params->size();
+    if (args.positional.size() > n)
+        throw Error(fn.name + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
+                        std::to_string(args.positional.size()) + " were given",
+                    call_source, args.loc);
+    check_call_depth(rt_, call_source, args.loc);
+    std::shared_ptr<Env> env = bind_parameters(fn, args, call_source);
 
     // A call of a @graph function: signature, trace on a miss, run the graph
     // (graph_call.cpp) — unless the interpreter runs eagerly, or this call is
@@ -250,6 +264,14 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
         if (how == GraphCall::Ran) return result;
         if (how == GraphCall::EagerAll) rt_.options.eager = true;
     }
+    return run_body(fn, env, args, call_source);
+}
+
+// The function's body in a new frame (inlined into the graph being traced,
+// if any); its closures are handed to the cycle collector after the call.
+Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                          const SourcePtr& call_source) {
+    auto* facts = static_cast<const FunctionFacts*>(fn.info);
     std::shared_ptr<const tracer::CallSite> saved_inlined;
     if (rt_.trace) {
         env->traced = true;
@@ -269,7 +291,7 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
     };
     try {
         if (fn.native_body) {
-            result = fn.native_body(rt_, CallArgs{std::span<const Value>(env->slots.data(), n), {}, {}, args.loc});
+            result = fn.native_body(rt_, CallArgs{std::span<const Value>(env->slots.data(), fn.params->size()), {}, {}, args.loc});
         } else if (fn.expr_body) {
             result = eval(*fn.expr_body);
         } else {

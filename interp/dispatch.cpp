@@ -284,130 +284,154 @@ Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Tensor> inp
     return Value(op.eager(ctx, stdlib::OpArgs{inputs, attrs}));
 }
 
-Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
+namespace {
+
+// A builtin op's arguments, per parameter (null: not given), after binding
+// positional and keyword arguments to its parameters.
+struct BoundArgs {
+    static constexpr size_t kMax = 16;
+    const Value* at[kMax] = {};
+};
+
+BoundArgs bind_op_args(const stdlib::OpDef& op, const CallArgs& args, const std::string& fname) {
     const size_t n = op.params.size();
-    std::string fname(op.name);
     if (args.positional.size() > n)
         throw Error(fname + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
                     std::to_string(args.positional.size()) + " were given");
-    const Value* bound[16] = {};
-    if (n > 16) throw Error("internal error: op with too many parameters");
-    for (size_t i = 0; i < args.positional.size(); ++i) bound[i] = &args.positional[i];
+    BoundArgs b;
+    if (n > BoundArgs::kMax) throw Error("internal error: op with too many parameters");
+    for (size_t i = 0; i < args.positional.size(); ++i) b.at[i] = &args.positional[i];
     for (size_t k = 0; k < args.keywords.size(); ++k) {
         std::string_view kw = args.keywords[k].name;
         size_t i = 0;
         while (i < n && op.params[i].name != kw) ++i;
         if (i == n) throw Error(fname + ": unknown keyword argument `" + std::string(kw) + "`");
-        if (bound[i]) throw Error(fname + ": argument `" + std::string(kw) + "` given twice");
-        bound[i] = &args.keyword_values[k];
+        if (b.at[i]) throw Error(fname + ": argument `" + std::string(kw) + "` given twice");
+        b.at[i] = &args.keyword_values[k];
     }
+    return b;
+}
+
+bool is_operand_param(ParamKind k) { return k == ParamKind::Tensor || k == ParamKind::TensorList || k == ParamKind::Value; }
+
+// The attributes (defaults where not given; operand parameters stay empty),
+// and the dtype attribute if one was given (data is converted to it).
+std::vector<Attr> op_attrs(Runtime& rt, const stdlib::OpDef& op, const BoundArgs& b, const std::string& fname,
+                           std::optional<DType>& dtype_attr) {
+    const size_t n = op.params.size();
     std::vector<Attr> attrs(n);
-    std::optional<DType> dtype_attr;
     for (size_t i = 0; i < n; ++i) {
         const auto& p = op.params[i];
-        if (!bound[i]) {
+        if (!b.at[i]) {
             if (p.required) throw Error(fname + ": missing argument `" + std::string(p.name) + "`");
             attrs[i] = p.default_value;
-        } else if (p.kind != ParamKind::Tensor && p.kind != ParamKind::TensorList && p.kind != ParamKind::Value) {
+        } else if (!is_operand_param(p.kind)) {
             try {
-                attrs[i] = to_attr(*bound[i], p, fname + ": argument `" + std::string(p.name) + "`");
+                attrs[i] = to_attr(*b.at[i], p, fname + ": argument `" + std::string(p.name) + "`");
             } catch (const Error& e) {
                 // name the parameters the value comes from (SPEC §5.1)
                 if (rt.trace && e.trace_kind == TraceErrorKind::Conversion)
-                    dynamic_value_error(*rt.trace, e.message(), *bound[i]);
+                    dynamic_value_error(*rt.trace, e.message(), *b.at[i]);
                 throw;
             }
         }
         if (p.kind == ParamKind::DType && std::holds_alternative<DType>(attrs[i])) dtype_attr = std::get<DType>(attrs[i]);
     }
-    // A tensor being differentiated among the operands: recorded (autodiff.hpp).
-    bool tracked_operand = false;
-    for (size_t i = 0; i < n && !tracked_operand; ++i)
-        if (bound[i] && (op.params[i].kind == ParamKind::Tensor || op.params[i].kind == ParamKind::TensorList ||
-                         op.params[i].kind == ParamKind::Value) &&
-            has_tracked(*bound[i]))
-            tracked_operand = true;
-    if (tracked_operand) {
-        std::vector<Value> operands;
-        for (ParamKind pass : {ParamKind::Tensor, ParamKind::TensorList}) {
-            for (size_t i = 0; i < n; ++i) {
-                const auto& p = op.params[i];
-                const bool value_param = p.kind == ParamKind::Value && pass == ParamKind::Tensor;
-                if (!bound[i] || (p.kind != pass && !value_param)) continue;
-                std::string what = fname + ": argument `" + std::string(p.name) + "`";
-                if (pass == ParamKind::Tensor) {
-                    operands.push_back(bound[i]->is_tensor() ? *bound[i] : Value(to_tensor(*bound[i], what)));
-                    continue;
-                }
-                if (!bound[i]->is_sequence())
-                    throw Error(what + " must be a list of tensors, not " + type_desc(*bound[i]));
-                for (const auto& item : bound[i]->items())
-                    operands.push_back(item.is_tensor() ? item : Value(to_tensor(item, what)));
+    return attrs;
+}
+
+// The tensor operands as values, in the op's order: tensor parameters (and,
+// with `with_data`, data parameters) first, then the items of tensor lists.
+std::vector<Value> operand_values(const stdlib::OpDef& op, const BoundArgs& b, const std::string& fname, bool with_data) {
+    std::vector<Value> operands;
+    for (ParamKind pass : {ParamKind::Tensor, ParamKind::TensorList}) {
+        for (size_t i = 0; i < op.params.size(); ++i) {
+            const auto& p = op.params[i];
+            const bool data_param = with_data && p.kind == ParamKind::Value && pass == ParamKind::Tensor;
+            if (!b.at[i] || (p.kind != pass && !data_param)) continue;
+            std::string what = fname + ": argument `" + std::string(p.name) + "`";
+            if (pass == ParamKind::Tensor) {
+                operands.push_back(b.at[i]->is_tensor() ? *b.at[i] : Value(to_tensor(*b.at[i], what)));
+                continue;
             }
-        }
-        return tracked_op(rt, op, operands, std::move(attrs));
-    }
-    if (rt.trace) {
-        // Tracing: a symbolic operand, or a random op (it must draw each time
-        // the graph runs), appends a node; anything else is computed now.
-        bool symbolic_operand = (op.flags & stdlib::kRandom) != 0;
-        for (size_t i = 0; i < n && !symbolic_operand; ++i)
-            if (bound[i] && op.params[i].kind != ParamKind::Value && has_symbolic(*bound[i])) symbolic_operand = true;
-        // A big tensor created from a static shape stays a node: computed
-        // now, `zeros((2**31,))` in a branch that never runs would allocate
-        // 8 GB at trace time (and the outcome would depend on free memory).
-        const bool takes_data = std::any_of(op.params.begin(), op.params.end(),
-                                            [](const stdlib::ParamDef& p) { return p.kind == ParamKind::Value; });
-        if (!symbolic_operand && (op.flags & stdlib::kCreation) && !takes_data) {
-            try {
-                symbolic_operand = op.infer(stdlib::TypeArgs{{}, attrs}).shape.numel() > tracer::kFoldLimit;
-            } catch (const stdlib::OpError&) {
-                // an invalid shape: computing it now raises the eager error
-            }
-        }
-        if (symbolic_operand) {
-            std::vector<Value> operands;
-            for (size_t i = 0; i < n; ++i) {
-                const auto& p = op.params[i];
-                if (!bound[i] || p.kind != ParamKind::Tensor) continue;
-                std::string what = fname + ": argument `" + std::string(p.name) + "`";
-                operands.push_back(bound[i]->is_tensor() ? *bound[i] : Value(to_tensor(*bound[i], what)));
-            }
-            for (size_t i = 0; i < n; ++i) {
-                const auto& p = op.params[i];
-                if (!bound[i] || p.kind != ParamKind::TensorList) continue;
-                std::string what = fname + ": argument `" + std::string(p.name) + "`";
-                if (!bound[i]->is_sequence())
-                    throw Error(what + " must be a list of tensors, not " + type_desc(*bound[i]));
-                for (const auto& item : bound[i]->items())
-                    operands.push_back(item.is_tensor() ? item : Value(to_tensor(item, what)));
-            }
-            for (size_t i = 0; i < n; ++i)
-                if (bound[i] && op.params[i].kind == ParamKind::Value)
-                    unsupported_in_graph(fname + " of data inside a @graph function");
-            return trace_op(rt, op, operands, std::move(attrs));
+            if (!b.at[i]->is_sequence()) throw Error(what + " must be a list of tensors, not " + type_desc(*b.at[i]));
+            for (const auto& item : b.at[i]->items()) operands.push_back(item.is_tensor() ? item : Value(to_tensor(item, what)));
         }
     }
+    return operands;
+}
+
+// Tracing: a symbolic operand, or a random op (it must draw each time the
+// graph runs), appends a node; anything else is computed now.
+bool traced_as_node(const stdlib::OpDef& op, const BoundArgs& b, std::span<const Attr> attrs) {
+    const size_t n = op.params.size();
+    bool symbolic_operand = (op.flags & stdlib::kRandom) != 0;
+    for (size_t i = 0; i < n && !symbolic_operand; ++i)
+        if (b.at[i] && op.params[i].kind != ParamKind::Value && has_symbolic(*b.at[i])) symbolic_operand = true;
+    // A big tensor created from a static shape stays a node: computed
+    // now, `zeros((2**31,))` in a branch that never runs would allocate
+    // 8 GB at trace time (and the outcome would depend on free memory).
+    const bool takes_data = std::any_of(op.params.begin(), op.params.end(),
+                                        [](const stdlib::ParamDef& p) { return p.kind == ParamKind::Value; });
+    if (!symbolic_operand && (op.flags & stdlib::kCreation) && !takes_data) {
+        try {
+            symbolic_operand = op.infer(stdlib::TypeArgs{{}, attrs}).shape.numel() > tracer::kFoldLimit;
+        } catch (const stdlib::OpError&) {
+            // an invalid shape: computing it now raises the eager error
+        }
+    }
+    return symbolic_operand;
+}
+
+// The eager kernel's inputs: tensor and data parameters (data converted to
+// the dtype attribute), then the items of tensor lists.
+std::vector<Tensor> eager_inputs(const stdlib::OpDef& op, const BoundArgs& b, const std::string& fname,
+                                 std::optional<DType> dtype_attr) {
+    const size_t n = op.params.size();
     std::vector<Tensor> inputs;
     inputs.reserve(n);
     for (size_t i = 0; i < n; ++i) {
         const auto& p = op.params[i];
-        if (!bound[i]) continue;
+        if (!b.at[i]) continue;
         std::string what = fname + ": argument `" + std::string(p.name) + "`";
         if (p.kind == ParamKind::Tensor) {
-            inputs.push_back(to_tensor(*bound[i], what));
+            inputs.push_back(to_tensor(*b.at[i], what));
         } else if (p.kind == ParamKind::Value) {
-            inputs.push_back(to_tensor(*bound[i], what, dtype_attr));
+            inputs.push_back(to_tensor(*b.at[i], what, dtype_attr));
         }
     }
     for (size_t i = 0; i < n; ++i) {
         const auto& p = op.params[i];
-        if (!bound[i] || p.kind != ParamKind::TensorList) continue;
+        if (!b.at[i] || p.kind != ParamKind::TensorList) continue;
         std::string what = fname + ": argument `" + std::string(p.name) + "`";
-        if (!bound[i]->is_sequence()) throw Error(what + " must be a list of tensors, not " + type_desc(*bound[i]));
-        for (const auto& item : bound[i]->items()) inputs.push_back(to_tensor(item, what));
+        if (!b.at[i]->is_sequence()) throw Error(what + " must be a list of tensors, not " + type_desc(*b.at[i]));
+        for (const auto& item : b.at[i]->items()) inputs.push_back(to_tensor(item, what));
     }
-    return apply_op(rt, op, inputs, attrs);
+    return inputs;
+}
+
+}  // namespace
+
+// One call of a builtin op: bind, then record it on a tape (a differentiated
+// operand), append a node (tracing), or run the kernel.
+Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
+    const std::string fname(op.name);
+    const BoundArgs b = bind_op_args(op, args, fname);
+    std::optional<DType> dtype_attr;
+    std::vector<Attr> attrs = op_attrs(rt, op, b, fname, dtype_attr);
+    // A tensor being differentiated among the operands: recorded (autodiff.hpp).
+    bool tracked_operand = false;
+    for (size_t i = 0; i < op.params.size() && !tracked_operand; ++i)
+        tracked_operand = b.at[i] && is_operand_param(op.params[i].kind) && has_tracked(*b.at[i]);
+    if (tracked_operand) return tracked_op(rt, op, operand_values(op, b, fname, true), std::move(attrs));
+    if (rt.trace && traced_as_node(op, b, attrs)) {
+        std::vector<Value> operands = operand_values(op, b, fname, false);
+        for (size_t i = 0; i < op.params.size(); ++i)
+            if (b.at[i] && op.params[i].kind == ParamKind::Value)
+                unsupported_in_graph(fname + " of data inside a @graph function");
+        return trace_op(rt, op, operands, std::move(attrs));
+    }
+    return apply_op(rt, op, eager_inputs(op, b, fname, dtype_attr), attrs);
 }
 
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {

@@ -32,6 +32,8 @@ namespace tg::interp {
 
 struct GraphEntry;
 struct TraceState;
+struct ForRange;     // autograph_loops.cpp: a traced `for` loop's counter
+struct TracedWhile;  // autograph_loops.cpp: a `while` loop traced as it runs
 
 // While tracing, `break` / `continue` of the innermost loop that may or may
 // not have happened (symbolic bools; static False otherwise).
@@ -135,6 +137,8 @@ private:
     Value index_value(const Value& base, const lang::Index& e);
     // `special` (tensor subscripts only): per item, None or an index / mask
     // tensor, whose item is then a full slice (interp/index_advanced.hpp).
+    std::optional<int64_t> slice_bound(const lang::Expr& x);
+    Value special_index(const Value& v, lang::Loc loc);
     std::vector<stdlib::IndexItem> index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr,
                                                std::vector<Value>* special = nullptr);
     std::vector<stdlib::IndexItem> located_index_items(const lang::Index& e, std::vector<Value>* dynamic = nullptr,
@@ -169,6 +173,8 @@ private:
     Value eval_call(const lang::Call& c);
     Value call_method(const lang::Call& c, const lang::Attribute& a);
     Value call_function(const FunctionObj& fn, const CallArgs& args, const lang::SourcePtr& call_source);
+    Value run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
+                   const lang::SourcePtr& call_source);
     bool is_range_call(const lang::Expr& e) const;
 
     // errors
@@ -210,6 +216,11 @@ private:
     std::vector<TraceVar> trace_vars(std::vector<TraceVar> extra);
     // vars_dead_on: the branch (0 or 1) after which local variables are never
     // read again (it has returned), so they need not merge; -1: none.
+    // One traced body (a branch or a loop body) in the current region, its
+    // exit recorded in the frame's flags. A User error (the body raises when
+    // it runs) becomes a `raise` node and is returned; other errors call
+    // `give_up` (roll back) and go on.
+    std::optional<Error> trace_body(const BranchFn& fn, lang::Loc loc, const std::function<void()>& give_up);
     Flow trace_cond(uint32_t pred, std::vector<TraceVar> extra, const BranchFn& then_fn, const BranchFn& else_fn,
                     lang::Loc loc, const char* construct, int vars_dead_on = -1);
     Flow trace_while(const std::function<Value()>& cond_fn, const BranchFn& body_fn, std::vector<TraceVar> extra,
@@ -221,7 +232,22 @@ private:
     Flow flow_of_flags();
     void set_flow_flag(Flow f);
     Flow exec_while_traced(const lang::While& w);
+    // The named steps of exec_while_traced (autograph_loops.cpp): iterations
+    // run while the condition is static; the rest becomes a `while` node
+    // (the condition turned dynamic, the loop ran too long, or a break /
+    // return may have happened: then inside a `cond` on "not yet").
+    Flow run_while_traced(TracedWhile& tw);
+    Flow convert_rest_of_while(TracedWhile& tw);
+    Flow rest_of_while_unless_exited(TracedWhile& tw, const std::vector<Value*>& exits);
+    Flow rest_of_long_while(TracedWhile& tw);
     Flow exec_for_traced(const lang::For& s);
+    // The named steps of exec_for_traced (autograph_loops.cpp): the range's
+    // bounds, a `while` node carrying a counter, or unrolled (a sequence; a
+    // static range whose body needs the counter static).
+    void range_bounds(const lang::Call& c, ForRange& r);
+    Flow convert_for(const lang::For& s, const ForRange& r);
+    Flow unroll_range(const lang::For& s, const ForRange& r, const std::string& why);
+    Flow unroll_sequence(const lang::For& s, Value it);
     Flow unrolled(const std::function<bool(int64_t)>& step_item, const lang::Block& body, lang::Loc loc, int64_t from);
     Value trace_boolop(const lang::BoolOp& b, const Value& x, uint32_t pred);
     Value trace_ifexp(const lang::IfExp& e, uint32_t pred);

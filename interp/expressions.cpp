@@ -541,37 +541,61 @@ std::vector<stdlib::IndexItem> Evaluator::located_index_items(const Index& e, st
     }
 }
 
+// A slice bound: an int, or None (absent); static while tracing.
+std::optional<int64_t> Evaluator::slice_bound(const Expr& x) {
+    Value scratch;
+    const Value& v = eval_ref(x, scratch);
+    if (v.is(Kind::None)) return std::nullopt;
+    if (v.is_symbolic())
+        dynamic_value_error(*rt_.trace,
+                            "slice bounds must be static inside a @graph function, but they depend on the "
+                            "contents of a tensor (the slice's length would be dynamic)",
+                            v);
+    if (v.is_tensor() && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()) &&
+        v.tensor().dtype() != stdlib::DType::Bool)
+        return v.tensor().item_i64();
+    fail(std::string("slice bounds must be integers, not ") +
+             (v.is_tensor() ? std::string(stdlib::dtype_name(v.tensor().dtype())) + " tensor"
+                            : std::string(kind_name(v.kind()))),
+         x.loc);
+}
+
+// An index that is not an int or a slice (None, a tensor of indices or a
+// bool mask, a list of them), as the advanced indexing takes it.
+Value Evaluator::special_index(const Value& v, Loc loc) {
+    Value sp = v;
+    if (v.is(Kind::List)) {
+        try {
+            sp = Value(to_tensor(v, "index"));
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), loc);
+        }
+    }
+    if (sp.is_tensor()) {
+        const stdlib::TensorType t = sp.tensor_type();
+        if (t.shape.rank() == 0) fail("a 0-d bool tensor cannot be an index (use `if`, or where())", loc);
+        if (t.dtype != stdlib::DType::Bool && !stdlib::is_int(t.dtype))
+            fail(std::string("tensors used as indices must be of integer or bool dtype, not ") +
+                     std::string(stdlib::dtype_name(t.dtype)),
+                 loc);
+    }
+    return sp;
+}
+
 std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vector<Value>* dynamic,
                                                       std::vector<Value>* special) {
     std::vector<stdlib::IndexItem> items;
     items.reserve(e.indices.size());
     if (dynamic) dynamic->assign(e.indices.size(), Value());
     if (special) special->assign(e.indices.size(), Value());
-    auto int_of = [&](const Expr& x) -> std::optional<int64_t> {
-        Value scratch;
-        const Value& v = eval_ref(x, scratch);
-        if (v.is(Kind::None)) return std::nullopt;
-        if (v.is_symbolic())
-            dynamic_value_error(*rt_.trace,
-                                "slice bounds must be static inside a @graph function, but they depend on the "
-                                "contents of a tensor (the slice's length would be dynamic)",
-                                v);
-        if (v.is_tensor() && v.tensor().rank() == 0 && !stdlib::is_float(v.tensor().dtype()) &&
-            v.tensor().dtype() != stdlib::DType::Bool)
-            return v.tensor().item_i64();
-        fail(std::string("slice bounds must be integers, not ") +
-                 (v.is_tensor() ? std::string(stdlib::dtype_name(v.tensor().dtype())) + " tensor"
-                                : std::string(kind_name(v.kind()))),
-             x.loc);
-    };
     for (const auto& x : e.indices) {
         stdlib::IndexItem it;
         if (x->kind == ExprKind::Slice) {
             const Slice& s = x->as<Slice>();
             it.kind = stdlib::IndexItem::Slice;
-            if (s.lo) it.lo = int_of(*s.lo);
-            if (s.hi) it.hi = int_of(*s.hi);
-            if (s.step) it.step = int_of(*s.step);
+            if (s.lo) it.lo = slice_bound(*s.lo);
+            if (s.hi) it.hi = slice_bound(*s.hi);
+            if (s.step) it.step = slice_bound(*s.step);
         } else if (x->kind == ExprKind::Ellipsis) {
             it.kind = stdlib::IndexItem::Ellipsis;
         } else {
@@ -581,24 +605,7 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
             const bool tensor_index = v.is_tensor() && (v.tensor_type().shape.rank() > 0 ||
                                                         v.tensor_type().dtype == stdlib::DType::Bool);
             if (special && (v.is(Kind::None) || tensor_index || v.is(Kind::List))) {
-                Value sp = v;
-                if (v.is(Kind::List)) {
-                    try {
-                        sp = Value(to_tensor(v, "index"));
-                    } catch (const stdlib::OpError& err) {
-                        fail(err.what(), x->loc);
-                    }
-                }
-                if (sp.is_tensor()) {
-                    const stdlib::TensorType t = sp.tensor_type();
-                    if (t.shape.rank() == 0)
-                        fail("a 0-d bool tensor cannot be an index (use `if`, or where())", x->loc);
-                    if (t.dtype != stdlib::DType::Bool && !stdlib::is_int(t.dtype))
-                        fail(std::string("tensors used as indices must be of integer or bool dtype, not ") +
-                                 std::string(stdlib::dtype_name(t.dtype)),
-                             x->loc);
-                }
-                (*special)[items.size()] = sp;
+                (*special)[items.size()] = special_index(v, x->loc);
                 it.kind = stdlib::IndexItem::Slice;
                 items.push_back(it);
                 continue;

@@ -107,6 +107,40 @@ void merge_indexed_axes(Plan& p, std::string& order) {
     order = order.substr(0, first + 1) + rest;
 }
 
+// The result's dims in NumPy's `order` (S, A for the m gathered dims, N for
+// a new axis), from z, the gathered view's dims in `gathered` order: the
+// permutation between the two, and the shapes before and after the new axes.
+void order_result(Plan& p, const std::string& order, const std::string& gathered, Shape z, int m) {
+    std::string want = order;
+    std::erase(want, 'N');
+    if (want != gathered) {
+        // z's dims: S... A-block S...; list them in `want`'s order
+        std::vector<int64_t> s_dims, a_dims;
+        int d = 0;
+        for (char c : gathered) {
+            if (c == 'A')
+                for (int k = 0; k < m; ++k) a_dims.push_back(d++);
+            else
+                s_dims.push_back(d++);
+        }
+        size_t si = 0;
+        for (char c : want) {
+            if (c == 'A') p.perm.insert(p.perm.end(), a_dims.begin(), a_dims.end());
+            else p.perm.push_back(s_dims[si++]);
+        }
+        z = permuted(z, p.perm);
+    }
+    p.before_newaxes = z;
+    // z's dims with a 1 for each N, an A standing for m dims
+    int zi = 0;
+    for (char c : order) {
+        if (c == 'N') p.result.push_back(1);
+        else if (c == 'A')
+            for (int k = 0; k < m; ++k) p.result.push_back(z[zi++]);
+        else p.result.push_back(z[zi++]);
+    }
+}
+
 Plan plan(const Shape& x, const Subscript& s) {
     Plan p;
     int consumed = 0, tensors = 0;
@@ -167,35 +201,8 @@ Plan plan(const Shape& x, const Subscript& s) {
             order.insert(order.begin(), 'A');
         }
     }
-    std::string want = order;
-    std::erase(want, 'N');
     const int m = tensors > 0 ? p.broadcast.rank() : 0;
-    if (want != gathered) {
-        // z's dims: S... A-block S...; list them in `want`'s order
-        std::vector<int64_t> s_dims, a_dims;
-        int d = 0;
-        for (char c : gathered) {
-            if (c == 'A')
-                for (int k = 0; k < m; ++k) a_dims.push_back(d++);
-            else
-                s_dims.push_back(d++);
-        }
-        size_t si = 0;
-        for (char c : want) {
-            if (c == 'A') p.perm.insert(p.perm.end(), a_dims.begin(), a_dims.end());
-            else p.perm.push_back(s_dims[si++]);
-        }
-        z = permuted(z, p.perm);
-    }
-    p.before_newaxes = z;
-    // z's dims with a 1 for each N, an A standing for m dims
-    int zi = 0;
-    for (char c : order) {
-        if (c == 'N') p.result.push_back(1);
-        else if (c == 'A')
-            for (int k = 0; k < m; ++k) p.result.push_back(z[zi++]);
-        else p.result.push_back(z[zi++]);
-    }
+    order_result(p, order, gathered, z, m);
     return p;
 }
 
