@@ -37,6 +37,7 @@ Value probe_inputs(TraceState& t, const Value& v, const ArgDesc& desc, const tra
 // values, everything known at trace time is equal.
 bool same_skeleton(const Value& a, const Value& b) {
     if (const SymObj* s = a.sym()) return b.sym() && b.sym()->id == s->id;
+    if (a.sym_str() || b.sym_str() || b.sym()) return false;  // a string showing traced values: not compared
     if (const MaybeUndefObj* m = a.maybe_undef()) {
         const MaybeUndefObj* n = b.maybe_undef();
         return n && m->none == n->none && same_skeleton(m->inner, n->inner) && same_skeleton(m->flag, n->flag);
@@ -91,7 +92,11 @@ std::string Evaluator::generalize_trace(const FunctionObj& fn, const std::shared
     } catch (const std::exception& e) {
         return std::string("at other sizes the trace fails: ") + e.what();
     }
-    if (!same_skeleton(traced, probe_result)) return "the function's result depends on the sizes";
+    try {
+        if (!same_skeleton(traced, probe_result)) return "the function's result depends on the sizes";
+    } catch (const std::exception&) {  // a part of the result that cannot be shown at trace time
+        return "the function's result cannot be compared at two sizes";
+    }
     tracer::Graph marked = T.graph;
     if (std::string why = tracer::mark_dynamic(marked, probe.graph, plan); !why.empty()) return why;
     if (const TraceState::SizeRead* r = dynamic_read(T, marked))
