@@ -24,7 +24,7 @@ Loaded load() {
     void* lib = nullptr;
     for (const char* name : names) {
         if (!*name) continue;
-        lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        lib = ::dlopen(name, RTLD_LAZY | RTLD_LOCAL);
         if (lib) break;
         const char* why = ::dlerror();
         r.error += std::string(r.error.empty() ? "" : "; ") + (why ? why : name);
@@ -66,7 +66,10 @@ void prefetch() {
         try {
             loader.thread = std::thread([] {
                 try {
-                    (void)functions();
+                    // loaded, and its first call's one-time setup (buffers) done too
+                    const Functions& f = functions();
+                    float a = 1, b = 1, c = 0;
+                    f.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c, 1);
                 } catch (const std::exception&) {
                     // reported by the first matmul, located there
                 }
