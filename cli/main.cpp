@@ -32,6 +32,14 @@
 
 namespace {
 
+// "" when `s` is a valid --threads / TG_NUM_THREADS value, else the message.
+std::string threads_error(const std::string& s) {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec == std::errc() && end == s.data() + s.size() && n >= 1 && n <= 4096) return "";
+    return "--threads N and TG_NUM_THREADS take a whole number from 1 to 4096, got '" + s + "'";
+}
+
 std::map<std::string, tg::DynamicShapes> dynamic_shapes_names() {
     return {{"auto", tg::DynamicShapes::Auto}, {"always", tg::DynamicShapes::Always}, {"never", tg::DynamicShapes::Never}};
 }
@@ -267,6 +275,13 @@ int tg_main(int argc, char** argv) {
     app.require_subcommand(0, 1);
 
     tg::Options opts;
+    if (const char* env = std::getenv("TG_NUM_THREADS"); env && *env) {
+        if (std::string why = threads_error(env); !why.empty()) {
+            std::fprintf(stderr, "--threads: %s\nRun with --help for more information.\n", why.c_str());
+            return 2;
+        }
+        opts.threads = std::atoi(env);
+    }
     if (const char* env = std::getenv("TG_DYNAMIC_SHAPES"); env && *env) {
         const auto names = dynamic_shapes_names();
         const auto it = names.find(env);
@@ -292,17 +307,11 @@ int tg_main(int argc, char** argv) {
         cmd->add_flag("--sync-jit", opts.sync_jit,
                       "compile every graph before its first call (default: small graphs start on the graph "
                       "interpreter while they compile in the background)");
+        // (its default comes from TG_NUM_THREADS, read before parsing: with
+        // CLI11's envname the variable overrode the flag)
         cmd->add_option("--threads", opts.threads,
                         "threads a large compiled loop may use (default: $TG_NUM_THREADS, else the machine's)")
-            ->envname("TG_NUM_THREADS")
-            ->check(CLI::Validator(
-                [](std::string& s) -> std::string {
-                    int n = 0;
-                    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-                    if (ec == std::errc() && end == s.data() + s.size() && n >= 1 && n <= 4096) return "";
-                    return "--threads N and TG_NUM_THREADS take a whole number from 1 to 4096, got '" + s + "'";
-                },
-                "1..4096"));
+            ->check(CLI::Validator([](std::string& s) { return threads_error(s); }, "1..4096"));
         // (its default comes from TG_DYNAMIC_SHAPES, read before parsing, so
         // that the flag overrides it)
         cmd->add_option("--dynamic-shapes", opts.dynamic_shapes,
