@@ -232,37 +232,49 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         // Large ones on the thread pool, where the split cannot change the
         // result: sums split the pairwise tree; exact associative folds (or,
         // and, wrapping integer products) split into chunks combined in
-        // order. Float products and max / min of numbers stay on one thread.
+        // order; max / min of numbers split into chunks whose extremes combine
+        // by eager's rule (tg_rt_extreme_*). Float products stay on one thread.
         const bool sum_split = !extreme && !prod && !logical;
         const bool fold_split = logical || (prod && acc == Ty::I64) || (extreme && acc == Ty::B);
+        const bool extreme_split = extreme && acc != Ty::B;
         auto split = [&] {  // on the thread pool
             ++stats_.parallel_loops;
             std::string r;
-            // `R @redNtask(env, a, n)`: the helper over [a, a + n) (i1 widened to i64 for the C runtime)
-            const std::string R = acc == Ty::B ? "i64" : A, task = fn + "task";
+            // `R @redNtask(env, a, n)`: the helper over [a, a + n), widened for the C runtime
+            // (i1 to i64; an extreme's f32 to double and i32 to i64, both exact)
+            const std::string R = acc == Ty::B ? "i64" : !extreme_split ? A : is_float_ty(acc) ? "double" : "i64";
+            const std::string task = fn + "task";
+            auto widen = [&](const std::string& x) {
+                if (R == A) return x;
+                if (acc == Ty::B) return b_.def("zext " + A + " " + x + " to " + R);
+                return b_.def((is_float_ty(acc) ? "fpext " : "sext ") + A + " " + x + " to " + R);
+            };
             const std::string env = outline(R + " " + task + "(ptr %env, i64 %a, i64 %n)", cap,
                                             [&](const std::string& ctx, const std::vector<std::string>& p) {
-                                                std::string x = b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) +
-                                                                       ", i64 %a, i64 %n)");
-                                                if (R != A) x = b_.def("zext " + A + " " + x + " to " + R);
-                                                b_.emit("ret " + R + " " + x);
+                                                const std::string x = b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) +
+                                                                             ", i64 %a, i64 %n)");
+                                                b_.emit("ret " + R + " " + widen(x));
                                             });
             const std::string call = "(ptr %ctx, ptr " + task + ", ptr " + env + ", i64 " + row_n + ", i64 ";
+            const std::string grain = std::to_string((kChunkWork + members.size()) / (members.size() + 1));
             if (sum_split) {
                 r = b_.def("call " + A + " @tg_rt_pairwise_" + (acc == Ty::F64 ? "f64" : "i64") + call +
                            std::to_string(kPairwiseCutoff) + ")");
+            } else if (extreme_split) {
+                r = b_.def("call " + R + " @tg_rt_extreme_" + (R == "double" ? "f64" : "i64") + call + grain + ", i32 " +
+                           (kind == ReduceKind::Max ? "1" : "0") + ")");
+                if (R != A) r = b_.def((is_float_ty(acc) ? "fptrunc " : "trunc ") + R + " " + r + " to " + A);
             } else {
                 const bool is_or = (logical && kind == ReduceKind::Any) || (extreme && kind == ReduceKind::Max);
                 const int op = prod ? 2 : is_or ? 0 : 1;  // tg_rt_fold's codes
-                r = b_.def("call i64 @tg_rt_fold" + call + std::to_string((kChunkWork + members.size()) / (members.size() + 1)) +
-                           ", i32 " + std::to_string(op) + ")");
+                r = b_.def("call i64 @tg_rt_fold" + call + grain + ", i32 " + std::to_string(op) + ")");
                 if (acc == Ty::B) r = b_.def("trunc i64 " + r + " to i1");
             }
             return r;
         };
         auto direct = [&] { return b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + row_n + ")"); };
         std::string r;
-        if (!sum_split && !fold_split) {
+        if (!sum_split && !fold_split && !extreme_split) {
             r = direct();
         } else if (span.sym < 0) {
             r = work >= 2 * kChunkWork ? split() : direct();
