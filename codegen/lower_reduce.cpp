@@ -68,8 +68,9 @@ std::vector<std::array<int64_t, 2>> Lowerer::grid_strides(const GroupPlan& P, in
 // computed inside it, in a helper function of its own. Full and Rows: the
 // helper `@redN(ctx, pointers..., scalars..., i64 %a, i64 %n)` reduces the
 // n elements from flat index a (emit_pairwise_sum / emit_extreme /
-// emit_fold), called once per row. Cols: `@redN(..., ptr %dst)` computes
-// all m results (emit_columns). False (nothing emitted) when the group's
+// emit_fold), called once per row. Cols: `@redN(..., ptr %dst[, i64 %R],
+// i64 %clo, i64 %chi)` computes the results of the columns [clo, chi)
+// (emit_columns). False (nothing emitted) when the group's
 // operands cannot be addressed that way.
 bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span) {
     const Node& rnode = g_.node(red);
@@ -179,7 +180,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     if (span.kind == ReduceSpan::Cols) {
         ret = "void";
         // a dynamic number of rows is the helper's argument %R
-        emit_columns(kind, vt, ot, span.sym < 0 ? std::to_string(span.rows) : "%R", span.cols,
+        emit_columns(kind, vt, ot, span.sym < 0 ? std::to_string(span.rows) : "%R", span.cols, "%clo", "%chi",
                       [&](const std::string& t, const std::string& c) {
             return element(t, c, "0").first;
         });
@@ -207,11 +208,56 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
 
     const bool dyn_rows = span.kind == ReduceSpan::Cols && span.sym >= 0;
     define_helper(ret + " " + fn + "(" + params +
-                      (span.kind == ReduceSpan::Cols ? (dyn_rows ? ", ptr %dst, i64 %R" : ", ptr %dst") : ", i64 %a, i64 %n") + ")",
+                      (span.kind == ReduceSpan::Cols ? (dyn_rows ? ", ptr %dst, i64 %R, i64 %clo, i64 %chi"
+                                                                 : ", ptr %dst, i64 %clo, i64 %chi")
+                                                      : ", i64 %a, i64 %n") +
+                      ")",
                   h);
 
+    std::vector<std::string> with_dst = ptr;
+    with_dst.push_back(dst);
+    // `range(ctx, p, begin, end)` over [0, n) — independent rows or columns —
+    // outlined as `@redN<suffix>(env, begin, end)` and split over the thread pool
+    using Range = std::function<void(const std::string&, const std::vector<std::string>&, const std::string&,
+                                     const std::string&)>;
+    auto on_pool = [&](const std::string& suffix, const std::string& n, const std::string& grain, const Range& range) {
+        ++stats_.parallel_loops;
+        cap.ptrs = with_dst;
+        const std::string part_fn = fn + suffix;
+        const std::string env = outline("void " + part_fn + "(ptr %env, i64 %begin, i64 %end)", cap,
+                                        [&](const std::string& ctx, const std::vector<std::string>& p) {
+                                            range(ctx, p, "%begin", "%end");
+                                            b_.emit("ret void");
+                                        });
+        b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + part_fn + ", ptr " + env + ", i64 " + n + ", i64 " + grain +
+                ", i64 1)");
+    };
+
     if (span.kind == ReduceSpan::Cols) {
-        b_.emit("call void " + fn + "(" + args + ", ptr " + dst + (dyn_rows ? ", i64 " + extent(span.rows, span.sym) : "") + ")");
+        // the columns [lo, hi) — each column is reduced on its own, in the stdlib's order
+        auto columns = [&](const std::string& ctx, const std::vector<std::string>& p, const std::string& R,
+                           const std::string& lo, const std::string& hi) {
+            b_.emit("call void " + fn + "(" + args_of(ctx, p) + ", ptr " + p.back() + (dyn_rows ? ", i64 " + R : "") +
+                    ", i64 " + lo + ", i64 " + hi + ")");
+        };
+        const std::string R = extent(span.rows, span.sym);
+        const std::string M = std::to_string(span.cols);
+        const int64_t per = static_cast<int64_t>(members.size()) + 1;  // element operations per element
+        // (a dynamic number of rows always goes through tg_rt_parallel, which runs few columns inline)
+        if (span.sym < 0 && work < 2 * kChunkWork) {
+            columns("%ctx", with_dst, R, "0", M);
+            return true;
+        }
+        // many rows: ranges of columns on the thread pool, at least kChunkWork element operations each
+        const std::string per_col = b_.def("mul i64 " + R + ", " + std::to_string(per));
+        const std::string grain = b_.def("udiv i64 " + b_.def("add i64 " + per_col + ", " + std::to_string(kChunkWork - 1)) +
+                                         ", " + per_col);  // ceil(kChunkWork / per_col)
+        on_pool("cols", M, grain,
+                [&](const std::string& ctx, const std::vector<std::string>& p, const std::string& lo, const std::string& hi) {
+                    // a dynamic R (axis 0 of [R, m]: the symbol's size) is read again in the outlined function
+                    columns(ctx, p, dyn_rows ? b_.def("call i64 @tg_rt_dim(ptr " + ctx + ", i32 " + std::to_string(span.sym) + ")") : R,
+                            lo, hi);
+                });
         return true;
     }
     const int64_t row = span.cols;
@@ -315,25 +361,14 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         b_.emit("br label %" + head);
         b_.start(done);
     };
-    std::vector<std::string> with_dst = ptr;
-    with_dst.push_back(dst);
     // (a dynamic number of rows always goes through tg_rt_parallel, which runs few rows inline)
     if (span.sym < 0 && (span.rows < 2 || work < 2 * kChunkWork)) {
         rows_loop("%ctx", with_dst, "0", std::to_string(span.rows));
         return true;
     }
     // many rows: ranges of rows on the thread pool (each row is reduced on its own)
-    ++stats_.parallel_loops;
-    cap.ptrs = with_dst;
-    const std::string rows_fn = fn + "rows";
-    const std::string env = outline("void " + rows_fn + "(ptr %env, i64 %begin, i64 %end)", cap,
-                                    [&](const std::string& ctx, const std::vector<std::string>& p) {
-                                        rows_loop(ctx, p, "%begin", "%end");
-                                        b_.emit("ret void");
-                                    });
     const int64_t per_row = row * (static_cast<int64_t>(members.size()) + 1);
-    b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + rows_fn + ", ptr " + env + ", i64 " +
-            extent(span.rows, span.sym) + ", i64 " + std::to_string((kChunkWork + per_row - 1) / per_row) + ", i64 1)");
+    on_pool("rows", extent(span.rows, span.sym), std::to_string((kChunkWork + per_row - 1) / per_row), rows_loop);
     return true;
 }
 
@@ -344,8 +379,8 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
 // blocks merge into the totals and restart; at the end each result is
 // finish(merge(total, block)). The accumulators live on the stack (m is at
 // most kMaxColumns).
-void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m,
-                           const std::function<std::string(const std::string&, const std::string&)>& elem) {
+void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m, const std::string& lo,
+                           const std::string& hi, const std::function<std::string(const std::string&, const std::string&)>& elem) {
     using stdlib::ReduceKind;
     const bool sum = kind == ReduceKind::Sum, mean = kind == ReduceKind::Mean, prod = kind == ReduceKind::Prod;
     const bool is_max = kind == ReduceKind::Max, extreme = is_max || kind == ReduceKind::Min;
@@ -408,7 +443,7 @@ void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::str
         const std::string y = T == "i1" ? b_.def("zext i1 " + x + " to i8") : x;
         b_.emit("store " + MT + " " + y + ", ptr " + b_.def("getelementptr " + MT + ", ptr " + base + ", i64 " + i));
     };
-    // for c in [0, m): body(c)
+    // for c in [lo, hi): body(c)
     int loops = 0;
     auto for_columns = [&](const std::function<void(const std::string&)>& body) {
         const std::string k = std::to_string(loops++);
@@ -416,8 +451,8 @@ void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::str
         const std::string c = "%col" + k, c1 = "%col" + k + "n";
         b_.emit("br label %" + head);
         b_.start(head);
-        b_.emit(c + " = phi i64 [0, %" + pre + "], [" + c1 + ", %" + latch + "]");
-        b_.emit("br i1 " + b_.def("icmp slt i64 " + c + ", " + M) + ", label %" + bodyl + ", label %" + done);
+        b_.emit(c + " = phi i64 [" + lo + ", %" + pre + "], [" + c1 + ", %" + latch + "]");
+        b_.emit("br i1 " + b_.def("icmp slt i64 " + c + ", " + hi) + ", label %" + bodyl + ", label %" + done);
         b_.start(bodyl);
         body(c);
         b_.emit(c1 + " = add i64 " + c + ", 1");
