@@ -21,6 +21,10 @@ namespace tg::codegen::detail {
 //         its accumulators live on the stack): the stdlib's loop order B,
 //         rows added into m accumulators (run_reduce).
 constexpr int64_t kMaxColumns = 4096;
+// Ranges of columns on the thread pool start at multiples of this many
+// columns (16 f32 lanes of a 512-bit vector): each row's part of a range is
+// whole vectors, not a remainder loop.
+constexpr int64_t kColumnAlign = 16;
 
 Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
     ReduceSpan none;
@@ -220,7 +224,8 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     // outlined as `@redN<suffix>(env, begin, end)` and split over the thread pool
     using Range = std::function<void(const std::string&, const std::vector<std::string>&, const std::string&,
                                      const std::string&)>;
-    auto on_pool = [&](const std::string& suffix, const std::string& n, const std::string& grain, const Range& range) {
+    auto on_pool = [&](const std::string& suffix, const std::string& n, const std::string& grain, int64_t align,
+                       const Range& range) {
         ++stats_.parallel_loops;
         cap.ptrs = with_dst;
         const std::string part_fn = fn + suffix;
@@ -230,7 +235,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
                                             b_.emit("ret void");
                                         });
         b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + part_fn + ", ptr " + env + ", i64 " + n + ", i64 " + grain +
-                ", i64 1)");
+                ", i64 " + std::to_string(align) + ")");
     };
 
     if (span.kind == ReduceSpan::Cols) {
@@ -252,7 +257,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         const std::string per_col = b_.def("mul i64 " + R + ", " + std::to_string(per));
         const std::string grain = b_.def("udiv i64 " + b_.def("add i64 " + per_col + ", " + std::to_string(kChunkWork - 1)) +
                                          ", " + per_col);  // ceil(kChunkWork / per_col)
-        on_pool("cols", M, grain,
+        on_pool("cols", M, grain, kColumnAlign,
                 [&](const std::string& ctx, const std::vector<std::string>& p, const std::string& lo, const std::string& hi) {
                     // a dynamic R (axis 0 of [R, m]: the symbol's size) is read again in the outlined function
                     columns(ctx, p, dyn_rows ? b_.def("call i64 @tg_rt_dim(ptr " + ctx + ", i32 " + std::to_string(span.sym) + ")") : R,
@@ -368,7 +373,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     }
     // many rows: ranges of rows on the thread pool (each row is reduced on its own)
     const int64_t per_row = row * (static_cast<int64_t>(members.size()) + 1);
-    on_pool("rows", extent(span.rows, span.sym), std::to_string((kChunkWork + per_row - 1) / per_row), rows_loop);
+    on_pool("rows", extent(span.rows, span.sym), std::to_string((kChunkWork + per_row - 1) / per_row), 1, rows_loop);
     return true;
 }
 
