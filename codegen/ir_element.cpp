@@ -287,6 +287,8 @@ declare void @tg_rt_parallel(ptr, ptr, ptr, i64, i64, i64) nounwind
 declare double @tg_rt_pairwise_f64(ptr, ptr, ptr, i64, i64) nounwind
 declare i64 @tg_rt_pairwise_i64(ptr, ptr, ptr, i64, i64) nounwind
 declare i64 @tg_rt_fold(ptr, ptr, ptr, i64, i64, i32) nounwind
+declare double @tg_rt_extreme_f64(ptr, ptr, ptr, i64, i64, i32) nounwind
+declare i64 @tg_rt_extreme_i64(ptr, ptr, ptr, i64, i64, i32) nounwind
 declare i64 @tg_rt_dim(ptr, i32) nounwind willreturn memory(read)
 )";
     s += row_declarations();  // the element-wise rows' runtime functions and intrinsics

@@ -21,6 +21,10 @@ namespace tg::codegen::detail {
 //         its accumulators live on the stack): the stdlib's loop order B,
 //         rows added into m accumulators (run_reduce).
 constexpr int64_t kMaxColumns = 4096;
+// Ranges of columns on the thread pool start at multiples of this many
+// columns (16 f32 lanes of a 512-bit vector): each row's part of a range is
+// whole vectors, not a remainder loop.
+constexpr int64_t kColumnAlign = 16;
 
 Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
     ReduceSpan none;
@@ -68,8 +72,9 @@ std::vector<std::array<int64_t, 2>> Lowerer::grid_strides(const GroupPlan& P, in
 // computed inside it, in a helper function of its own. Full and Rows: the
 // helper `@redN(ctx, pointers..., scalars..., i64 %a, i64 %n)` reduces the
 // n elements from flat index a (emit_pairwise_sum / emit_extreme /
-// emit_fold), called once per row. Cols: `@redN(..., ptr %dst)` computes
-// all m results (emit_columns). False (nothing emitted) when the group's
+// emit_fold), called once per row. Cols: `@redN(..., ptr %dst[, i64 %R],
+// i64 %clo, i64 %chi)` computes the results of the columns [clo, chi)
+// (emit_columns). False (nothing emitted) when the group's
 // operands cannot be addressed that way.
 bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span) {
     const Node& rnode = g_.node(red);
@@ -179,7 +184,7 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
     if (span.kind == ReduceSpan::Cols) {
         ret = "void";
         // a dynamic number of rows is the helper's argument %R
-        emit_columns(kind, vt, ot, span.sym < 0 ? std::to_string(span.rows) : "%R", span.cols,
+        emit_columns(kind, vt, ot, span.sym < 0 ? std::to_string(span.rows) : "%R", span.cols, "%clo", "%chi",
                       [&](const std::string& t, const std::string& c) {
             return element(t, c, "0").first;
         });
@@ -207,11 +212,57 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
 
     const bool dyn_rows = span.kind == ReduceSpan::Cols && span.sym >= 0;
     define_helper(ret + " " + fn + "(" + params +
-                      (span.kind == ReduceSpan::Cols ? (dyn_rows ? ", ptr %dst, i64 %R" : ", ptr %dst") : ", i64 %a, i64 %n") + ")",
+                      (span.kind == ReduceSpan::Cols ? (dyn_rows ? ", ptr %dst, i64 %R, i64 %clo, i64 %chi"
+                                                                 : ", ptr %dst, i64 %clo, i64 %chi")
+                                                      : ", i64 %a, i64 %n") +
+                      ")",
                   h);
 
+    std::vector<std::string> with_dst = ptr;
+    with_dst.push_back(dst);
+    // `range(ctx, p, begin, end)` over [0, n) — independent rows or columns —
+    // outlined as `@redN<suffix>(env, begin, end)` and split over the thread pool
+    using Range = std::function<void(const std::string&, const std::vector<std::string>&, const std::string&,
+                                     const std::string&)>;
+    auto on_pool = [&](const std::string& suffix, const std::string& n, const std::string& grain, int64_t align,
+                       const Range& range) {
+        ++stats_.parallel_loops;
+        cap.ptrs = with_dst;
+        const std::string part_fn = fn + suffix;
+        const std::string env = outline("void " + part_fn + "(ptr %env, i64 %begin, i64 %end)", cap,
+                                        [&](const std::string& ctx, const std::vector<std::string>& p) {
+                                            range(ctx, p, "%begin", "%end");
+                                            b_.emit("ret void");
+                                        });
+        b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + part_fn + ", ptr " + env + ", i64 " + n + ", i64 " + grain +
+                ", i64 " + std::to_string(align) + ")");
+    };
+
     if (span.kind == ReduceSpan::Cols) {
-        b_.emit("call void " + fn + "(" + args + ", ptr " + dst + (dyn_rows ? ", i64 " + extent(span.rows, span.sym) : "") + ")");
+        // the columns [lo, hi) — each column is reduced on its own, in the stdlib's order
+        auto columns = [&](const std::string& ctx, const std::vector<std::string>& p, const std::string& R,
+                           const std::string& lo, const std::string& hi) {
+            b_.emit("call void " + fn + "(" + args_of(ctx, p) + ", ptr " + p.back() + (dyn_rows ? ", i64 " + R : "") +
+                    ", i64 " + lo + ", i64 " + hi + ")");
+        };
+        const std::string R = extent(span.rows, span.sym);
+        const std::string M = std::to_string(span.cols);
+        const int64_t per = static_cast<int64_t>(members.size()) + 1;  // element operations per element
+        // (a dynamic number of rows always goes through tg_rt_parallel, which runs few columns inline)
+        if (span.sym < 0 && work < 2 * kChunkWork) {
+            columns("%ctx", with_dst, R, "0", M);
+            return true;
+        }
+        // many rows: ranges of columns on the thread pool, at least kChunkWork element operations each
+        const std::string per_col = b_.def("mul i64 " + R + ", " + std::to_string(per));
+        const std::string grain = b_.def("udiv i64 " + b_.def("add i64 " + per_col + ", " + std::to_string(kChunkWork - 1)) +
+                                         ", " + per_col);  // ceil(kChunkWork / per_col)
+        on_pool("cols", M, grain, kColumnAlign,
+                [&](const std::string& ctx, const std::vector<std::string>& p, const std::string& lo, const std::string& hi) {
+                    // a dynamic R (axis 0 of [R, m]: the symbol's size) is read again in the outlined function
+                    columns(ctx, p, dyn_rows ? b_.def("call i64 @tg_rt_dim(ptr " + ctx + ", i32 " + std::to_string(span.sym) + ")") : R,
+                            lo, hi);
+                });
         return true;
     }
     const int64_t row = span.cols;
@@ -232,37 +283,49 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         // Large ones on the thread pool, where the split cannot change the
         // result: sums split the pairwise tree; exact associative folds (or,
         // and, wrapping integer products) split into chunks combined in
-        // order. Float products and max / min of numbers stay on one thread.
+        // order; max / min of numbers split into chunks whose extremes combine
+        // by eager's rule (tg_rt_extreme_*). Float products stay on one thread.
         const bool sum_split = !extreme && !prod && !logical;
         const bool fold_split = logical || (prod && acc == Ty::I64) || (extreme && acc == Ty::B);
+        const bool extreme_split = extreme && acc != Ty::B;
         auto split = [&] {  // on the thread pool
             ++stats_.parallel_loops;
             std::string r;
-            // `R @redNtask(env, a, n)`: the helper over [a, a + n) (i1 widened to i64 for the C runtime)
-            const std::string R = acc == Ty::B ? "i64" : A, task = fn + "task";
+            // `R @redNtask(env, a, n)`: the helper over [a, a + n), widened for the C runtime
+            // (i1 to i64; an extreme's f32 to double and i32 to i64, both exact)
+            const std::string R = acc == Ty::B ? "i64" : !extreme_split ? A : is_float_ty(acc) ? "double" : "i64";
+            const std::string task = fn + "task";
+            auto widen = [&](const std::string& x) {
+                if (R == A) return x;
+                if (acc == Ty::B) return b_.def("zext " + A + " " + x + " to " + R);
+                return b_.def((is_float_ty(acc) ? "fpext " : "sext ") + A + " " + x + " to " + R);
+            };
             const std::string env = outline(R + " " + task + "(ptr %env, i64 %a, i64 %n)", cap,
                                             [&](const std::string& ctx, const std::vector<std::string>& p) {
-                                                std::string x = b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) +
-                                                                       ", i64 %a, i64 %n)");
-                                                if (R != A) x = b_.def("zext " + A + " " + x + " to " + R);
-                                                b_.emit("ret " + R + " " + x);
+                                                const std::string x = b_.def("call " + A + " " + fn + "(" + args_of(ctx, p) +
+                                                                             ", i64 %a, i64 %n)");
+                                                b_.emit("ret " + R + " " + widen(x));
                                             });
             const std::string call = "(ptr %ctx, ptr " + task + ", ptr " + env + ", i64 " + row_n + ", i64 ";
+            const std::string grain = std::to_string((kChunkWork + members.size()) / (members.size() + 1));
             if (sum_split) {
                 r = b_.def("call " + A + " @tg_rt_pairwise_" + (acc == Ty::F64 ? "f64" : "i64") + call +
                            std::to_string(kPairwiseCutoff) + ")");
+            } else if (extreme_split) {
+                r = b_.def("call " + R + " @tg_rt_extreme_" + (R == "double" ? "f64" : "i64") + call + grain + ", i32 " +
+                           (kind == ReduceKind::Max ? "1" : "0") + ")");
+                if (R != A) r = b_.def((is_float_ty(acc) ? "fptrunc " : "trunc ") + R + " " + r + " to " + A);
             } else {
                 const bool is_or = (logical && kind == ReduceKind::Any) || (extreme && kind == ReduceKind::Max);
                 const int op = prod ? 2 : is_or ? 0 : 1;  // tg_rt_fold's codes
-                r = b_.def("call i64 @tg_rt_fold" + call + std::to_string((kChunkWork + members.size()) / (members.size() + 1)) +
-                           ", i32 " + std::to_string(op) + ")");
+                r = b_.def("call i64 @tg_rt_fold" + call + grain + ", i32 " + std::to_string(op) + ")");
                 if (acc == Ty::B) r = b_.def("trunc i64 " + r + " to i1");
             }
             return r;
         };
         auto direct = [&] { return b_.def("call " + A + " " + fn + "(" + args + ", i64 0, i64 " + row_n + ")"); };
         std::string r;
-        if (!sum_split && !fold_split) {
+        if (!sum_split && !fold_split && !extreme_split) {
             r = direct();
         } else if (span.sym < 0) {
             r = work >= 2 * kChunkWork ? split() : direct();
@@ -303,25 +366,14 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
         b_.emit("br label %" + head);
         b_.start(done);
     };
-    std::vector<std::string> with_dst = ptr;
-    with_dst.push_back(dst);
     // (a dynamic number of rows always goes through tg_rt_parallel, which runs few rows inline)
     if (span.sym < 0 && (span.rows < 2 || work < 2 * kChunkWork)) {
         rows_loop("%ctx", with_dst, "0", std::to_string(span.rows));
         return true;
     }
     // many rows: ranges of rows on the thread pool (each row is reduced on its own)
-    ++stats_.parallel_loops;
-    cap.ptrs = with_dst;
-    const std::string rows_fn = fn + "rows";
-    const std::string env = outline("void " + rows_fn + "(ptr %env, i64 %begin, i64 %end)", cap,
-                                    [&](const std::string& ctx, const std::vector<std::string>& p) {
-                                        rows_loop(ctx, p, "%begin", "%end");
-                                        b_.emit("ret void");
-                                    });
     const int64_t per_row = row * (static_cast<int64_t>(members.size()) + 1);
-    b_.emit("call void @tg_rt_parallel(ptr %ctx, ptr " + rows_fn + ", ptr " + env + ", i64 " +
-            extent(span.rows, span.sym) + ", i64 " + std::to_string((kChunkWork + per_row - 1) / per_row) + ", i64 1)");
+    on_pool("rows", extent(span.rows, span.sym), std::to_string((kChunkWork + per_row - 1) / per_row), 1, rows_loop);
     return true;
 }
 
@@ -332,8 +384,8 @@ bool Lowerer::emit_reduced_group(const std::vector<NodeId>& members, NodeId red,
 // blocks merge into the totals and restart; at the end each result is
 // finish(merge(total, block)). The accumulators live on the stack (m is at
 // most kMaxColumns).
-void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m,
-                           const std::function<std::string(const std::string&, const std::string&)>& elem) {
+void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m, const std::string& lo,
+                           const std::string& hi, const std::function<std::string(const std::string&, const std::string&)>& elem) {
     using stdlib::ReduceKind;
     const bool sum = kind == ReduceKind::Sum, mean = kind == ReduceKind::Mean, prod = kind == ReduceKind::Prod;
     const bool is_max = kind == ReduceKind::Max, extreme = is_max || kind == ReduceKind::Min;
@@ -396,7 +448,7 @@ void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::str
         const std::string y = T == "i1" ? b_.def("zext i1 " + x + " to i8") : x;
         b_.emit("store " + MT + " " + y + ", ptr " + b_.def("getelementptr " + MT + ", ptr " + base + ", i64 " + i));
     };
-    // for c in [0, m): body(c)
+    // for c in [lo, hi): body(c)
     int loops = 0;
     auto for_columns = [&](const std::function<void(const std::string&)>& body) {
         const std::string k = std::to_string(loops++);
@@ -404,8 +456,8 @@ void Lowerer::emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::str
         const std::string c = "%col" + k, c1 = "%col" + k + "n";
         b_.emit("br label %" + head);
         b_.start(head);
-        b_.emit(c + " = phi i64 [0, %" + pre + "], [" + c1 + ", %" + latch + "]");
-        b_.emit("br i1 " + b_.def("icmp slt i64 " + c + ", " + M) + ", label %" + bodyl + ", label %" + done);
+        b_.emit(c + " = phi i64 [" + lo + ", %" + pre + "], [" + c1 + ", %" + latch + "]");
+        b_.emit("br i1 " + b_.def("icmp slt i64 " + c + ", " + hi) + ", label %" + bodyl + ", label %" + done);
         b_.start(bodyl);
         body(c);
         b_.emit(c1 + " = add i64 " + c + ", 1");

@@ -233,8 +233,8 @@ private:
     std::vector<std::array<int64_t, 2>> grid_strides(const GroupPlan& P, int64_t R, int64_t m) const;
     bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span);
     // R: the number of rows, an i64 operand (a literal, or the helper's %R).
-    void emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m,
-                      const std::function<std::string(const std::string&, const std::string&)>& elem);
+    void emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m, const std::string& lo,
+                      const std::string& hi, const std::function<std::string(const std::string&, const std::string&)>& elem);
     void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
                           const std::string& done, const std::function<std::string(const std::string&)>& elem_at);
     void emit_fold(const std::string& A, const std::string& init, const std::string& op,

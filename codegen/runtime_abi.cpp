@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "codegen/native_ops.hpp"
 #include "codegen/lowerer.hpp"
@@ -67,7 +69,7 @@ int32_t guarded(void* ctx, F&& fn) {
     }
 }
 
-// ---- splitting compiled loops over the pool (tg_rt_parallel, tg_rt_pairwise_*, tg_rt_fold)
+// ---- splitting compiled loops over the pool (tg_rt_parallel, tg_rt_pairwise_*, tg_rt_fold, tg_rt_extreme_*)
 // A loop is split into up to kChunksPerThread chunks per thread, handed out
 // one at a time: on a busy machine a worker that starts late takes fewer
 // chunks instead of holding up the call with a whole thread's share. (How
@@ -144,23 +146,61 @@ T pairwise(const CallFrame& f, typename PairwiseJob<T>::LeafFn fn, void* env, in
     return job.combine(n, std::max<int64_t>(cutoff, 256), next);
 }
 
-// An exact associative fold (or, and, wrapping multiply) of [0, n) in
-// chunks: part[c] = the fold of chunk c from the identity (the compiled
-// helper starts from it), combined in chunk order — for these ops the same
-// value as one fold over all elements, whatever the chunks.
-using FoldFn = int64_t (*)(void* env, int64_t a, int64_t n);
-
-struct FoldJob {
-    FoldFn fn;
+// A fold over [0, n) in chunks that run on the pool: part[c] = fn over
+// chunk c, [c * chunk, min(n, (c + 1) * chunk)); the caller combines the
+// parts in chunk order. T: what the compiled helper returns.
+template <class T>
+struct ChunkJob {
+    using Fn = T (*)(void* env, int64_t a, int64_t n);
+    Fn fn;
     void* env;
-    int64_t n, chunks;
-    std::vector<int64_t> part;
+    int64_t n, chunk;
+    std::vector<T> part;
     static void run_chunk(void* arg, int64_t i) {
-        auto& j = *static_cast<FoldJob*>(arg);
-        const int64_t a = i * j.n / j.chunks, b = (i + 1) * j.n / j.chunks;
+        auto& j = *static_cast<ChunkJob*>(arg);
+        const int64_t a = i * j.chunk, b = std::min(j.n, a + j.chunk);
         j.part[static_cast<size_t>(i)] = j.fn(j.env, a, b - a);
     }
 };
+
+// The parts of fn over [0, n) in chunks of at least `grain` elements that
+// start at multiples of `align`, on frame.threads threads; empty when the
+// work is too small to split (or there is one thread): then the caller
+// makes one call fn(env, 0, n).
+template <class T>
+std::vector<T> chunk_parts(const CallFrame& f, typename ChunkJob<T>::Fn fn, void* env, int64_t n, int64_t grain,
+                           int64_t align) {
+    const int64_t chunks = std::min<int64_t>(f.threads * kChunksPerThread, n / std::max<int64_t>(grain, 1));
+    if (f.threads <= 1 || chunks <= 1) return {};
+    const int64_t chunk = ((n + chunks - 1) / chunks + align - 1) / align * align;
+    ChunkJob<T> job{fn, env, n, chunk, std::vector<T>(static_cast<size_t>((n + chunk - 1) / chunk))};
+    shared_pool().run(&ChunkJob<T>::run_chunk, &job, static_cast<int64_t>(job.part.size()), f.threads);
+    return std::move(job.part);
+}
+
+// Max / min of numbers over [0, n): chunks starting at multiples of 16 (the
+// stdlib's lane width), each reduced by the helper (eager's runs::extreme,
+// NaN if the chunk holds one), combined in chunk order with the same rule.
+// The extreme's value does not depend on the split; only which of +0 and -0
+// wins does (it hinges on runs::extreme's lanes), so a float result that
+// compares equal to zero is recomputed by one helper call over all
+// elements. T: double (f32 widened exactly) or int64_t.
+template <class T>
+T extreme(const CallFrame& f, typename ChunkJob<T>::Fn fn, void* env, int64_t n, int64_t grain, bool is_max) {
+    const std::vector<T> part = chunk_parts<T>(f, fn, env, n, grain, 16);
+    if (part.empty()) return fn(env, 0, n);
+    T r = part[0];
+    for (const T p : part) {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (p != p) return p;  // the helper's NaN: eager's quiet NaN
+        }
+        r = (is_max ? p > r : p < r) ? p : r;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+        if (r == 0) return fn(env, 0, n);  // +0 or -0: the one the whole run's lanes keep
+    }
+    return r;
+}
 
 }  // namespace
 
@@ -184,20 +224,28 @@ static void tg_rt_parallel(void* ctx, RangeFn fn, void* env, int64_t n, int64_t 
     shared_pool().run(&run_range_chunk, &job, (n + chunk - 1) / chunk, threads);
 }
 
-// The fold of n elements by `op` (0: or, 1: and, 2: wrapping multiply),
-// split into chunks of at least `grain` elements (on frame.threads threads).
-static int64_t tg_rt_fold(void* ctx, FoldFn fn, void* env, int64_t n, int64_t grain, int32_t op) {
-    const int threads = frame(ctx).threads;
-    const int64_t chunks = std::min<int64_t>(threads * kChunksPerThread, n / std::max<int64_t>(grain, 1));
-    if (threads <= 1 || chunks <= 1) return fn(env, 0, n);
-    FoldJob job{fn, env, n, chunks, std::vector<int64_t>(static_cast<size_t>(chunks))};
-    shared_pool().run(&FoldJob::run_chunk, &job, chunks, threads);
-    uint64_t r = static_cast<uint64_t>(job.part[0]);
-    for (size_t c = 1; c < job.part.size(); ++c) {
-        const uint64_t p = static_cast<uint64_t>(job.part[c]);
+// The fold of n elements by `op` (0: or, 1: and, 2: wrapping multiply), an
+// exact associative fold: chunks of at least `grain` elements, each folded
+// from the identity by the helper, combined in chunk order — the same value
+// as one fold over all elements, whatever the chunks.
+static int64_t tg_rt_fold(void* ctx, ChunkJob<int64_t>::Fn fn, void* env, int64_t n, int64_t grain, int32_t op) {
+    const std::vector<int64_t> part = chunk_parts<int64_t>(frame(ctx), fn, env, n, grain, 1);
+    if (part.empty()) return fn(env, 0, n);
+    uint64_t r = static_cast<uint64_t>(part[0]);
+    for (size_t c = 1; c < part.size(); ++c) {
+        const uint64_t p = static_cast<uint64_t>(part[c]);
         r = op == 0 ? (r | p) : op == 1 ? (r & p) : r * p;
     }
     return static_cast<int64_t>(r);
+}
+
+// The max (is_max) or min of n numbers, in chunks of at least `grain`
+// elements on frame.threads threads (see extreme).
+static double tg_rt_extreme_f64(void* ctx, ChunkJob<double>::Fn fn, void* env, int64_t n, int64_t grain, int32_t is_max) {
+    return extreme<double>(frame(ctx), fn, env, n, grain, is_max != 0);
+}
+static int64_t tg_rt_extreme_i64(void* ctx, ChunkJob<int64_t>::Fn fn, void* env, int64_t n, int64_t grain, int32_t is_max) {
+    return extreme<int64_t>(frame(ctx), fn, env, n, grain, is_max != 0);
 }
 
 // The float / integer sum of n elements in the stdlib's pairwise order,
@@ -358,7 +406,8 @@ const std::vector<RuntimeSymbol>& runtime_symbols() {
             TG_SYM(tg_rt_copies), TG_SYM(tg_rt_own), TG_SYM(tg_rt_release), TG_SYM(tg_rt_get_b), TG_SYM(tg_rt_get_i32), TG_SYM(tg_rt_get_i64),
             TG_SYM(tg_rt_get_f32), TG_SYM(tg_rt_get_f64), TG_SYM(tg_rt_set_b), TG_SYM(tg_rt_set_i32),
             TG_SYM(tg_rt_set_i64), TG_SYM(tg_rt_set_f32), TG_SYM(tg_rt_set_f64), TG_SYM(tg_fmod_f32), TG_SYM(tg_fmod_f64),
-            TG_SYM(tg_rt_parallel), TG_SYM(tg_rt_pairwise_f64), TG_SYM(tg_rt_pairwise_i64), TG_SYM(tg_rt_fold), TG_SYM(tg_rt_dim),
+            TG_SYM(tg_rt_parallel), TG_SYM(tg_rt_pairwise_f64), TG_SYM(tg_rt_pairwise_i64), TG_SYM(tg_rt_fold), TG_SYM(tg_rt_extreme_f64),
+            TG_SYM(tg_rt_extreme_i64), TG_SYM(tg_rt_dim),
             // What LLVM's backend may call for intrinsics and loop idioms.
             RuntimeSymbol{"memset", reinterpret_cast<void*>(static_cast<void* (*)(void*, int, size_t)>(&std::memset))},
             RuntimeSymbol{"memcpy", reinterpret_cast<void*>(static_cast<void* (*)(void*, const void*, size_t)>(&std::memcpy))},

@@ -1,5 +1,5 @@
 // Compiled loops on the thread pool (codegen/thread_pool.hpp, tg_rt_parallel,
-// tg_rt_pairwise_*): the pool runs every task exactly once, also with
+// tg_rt_pairwise_*, tg_rt_fold, tg_rt_extreme_*): the pool runs every task exactly once, also with
 // several callers at once (run under ThreadSanitizer by scripts/test-tsan);
 // and large fused loops and reductions give bit-identical results on 1, 2
 // and 8 threads — every dtype, odd sizes, sizes on both sides of the size
@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <thread>
 
 #include "codegen/compiler.hpp"
@@ -111,6 +112,51 @@ Tensor sparse(DType d, int64_t n, int base, const std::vector<std::pair<int64_t,
     for (int64_t i = 0; i < n; ++i) set(i, base);
     for (auto [i, v] : at) set(i, v);
     return t;
+}
+
+// n values of float dtype d: `base` everywhere, `at` positions (index, value) —
+// for NaN, ±inf and zeros of either sign, which `sparse` cannot give.
+Tensor sparse_float(DType d, int64_t n, double base, const std::vector<std::pair<int64_t, double>>& at) {
+    Tensor t = Tensor::empty(d, Shape{n});
+    auto set = [&](int64_t i, double v) {
+        if (d == DType::F32) t.data<float>()[i] = static_cast<float>(v);
+        else t.data<double>()[i] = v;
+    };
+    for (int64_t i = 0; i < n; ++i) set(i, base);
+    for (auto [i, v] : at) set(i, v);
+    return t;
+}
+
+// Inputs for max / min of neg(x) over n elements (neg keeps NaN, ±inf and the
+// zeros, with their signs flipped) that hinge on one element at the start, in
+// the middle or at the end, on NaN, ±inf and the sign of a zero.
+std::vector<std::vector<Tensor>> extreme_inputs(DType d, int64_t n) {
+    std::vector<std::vector<Tensor>> in = {{finite(d, Shape{n})}, {sparse(d, n, 3, {})}};  // all equal
+    if (!stdlib::is_float(d)) {
+        const int big = 2'000'000'000;  // the extremes of i32: at the start, in the middle, at the end
+        for (int64_t at : {int64_t{0}, n / 2, n - 1}) {
+            in.push_back({sparse(d, n, 5, {{at, big}})});
+            in.push_back({sparse(d, n, -5, {{at, -big}, {(at + 17) % n, big}})});
+        }
+        return in;
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    for (int64_t at : {int64_t{0}, n / 2, n - 1}) {
+        in.push_back({sparse_float(d, n, 1.5, {{at, nan}})});
+        in.push_back({sparse_float(d, n, 1.5, {{at, inf}, {(at + 33) % n, -inf}})});
+        in.push_back({sparse_float(d, n, -inf, {{at, -inf}, {(at + 1) % n, inf}})});
+    }
+    in.push_back({sparse_float(d, n, nan, {})});                                     // all NaN
+    in.push_back({sparse_float(d, n, 2.0, {{3, nan}, {n / 2, -nan}, {n - 2, nan}})});  // several
+    // zeros of both signs: which one wins depends on runs::extreme's 16 lanes
+    // (max of neg(x): +0 at 2, lane 2; -0 at a later index in lane 1 — lane 1
+    // wins; the same for min with the signs swapped)
+    const int64_t later = (n / 2) / 16 * 16 + 1;
+    in.push_back({sparse_float(d, n, 1.0, {{2, -0.0}, {later, 0.0}})});
+    in.push_back({sparse_float(d, n, -1.0, {{2, 0.0}, {later, -0.0}})});
+    in.push_back({sparse_float(d, n, 0.0, {{n / 3, -0.0}, {n - 1, -0.0}})});
+    in.push_back({sparse_float(d, n, -0.0, {{n / 3, 0.0}})});
+    return in;
 }
 
 }  // namespace
@@ -231,8 +277,9 @@ TEST_CASE("large fused reductions give bit-identical results on 1, 2 and 8 threa
                     const std::string o = op;
                     if (d == DType::Bool && (o == "sum" || o == "mean")) continue;
                     // sums and means split the pairwise tree; any, all, integer prod and boolean max / min
-                    // are exact folds split into chunks; float prod and numeric max / min stay on one thread
-                    split += !((o == "max" || o == "min") && d != DType::Bool) && !(o == "prod" && stdlib::is_float(d));
+                    // are exact folds split into chunks; numeric max / min combine chunk extremes; float
+                    // prod stays on one thread
+                    split += !(o == "prod" && stdlib::is_float(d));
                     outs.push_back(g.apply1(op, {producer(g, in[0])}));
                 }
             });
@@ -259,5 +306,68 @@ TEST_CASE("large fused reductions give bit-identical results on 1, 2 and 8 threa
                                 std::string("rows, ") + std::string(stdlib::dtype_name(d)) + ", " +
                                     std::to_string(s[0]) + " x " + std::to_string(s[1]));
         }
+    }
+}
+
+TEST_CASE("numeric max / min over all elements on the pool: NaN, ±inf, zeros' signs, static and dynamic sizes") {
+    // neg(x) then max / min: one producer, so split from kChunkWork elements on
+    const int64_t from = kChunkWork;
+    for (DType d : {DType::I32, DType::I64, DType::F32, DType::F64}) {
+        auto body = [&](Graph& g, ValueId x, std::vector<ValueId>& outs, bool dynamic) {
+            for (const char* op : {"max", "min"}) {
+                const ValueId y = g.apply1("neg", {x});
+                if (dynamic) g.set_dim_symbol(y, 0, 0);  // as the tracer's generalization marks it
+                outs.push_back(g.apply1(op, {y}));
+            }
+        };
+        for (int64_t n : {from - 1, from, from + 1, from + 17, int64_t{1'000'003}}) {
+            Built b = build({TensorType{d, Shape{n}, false}},
+                            [&](Graph& g, auto& in, auto& outs, auto&) { body(g, in[0], outs, false); });
+            check_thread_counts(b, extreme_inputs(d, n), n >= from ? 2 : 0,
+                                std::string("static, ") + std::string(stdlib::dtype_name(d)) + ", n = " + std::to_string(n));
+        }
+        // a dynamic axis 0 (traced at 11): the split is decided at run time, at every size
+        Built b = build({TensorType{d, Shape{11}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+            g.set_symbol_sources({{0, 0}});
+            g.set_dim_symbol(in[0], 0, 0);
+            body(g, in[0], outs, true);
+        });
+        for (int64_t n : {int64_t{17}, int64_t{1000}, from - 1, from, from + 17, int64_t{1'000'003}})
+            check_thread_counts(b, extreme_inputs(d, n), 2,
+                                std::string("dynamic, ") + std::string(stdlib::dtype_name(d)) + ", n = " + std::to_string(n));
+    }
+}
+
+TEST_CASE("reductions over axis 0 split by columns give bit-identical results on 1, 2 and 8 threads") {
+    // each column keeps the stdlib's order (loop order B): only which thread reduces it changes
+    const DType kAll[] = {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64};
+    const char* kOps[] = {"sum", "mean", "max", "min", "prod", "any", "all"};
+    for (DType d : kAll) {
+        auto body = [&](Graph& g, ValueId x, std::vector<ValueId>& outs, bool dynamic) {
+            for (const char* op : kOps) {
+                if (d == DType::Bool && (std::string(op) == "sum" || std::string(op) == "mean")) continue;
+                const ValueId y = g.apply1(d == DType::Bool ? "logical_not" : "neg", {x});
+                if (dynamic) g.set_dim_symbol(y, 0, 0);  // as the tracer's generalization marks it
+                outs.push_back(g.apply1(op, {y}, {}, {std::monostate{}, int64_t(0), false}));
+            }
+        };
+        const int ops = d == DType::Bool ? 5 : 7;
+        // one producer: split from 2 * kChunkWork / 2 = kChunkWork elements on ([65535, 2] is just below)
+        for (const Shape& s : {Shape{65535, 2}, Shape{65537, 2}, Shape{70001, 7}, Shape{1001, 257}, Shape{300, 4096}}) {
+            Built b = build({TensorType{d, s, false}},
+                            [&](Graph& g, auto& in, auto& outs, auto&) { body(g, in[0], outs, false); });
+            check_thread_counts(b, {{finite(d, s)}}, s.numel() >= kChunkWork ? ops : 0,
+                                std::string("columns, ") + std::string(stdlib::dtype_name(d)) + ", " +
+                                    std::to_string(s[0]) + " x " + std::to_string(s[1]));
+        }
+        // a dynamic axis 0 (traced at 11): split or not at run time, by the number of rows
+        Built b = build({TensorType{d, Shape{11, 33}, false}}, [&](Graph& g, auto& in, auto& outs, auto&) {
+            g.set_symbol_sources({{0, 0}});
+            g.set_dim_symbol(in[0], 0, 0);
+            body(g, in[0], outs, true);
+        });
+        std::vector<std::vector<Tensor>> inputs;
+        for (int64_t rows : {2, 17, 3000, 70001}) inputs.push_back({finite(d, Shape{rows, 33})});
+        check_thread_counts(b, inputs, ops, std::string("dynamic columns, ") + std::string(stdlib::dtype_name(d)));
     }
 }
