@@ -352,8 +352,10 @@ TEST_CASE("reductions over axis 0 split by columns give bit-identical results on
             }
         };
         const int ops = d == DType::Bool ? 5 : 7;
-        // one producer: split from 2 * kChunkWork / 2 = kChunkWork elements on ([65535, 2] is just below)
-        for (const Shape& s : {Shape{65535, 2}, Shape{65537, 2}, Shape{70001, 7}, Shape{1001, 257}, Shape{300, 4096}}) {
+        // one producer: outlined from 2 * kChunkWork / 2 = kChunkWork elements on ([65535, 2] is just below);
+        // at run time ranges of 16 columns: 2 and 7 columns stay on the caller, 64 and more are split
+        for (const Shape& s : {Shape{65535, 2}, Shape{65537, 2}, Shape{70001, 7}, Shape{70001, 64}, Shape{1001, 257},
+                               Shape{300, 4096}}) {
             Built b = build({TensorType{d, s, false}},
                             [&](Graph& g, auto& in, auto& outs, auto&) { body(g, in[0], outs, false); });
             check_thread_counts(b, {{finite(d, s)}}, s.numel() >= kChunkWork ? ops : 0,
