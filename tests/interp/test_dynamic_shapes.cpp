@@ -30,6 +30,15 @@ struct Run {
         for (size_t p = log.find(what); p != std::string::npos; p = log.find(what, p + 1)) ++n;
         return n;
     }
+    // The message of the error running `program` ends with ("" if none).
+    std::string error_of(const char* program) {
+        try {
+            interp.run_source(program, "p.tg");
+        } catch (const tg::Error& e) {
+            return e.what();
+        }
+        return "";
+    }
     size_t traces(const std::string& fn) const { return count("trace " + fn + "("); }  // also counts "retrace"
 };
 
@@ -107,17 +116,7 @@ for n in [6, 7, 8, 9]:
     print(pick(arange(n, dtype=f32)))
 print(pick(arange(3, dtype=f32)))
 )";
-    std::string graph_error, eager_error;
-    try {
-        autom.interp.run_source(program, "p.tg");
-    } catch (const tg::Error& e) {
-        graph_error = e.what();
-    }
-    try {
-        eager.interp.run_source(program, "p.tg");
-    } catch (const tg::Error& e) {
-        eager_error = e.what();
-    }
+    const std::string graph_error = autom.error_of(program), eager_error = eager.error_of(program);
     CHECK(autom.out == eager.out);
     CHECK(autom.count("dynamic dimensions") == 1);
     CHECK_FALSE(eager_error.empty());
