@@ -1,5 +1,5 @@
 // Per-call time of compiled code with a dynamic batch axis against code
-// specialized to the shape (issue 21 item 4; docs/codegen.md "Dynamic
+// specialized to the shape (docs/codegen.md "Dynamic
 // dimensions"). Each graph is compiled once with axis 0 of its input marked
 // as symbol 0 (traced at 11) and once per size with static shapes; both run
 // on the same inputs, alternately, and the best of several rounds of calls

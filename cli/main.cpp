@@ -1,4 +1,4 @@
-// The tg command (SPEC §7): a thin client of the public API <tg/tg.hpp>.
+// The tg command (docs/repl.md): a thin client of the public API <tg/tg.hpp>.
 //   tg FILE [ARGS...]            same as `tg run FILE [ARGS...]`
 //   tg run FILE [--eager] [--trace] [--no-jit] [--verify] [--dump-graphs DIR] [ARGS...]
 //   tg check FILE [--ast]
@@ -8,7 +8,7 @@
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
-#include "interp/tool_api.hpp"
+#include "api/tool_api.hpp"
 
 #include <CLI/CLI.hpp>
 #include <pthread.h>
@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "cli/fault_for_tests.hpp"
 #include "cli/repl.hpp"
 
 namespace {
@@ -46,7 +47,7 @@ std::map<std::string, tg::DynamicShapes> dynamic_shapes_names() {
 
 void write_stdout(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
-// Errors go to stderr after everything printed so far (SPEC §2.2). The
+// Errors go to stderr after everything printed so far (docs/language.md "Values"). The
 // report is written whole (fputs would stop at a NUL).
 void report(const tg::Error& e) {
     std::fflush(stdout);
@@ -108,6 +109,7 @@ int run(const std::string& file, const std::vector<std::string>& args, tg::Optio
     std::unique_ptr<tg::Interpreter> interp;
     try {
         interp = std::make_unique<tg::Interpreter>(opts);
+        tg::cli::add_fault_for_tests(*interp);
         interp->run_file(file);
     } catch (const tg::Error& e) {
         report(e);
@@ -162,20 +164,31 @@ std::string specs_source(const std::string& text, std::string& problem) {
         const bool known = dtype == "f32" || dtype == "f64" || dtype == "i32" || dtype == "i64" || dtype == "bool";
         std::string dims;
         bool ok = known && open != std::string::npos && item.back() == ']';
+        bool too_large = false;
         if (ok) {
             const std::string inner = item.substr(open + 1, item.size() - open - 2);
             size_t k = 0;
             int n = 0;
+            int64_t elements = 1;
             while (ok && k < inner.size()) {
                 size_t comma = inner.find(',', k);
                 if (comma == std::string::npos) comma = inner.size();
                 const std::string d = inner.substr(k, comma - k);
-                ok = !d.empty() && d.size() <= 12 && d.find_first_not_of("0123456789") == std::string::npos;
+                ok = !d.empty() && d.find_first_not_of("0123456789") == std::string::npos;
+                // a dimension, and all of them together, must fit the element count tg can index
+                int64_t v = 0;
+                if (ok && (std::from_chars(d.data(), d.data() + d.size(), v).ec != std::errc() ||
+                           __builtin_mul_overflow(elements, v, &elements)))
+                    too_large = true;
                 dims += (n++ ? ", " : "") + d;
                 k = comma + 1;
                 if (comma + 1 == inner.size()) ok = false;  // "f32[3,]"
             }
             if (n == 1) dims += ",";
+        }
+        if (ok && too_large) {
+            problem = "--args: '" + item + "' is too large: its element count does not fit in a 64-bit integer";
+            return "";
         }
         if (!ok) {
             problem = "--args: '" + item + "' is not a spec like f32[3,4] or i64[] (dtypes: bool, i32, i64, f32, f64)";
@@ -194,7 +207,7 @@ bool is_identifier(const std::string& s) {
 }
 
 // tg export: runs FILE, traces NAME for the specs with concrete() and saves
-// the graph (SPEC §9). Mistakes in the command line are usage errors (2),
+// the graph (docs/language.md "Graphs as values"). Mistakes in the command line are usage errors (2),
 // also a wrong number of specs; errors of the program are its own (1).
 int export_graph(const std::string& file, const std::string& function, const std::string& args_text,
                  const std::string& out_path, const std::string& format, bool drop_prints, tg::Options opts) {
@@ -243,42 +256,41 @@ int export_graph(const std::string& file, const std::string& function, const std
     return 0;
 }
 
-int tg_main(int argc, char** argv) {
-    // `tg FILE ...` is `tg run FILE ...`
+// The command line with `tg FILE ...` spelled `tg run FILE ...` and bare
+// `tg` as `tg repl`; `after_file` gets what follows a `run`'s script name,
+// also what starts with `-`, as in Python (`tg run a.tg --verbose`): it is
+// the script's own `argv`.
+std::vector<std::string> command_line(int argc, char** argv, std::vector<std::string>& after_file) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
     if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && args[0] != "export" && !args[0].empty() &&
         args[0][0] != '-')
         args.insert(args.begin(), "run");
-    // Everything after the script's name is the script's own (`argv`), also
-    // what starts with `-`, as in Python: `tg run a.tg --verbose`.
-    std::vector<std::string> after_file;
-    if (args[0] == "run") {
-        for (size_t i = 1; i < args.size(); ++i) {
-            if (args[i] == "--dump-graphs" || args[i] == "--threads" || args[i] == "--dynamic-shapes") {
-                ++i;  // its value
-            } else if (args[i] == "--") {
-                if (i + 1 < args.size()) after_file.assign(args.begin() + static_cast<long>(i) + 2, args.end());
-                args.resize(std::min(args.size(), i + 2));
-                break;
-            } else if (args[i].empty() || args[i][0] != '-') {
-                after_file.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-                args.resize(i + 1);
-                break;
-            }
+    if (args[0] != "run") return args;
+    for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--dump-graphs" || args[i] == "--threads" || args[i] == "--dynamic-shapes") {
+            ++i;  // its value
+        } else if (args[i] == "--") {
+            if (i + 1 < args.size()) after_file.assign(args.begin() + static_cast<long>(i) + 2, args.end());
+            args.resize(std::min(args.size(), i + 2));
+            break;
+        } else if (args[i].empty() || args[i][0] != '-') {
+            after_file.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+            args.resize(i + 1);
+            break;
         }
     }
+    return args;
+}
 
-    CLI::App app{"tg: a tensor scripting language", "tg"};
-    app.footer("\n  tg FILE [ARGS...] is short for tg run FILE [ARGS...]; tg alone starts the REPL.");
-    app.set_version_flag("--version", std::string("tg ") + TG_VERSION);
-    app.require_subcommand(0, 1);
-
-    tg::Options opts;
+// TG_NUM_THREADS and TG_DYNAMIC_SHAPES, read before the flags so that a flag
+// overrides them (with CLI11's envname the variable overrode the flag).
+// False (after a message) when one is malformed.
+bool options_from_environment(tg::Options& opts) {
     if (const char* env = std::getenv("TG_NUM_THREADS"); env && *env) {
         if (std::string why = threads_error(env); !why.empty()) {
             std::fprintf(stderr, "--threads: %s\nRun with --help for more information.\n", why.c_str());
-            return 2;
+            return false;
         }
         opts.threads = std::atoi(env);
     }
@@ -287,10 +299,66 @@ int tg_main(int argc, char** argv) {
         const auto it = names.find(env);
         if (it == names.end()) {
             std::fprintf(stderr, "tg: TG_DYNAMIC_SHAPES takes auto, always or never, got '%s'\n", env);
-            return 2;
+            return false;
         }
         opts.dynamic_shapes = it->second;
     }
+    return true;
+}
+
+// The graph switches shared by `run` and `repl` (docs/graph.md).
+void add_graph_flags(CLI::App* cmd, tg::Options& opts) {
+    cmd->add_flag("--eager", opts.eager, "run @graph functions eagerly");
+    cmd->add_flag("--trace", opts.trace, "log every trace and retrace");
+    cmd->add_flag("--no-jit", opts.no_jit, "run graphs with the reference graph interpreter");
+    cmd->add_flag("--no-cache", opts.no_cache, "do not use the persistent cache of compiled code");
+    cmd->add_flag("--sync-jit", opts.sync_jit,
+                  "compile every graph before its first call (default: small graphs start on the graph "
+                  "interpreter while they compile in the background)");
+    cmd->add_option("--threads", opts.threads,
+                    "threads a large compiled loop may use (default: $TG_NUM_THREADS, else the machine's)")
+        ->check(CLI::Validator([](std::string& s) { return threads_error(s); }, "1..4096"));
+    cmd->add_option("--dynamic-shapes", opts.dynamic_shapes,
+                    "trace a @graph function called with varying sizes once with those dimensions dynamic: "
+                    "auto (after 3 traces that differ only in sizes; the default), always (testing), never "
+                    "(default: $TG_DYNAMIC_SHAPES, else auto)")
+        ->transform(CLI::CheckedTransformer(dynamic_shapes_names()));
+    cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
+    cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
+}
+
+// `tg export`'s arguments.
+struct ExportArgs {
+    std::string file, function, args, out, format = "tgx";
+    bool drop_prints = false;
+};
+CLI::App* add_export_command(CLI::App& app, ExportArgs& e) {
+    auto* cmd = app.add_subcommand("export", "trace a function of FILE for the given specs and save the graph");
+    cmd->add_option("file", e.file, "the .tg script that defines the function")->required();
+    cmd->add_option("--function", e.function, "the function to export")->required();
+    cmd->add_option("--args", e.args, "one spec per parameter, e.g. \"f32[3,4] i64[]\"")->required();
+    cmd->add_option("-o,--output", e.out, "the file to write (.tgx, or .onnx with --format onnx)")->required();
+    cmd->add_option("--format", e.format, "the file format: tgx (default) or onnx")->check(CLI::IsMember({"tgx", "onnx"}));
+    cmd->add_flag("--drop-prints", e.drop_prints, "ONNX: leave the function's print calls out");
+    return cmd;
+}
+
+int tg_main(int argc, char** argv) {
+    // A crash of tg itself is reported (the tg line running, its traceback,
+    // "this is a bug in tg") after the output so far, not silent
+    // (docs/embedding.md "Crashes"). Here, not in main: in sanitizer builds
+    // this is the thread that runs the scripts (its alternate signal stack).
+    tg::install_fault_handler();
+    std::vector<std::string> after_file;
+    std::vector<std::string> args = command_line(argc, argv, after_file);
+
+    CLI::App app{"tg: a tensor scripting language", "tg"};
+    app.footer("\n  tg FILE [ARGS...] is short for tg run FILE [ARGS...]; tg alone starts the REPL.");
+    app.set_version_flag("--version", std::string("tg ") + TG_VERSION);
+    app.require_subcommand(0, 1);
+
+    tg::Options opts;
+    if (!options_from_environment(opts)) return 2;
     // Imports go through the embedding API's module loader, as in any host.
     opts.load_module = tg::file_module_loader(opts.module_paths, opts.use_tg_path);
     std::string file;
@@ -298,31 +366,7 @@ int tg_main(int argc, char** argv) {
     auto* run_cmd = app.add_subcommand("run", "run a script");
     run_cmd->add_option("file", file, "the .tg script")->required();
     run_cmd->add_option("args", script_args, "arguments for the script (the list `argv`)");
-    // The graph switches of SPEC §5.4, shared by `run` and `repl`.
-    auto graph_flags = [&opts](CLI::App* cmd) {
-        cmd->add_flag("--eager", opts.eager, "run @graph functions eagerly");
-        cmd->add_flag("--trace", opts.trace, "log every trace and retrace");
-        cmd->add_flag("--no-jit", opts.no_jit, "run graphs with the reference graph interpreter");
-        cmd->add_flag("--no-cache", opts.no_cache, "do not use the persistent cache of compiled code");
-        cmd->add_flag("--sync-jit", opts.sync_jit,
-                      "compile every graph before its first call (default: small graphs start on the graph "
-                      "interpreter while they compile in the background)");
-        // (its default comes from TG_NUM_THREADS, read before parsing: with
-        // CLI11's envname the variable overrode the flag)
-        cmd->add_option("--threads", opts.threads,
-                        "threads a large compiled loop may use (default: $TG_NUM_THREADS, else the machine's)")
-            ->check(CLI::Validator([](std::string& s) { return threads_error(s); }, "1..4096"));
-        // (its default comes from TG_DYNAMIC_SHAPES, read before parsing, so
-        // that the flag overrides it)
-        cmd->add_option("--dynamic-shapes", opts.dynamic_shapes,
-                        "trace a @graph function called with varying sizes once with those dimensions dynamic: "
-                        "auto (after 3 traces that differ only in sizes; the default), always (testing), never "
-                        "(default: $TG_DYNAMIC_SHAPES, else auto)")
-            ->transform(CLI::CheckedTransformer(dynamic_shapes_names()));
-        cmd->add_flag("--verify", opts.verify, "run every @graph call both ways and compare");
-        cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
-    };
-    graph_flags(run_cmd);
+    add_graph_flags(run_cmd, opts);
 
     std::string check_file;
     bool want_ast = false;
@@ -331,18 +375,10 @@ int tg_main(int argc, char** argv) {
     check_cmd->add_flag("--ast", want_ast, "print the AST");
 
     auto* repl_cmd = app.add_subcommand("repl", "interactive session");
-    graph_flags(repl_cmd);
+    add_graph_flags(repl_cmd, opts);
 
-    std::string export_file, export_function, export_args, export_out, export_format = "tgx";
-    bool export_drop_prints = false;
-    auto* export_cmd = app.add_subcommand("export", "trace a function of FILE for the given specs and save the graph");
-    export_cmd->add_option("file", export_file, "the .tg script that defines the function")->required();
-    export_cmd->add_option("--function", export_function, "the function to export")->required();
-    export_cmd->add_option("--args", export_args, "one spec per parameter, e.g. \"f32[3,4] i64[]\"")->required();
-    export_cmd->add_option("-o,--output", export_out, "the file to write (.tgx, or .onnx with --format onnx)")->required();
-    export_cmd->add_option("--format", export_format, "the file format: tgx (default) or onnx")
-        ->check(CLI::IsMember({"tgx", "onnx"}));
-    export_cmd->add_flag("--drop-prints", export_drop_prints, "ONNX: leave the function's print calls out");
+    ExportArgs ex;
+    auto* export_cmd = add_export_command(app, ex);
 
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
@@ -362,8 +398,7 @@ int tg_main(int argc, char** argv) {
         return run(file, script_args, opts);
     }
     if (check_cmd->parsed()) return check(check_file, want_ast);
-    if (export_cmd->parsed())
-        return export_graph(export_file, export_function, export_args, export_out, export_format, export_drop_prints, opts);
+    if (export_cmd->parsed()) return export_graph(ex.file, ex.function, ex.args, ex.out, ex.format, ex.drop_prints, opts);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     std::cerr << app.help();
     return 2;

@@ -1,6 +1,9 @@
 #include "cli/repl.hpp"
+#include "cli/open_brackets.hpp"
 
-#include "interp/tool_api.hpp"
+#include "cli/fault_for_tests.hpp"
+
+#include "api/tool_api.hpp"
 
 #include <editline/readline.h>
 #include <langinfo.h>
@@ -15,6 +18,7 @@
 #include <cstring>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 
 namespace tg::cli {
@@ -149,7 +153,7 @@ Read read_line(bool tty, const char* prompt, std::string& line) {
     return too_long ? Read::TooLong : Read::Line;
 }
 
-// Input is UTF-8 (SPEC §7), also when typed: libedit decodes and redraws
+// Input is UTF-8 (docs/repl.md), also when typed: libedit decodes and redraws
 // wide characters by LC_CTYPE, so the REPL asks for the user's locale and,
 // when that is not UTF-8 (e.g. "C"), for C.UTF-8. Only LC_CTYPE: number
 // formatting (LC_NUMERIC) stays "C".
@@ -182,6 +186,145 @@ const char* kHelp =
     "  :reset          forget every variable\n"
     "  :help, :quit\n";
 
+// One REPL session: the interpreter, the toggles, and whether any input
+// failed (piped input exits 1 then, docs/repl.md).
+class Session {
+public:
+    explicit Session(Options options) : options_(std::move(options)) { reset(); }
+
+    bool failed() const { return failed_; }
+    const Interpreter& interpreter() const { return *interp_; }
+
+    void fail(std::string_view message) {
+        err(message);
+        failed_ = true;
+    }
+
+    // Runs one input: traced into a graph, shown and run with `:trace on`
+    // (docs/repl.md), else run with the value of an expression echoed.
+    void run(const std::string& code) {
+        auto echo = [](const Value& v) { out(v.repr() + "\n"); };
+        InterruptScope scope;
+        try {
+            const std::string name = "<stdin:" + std::to_string(++counter_) + ">";
+            if (options_.trace) interp_->run_traced(code, name);
+            else interp_->run_interactive(code, name, echo);
+        } catch (const Error& e) {
+            fail(e.rendered());
+        }
+    }
+
+    // A `:command` line; false when it is :quit.
+    bool command(const std::string& line) {
+        std::string cmd = line.substr(1), arg;
+        if (auto sp = cmd.find(' '); sp != std::string::npos) {
+            arg = cmd.substr(sp + 1);
+            cmd = cmd.substr(0, sp);
+        }
+        while (!arg.empty() && arg.back() == ' ') arg.pop_back();
+        while (!arg.empty() && arg.front() == ' ') arg.erase(0, 1);
+        if (cmd == "quit" || cmd == "q") return false;
+        if (cmd == "help") out(kHelp);
+        else if (cmd == "eager") {
+            if (toggle(cmd, arg, options_.eager)) interp_->set_eager(options_.eager);
+        } else if (cmd == "trace") {
+            if (toggle(cmd, arg, options_.trace)) interp_->set_trace(options_.trace);
+        } else if (cmd == "graph") show_graphs(arg);
+        else if (cmd == "vars") {
+            for (auto& n : interp_->variables()) out(n + " = " + interp_->get(n).repr() + "\n");
+        } else if (cmd == "load") load(arg);
+        else if (cmd == "reset") reset();
+        else if (cmd == "time") time(arg);
+        else fail("unknown command :" + cmd + " (try :help)\n");
+        return true;
+    }
+
+private:
+    void reset() {
+        interp_ = std::make_unique<Interpreter>(options_);
+        add_fault_for_tests(*interp_);
+    }
+    // `:eager on|off`, `:trace on|off`: anything else is a usage error
+    bool toggle(const std::string& cmd, const std::string& arg, bool& flag) {
+        if (arg != "on" && arg != "off") {
+            fail("usage: :" + cmd + " on|off\n");
+            return false;
+        }
+        flag = arg == "on";
+        return true;
+    }
+    void show_graphs(const std::string& arg) {
+        std::string name = arg, mode;
+        if (auto sp = arg.find(' '); sp != std::string::npos) {
+            name = arg.substr(0, sp);
+            mode = arg.substr(sp + 1);
+        }
+        if (name.empty() || (!mode.empty() && mode != "dot")) return fail("usage: :graph NAME [dot]\n");
+        try {
+            auto gs = interp_->graphs(name, mode == "dot");
+            if (gs.empty()) out("`" + name + "` has not been traced yet\n");
+            for (auto& g : gs) out(g);
+        } catch (const Error& e) {
+            fail(e.message() + "\n");
+        }
+    }
+    void load(const std::string& file) {
+        if (file.empty()) return fail("usage: :load FILE\n");
+        InterruptScope scope;
+        try {
+            interp_->run_file(file);
+        } catch (const Error& e) {
+            fail(e.rendered());
+        }
+    }
+    void time(const std::string& statement) {
+        if (statement.empty()) return fail("usage: :time STATEMENT\n");
+        auto t0 = std::chrono::steady_clock::now();
+        run(statement);
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.3f ms\n", ms);
+        out(buf);
+    }
+
+    Options options_;
+    std::unique_ptr<Interpreter> interp_;
+    bool failed_ = false;
+    int counter_ = 0;
+};
+
+// The rest of a statement whose first line is `line`: a block ends at an
+// empty line; otherwise it is parsed only when it may be complete (linear
+// in its length). Nothing when Ctrl-C or an overlong line drops it.
+std::optional<std::string> read_statement(Session& session, bool tty, const std::string& line) {
+    std::string code = line + "\n";
+    bool block = !line.empty() && line.back() == ':';
+    OpenBrackets brackets;
+    brackets.feed(line);
+    for (;;) {
+        if (!block && !brackets.open() && !check_source(code, "<stdin>").incomplete) break;
+        std::string more;
+        Read m = read_line(tty, "... ", more);
+        if (m == Read::Interrupted) return std::nullopt;  // Ctrl-C in a block drops the whole block
+        if (m == Read::End) break;
+        if (m == Read::TooLong) {
+            session.fail("error: an input line is longer than 64 MiB; it was skipped\n");
+            return std::nullopt;
+        }
+        if (more.empty() && block) break;
+        if (!more.empty() && more.back() == ':') block = true;
+        brackets.feed(more);
+        code += more + "\n";
+    }
+    return code;
+}
+
+void refresh_candidates(const Interpreter& in) {
+    g_candidates.assign(std::begin(kCommands), std::end(kCommands));
+    for (auto& n : in.variables()) g_candidates.push_back(n);
+    for (auto& n : in.builtin_names()) g_candidates.push_back(n);
+}
+
 }  // namespace
 
 int repl(Options options) {
@@ -189,7 +332,7 @@ int repl(Options options) {
     options.write_output = out;
     options.write_log = err;
     options.interrupt = &g_interrupt;
-    auto interp = std::make_unique<Interpreter>(options);
+    Session session(options);
     std::string history = tty ? history_path() : std::string();
     if (tty) {
         use_utf8_ctype();
@@ -198,138 +341,24 @@ int repl(Options options) {
         rl_getc_function = read_key;
         if (!history.empty()) read_history(history.c_str());
     }
-    auto refresh_candidates = [&](const Interpreter& in) {
-        g_candidates.assign(std::begin(kCommands), std::end(kCommands));
-        for (auto& n : in.variables()) g_candidates.push_back(n);
-        for (auto& n : in.builtin_names()) g_candidates.push_back(n);
-    };
-    // Piped input: the exit status is 1 if any input failed (SPEC §7).
-    bool failed = false;
-    auto fail = [&](std::string_view message) {
-        err(message);
-        failed = true;
-    };
-    int counter = 0;
-    auto run = [&](const std::string& code) {
-        auto echo = [](const Value& v) { out(v.repr() + "\n"); };
-        InterruptScope scope;
-        try {
-            const std::string name = "<stdin:" + std::to_string(++counter) + ">";
-            // :trace on: the input is traced into a graph, shown, run (SPEC §7)
-            if (options.trace) interp->run_traced(code, name);
-            else interp->run_interactive(code, name, echo);
-        } catch (const Error& e) {
-            fail(e.rendered());
-        }
-    };
-    // `:eager on|off`, `:trace on|off`: anything else is a usage error
-    auto toggle = [&](const std::string& cmd, const std::string& arg, bool& flag) {
-        if (arg != "on" && arg != "off") {
-            fail("usage: :" + cmd + " on|off\n");
-            return false;
-        }
-        flag = arg == "on";
-        return true;
-    };
     std::string line;
     for (;;) {
-        if (tty) refresh_candidates(*interp);
+        if (tty) refresh_candidates(session.interpreter());
         Read r = read_line(tty, ">>> ", line);
         if (r == Read::End) break;
         if (r == Read::TooLong) {
-            fail("error: an input line is longer than 64 MiB; it was skipped\n");
+            session.fail("error: an input line is longer than 64 MiB; it was skipped\n");
             continue;
         }
         if (r == Read::Interrupted || line.empty()) continue;
         if (line[0] == ':') {
-            std::string cmd = line.substr(1), arg;
-            if (auto sp = cmd.find(' '); sp != std::string::npos) {
-                arg = cmd.substr(sp + 1);
-                cmd = cmd.substr(0, sp);
-            }
-            while (!arg.empty() && arg.back() == ' ') arg.pop_back();
-            while (!arg.empty() && arg.front() == ' ') arg.erase(0, 1);
-            if (cmd == "quit" || cmd == "q") break;
-            if (cmd == "help") out(kHelp);
-            else if (cmd == "eager") {
-                if (toggle(cmd, arg, options.eager)) interp->set_eager(options.eager);
-            } else if (cmd == "trace") {
-                if (toggle(cmd, arg, options.trace)) interp->set_trace(options.trace);
-            } else if (cmd == "graph") {
-                std::string name = arg, mode;
-                if (auto sp = arg.find(' '); sp != std::string::npos) {
-                    name = arg.substr(0, sp);
-                    mode = arg.substr(sp + 1);
-                }
-                if (name.empty() || (!mode.empty() && mode != "dot")) {
-                    fail("usage: :graph NAME [dot]\n");
-                    continue;
-                }
-                try {
-                    auto gs = interp->graphs(name, mode == "dot");
-                    if (gs.empty()) out("`" + name + "` has not been traced yet\n");
-                    for (auto& g : gs) out(g);
-                } catch (const Error& e) {
-                    fail(e.message() + "\n");
-                }
-            }
-            else if (cmd == "vars") {
-                for (auto& n : interp->variables()) out(n + " = " + interp->get(n).repr() + "\n");
-            } else if (cmd == "load") {
-                if (arg.empty()) {
-                    fail("usage: :load FILE\n");
-                    continue;
-                }
-                InterruptScope scope;
-                try {
-                    interp->run_file(arg);
-                } catch (const Error& e) {
-                    fail(e.rendered());
-                }
-            } else if (cmd == "reset") {
-                interp = std::make_unique<Interpreter>(options);
-            } else if (cmd == "time") {
-                if (arg.empty()) {
-                    fail("usage: :time STATEMENT\n");
-                    continue;
-                }
-                auto t0 = std::chrono::steady_clock::now();
-                run(arg);
-                double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                char buf[64];
-                std::snprintf(buf, sizeof buf, "%.3f ms\n", ms);
-                out(buf);
-            } else {
-                fail("unknown command :" + cmd + " (try :help)\n");
-            }
+            if (!session.command(line)) break;
             continue;
         }
-        std::string code = line + "\n";
-        bool block = !line.empty() && line.back() == ':';
-        bool discard = false;
-        for (;;) {
-            CheckResult c = check_source(code, "<stdin>");
-            if (!block && !c.incomplete) break;
-            std::string more;
-            Read m = read_line(tty, "... ", more);
-            if (m == Read::Interrupted) {  // Ctrl-C in a block drops the whole block
-                discard = true;
-                break;
-            }
-            if (m == Read::End) break;
-            if (m == Read::TooLong) {
-                fail("error: an input line is longer than 64 MiB; it was skipped\n");
-                discard = true;
-                break;
-            }
-            if (more.empty() && block) break;
-            if (!more.empty() && more.back() == ':') block = true;
-            code += more + "\n";
-        }
-        if (!discard) run(code);
+        if (std::optional<std::string> code = read_statement(session, tty, line)) session.run(*code);
     }
     if (!history.empty()) write_history(history.c_str());
-    return failed && !tty ? 1 : 0;
+    return session.failed() && !tty ? 1 : 0;
 }
 
 }  // namespace tg::cli

@@ -1,4 +1,4 @@
-# Packaging (SPEC §8): the shared libtg.so, install rules, the CMake package
+# Packaging (docs/embedding.md): the shared libtg.so, install rules, the CMake package
 # tgConfig.cmake, tg.pc for pkg-config, and a .deb made with CPack.
 #
 #   cmake --install build --prefix P     # P/bin/tg, P/lib/libtg.so.0.2.0, P/include/tg/tg.hpp,

@@ -1,10 +1,75 @@
 #include "codegen/background.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <cstdlib>
+#include <condition_variable>
 #include <cstdint>
+#include <chrono>
 #include <exception>
+#include <atomic>
+
+#include "stdlib/budget.hpp"
 
 namespace tg::codegen {
+
+namespace {
+
+// The compiles still running on detached threads. A process that exits
+// while one runs would destroy LLVM's static objects under it, so exit waits
+// for them. exit() runs the at-exit functions newest first, and LLVM
+// registers the destructors of many function-local statics lazily, on their
+// first use inside a compile (SelectionDAG's value-type tables among them):
+// one first used by a detached compile after the wait was registered would
+// be destroyed before the wait runs, under that compile ("LLVM ERROR: Do not
+// know how to split the result of this operator!"). So the link routes every
+// registration through __wrap___cxa_atexit (codegen/CMakeLists.txt), which,
+// once a compile has been detached, registers the wait again after it: the
+// wait is always the newest and runs first. Without the wrapped link (LLVM
+// as a shared library, whose registrations it cannot see) the worker never
+// detaches; its destructor waits for the compile instead.
+// A process resource, like the thread pool, never state that changes a
+// result; never destroyed (exit uses it). `tg run` ends with _Exit and skips
+// it.
+struct DetachedCompiles {
+    std::mutex mutex;
+    std::condition_variable none_left;
+    int running = 0;
+};
+DetachedCompiles& detached_compiles() {
+    static DetachedCompiles* d = new DetachedCompiles;
+    return *d;
+}
+void wait_for_detached_compiles(void*) {
+    DetachedCompiles& d = detached_compiles();
+    std::unique_lock lock(d.mutex);
+    d.none_left.wait(lock, [&] { return d.running == 0; });
+}
+void count_detached(int delta) {
+    DetachedCompiles& d = detached_compiles();
+    std::lock_guard lock(d.mutex);
+    d.running += delta;
+    if (d.running == 0) d.none_left.notify_all();
+}
+
+#ifdef TG_WRAPPED_CXA_ATEXIT
+constexpr bool kCanDetach = true;
+// Set at the first detach; read by every registration after it.
+constinit std::atomic<bool> exit_wait_armed{false};
+#else
+constexpr bool kCanDetach = false;
+#endif
+
+}  // namespace
+
+#ifdef TG_WRAPPED_CXA_ATEXIT
+extern "C" int __real___cxa_atexit(void (*fn)(void*), void* arg, void* dso);
+extern "C" int __wrap___cxa_atexit(void (*fn)(void*), void* arg, void* dso) {
+    const int result = __real___cxa_atexit(fn, arg, dso);
+    if (exit_wait_armed.load(std::memory_order_acquire)) __real___cxa_atexit(wait_for_detached_compiles, nullptr, dso);
+    return result;
+}
+#endif
 
 void CompileJob::abandon() {
     JitSession::ModuleId made = 0;
@@ -18,33 +83,57 @@ void CompileJob::abandon() {
 
 CompileWorker::~CompileWorker() {
     std::deque<std::shared_ptr<CompileJob>> dropped;  // never started: nothing waits for them any more
+    bool running;
     {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-        dropped.swap(queue_);
+        std::unique_lock lock(shared_->mutex);
+        shared_->stop = true;
+        dropped.swap(shared_->queue);
+        // a compile about to finish is waited for (kGrace): the thread then
+        // ends before the interpreter, as it always does when idle
+        if (kCanDetach) {
+            running = !shared_->idle.wait_for(lock, kGrace, [&] { return !shared_->running; });
+        } else {
+            shared_->idle.wait(lock, [&] { return !shared_->running; });
+            running = false;
+        }
+#ifdef TG_WRAPPED_CXA_ATEXIT
+        if (running && thread_.joinable()) {
+            shared_->detached = true;  // the thread uncounts itself when it ends (loop)
+            count_detached(+1);
+            if (!exit_wait_armed.exchange(true)) __real___cxa_atexit(wait_for_detached_compiles, nullptr, nullptr);
+        }
+#endif
     }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    shared_->wake.notify_all();
+    if (!thread_.joinable()) return;
+    if (running) thread_.detach();  // it ends after this compile (see the header)
+    else thread_.join();            // idle: it ends at once
 }
 
 void CompileWorker::submit(std::shared_ptr<CompileJob> job) {
     {
-        std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(job));
-        if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+        std::lock_guard lock(shared_->mutex);
+        shared_->queue.push_back(std::move(job));
+        if (!thread_.joinable()) thread_ = std::thread([shared = shared_] { loop(shared); });
     }
-    wake_.notify_one();
+    shared_->wake.notify_one();
 }
 
-void CompileWorker::loop() {
+void CompileWorker::loop(const std::shared_ptr<Shared>& shared) {
     for (;;) {
         std::shared_ptr<CompileJob> job;
         {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-            if (queue_.empty()) return;  // stopping, and nothing left to do
-            job = std::move(queue_.front());
-            queue_.pop_front();
+            std::unique_lock lock(shared->mutex);
+            shared->running = false;
+            shared->idle.notify_all();
+            shared->wake.wait(lock, [&] { return shared->stop || !shared->queue.empty(); });
+            if (shared->queue.empty()) {  // stopping, and nothing left to do
+                if (shared->detached) count_detached(-1);
+                return;
+            }
+            job = std::move(shared->queue.front());
+            shared->queue.pop_front();
+            shared->running = true;
         }
         {
             std::lock_guard lock(job->mutex);
@@ -78,6 +167,19 @@ void CompileWorker::loop() {
                 // releasing code cannot fail in a way anyone could act on
             }
         }
+    }
+}
+
+void wait_for_job(CompileJob& job) {
+    // ~1 ms between looks: the limits act within a few ms of their time
+    while (!job.finished.load(std::memory_order_acquire)) {
+        try {
+            stdlib::poll_limits();
+        } catch (...) {
+            job.abandon();
+            throw;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -50,14 +51,15 @@ struct CompileJob {
 class CompileWorker {
 public:
     CompileWorker() = default;
-    // Drops the queued jobs (they stay Queued: their code is never ready),
-    // lets the running one complete (LLVM cannot be stopped halfway; the
-    // object cache only ever gets whole files) and stops the thread. So an
-    // interpreter's destruction waits for at most one compile, never for
-    // compiles nobody will use (issue 21: a script calling a @graph function
-    // once waited ~50 ms at exit). The tg command does not wait even for that
-    // one: it ends the process without destroying the interpreter
-    // (cli/main.cpp).
+    // Drops the queued jobs (they stay Queued: their code is never ready)
+    // and stops the thread without waiting for the compile it may be running:
+    // LLVM cannot be stopped halfway, and a huge module takes seconds, so the
+    // thread is detached and finishes that one compile on its own (the
+    // object cache still gets the whole file; the job and the session it
+    // uses are shared, so they live until it is done). So an interpreter's
+    // destruction waits at most kGrace for a compile (docs/embedding.md
+    // "Limits"). A build with LLVM as a shared library never detaches
+    // (background.cpp says why): there the destructor waits for the compile.
     ~CompileWorker();
     CompileWorker(const CompileWorker&) = delete;
     CompileWorker& operator=(const CompileWorker&) = delete;
@@ -65,14 +67,30 @@ public:
     void submit(std::shared_ptr<CompileJob> job);
 
 private:
-    void loop();
+    // What the thread uses: shared with it, so a detached thread outlives
+    // the worker safely.
+    struct Shared {
+        std::mutex mutex;
+        std::condition_variable wake;  // a job queued, or stop
+        std::condition_variable idle;  // a job finished
+        std::deque<std::shared_ptr<CompileJob>> queue;
+        bool stop = false;
+        bool running = false;  // a compile is under way
+        bool detached = false; // its interpreter is gone; counted in the exit guard (background.cpp)
+    };
+    static void loop(const std::shared_ptr<Shared>& shared);
 
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<std::shared_ptr<CompileJob>> queue_;
-    bool stop_ = false;
+    // How long the destructor waits for a running compile before it
+    // detaches the thread.
+    static constexpr std::chrono::milliseconds kGrace{40};
+    std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
     std::thread thread_;
 };
+
+// Waits for `job` on the owner's thread while checking the running
+// interpreter's limits (stdlib/budget.hpp): a deadline or an interrupt
+// abandons the job and throws LimitError. True when it finished.
+void wait_for_job(CompileJob& job);
 
 // An upper bound on the element operations one run of g performs (each
 // node's result elements; m*k*n for matmul; both branches of a cond), or -1

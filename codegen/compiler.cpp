@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "codegen/runtime_abi.hpp"
+#include "stdlib/budget.hpp"
 #include "codegen/thread_pool.hpp"
 #include "tracer/printer.hpp"
 
@@ -133,6 +134,29 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
             worker_->submit(std::move(job));
             return out;
         }
+    }
+    // Under a deadline or an interrupt (stdlib/budget.hpp) LLVM runs on the
+    // worker thread and this one waits checking the limits: a long compile
+    // is abandoned at the limit instead of running it out.
+    const stdlib::Budget* budget = stdlib::Budget::current();
+    if (budget && budget->watched() && !session_->cached(key)) {
+        auto job = std::make_shared<CompileJob>();
+        job->ir = low.ir;
+        job->entry = entry;
+        job->cache_key = std::move(key);
+        job->session = session_;
+        if (!worker_) worker_ = std::make_unique<CompileWorker>();
+        worker_->submit(job);
+        wait_for_job(*job);  // throws LimitError (the job abandoned)
+        std::lock_guard lock(job->mutex);
+        if (job->state == CompileJob::State::Failed)
+            throw CodegenError(std::string("cannot compile the graph of `") + name + "`: " + job->error + "\n" +
+                               tracer::print_graph(g) + "\n" + low.ir);
+        out->module_ = job->module;
+        out->fn_ = reinterpret_cast<int32_t (*)(void*)>(job->fn);
+        out->times_ = job->times;
+        out->lower_ms_ = ms_since(t0) - session_ms - out->times_.total_ms;
+        return out;
     }
     try {
         out->module_ = session_->add_ir(low.ir, key, &out->times_);

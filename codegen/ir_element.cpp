@@ -261,12 +261,15 @@ std::string module_prelude_for(const std::string& code) {
     return decls + helpers;
 }
 
-std::string module_prelude() {
+namespace {
+
+// The runtime functions compiled code calls (codegen/runtime_abi.cpp).
+std::string runtime_declarations() {
     // tg_rt_in is declared read-only although it may make a view contiguous in
     // its slot: that write is idempotent and invisible to compiled code, and
     // the declaration lets the optimizer hoist it out of loops.
-    std::string s = R"(declare i32 @tg_rt_node(ptr, i32) nounwind
-declare i32 @tg_rt_tick(ptr, i64, ptr) nounwind
+    return R"(declare i32 @tg_rt_node(ptr, i32) nounwind
+declare i32 @tg_rt_tick(ptr, i64, ptr, i32) nounwind
 declare i32 @tg_rt_error(ptr, i32, i32) nounwind
 declare ptr @tg_rt_in(ptr, i32) nounwind willreturn memory(read)
 declare ptr @tg_rt_out(ptr, i32) nounwind
@@ -291,83 +294,101 @@ declare double @tg_rt_extreme_f64(ptr, ptr, ptr, i64, i64, i32) nounwind
 declare i64 @tg_rt_extreme_i64(ptr, ptr, ptr, i64, i64, i32) nounwind
 declare i64 @tg_rt_dim(ptr, i32) nounwind willreturn memory(read)
 )";
+}
+
+// Python's floor division on floats (NumPy's npy_divmod), as elem::FloorDiv;
+// t is "float" or "double", sfx its suffix.
+std::string float_floordiv_function(const std::string& t, const std::string& sfx) {
+    return "define internal " + t + " @tg_floordiv_" + sfx + "(" + t + " %a, " + t + " %b) alwaysinline {\n"
+           "entry:\n"
+           "  %bz = fcmp oeq " + t + " %b, 0.0\n"
+           "  br i1 %bz, label %zero, label %nz\n"
+           "zero:\n"
+           "  %q0 = fdiv " + t + " %a, %b\n"
+           "  ret " + t + " %q0\n"
+           "nz:\n"
+           "  %mod = call " + t + " @tg_fmod_" + sfx + "(" + t + " %a, " + t + " %b)\n"
+           "  %am = fsub " + t + " %a, %mod\n"
+           "  %div0 = fdiv " + t + " %am, %b\n"
+           "  %mnz = fcmp une " + t + " %mod, 0.0\n"
+           "  %bneg = fcmp olt " + t + " %b, 0.0\n"
+           "  %mneg = fcmp olt " + t + " %mod, 0.0\n"
+           "  %sd = xor i1 %bneg, %mneg\n"
+           "  %adj = and i1 %mnz, %sd\n"
+           "  %divm1 = fsub " + t + " %div0, 1.0\n"
+           "  %div = select i1 %adj, " + t + " %divm1, " + t + " %div0\n"
+           "  %dnz = fcmp une " + t + " %div, 0.0\n"
+           "  br i1 %dnz, label %fl, label %zr\n"
+           "fl:\n"
+           "  %f = call " + t + " @llvm.floor." + sfx + "(" + t + " %div)\n"
+           "  %diff = fsub " + t + " %div, %f\n"
+           "  %gt = fcmp ogt " + t + " %diff, 0.5\n"
+           "  %f1 = fadd " + t + " %f, 1.0\n"
+           "  %r = select i1 %gt, " + t + " %f1, " + t + " %f\n"
+           "  ret " + t + " %r\n"
+           "zr:\n"
+           "  %q = fdiv " + t + " %a, %b\n"
+           "  %r2 = call " + t + " @llvm.copysign." + sfx + "(" + t + " 0.0, " + t + " %q)\n"
+           "  ret " + t + " %r2\n"
+           "}\n";
+}
+
+// Python's modulo on floats (NumPy's npy_divmod), as elem::Mod.
+std::string float_mod_function(const std::string& t, const std::string& sfx) {
+    return "define internal " + t + " @tg_mod_" + sfx + "(" + t + " %a, " + t + " %b) alwaysinline {\n"
+           "entry:\n"
+           "  %mod = call " + t + " @tg_fmod_" + sfx + "(" + t + " %a, " + t + " %b)\n"
+           "  %bz = fcmp oeq " + t + " %b, 0.0\n"
+           "  %mnz = fcmp une " + t + " %mod, 0.0\n"
+           "  %bneg = fcmp olt " + t + " %b, 0.0\n"
+           "  %mneg = fcmp olt " + t + " %mod, 0.0\n"
+           "  %sd = xor i1 %bneg, %mneg\n"
+           "  %mb = fadd " + t + " %mod, %b\n"
+           "  %r1 = select i1 %sd, " + t + " %mb, " + t + " %mod\n"
+           "  %cs = call " + t + " @llvm.copysign." + sfx + "(" + t + " 0.0, " + t + " %b)\n"
+           "  %r2 = select i1 %mnz, " + t + " %r1, " + t + " %cs\n"
+           "  %r = select i1 %bz, " + t + " %mod, " + t + " %r2\n"
+           "  ret " + t + " %r\n"
+           "}\n";
+}
+
+// Integer power by squaring, wrapping (elem::Pow); the exponent is >= 0. t
+// is "i32" or "i64".
+std::string int_pow_function(const std::string& t) {
+    return "define internal " + t + " @tg_ipow_" + t + "(" + t + " %a, " + t + " %b) alwaysinline {\n"
+           "entry:\n  br label %loop\n"
+           "loop:\n"
+           "  %base = phi " + t + " [%a, %entry], [%base2, %body]\n"
+           "  %res = phi " + t + " [1, %entry], [%res2, %body]\n"
+           "  %e = phi " + t + " [%b, %entry], [%e2, %body]\n"
+           "  %z = icmp eq " + t + " %e, 0\n"
+           "  br i1 %z, label %done, label %body\n"
+           "body:\n"
+           "  %bit = and " + t + " %e, 1\n"
+           "  %odd = icmp ne " + t + " %bit, 0\n"
+           "  %rm = mul " + t + " %res, %base\n"
+           "  %res2 = select i1 %odd, " + t + " %rm, " + t + " %res\n"
+           "  %base2 = mul " + t + " %base, %base\n"
+           "  %e2 = lshr " + t + " %e, 1\n"
+           "  br label %loop\n"
+           "done:\n  ret " + t + " %res\n"
+           "}\n";
+}
+
+}  // namespace
+
+std::string module_prelude() {
+    std::string s = runtime_declarations();
     s += row_declarations();  // the element-wise rows' runtime functions and intrinsics
     for (const char* T : {"float", "double"}) {
         const std::string t = T, sfx = t == "float" ? "f32" : "f64";
         // what the helpers below call
         s += "declare " + t + " @tg_fmod_" + sfx + "(" + t + ", " + t + ") nounwind willreturn memory(none)\n";
         s += "declare " + t + " @llvm.copysign." + sfx + "(" + t + ", " + t + ")\n";
-        // Python's floor division and modulo on floats (NumPy's npy_divmod), as elem::FloorDiv / elem::Mod.
-        s += "define internal " + t + " @tg_floordiv_" + sfx + "(" + t + " %a, " + t + " %b) alwaysinline {\n"
-             "entry:\n"
-             "  %bz = fcmp oeq " + t + " %b, 0.0\n"
-             "  br i1 %bz, label %zero, label %nz\n"
-             "zero:\n"
-             "  %q0 = fdiv " + t + " %a, %b\n"
-             "  ret " + t + " %q0\n"
-             "nz:\n"
-             "  %mod = call " + t + " @tg_fmod_" + sfx + "(" + t + " %a, " + t + " %b)\n"
-             "  %am = fsub " + t + " %a, %mod\n"
-             "  %div0 = fdiv " + t + " %am, %b\n"
-             "  %mnz = fcmp une " + t + " %mod, 0.0\n"
-             "  %bneg = fcmp olt " + t + " %b, 0.0\n"
-             "  %mneg = fcmp olt " + t + " %mod, 0.0\n"
-             "  %sd = xor i1 %bneg, %mneg\n"
-             "  %adj = and i1 %mnz, %sd\n"
-             "  %divm1 = fsub " + t + " %div0, 1.0\n"
-             "  %div = select i1 %adj, " + t + " %divm1, " + t + " %div0\n"
-             "  %dnz = fcmp une " + t + " %div, 0.0\n"
-             "  br i1 %dnz, label %fl, label %zr\n"
-             "fl:\n"
-             "  %f = call " + t + " @llvm.floor." + sfx + "(" + t + " %div)\n"
-             "  %diff = fsub " + t + " %div, %f\n"
-             "  %gt = fcmp ogt " + t + " %diff, 0.5\n"
-             "  %f1 = fadd " + t + " %f, 1.0\n"
-             "  %r = select i1 %gt, " + t + " %f1, " + t + " %f\n"
-             "  ret " + t + " %r\n"
-             "zr:\n"
-             "  %q = fdiv " + t + " %a, %b\n"
-             "  %r2 = call " + t + " @llvm.copysign." + sfx + "(" + t + " 0.0, " + t + " %q)\n"
-             "  ret " + t + " %r2\n"
-             "}\n";
-        s += "define internal " + t + " @tg_mod_" + sfx + "(" + t + " %a, " + t + " %b) alwaysinline {\n"
-             "entry:\n"
-             "  %mod = call " + t + " @tg_fmod_" + sfx + "(" + t + " %a, " + t + " %b)\n"
-             "  %bz = fcmp oeq " + t + " %b, 0.0\n"
-             "  %mnz = fcmp une " + t + " %mod, 0.0\n"
-             "  %bneg = fcmp olt " + t + " %b, 0.0\n"
-             "  %mneg = fcmp olt " + t + " %mod, 0.0\n"
-             "  %sd = xor i1 %bneg, %mneg\n"
-             "  %mb = fadd " + t + " %mod, %b\n"
-             "  %r1 = select i1 %sd, " + t + " %mb, " + t + " %mod\n"
-             "  %cs = call " + t + " @llvm.copysign." + sfx + "(" + t + " 0.0, " + t + " %b)\n"
-             "  %r2 = select i1 %mnz, " + t + " %r1, " + t + " %cs\n"
-             "  %r = select i1 %bz, " + t + " %mod, " + t + " %r2\n"
-             "  ret " + t + " %r\n"
-             "}\n";
+        s += float_floordiv_function(t, sfx);
+        s += float_mod_function(t, sfx);
     }
-    // Integer power by squaring, wrapping (elem::Pow); the exponent is >= 0.
-    for (const char* T : {"i32", "i64"}) {
-        const std::string t = T;
-        s += "define internal " + t + " @tg_ipow_" + t + "(" + t + " %a, " + t + " %b) alwaysinline {\n"
-             "entry:\n  br label %loop\n"
-             "loop:\n"
-             "  %base = phi " + t + " [%a, %entry], [%base2, %body]\n"
-             "  %res = phi " + t + " [1, %entry], [%res2, %body]\n"
-             "  %e = phi " + t + " [%b, %entry], [%e2, %body]\n"
-             "  %z = icmp eq " + t + " %e, 0\n"
-             "  br i1 %z, label %done, label %body\n"
-             "body:\n"
-             "  %bit = and " + t + " %e, 1\n"
-             "  %odd = icmp ne " + t + " %bit, 0\n"
-             "  %rm = mul " + t + " %res, %base\n"
-             "  %res2 = select i1 %odd, " + t + " %rm, " + t + " %res\n"
-             "  %base2 = mul " + t + " %base, %base\n"
-             "  %e2 = lshr " + t + " %e, 1\n"
-             "  br label %loop\n"
-             "done:\n  ret " + t + " %res\n"
-             "}\n";
-    }
+    for (const char* T : {"i32", "i64"}) s += int_pow_function(T);
     return s + fastmath_functions();
 }
 

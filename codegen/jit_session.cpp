@@ -2,6 +2,9 @@
 #include "codegen/jit_session.hpp"
 
 #include <chrono>
+#include <cstring>
+#include <optional>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +28,8 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
+
+#include "stdlib/file_size_signal.hpp"
 
 namespace tg::codegen {
 
@@ -64,6 +69,30 @@ void check(Error e, const char* what) {
 
 constexpr std::string_view kCachedPrefix = "tgcache-";
 
+// A cache file is a header and the object: the magic, the object's size and
+// its xxh3 hash, so a file cut short (a full disk, a crash of the machine
+// before the data reached the disk) or emptied is recognized, removed and
+// compiled again instead of failing every later run.
+constexpr std::string_view kCacheMagic = "tgobj01\n";
+constexpr size_t kCacheHeader = 8 + 8 + 8;
+
+std::string cache_header(StringRef object) {
+    std::string h(kCacheMagic);
+    const uint64_t fields[2] = {object.size(), xxh3_64bits(object)};
+    h.append(reinterpret_cast<const char*>(fields), sizeof fields);
+    return h;
+}
+
+// The object in a cache file's bytes, or nothing when the file is not whole.
+std::optional<StringRef> cached_object(StringRef file) {
+    if (file.size() < kCacheHeader || !file.starts_with(kCacheMagic)) return std::nullopt;
+    uint64_t fields[2];
+    std::memcpy(fields, file.data() + kCacheMagic.size(), sizeof fields);
+    const StringRef object = file.drop_front(kCacheHeader);
+    if (object.size() != fields[0] || xxh3_64bits(object) != fields[1]) return std::nullopt;
+    return object;
+}
+
 // Writes each compiled object whose module is named "tgcache-<hash>" to
 // <dir>/<hash>.o. Hits are served by JitSession itself (it adds the object
 // file directly), so getObject never answers: that way a hit also skips
@@ -79,13 +108,21 @@ public:
         fs::create_directories(dir_, ec);
         if (ec) return;  // the cache is an optimization: failing to write it is not an error
         std::string name = id.drop_front(kCachedPrefix.size()).str();
-        fs::path tmp = fs::path(dir_) / (name + ".tmp" + std::to_string(::getpid()));
+        fs::path tmp = fs::path(dir_) / (name + ".tmp" + std::to_string(::getpid()) + "-" +
+                                         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+        bool written = false;
         {
+            // a full disk or the file-size limit: an error (not SIGXFSZ), then no file left behind
+            const stdlib::FileSizeSignalGuard past_the_size_limit_is_an_error;
             std::ofstream out(tmp, std::ios::binary);
+            const std::string header = cache_header(obj.getBuffer());
+            out.write(header.data(), static_cast<std::streamsize>(header.size()));
             out.write(obj.getBufferStart(), static_cast<std::streamsize>(obj.getBufferSize()));
-            if (!out) return;
+            out.close();
+            written = !out.fail();
         }
-        fs::rename(tmp, fs::path(dir_) / (name + ".o"), ec);  // atomic: readers never see half a file
+        if (written) fs::rename(tmp, fs::path(dir_) / (name + ".o"), ec);  // atomic: readers never see half a file
+        if (!written || ec) fs::remove(tmp, ec);
     }
 
     std::unique_ptr<MemoryBuffer> getObject(const Module*) override { return nullptr; }
@@ -281,10 +318,16 @@ JitSession::ModuleId JitSession::add_ir(std::string_view ir_text, std::string_vi
 
     bool hit = false;
     if (!hash.empty()) {
-        auto buffer = MemoryBuffer::getFile(s.cache_file(hash));
-        if (buffer) {
-            check(s.jit->addObjectFile(tracker, std::move(*buffer)), "cannot load a cached object");
-            hit = true;
+        auto file = MemoryBuffer::getFile(s.cache_file(hash));
+        if (file) {
+            if (std::optional<StringRef> object = cached_object((*file)->getBuffer())) {
+                check(s.jit->addObjectFile(tracker, MemoryBuffer::getMemBufferCopy(*object, "tg-cached-object")),
+                      "cannot load a cached object");
+                hit = true;
+            } else {
+                std::error_code ec;
+                fs::remove(s.cache_file(hash), ec);  // cut short or emptied: compile it again, which rewrites it
+            }
         }
     }
     std::vector<std::string> defined;

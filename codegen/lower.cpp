@@ -32,7 +32,7 @@ Lowered Lowerer::run(const std::string& entry) {
         std::string left = b_.def("load i64, ptr %cnt");
         std::string size = b_.def("load i64, ptr %batch");
         std::string done = b_.def("sub i64 " + size + ", " + left);
-        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + done + ", ptr %batch)"));
+        b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + done + ", ptr %batch, i32 -1)"));
     }
     b_.emit("ret i32 0");
     b_.start("fail");
@@ -502,7 +502,8 @@ void Lowerer::emit_cond(NodeId n) {
 
 // One loop iteration for the host's limits (steps, interrupts, deadline),
 // reported in batches of %batch iterations (1 to kTickBatch, chosen by tg_rt_tick).
-void Lowerer::tick() {
+// `loop`: the while node, where a limit reached is located.
+void Lowerer::tick(NodeId loop) {
     std::string c0 = b_.def("load i64, ptr %cnt");
     std::string c1 = b_.def("sub i64 " + c0 + ", 1");
     b_.emit("store i64 " + c1 + ", ptr %cnt");
@@ -510,7 +511,8 @@ void Lowerer::tick() {
     b_.emit("br i1 " + b_.def("icmp eq i64 " + c1 + ", 0") + ", label %" + t + ", label %" + go);
     b_.start(t);
     std::string size = b_.def("load i64, ptr %batch");
-    b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + size + ", ptr %batch)"));
+    b_.check_status(b_.def("call i32 @tg_rt_tick(ptr %ctx, i64 " + size + ", ptr %batch, i32 " +
+                           std::to_string(loop) + ")"));
     b_.emit("store i64 " + b_.def("load i64, ptr %batch") + ", ptr %cnt");
     b_.emit("br label %" + go);
     b_.start(go);
@@ -537,7 +539,7 @@ void Lowerer::emit_while(NodeId n) {
     std::span<const ValueId> carried(cyv.data() + 1, cyv.size() - 1);
     b_.emit("br i1 " + value(cyv[0]) + ", label %" + body + ", label %" + exit);
     b_.start(body);
-    if (ticks_) tick();
+    if (ticks_) tick(n);
     bind(br, carried, cr);
     const Node& by = emit_region(br);
     std::vector<std::string> back;

@@ -232,9 +232,31 @@ private:
     ReduceSpan reduction_span(const Node& node) const;
     std::vector<std::array<int64_t, 2>> grid_strides(const GroupPlan& P, int64_t R, int64_t m) const;
     bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span);
-    // R: the number of rows, an i64 operand (a literal, or the helper's %R).
+    // The steps of emit_reduced_group and the state they share (lower_reduce.cpp).
+    struct FusedReduce;
+    std::optional<FusedReduce> plan_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span) const;
+    void define_reduction_helper(FusedReduce& r);
+    void emit_reduction_helper_body(const FusedReduce& r);
+    std::pair<std::string, Ty> reduced_element(const FusedReduce& r, const std::string& t, const std::string& c,
+                                               const std::string& f);
+    std::string span_element(const FusedReduce& r, const std::string& i);
+    std::string reduction_args(const FusedReduce& r, const std::string& ctx, const std::vector<std::string>& p);
+    using RangeBody = std::function<void(const std::string& ctx, const std::vector<std::string>& p,
+                                         const std::string& begin, const std::string& end)>;
+    void emit_on_pool(const FusedReduce& r, const std::string& suffix, const std::string& n, const std::string& grain,
+                      int64_t align, const RangeBody& range);
+    void emit_column_results(const FusedReduce& r);
+    std::string finish_reduction(const FusedReduce& r, const std::string& x);
+    std::string emit_scalar_reduction(const FusedReduce& r);
+    std::string emit_split_reduction(const FusedReduce& r);
+    void emit_row_results(const FusedReduce& r);
+    void emit_rows_range(const FusedReduce& r, const std::string& ctx, const std::vector<std::string>& p,
+                         const std::string& begin, const std::string& end);
+    // The helpers' bodies. R: the number of rows, an i64 operand (a literal, or the helper's %R).
     void emit_columns(stdlib::ReduceKind kind, Ty vt, Ty ot, const std::string& R, int64_t m, const std::string& lo,
                       const std::string& hi, const std::function<std::string(const std::string&, const std::string&)>& elem);
+    void emit_column_loop(int k, const std::string& lo, const std::string& hi,
+                          const std::function<void(const std::string&)>& body);
     void emit_fill_buffer(const std::string& A, const std::string& base, const std::string& count,
                           const std::string& done, const std::function<std::string(const std::string&)>& elem_at);
     void emit_fold(const std::string& A, const std::string& init, const std::string& op,
@@ -243,6 +265,8 @@ private:
                            const std::function<std::string(const std::string&)>& elem_at);
     void emit_extreme(const std::string& A, Ty t, bool is_max,
                       const std::function<std::string(const std::string&)>& elem_at);
+    void emit_extreme_lanes(const std::string& A, Ty t, bool is_max, const std::string& first,
+                            const std::function<std::string(const std::string&)>& elem_at);
 
     // ---- other nodes
     void emit_node(NodeId n);
@@ -270,7 +294,7 @@ private:
 
     // One loop iteration for the host's limits (steps, interrupts), reported
     // every kTickBatch iterations.
-    void tick();
+    void tick(NodeId loop);
 
     void emit_while(NodeId n);
 

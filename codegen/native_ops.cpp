@@ -66,10 +66,13 @@ std::string relu(IrBuilder& b, Ty t, const std::string& x) {
     return b.def("select i1 " + b.def(std::string(fl ? "fcmp olt " : "icmp slt ") + tx(t, x) + ", " + zero(t)) + ", " +
                  tx(t, zero(t)) + ", " + tx(t, x));
 }
-std::string sign_float(IrBuilder& b, Ty t, const std::string& x) {  // x > 0 ? 1 : (x < 0 ? -1 : x)
+// x > 0 ? 1 : (x < 0 ? -1 : (x == 0 ? +0 : x)): NumPy's sign(-0.0) is +0, NaN stays NaN
+std::string sign_float(IrBuilder& b, Ty t, const std::string& x) {
     std::string gt = b.def("fcmp ogt " + tx(t, x) + ", 0.0");
     std::string lt = b.def("fcmp olt " + tx(t, x) + ", 0.0");
-    std::string s = b.def("select i1 " + lt + ", " + tx(t, "-1.0") + ", " + tx(t, x));
+    std::string eq = b.def("fcmp oeq " + tx(t, x) + ", 0.0");
+    std::string z = b.def("select i1 " + eq + ", " + tx(t, "0.0") + ", " + tx(t, x));
+    std::string s = b.def("select i1 " + lt + ", " + tx(t, "-1.0") + ", " + tx(t, z));
     return b.def("select i1 " + gt + ", " + tx(t, "1.0") + ", " + tx(t, s));
 }
 std::string sign_int(IrBuilder& b, Ty t, const std::string& x) {

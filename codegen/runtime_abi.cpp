@@ -261,7 +261,11 @@ static int64_t tg_rt_pairwise_i64(void* ctx, PairwiseJob<uint64_t>::LeafFn fn, v
 static int32_t tg_rt_node(void* ctx, uint32_t n) {
     return guarded(ctx, [&] {
         CallFrame& f = frame(ctx);
-        stdlib::poll_limits();
+        try {
+            stdlib::poll_limits();
+        } catch (const stdlib::OpError& e) {  // located at the node, as the graph interpreter does
+            throw tracer::RuntimeError(e.what(), f.graph->node(n).loc);
+        }
         tracer::run_node(*f.graph, f.graph->node(n), f.slots, *f.run, f.sizes);
     });
 }
@@ -271,14 +275,21 @@ static int32_t tg_rt_node(void* ctx, uint32_t n) {
 // batches take under a millisecond, back to 1 when one took longer, so that
 // the host's interrupt and deadline act within a few ms even when every
 // iteration is a heavy op, and cheap loops pay one call per kTickBatch.
-static int32_t tg_rt_tick(void* ctx, int64_t count, int64_t* batch) {
+// `loop` is the while node (-1: the function's end): the interrupt and the
+// deadline are located at its line, as the graph interpreter locates them.
+static int32_t tg_rt_tick(void* ctx, int64_t count, int64_t* batch, int32_t loop) {
     return guarded(ctx, [&] {
         CallFrame& f = frame(ctx);
         tracer::RunContext& r = *f.run;
+        try {
+            stdlib::poll_limits();
+        } catch (const stdlib::OpError& e) {
+            const auto n = static_cast<uint32_t>(loop);
+            throw tracer::RuntimeError(e.what(), n < f.graph->num_nodes() ? f.graph->node(n).loc : tracer::SrcLoc{});
+        }
         if (r.on_iterations) r.on_iterations(count);
         else if (r.on_iteration)
             for (int64_t i = 0; i < count; ++i) r.on_iteration();
-        stdlib::poll_limits();
         const int64_t now = stdlib::Budget::monotonic_ns();
         if (f.tick_ns != 0 && now - f.tick_ns > 1'000'000) *batch = 1;
         else *batch = std::min<int64_t>(*batch * 2, detail::kTickBatch);

@@ -1,4 +1,4 @@
-// Serving a saved graph from C++ (SPEC §8, §9): examples/static_graph.tg
+// Serving a saved graph from C++ (docs/embedding.md, docs/language.md "Graphs as values"): examples/static_graph.tg
 // fits a model and saves its prediction as static_graph.tgx; this program
 // loads that file — no .tg source, no interpreter — and answers queries
 // from several threads at once, as a server would.

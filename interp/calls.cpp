@@ -1,16 +1,16 @@
 // Calls: argument evaluation, binding to parameters, user functions,
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
 #include "interp/control.hpp"
-#include "interp/autodiff.hpp"
-#include "interp/dict.hpp"
+#include "interp/autodiff/autodiff.hpp"
+#include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
-#include "interp/graph_value.hpp"
-#include "interp/list_methods.hpp"
-#include "interp/string_methods.hpp"
-#include "interp/tensor_methods.hpp"
-#include "interp/printing.hpp"
-#include "interp/trace.hpp"
+#include "interp/tracing/graph_value.hpp"
+#include "interp/builtins/list_methods.hpp"
+#include "interp/builtins/string_methods.hpp"
+#include "interp/builtins/tensor_methods.hpp"
+#include "interp/values/printing.hpp"
+#include "interp/tracing/trace.hpp"
 
 namespace tg::interp {
 
@@ -32,7 +32,7 @@ Value Evaluator::eval_call(const Call& c) {
     Value callee = eval(*c.callee);
     EvaluatedArgs a;
     a.positional.reserve(c.args.size());
-    // print of a variable that is None on some paths (SPEC §5.2)
+    // print of a variable that is None on some paths (docs/graph.md "Static and dynamic")
     const bool is_print = rt_.trace && callee.is(Kind::Builtin) && !callee.builtin().host &&
                           callee.builtin().name == "print";
     bool maybe_none = false;
@@ -76,7 +76,7 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
     // list and dict methods change the variable they are called on (copy-on-write)
     const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr);
     Value scratch;
-    const Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
+    Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
     auto args = [&](bool keywords_allowed) {
         EvaluatedArgs a;
         for (const auto& x : c.args) a.positional.push_back(eval(*x));
@@ -91,6 +91,8 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
         this->at(at.loc);
         try {
             return fn();
+        } catch (const stdlib::LimitError& err) {
+            limit_error(err, at.loc);
         } catch (const stdlib::OpError& err) {
             fail(err.what(), at.loc);
         } catch (Error& err) {
@@ -106,6 +108,8 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
         if (!target) {
             temp = recv;
             target = &temp;
+        } else {
+            recv = Value();  // the variable's list is changed in place, not copied first (copy-on-write)
         }
         return located([&] {
             if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
@@ -130,6 +134,8 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         at(args.loc);
         try {
             return fn();
+        } catch (const stdlib::LimitError& err) {
+            throw Error(err.what(), call_source, args.loc).as(TraceErrorKind::Limit);
         } catch (const stdlib::OpError& err) {
             throw Error(err.what(), call_source, args.loc);
         } catch (Error& err) {
@@ -145,12 +151,7 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         if (b.host && rt_.trace)
             throw Error("the tracer cannot express a call of the host function `" + b.name + "`", call_source, args.loc)
                 .as(TraceErrorKind::Unsupported);
-        struct Restore {
-            const SourcePtr*& slot;
-            const SourcePtr* saved;
-            ~Restore() { slot = saved; }
-        } restore{rt_.builtin_call_source, rt_.builtin_call_source};
-        rt_.builtin_call_source = &call_source;
+        Runtime::CallSourceScope call_site(rt_, call_source);
         if (b.caller) return located([&] { return b.caller(*this, args, call_source); });
         return located([&] { return b.fn(rt_, args); });
     }
@@ -255,6 +256,14 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
     if (fn.is_graph && fn.graph_cache && !rt_.options.eager && !rt_.trace) {
         Value result;
         GraphCall how;
+        // On the live call stack while its graph runs: a fault in compiled
+        // code is reported at this call (the trace on a miss has its frame).
+        Frame running{nullptr, nullptr, fn.module, &static_cast<const FunctionFacts*>(fn.info)->source, {}};
+        running.function = &fn.name;
+        running.is_graph = true;
+        running.call_source = &call_source;
+        running.call_loc = args.loc;
+        OnCallStack on_stack(rt_, running);
         try {
             how = call_graph(fn, env, args, call_source, result);
         } catch (Error& e) {
@@ -280,6 +289,12 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
             tracer::CallSite{fn.name, fn.is_graph, call_source, args.loc, saved_inlined});
     }
     Frame frame{env.get(), env, fn.module, &facts->source, {}};
+    frame.function = &fn.name;
+    frame.is_graph = fn.is_graph;
+    frame.call_source = &call_source;
+    frame.call_loc = args.loc;
+    if (fn.expr_body) frame.loc = fn.expr_body->loc;  // a lambda has no statement
+    OnCallStack on_stack(rt_, frame);
     Frame* saved = f_;
     f_ = &frame;
     ++rt_.depth;
@@ -291,6 +306,7 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
     };
     try {
         if (fn.native_body) {
+            Runtime::CallSourceScope call_site(rt_, call_source);  // where grad(f)'s call of f continues its traceback
             result = fn.native_body(rt_, CallArgs{std::span<const Value>(env->slots.data(), fn.params->size()), {}, {}, args.loc});
         } else if (fn.expr_body) {
             result = eval(*fn.expr_body);

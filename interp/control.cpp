@@ -1,9 +1,9 @@
 #include "interp/control.hpp"
 
-#include "interp/dict.hpp"
+#include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
-#include "interp/trace.hpp"
+#include "interp/tracing/trace.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::interp {
@@ -37,7 +37,7 @@ std::vector<std::string> chars_of(const std::string& s) {
 }
 }  // namespace
 
-Iterable::Iterable(Value v, Runtime* rt) : v_(std::move(v)), rt_(rt) {
+Iterable::Iterable(Value v, Runtime& rt) : v_(std::move(v)), rt_(&rt) {
     switch (v_.kind()) {
     case Kind::List: case Kind::Tuple: size_ = static_cast<int64_t>(v_.items().size()); break;
     case Kind::Tensor:
@@ -67,7 +67,6 @@ Value Iterable::item(int64_t i) const {
         stdlib::IndexItem idx;
         idx.kind = stdlib::IndexItem::Int;
         idx.index = i;
-        if (v_.is_symbolic() && !rt_) unsupported_in_graph("iterating a traced tensor here");
         return v_.is_symbolic() || v_.tracked() ? index_tensor(*rt_, v_, std::span<const stdlib::IndexItem>(&idx, 1))
                                 : Value(stdlib::index(v_.tensor(), std::span<const stdlib::IndexItem>(&idx, 1)));
     }

@@ -4,18 +4,18 @@
 //
 // Tracing: a symbolic condition or iterable never reaches these; the
 // evaluator's statements hand it to the AutoGraph converter
-// (interp/autograph*.cpp), which builds `cond` / `while` nodes (SPEC §5.2).
+// (interp/autograph*.cpp), which builds `cond` / `while` nodes (docs/graph.md "Static and dynamic").
 #pragma once
 
 #include <cstdint>
 
-#include "interp/value.hpp"
+#include "interp/values/value.hpp"
 
 namespace tg::interp {
 
 class Runtime;
 
-// The truth rules of SPEC §2.1: a tensor with one element is true when
+// The truth rules of docs/language.md "Values": a tensor with one element is true when
 // nonzero (any other tensor is an error); lists, tuples and strings when
 // non-empty; None is false; functions, dtypes and modules are true.
 // Throws without a location; the caller locates the error at the condition.
@@ -28,16 +28,17 @@ bool truth(const Value& v);
 // does not change what is iterated).
 class Iterable {
 public:
-    // Throws (unlocated) if v is not iterable. `rt` is needed to iterate a
-    // symbolic tensor while tracing (unrolled over its static axis 0).
-    explicit Iterable(Value v, Runtime* rt = nullptr);
+    // Throws (unlocated) if v is not iterable. `rt` records the items of a
+    // tensor being differentiated on the tape, and iterates a symbolic
+    // tensor while tracing (unrolled over its static axis 0).
+    Iterable(Value v, Runtime& rt);
     int64_t size() const { return size_; }
     Value item(int64_t i) const;
 
 private:
     Value v_;
     int64_t size_ = 0;
-    Runtime* rt_ = nullptr;
+    Runtime* rt_;
 };
 
 }  // namespace tg::interp

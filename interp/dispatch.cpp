@@ -1,15 +1,17 @@
 #include "interp/dispatch.hpp"
-#include "interp/graph_value.hpp"
+#include "interp/tracing/graph_value.hpp"
 
 #include "stdlib/budget.hpp"
 
 #include <algorithm>
+#include <unordered_set>
+#include <utility>
 
-#include "interp/autodiff.hpp"
+#include "interp/autodiff/autodiff.hpp"
 #include "interp/error.hpp"
-#include "interp/printing.hpp"
+#include "interp/values/printing.hpp"
 #include "interp/runtime.hpp"
-#include "interp/trace.hpp"
+#include "interp/tracing/trace.hpp"
 #include "tracer/passes.hpp"
 
 namespace tg::interp {
@@ -104,6 +106,13 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
         return out;
     };
     if (has_symbolic(v)) {
+        // A value eager code refuses for its type (`sum(xs, x)` with an f32
+        // x as the axis) is refused with eager's words; only one eager code
+        // would take is a "must be static" error.
+        if (v.is_tensor() && v.tensor_type().shape.numel() <= 4096) {
+            const stdlib::TensorType t = v.tensor_type();
+            (void)to_attr(Value(stdlib::Tensor::zeros(t.dtype, t.shape)), p, what);
+        }
         if (p.kind == ParamKind::Shape)
             dynamic_value_error(std::string(what) +
                                 " depends on the contents of a tensor; shapes inside a @graph function must be "
@@ -215,15 +224,41 @@ const stdlib::OpDef& need_op(std::string_view name) {
                 kind_name(b.kind()));
 }
 
+// The size of n copies of `part` units, saturating (a huge count is refused
+// by the memory limit or the allocation, never wrapped around).
+size_t times(int64_t n, size_t part) {
+    if (n <= 0 || part == 0) return 0;
+    const size_t count = static_cast<size_t>(n);
+    return part > SIZE_MAX / count ? SIZE_MAX : part * count;
+}
+
+// seq * n: its size is checked against the memory limit before anything is
+// built, and the copying is counted as work (stdlib/budget.hpp).
 Value repeat(const Value& seq, const Value& count) {
     int64_t n = to_int(count, "repetition count");
     if (seq.is(Kind::Str)) {
+        const std::string& part = seq.text();
+        const size_t total = times(n, part.size());
+        stdlib::check_fits(Value::text_bytes(total), "a string");
+        if (total > std::string().max_size()) throw Error("the repeated string is too long");
         std::string out;
-        for (int64_t i = 0; i < n; ++i) out += seq.text();
+        out.reserve(total);
+        for (int64_t i = 0; i < n && !part.empty(); ++i) {
+            stdlib::spend_work(static_cast<int64_t>(part.size()));
+            out += part;
+        }
         return Value::str(std::move(out));
     }
+    const std::vector<Value>& part = seq.items();
+    const size_t total = times(n, part.size());
+    stdlib::check_fits(Value::slots_bytes(total), seq.is(Kind::List) ? "a list" : "a tuple");
+    if (total > std::vector<Value>().max_size()) throw Error("the repeated sequence is too long");
     std::vector<Value> out;
-    for (int64_t i = 0; i < n; ++i) out.insert(out.end(), seq.items().begin(), seq.items().end());
+    out.reserve(total);
+    for (int64_t i = 0; i < n && !part.empty(); ++i) {
+        stdlib::spend_work(static_cast<int64_t>(part.size()));
+        out.insert(out.end(), part.begin(), part.end());
+    }
     return seq.is(Kind::List) ? Value::list(std::move(out)) : Value::tuple(std::move(out));
 }
 
@@ -329,7 +364,7 @@ std::vector<Attr> op_attrs(Runtime& rt, const stdlib::OpDef& op, const BoundArgs
             try {
                 attrs[i] = to_attr(*b.at[i], p, fname + ": argument `" + std::string(p.name) + "`");
             } catch (const Error& e) {
-                // name the parameters the value comes from (SPEC §5.1)
+                // name the parameters the value comes from (docs/graph.md "Signatures and the cache")
                 if (rt.trace && e.trace_kind == TraceErrorKind::Conversion)
                     dynamic_value_error(*rt.trace, e.message(), *b.at[i]);
                 throw;
@@ -375,9 +410,18 @@ bool traced_as_node(const stdlib::OpDef& op, const BoundArgs& b, std::span<const
                                         [](const stdlib::ParamDef& p) { return p.kind == ParamKind::Value; });
     if (!symbolic_operand && (op.flags & stdlib::kCreation) && !takes_data) {
         try {
-            symbolic_operand = op.infer(stdlib::TypeArgs{{}, attrs}).shape.numel() > tracer::kFoldLimit;
+            // `full` has a (static) tensor operand, the value: its type goes to the shape rule
+            std::vector<stdlib::TensorType> inputs;
+            for (size_t i = 0; i < n; ++i) {
+                if (!b.at[i] || op.params[i].kind != ParamKind::Tensor) continue;
+                const Tensor t = to_tensor(*b.at[i], std::string(op.name));
+                inputs.push_back({t.dtype(), t.shape(), t.weak()});
+            }
+            symbolic_operand = op.infer(stdlib::TypeArgs{inputs, attrs}).shape.numel() > tracer::kFoldLimit;
         } catch (const stdlib::OpError&) {
             // an invalid shape: computing it now raises the eager error
+        } catch (const Error&) {
+            // an operand that is not a tensor: the eager path raises it, with its wording
         }
     }
     return symbolic_operand;
@@ -470,10 +514,18 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
                 append_str(*rt.trace, t, operands, b, false);
                 return make_str(std::move(t), std::move(operands));
             }
+            const size_t total = a.text().size() + b.text().size();
+            stdlib::check_fits(Value::text_bytes(total), "a string");
+            stdlib::spend_work(static_cast<int64_t>(total));
             return Value::str(a.text() + b.text());
         }
         if ((a.is(Kind::List) && b.is(Kind::List)) || (a.is(Kind::Tuple) && b.is(Kind::Tuple))) {
-            std::vector<Value> out = a.items();
+            const size_t total = a.items().size() + b.items().size();
+            stdlib::check_fits(Value::slots_bytes(total), a.is(Kind::List) ? "a list" : "a tuple");
+            stdlib::spend_work(static_cast<int64_t>(total));
+            std::vector<Value> out;
+            out.reserve(total);
+            out.insert(out.end(), a.items().begin(), a.items().end());
             out.insert(out.end(), b.items().begin(), b.items().end());
             return a.is(Kind::List) ? Value::list(std::move(out)) : Value::tuple(std::move(out));
         }
@@ -597,54 +649,96 @@ void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexIte
     stdlib::index_assign(x.tensor_mut(), items, src);
 }
 
-bool values_equal(Runtime& rt, const Value& a, const Value& b) {
-    if (has_symbolic(a) || has_symbolic(b)) unsupported_in_graph("== on lists, dicts or strings holding traced values");
-    if (a.kind() != b.kind()) {
-        if (a.is_sequence() && b.is_sequence()) return false;
+namespace {
+
+// a == b on values: containers item by item, counted as work (the limits act
+// inside, stdlib/budget.hpp). Pairs of containers found equal are
+// remembered, so a structure that shares its parts (`a = [a, a]` forty
+// times) is compared in time linear in its distinct parts, not exponential.
+class EqualWalk {
+public:
+    explicit EqualWalk(Runtime& rt) : rt_(rt) {}
+
+    bool equal(const Value& a, const Value& b) {
+        if (a.kind() != b.kind()) return false;
+        switch (a.kind()) {
+        case Kind::None: case Kind::Undefined: return true;
+        case Kind::Str:
+            stdlib::spend_work(static_cast<int64_t>(a.text().size()));
+            return a.text() == b.text();
+        case Kind::DType: return a.dtype() == b.dtype();
+        case Kind::Module: return a.module() == b.module();
+        case Kind::Function: return a.function_ptr() == b.function_ptr();
+        case Kind::Builtin: return &a.builtin() == &b.builtin();
+        case Kind::BoundMethod: return &a.bound() == &b.bound();
+        case Kind::Graph: return &a.graph() == &b.graph();
+        case Kind::Spec: return a.spec().spec == b.spec().spec;
+        case Kind::List: case Kind::Tuple: return items_equal(a.items(), b.items());
+        case Kind::Dict: return dicts_equal(a.dict(), b.dict());
+        case Kind::Tensor: return tensors_equal(a.tensor(), b.tensor());
+        }
         return false;
     }
-    switch (a.kind()) {
-    case Kind::None: case Kind::Undefined: return true;
-    case Kind::Str: return a.text() == b.text();
-    case Kind::DType: return a.dtype() == b.dtype();
-    case Kind::Module: return a.module() == b.module();
-    case Kind::Function: return a.function_ptr() == b.function_ptr();
-    case Kind::Builtin: return &a.builtin() == &b.builtin();
-    case Kind::BoundMethod: return &a.bound() == &b.bound();
-    case Kind::Graph: return &a.graph() == &b.graph();
-    case Kind::Spec: return a.spec().spec == b.spec().spec;
-    case Kind::List: case Kind::Tuple: {
-        const auto& x = a.items();
-        const auto& y = b.items();
+
+private:
+    using Pair = std::pair<const void*, const void*>;
+    struct PairHash {
+        size_t operator()(const Pair& p) const {
+            return std::hash<const void*>{}(p.first) * 31 + std::hash<const void*>{}(p.second);
+        }
+    };
+
+    bool items_equal(const std::vector<Value>& x, const std::vector<Value>& y) {
         if (x.size() != y.size()) return false;
-        for (size_t i = 0; i < x.size(); ++i)
-            if (!values_equal(rt, x[i], y[i])) return false;
+        const Pair key{&x, &y};
+        if (known_equal_.count(key)) return true;
+        bool nested = false;
+        for (size_t i = 0; i < x.size(); ++i) {
+            stdlib::spend_work(1);
+            nested = nested || x[i].children() != nullptr;
+            if (!equal(x[i], y[i])) return false;
+        }
+        if (nested) known_equal_.insert(key);  // only containers of containers can be shared deeply
         return true;
     }
-    case Kind::Dict: {  // the same keys (in any order, as Python) with equal values
-        const DictObj& x = a.dict();
-        const DictObj& y = b.dict();
+
+    // the same keys (in any order, as Python) with equal values
+    bool dicts_equal(const DictObj& x, const DictObj& y) {
         if (x.size() != y.size()) return false;
+        const Pair key{&x, &y};
+        if (known_equal_.count(key)) return true;
+        stdlib::spend_work(static_cast<int64_t>(x.size()));
         for (size_t i = 0; i < x.size(); ++i) {
             const Value* other = y.find(x.keys[i]);
-            if (!other || !values_equal(rt, x.values[i], *other)) return false;
+            if (!other || !equal(x.values[i], *other)) return false;
         }
+        known_equal_.insert(key);
         return true;
     }
-    case Kind::Tensor: {
-        const Tensor& x = a.tensor();
-        const Tensor& y = b.tensor();
+
+    bool tensors_equal(const Tensor& x, const Tensor& y) {
         if (!(x.shape() == y.shape())) return false;
+        stdlib::poll_limits();
         Tensor eq = stdlib::binary(stdlib::BinaryKind::Eq, x, y);
         Tensor in[1] = {eq};
         const stdlib::OpDef& all = need_op("all");
         std::vector<Attr> at(all.params.size());
         for (size_t i = 0; i < at.size(); ++i) at[i] = all.params[i].default_value;
-        stdlib::OpContext ctx{&rt.rng};
+        stdlib::OpContext ctx{&rt_.rng};
         return all.eager(ctx, stdlib::OpArgs{in, at}).item_bool();
     }
-    }
-    return false;
+
+    Runtime& rt_;
+    std::unordered_set<Pair, PairHash> known_equal_;
+};
+
+}  // namespace
+
+bool values_equal(Runtime& rt, const Value& a, const Value& b) {
+    // (symbolic values exist only while tracing; has_symbolic walks every path)
+    if (rt.trace && (has_symbolic(a) || has_symbolic(b)))
+        unsupported_in_graph("== on lists, dicts or strings holding traced values");
+    return EqualWalk(rt).equal(a, b);
 }
 
 }  // namespace tg::interp

@@ -20,7 +20,7 @@
 #include <string_view>
 
 #include "interp/scalar_ops.hpp"
-#include "interp/value.hpp"
+#include "interp/values/value.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/op_table.hpp"
 
@@ -49,7 +49,7 @@ inline stdlib::BinaryKind binary_kind(lang::BinOp op) {
 }
 stdlib::BinaryKind compare_kind(lang::CmpOp op);
 
-// Operators of SPEC §2.1 on any values (tensors, and + * == on lists, tuples, strings).
+// Operators of docs/language.md "Values" on any values (tensors, and + * == on lists, tuples, strings).
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b);
 Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b);
 Value unary(Runtime& rt, lang::UnaryOp op, const Value& a);  // not `not`: see control.hpp

@@ -1,4 +1,4 @@
-// The one error type of the interpreter (SPEC §6): a message, the location of
+// The one error type of the interpreter (docs/language.md "Errors"): a message, the location of
 // the operation that failed, and the tg traceback (innermost frame first).
 //
 // Building the traceback: an error starts with `here` = where it happened.
@@ -23,9 +23,9 @@ struct TraceEntry {
 };
 
 // How an error that happens while a @graph function is traced is handled
-// (interp/trace.hpp): a User error is the program's own (the eager error; in
+// (interp/tracing/trace.hpp): a User error is the program's own (the eager error; in
 // a branch that may not run it becomes a `raise` node); a Conversion error is
-// one SPEC §5.2 names (a dynamic shape, a loop-carried shape change): tracing
+// one docs/graph.md "Static and dynamic" names (a dynamic shape, a loop-carried shape change): tracing
 // stops with it; Unsupported means the tracer cannot express what the code
 // does, and the call runs eagerly instead (same results, no graph); TooDeep
 // is the recursion limit reached while tracing (a recursion on a dynamic
@@ -41,7 +41,8 @@ enum class TraceErrorKind : uint8_t { User, Conversion, Unsupported, TooDeep, Li
 class Error {
 public:
     Error(std::string message, lang::SourcePtr source, lang::Loc loc)
-        : message_(std::move(message)), source_(std::move(source)), loc_(loc), here_source_(source_), here_(loc) {}
+        : message_(std::move(message)), source_(std::move(source)), loc_(source_ ? loc : lang::Loc{}),
+          here_source_(source_), here_(loc_) {}
     // An error without a location yet (the evaluator adds it, see located()).
     explicit Error(std::string message) : message_(std::move(message)) {}
 
@@ -50,8 +51,10 @@ public:
     const lang::SourcePtr& source() const { return source_; }
     lang::Loc loc() const { return loc_; }
     bool located() const { return loc_.known(); }
+    // A place without a source (a call made from C++: grad calling the
+    // function it differentiates) cannot be shown; a caller locates it.
     void locate(const lang::SourcePtr& source, lang::Loc loc) {
-        if (loc_.known()) return;
+        if (loc_.known() || !source) return;
         source_ = source; loc_ = loc; here_source_ = source; here_ = loc;
     }
     const std::vector<TraceEntry>& traceback() const { return traceback_; }

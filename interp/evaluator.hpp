@@ -1,4 +1,4 @@
-// The tree-walking evaluator: statements and expressions of SPEC §3 over a
+// The tree-walking evaluator: statements and expressions of docs/language.md over a
 // resolved AST (interp/resolver.hpp).
 //
 // Variables are read by slot (Local: the frame's Env; Enclosing: `depth`
@@ -16,7 +16,7 @@
 
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
-#include "interp/value.hpp"
+#include "interp/values/value.hpp"
 #include "stdlib/op_table.hpp"
 #include "lang/ast.hpp"
 
@@ -53,6 +53,33 @@ struct Frame {
     // control flow may have happened (symbolic bool), and the innermost loop.
     Value ret_flag = Value::from_bool(false);
     LoopFlags* loop = nullptr;
+    // The live call stack (Runtime::frames, innermost first), which only the
+    // fault report reads (interp/fault_report.hpp): the statement running now
+    // (exec sets it: one store per statement), the function (null: a
+    // module's top level) and where it was called from.
+    lang::Loc loc{};
+    const std::string* function = nullptr;
+    bool is_graph = false;
+    const lang::SourcePtr* call_source = nullptr;
+    lang::Loc call_loc{};
+    Frame* caller = nullptr;  // the frame below on the live call stack
+};
+
+// Puts a frame on the runtime's live call stack for as long as it lives
+// (frames come and go in stack order, also when an exception unwinds).
+class OnCallStack {
+public:
+    OnCallStack(Runtime& rt, Frame& f) : rt_(rt), saved_(rt.frames) {
+        f.caller = saved_;
+        rt.frames = &f;
+    }
+    ~OnCallStack() { rt_.frames = saved_; }
+    OnCallStack(const OnCallStack&) = delete;
+    OnCallStack& operator=(const OnCallStack&) = delete;
+
+private:
+    Runtime& rt_;
+    Frame* saved_;
 };
 
 // A variable converted control flow carries (autograph.cpp).
@@ -78,13 +105,13 @@ public:
     // Calls any callable value. Errors are located at args.loc in `call_source`.
     Value call(const Value& callee, const CallArgs& args, const lang::SourcePtr& call_source);
 
-    // A REPL input traced into one graph (SPEC §7 `:trace on`; trace_input.cpp).
+    // A REPL input traced into one graph (docs/repl.md `:trace on`; trace_input.cpp).
     struct TracedInput;
     // Traces, shows and runs it; false when it must run eagerly instead
     // (TracedInput says why, or that the graph raised an error).
     bool run_traced_input(TracedInput& in);
 
-    // Graph values (SPEC §9, interp/graph_value.cpp): concrete(f, *specs)
+    // Graph values (docs/language.md "Graphs as values", interp/tracing/graph_value.cpp): concrete(f, *specs)
     // traces `f` for the specs without running it; calling a graph value
     // checks the arguments against its specs and runs it.
     Value concrete(const CallArgs& args, const lang::SourcePtr& call_source);
@@ -201,6 +228,8 @@ private:
     void step_checkpoint(lang::Loc loc);
     void set_step_limit();
     [[noreturn]] void step_limit_exceeded(lang::Loc loc) const;
+    // A limit (memory, time, interrupt) reached at loc: the located error.
+    [[noreturn]] void limit_error(const stdlib::LimitError& e, lang::Loc loc) const;
     int64_t step_limit_ = INT64_MAX;
     static constexpr int64_t kInterruptPoll = 4096;  // steps between looks at the interrupt flag
 
@@ -271,7 +300,7 @@ private:
                             const lang::SourcePtr& call_source, tracer::Signature sig, GraphCall& eager);
     Value function_result(Frame& frame, Flow flow, const FunctionObj& fn);
     // Makes the trace T of a call (its result `traced`) general over the
-    // plan's dynamic dimensions (interp/graph_generalize.cpp): traces the
+    // plan's dynamic dimensions (interp/tracing/graph_generalize.cpp): traces the
     // body again at the probe sizes and compares. "" when T's graph is now
     // marked; else why it stays specific to its sizes (T unchanged).
     std::string generalize_trace(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
@@ -281,7 +310,7 @@ private:
         double trace_ms = 0, optimize_ms = 0;
     };
     // Installs a trace and a body's frame, restores the evaluator however the
-    // trace ends, and ends the graph (interp/trace_session.hpp).
+    // trace ends, and ends the graph (interp/tracing/trace_session.hpp).
     class TraceSession;
     // A @graph function's body traced, for @graph calls and concrete(): runs
     // fn's body on `tenv` (a copy of the call's frame with symbolic inputs,
@@ -305,7 +334,7 @@ private:
     bool trace_input_graph(TracedInput& in, bool static_scalars);  // trace_input.cpp
 
     // Evaluates e; while tracing, a variable that is None on some paths may
-    // be its value (return, assignment, print: SPEC §5.2).
+    // be its value (return, assignment, print: docs/graph.md "Static and dynamic").
     Value eval_passing_none(const lang::Expr& e);
     // print(...) with arguments that are None on some paths: a cond on each flag.
     Value print_maybe_none(const Value& callee, const CallArgs& args);

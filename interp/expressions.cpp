@@ -1,16 +1,16 @@
-// Expressions of SPEC §3.
+// Expressions of docs/language.md.
 #include <algorithm>
 
 #include "interp/control.hpp"
-#include "interp/dict.hpp"
+#include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/index_advanced.hpp"
-#include "interp/text_builder.hpp"
-#include "interp/graph_value.hpp"
-#include "interp/printing.hpp"
+#include "interp/values/text_builder.hpp"
+#include "interp/tracing/graph_value.hpp"
+#include "interp/values/printing.hpp"
 #include "interp/scalar_code.hpp"
-#include "interp/trace.hpp"
+#include "interp/tracing/trace.hpp"
 #include "stdlib/format.hpp"
 
 namespace tg::interp {
@@ -27,7 +27,7 @@ void Evaluator::undefined(const Name& n) {
         Value* slot = nullptr;
         if (n.scope == lang::Scope::Local) slot = &f_->env->slots[n.slot];
         if (slot && slot->maybe_undef() && slot->maybe_undef()->none) {
-            // None on some paths (SPEC §5.2): a graph can return, print and
+            // None on some paths (docs/graph.md "Static and dynamic"): a graph can return, print and
             // assign such a value; anything else runs the call eagerly.
             if (maybe_none_ok_) return;
             unsupported_in_graph("this use of `" + n.id +
@@ -36,7 +36,7 @@ void Evaluator::undefined(const Name& n) {
         }
         if (slot && slot->maybe_undef()) {
             // Converted control flow assigned it on some paths only: check at
-            // run time, where eager would fail (SPEC §5.2).
+            // run time, where eager would fail (docs/graph.md "Static and dynamic").
             TraceState& t = *rt_.trace;
             Value inner = slot->maybe_undef()->inner;
             uint32_t flag = slot->maybe_undef()->flag.sym()->id;
@@ -90,9 +90,15 @@ void Evaluator::step_checkpoint(Loc loc) {
     try {
         rt_.budget->check();  // the interrupt and the deadline
     } catch (const stdlib::LimitError& e) {
-        throw Error(e.what(), source(), loc).as(TraceErrorKind::Limit);
+        limit_error(e, loc);
     }
     set_step_limit();
+}
+
+void Evaluator::limit_error(const stdlib::LimitError& e, Loc loc) const {
+    // Limit, not User: while tracing it must stop the run, not become a
+    // `raise` node of a converted branch
+    throw Error(e.what(), source(), loc).as(TraceErrorKind::Limit);
 }
 
 [[noreturn]] void Evaluator::step_limit_exceeded(Loc loc) const {
@@ -400,7 +406,7 @@ Value Evaluator::compare_values(CmpOp op, const Value& left, const Value& right,
     return unary(rt_, UnaryOp::Invert, r);
 }
 
-// `a is b` (SPEC §3): identity is meaningful only against None here (every
+// `a is b` (docs/language.md): identity is meaningful only against None here (every
 // value has value semantics). While tracing, a variable that is None on
 // some paths answers with its hidden flag.
 Value Evaluator::identity(const Value& a, const Value& b) {
@@ -421,7 +427,7 @@ Value Evaluator::identity(const Value& a, const Value& b) {
     return Value::from_bool(an && bn);
 }
 
-// `x in container` (SPEC §3): a list or tuple holds x when an item equals it
+// `x in container` (docs/language.md): a list or tuple holds x when an item equals it
 // (`==`, whose truth must be one value, as Python's `in` over NumPy arrays);
 // a string holds a substring; a tensor holds x when any element equals it
 // (NumPy's `x in array`). Items are compared in order and the first match
@@ -432,6 +438,7 @@ Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
         if (!x.is(Kind::Str))
             throw Error(std::string("`in <str>` needs a str on the left, not ") + kind_name(x.kind()));
         if (has_symbolic(c) || has_symbolic(x)) unsupported_in_graph("`in` on strings that show tensor values");
+        stdlib::spend_work(static_cast<int64_t>(c.text().size()));
         return Value::from_bool(c.text().find(x.text()) != std::string::npos);
     }
     if (c.is_tensor()) {
@@ -446,6 +453,7 @@ Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
     Value found = Value::from_bool(false);
     for (const Value& item : c.items()) {
         at(loc);
+        stdlib::spend_work(1);  // a long list of scalars: no op dispatch polls the limits
         Value eq = compare(rt_, CmpOp::Eq, x, item);
         if (eq.is_symbolic() && rt_.trace) {
             Value t = symbolic(*rt_.trace, truth_node(eq, loc));
@@ -686,7 +694,7 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
             const std::vector<Value>* seq = nullptr;
             if (base.is(Kind::Str)) {
                 chars.reserve(base.text().size());
-                Iterable it(base);
+                Iterable it(base, rt_);
                 for (int64_t i = 0; i < it.size(); ++i) chars.push_back(it.item(i));
                 seq = &chars;
             } else {
@@ -856,7 +864,7 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
     // Iteration goes through Iterable (a traced tensor: unrolled over its static axis 0).
     auto iterable = [&](const Value& v, const Expr& where) {
         try {
-            return Iterable(v, &rt_);
+            return Iterable(v, rt_);
         } catch (Error& err) {
             err.locate(source(), where.loc);
             throw;

@@ -6,7 +6,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
-#include "interp/trace.hpp"
+#include "interp/tracing/trace.hpp"
 #include "stdlib/broadcast.hpp"
 #include "stdlib/errors.hpp"
 #include "stdlib/index_gather.hpp"

@@ -1,4 +1,4 @@
-// The indexing of SPEC §2.1 beyond ints, slices and `...` (interp/dispatch's
+// The indexing of docs/language.md "Values" beyond ints, slices and `...` (interp/dispatch's
 // index_tensor): `None` (a new axis of size 1), an integer tensor (or list)
 // that gathers along its axis, and a bool mask. Each is lowered to table ops
 // — the basic view, `_gather` / `_scatter` (stdlib/index_gather.hpp),
@@ -23,7 +23,7 @@
 #include <span>
 #include <vector>
 
-#include "interp/value.hpp"
+#include "interp/values/value.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::interp {

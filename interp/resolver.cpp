@@ -33,7 +33,7 @@ public:
         for (auto& s : chunk.body) stmt(*s, nullptr);
     }
 
-    // A traced REPL input (interp/trace_input.cpp): the chunk is the body of
+    // A traced REPL input (interp/tracing/trace_input.cpp): the chunk is the body of
     // a function whose parameters are `params`.
     void function_body(Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts) {
         Scope inner{&facts, {}, nullptr};

@@ -2,7 +2,7 @@
 // (lang::Name::scope / slot / depth) and fills each function's FunctionFacts,
 // so the evaluator never looks a variable up by its string.
 //
-// Rules (SPEC §3): a name assigned anywhere in a function (parameter, `=`,
+// Rules (docs/language.md): a name assigned anywhere in a function (parameter, `=`,
 // `+=`, `for` target, `def`, `import`) is local to it; otherwise it is read
 // from the nearest enclosing function that assigns it, then from the module,
 // then from the builtins. A comprehension is its own scope (Python 3).
@@ -18,7 +18,7 @@ namespace tg::interp {
 void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt);
 
 // Resolves `chunk` as the body of a function with parameters `params` (a
-// traced REPL input, interp/trace_input.cpp): the names it assigns are locals
+// traced REPL input, interp/tracing/trace_input.cpp): the names it assigns are locals
 // of that function, the others resolve as in module `m`. Fills `facts`.
 void resolve_as_function(lang::Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts,
                          ModuleState& m, const Runtime& rt);

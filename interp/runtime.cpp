@@ -10,12 +10,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "interp/builtins.hpp"
+#include "interp/builtins/builtins.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
 #include "lang/stack_bounds.hpp"
 #include "interp/resolver.hpp"
 #include "lang/parser.hpp"
+#include "stdlib/npy.hpp"
 
 namespace tg::interp {
 
@@ -53,6 +54,7 @@ Runtime::~Runtime() {
         main_.reset();
         cycles.collect();
     }
+    budget->close_mappings();  // freed tensor memory goes back to the system now
     budget->release();  // buffers still alive (held by the host) keep it until they go
 }
 
@@ -87,9 +89,19 @@ std::vector<std::string> Runtime::builtin_names() const {
     return out;
 }
 
+namespace {
+// The one per-thread fact about interpreters: which one runs on this thread
+// (a fatal signal's handler can reach nothing else; interp/fault_report.hpp).
+thread_local Runtime* running_here = nullptr;
+}  // namespace
+
+Runtime* Runtime::running_on_this_thread() { return running_here; }
+
 // Sets the native stack limit for the outermost entry on this thread, so deep
 // recursion in the evaluator becomes a tg error instead of a crash.
-StackGuard::StackGuard(Runtime& rt) : rt_(rt), saved_(rt.stack_limit), budget_scope_(rt.budget) {
+StackGuard::StackGuard(Runtime& rt)
+    : rt_(rt), saved_(rt.stack_limit), saved_running_(running_here), budget_scope_(rt.budget) {
+    running_here = &rt;
     if (rt.entries++ == 0) {
         rt.steps = 0;
         rt.budget->deadline_ns =
@@ -110,8 +122,11 @@ StackGuard::StackGuard(Runtime& rt) : rt_(rt), saved_(rt.stack_limit), budget_sc
 }
 
 StackGuard::~StackGuard() {
+    running_here = saved_running_;
     rt_.stack_limit = saved_;
-    --rt_.entries;
+    // Idle: the freed large mappings kept for reuse during the run go back to
+    // the system, but for a few (a host calling a function again and again).
+    if (--rt_.entries == 0) rt_.budget->trim_mappings(kIdleMappingBytes);
 }
 
 
@@ -216,6 +231,21 @@ std::string check_file_path(const Options& options, const std::string& path) {
         if (p == resolved.end() || *p != *r)
             throw Error("'" + path + "' is outside the file root '" + options.file_root + "'");
     return resolved.string();
+}
+
+FilePlace place_file(const Options& options, const std::string& path) {
+    std::string checked = check_file_path(options, path);
+    if (options.file_root.empty()) return {stdlib::FileRoot(), std::move(checked)};
+    std::error_code ec;
+    const std::string root = fs::canonical(options.file_root, ec).string();
+    if (ec) throw Error("the file root '" + options.file_root + "' does not exist");
+    // checked is root + "/" + the part inside (check_file_path compared them)
+    const size_t skip = root.size() + (root.back() == '/' ? 0 : 1);
+    try {
+        return {stdlib::FileRoot(root), checked.size() > skip ? checked.substr(skip) : std::string()};
+    } catch (const stdlib::FileError& e) {
+        throw Error(e.what());
+    }
 }
 
 ModuleState& Runtime::import_module(const std::string& name, const std::string& from_path,

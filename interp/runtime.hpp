@@ -14,10 +14,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "interp/cycles.hpp"
-#include "interp/value.hpp"
+#include "interp/values/cycles.hpp"
+#include "interp/values/value.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/budget.hpp"
+#include "stdlib/file_open.hpp"
 #include "stdlib/random.hpp"
 #include "tracer/generalize.hpp"
 
@@ -29,6 +30,7 @@ namespace tg::interp {
 
 struct TraceState;
 struct Tape;
+struct Frame;
 
 // What the resolver records about one variable slot.
 struct SlotInfo {
@@ -89,7 +91,7 @@ struct Options {
     // `from_path` ("" for source text): sets `path` (the module's name in
     // errors and tracebacks, and the key that makes it load once) and `text`;
     // returns false when there is no such module. May throw Error (without a
-    // location) to fail the import. Null: find_module_file (SPEC §3).
+    // location) to fail the import. Null: find_module_file (docs/language.md).
     std::function<bool(const std::string& name, const std::string& from_path, std::string& path, std::string& text)>
         load_module;
     // Files a script touches with load/save/loadtxt (check_file_path).
@@ -97,7 +99,7 @@ struct Options {
     std::string file_root;  // "" = anywhere
 };
 
-// The file system's module loader (SPEC §3): `name`.tg in the importing
+// The file system's module loader (docs/language.md): `name`.tg in the importing
 // file's folder, then in module_paths, then (if use_tg_path) in $TG_PATH.
 // Throws Error "no module named ..." (listing the folders) when none has it.
 void find_module_file(const std::string& name, const std::string& from_path, const std::vector<std::string>& module_paths,
@@ -109,6 +111,15 @@ void find_module_file(const std::string& name, const std::string& from_path, con
 // and every symlink (a symlink that leads out, or leads nowhere, is an
 // error). Returns the path to open; throws Error (without a location).
 std::string check_file_path(const Options& options, const std::string& path);
+
+// A checked path as it is opened: through a descriptor of the file root,
+// relative to it (stdlib/file_open.hpp), so what check_file_path saw cannot
+// be swapped for a way out before the open; without a root, as given.
+struct FilePlace {
+    stdlib::FileRoot root;
+    std::string path;
+};
+FilePlace place_file(const Options& options, const std::string& path);
 
 class Runtime {
 public:
@@ -138,15 +149,35 @@ public:
     ModuleState& import_module(const std::string& name, const std::string& from_path, const lang::SourcePtr& src,
                                lang::Loc loc);
 
-    // ---- the @graph call being traced, or null (interp/trace.hpp)
+    // ---- the @graph call being traced, or null (interp/tracing/trace.hpp)
     TraceState* trace = nullptr;
 
-    // ---- the tapes of the grad calls running, innermost last (interp/autodiff.hpp)
+    // ---- the tapes of the grad calls running, innermost last (interp/autodiff/autodiff.hpp)
     std::vector<Tape*> tapes;
     uint64_t tape_serial = 0;
     // The source file of the builtin call running now (Evaluator::call): a
     // builtin that calls a tg function names its call site with it.
     const lang::SourcePtr* builtin_call_source = nullptr;
+    // Sets builtin_call_source for one call (a builtin's, or a function
+    // with a native body: grad(f)), and puts the caller's back.
+    struct CallSourceScope {
+        CallSourceScope(Runtime& rt, const lang::SourcePtr& source) : slot(rt.builtin_call_source), saved(slot) {
+            slot = &source;
+        }
+        ~CallSourceScope() { slot = saved; }
+        CallSourceScope(const CallSourceScope&) = delete;
+        CallSourceScope& operator=(const CallSourceScope&) = delete;
+        const lang::SourcePtr*& slot;
+        const lang::SourcePtr* saved;
+    };
+
+    // ---- the innermost tg frame running (a function call or a module's top
+    // level; linked to its callers), for the fault report only
+    // (interp/fault_report.hpp); null when no tg code runs
+    Frame* frames = nullptr;
+    // The interpreter running on this thread (StackGuard sets it), or null:
+    // what a fatal signal's handler reports (tg::install_fault_handler).
+    static Runtime* running_on_this_thread();
 
     // ---- limits (the evaluator counts)
     int depth = 0;
@@ -161,7 +192,7 @@ public:
     codegen::Compiler& compiler();
 
     // Frames kept alive by closures after their call: reference cycles are
-    // cut when garbage (interp/cycles.hpp).
+    // cut when garbage (interp/values/cycles.hpp).
     CycleCollector cycles;
 
     void write(std::string_view s) const {
@@ -179,9 +210,10 @@ private:
 // One entry into the interpreter; every API entry point holds one. Sets
 // Runtime::stack_limit for the outermost entry on this thread (and restores
 // it), so deep recursion in the evaluator becomes a tg error instead of a
-// crash; makes the interpreter's Budget current on this thread; and, for the
-// outermost entry (a run, not a host function calling back), starts the
-// run's limits: the step count from 0 and the max_seconds deadline.
+// crash; makes the interpreter's Budget current on this thread, and the
+// interpreter the one running on it (Runtime::running_on_this_thread); and,
+// for the outermost entry (a run, not a host function calling back), starts
+// the run's limits: the step count from 0 and the max_seconds deadline.
 class StackGuard {
 public:
     explicit StackGuard(Runtime& rt);
@@ -189,9 +221,13 @@ public:
     StackGuard(const StackGuard&) = delete;
     StackGuard& operator=(const StackGuard&) = delete;
 
+    // What the cache of freed large mappings keeps between runs.
+    static constexpr size_t kIdleMappingBytes = size_t(32) << 20;
+
 private:
     Runtime& rt_;
     const char* saved_;
+    Runtime* saved_running_;
     stdlib::Budget::Scope budget_scope_;
 };
 

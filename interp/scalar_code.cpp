@@ -146,7 +146,7 @@ std::unique_ptr<ExprCode> compile_scalar(const Expr& e) {
     static_assert(offsetof(Scalar, dtype) == 0 && offsetof(Scalar, weak) == 1 && sizeof(stdlib::DType) == 1);
     static_assert(std::endian::native == std::endian::little);
     const uint16_t head = static_cast<uint16_t>(static_cast<uint8_t>(top.dtype) | (uint16_t{top.weak} << 8));
-    std::memcpy(&out, &head, sizeof head);
+    std::memcpy(static_cast<void*>(&out), &head, sizeof head);  // void*: Scalar has a union, the bytes are what is meant
     out.i = top.i;
     return true;
 }

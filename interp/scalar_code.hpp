@@ -20,7 +20,7 @@
 #include <memory>
 #include <vector>
 
-#include "interp/value.hpp"
+#include "interp/values/value.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/op_kinds.hpp"
 

@@ -4,7 +4,7 @@
 // Inline because it is the interpreter's hottest code: `s = s + (i * i) % 7`
 // runs three of these per iteration, and a call plus the general promotion
 // cost as much as the arithmetic. Same semantics as stdlib::binary's 0-d
-// path (same promotion, SPEC §4; the same element functions, so integers
+// path (same promotion, docs/builtins.md; the same element functions, so integers
 // wrap); every case not covered here (bool, int/float mixes, integer
 // division by zero, pow...) returns false and the caller takes the general
 // path.
@@ -12,7 +12,7 @@
 
 #include <type_traits>
 
-#include "interp/value.hpp"
+#include "interp/values/value.hpp"
 #include "stdlib/elementwise_scalar.hpp"  // stdlib's one definition of each op per element
 
 namespace tg::interp {
@@ -55,7 +55,7 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     case B::Le: out = Scalar::of_bool(x <= y); return true;
     case B::Gt: out = Scalar::of_bool(x > y); return true;
     case B::Ge: out = Scalar::of_bool(x >= y); return true;
-    default: return false;
+    default: return false;  // not on the fast path: the general path computes it (no kind is lost here)
     }
 }
 
@@ -65,7 +65,7 @@ inline bool promoted(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Sca
     if (a.dtype == DType::Bool || b.dtype == DType::Bool) return false;
     const bool af = stdlib::is_float(a.dtype);
     if (af != stdlib::is_float(b.dtype)) return false;
-    // Within one kind, promotion is simple (SPEC §4): a weak operand takes
+    // Within one kind, promotion is simple (docs/builtins.md): a weak operand takes
     // the other's dtype, two strong ones the larger, two weak ones stay weak
     // (computed as i64 / f64). Same as stdlib::promote for these cases.
     DType rd;

@@ -1,11 +1,11 @@
-// Statements of SPEC §3.
+// Statements of docs/language.md.
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/index_advanced.hpp"
-#include "interp/printing.hpp"
+#include "interp/values/printing.hpp"
 #include "interp/scalar_code.hpp"
-#include "interp/trace.hpp"
+#include "interp/tracing/trace.hpp"
 
 namespace tg::interp {
 
@@ -14,6 +14,7 @@ using namespace lang;
 void Evaluator::run_module(ModuleState& m, const lang::Module& chunk, const std::function<void(const Value&)>* echo) {
     set_step_limit();
     Frame frame{nullptr, nullptr, &m, &chunk.source, {}};
+    OnCallStack on_stack(rt_, frame);
     Frame* saved = f_;
     f_ = &frame;
     echo_ = echo;
@@ -43,12 +44,15 @@ Evaluator::Flow Evaluator::exec_range(const Block& b, size_t from) {
 }
 
 Evaluator::Flow Evaluator::exec(const Stmt& s) {
+    f_->loc = s.loc;  // for the fault report (the live call stack)
     count_step(s.loc);
     if (s.kind == StmtKind::Assign && assign_scalar(s.as<Assign>())) return Flow::Normal;
     try {
         return exec_inner(s);
     } catch (Error&) {
         throw;
+    } catch (const stdlib::LimitError& e) {
+        limit_error(e, s.loc);
     } catch (const stdlib::OpError& e) {
         fail(e.what(), s.loc);
     } catch (const std::bad_alloc&) {
@@ -227,7 +231,7 @@ bool Evaluator::is_range_call(const Expr& e) const {
 
 Evaluator::Flow Evaluator::exec_for(const For& s) {
     // Every `for` iterates here — range(...) lazily, anything else through
-    // Iterable. While tracing, exec_for_traced converts it (SPEC §5.2).
+    // Iterable. While tracing, exec_for_traced converts it (docs/graph.md "Static and dynamic").
     if (rt_.trace) return exec_for_traced(s);
     auto run_body = [&](Value item) -> Flow {
         count_step(s.loc);
@@ -268,7 +272,7 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
     Value iterable = eval(*s.iter);
     Iterable it = [&] {
         try {
-            return Iterable(std::move(iterable));
+            return Iterable(std::move(iterable), rt_);
         } catch (Error& e) {
             e.locate(source(), s.iter->loc);
             throw;
@@ -294,7 +298,7 @@ void Evaluator::assign(const Expr& target, Value v) {
         } else if (v.is_tensor() || v.is(Kind::Str) || v.is(Kind::Dict)) {  // a dict unpacks its keys
             Iterable it = [&] {
                 try {
-                    return Iterable(v, &rt_);
+                    return Iterable(v, rt_);
                 } catch (Error& e) {
                     throw Error("cannot unpack a " + std::string(v.is_tensor() ? "0-d tensor" : "str") + " into " +
                                     std::to_string(elts.size()) + " targets",

@@ -1,5 +1,5 @@
-// The AST of a tg program (SPEC §1, §3). Every node carries its source
-// location, per SPEC §6: an operation at its operator token, a call at the
+// The AST of a tg program (docs/language.md). Every node carries its source
+// location, per docs/language.md "Errors": an operation at its operator token, a call at the
 // start of the callee's name, an index at its `[`, a statement at its first
 // token.
 //
@@ -290,7 +290,7 @@ struct FunctionDef : Stmt {
     std::unique_ptr<FunctionInfo> info;
     explicit FunctionDef(Loc l) : Stmt(StmtKind::FunctionDef, l) {}
 };
-struct Import : Stmt {  // import util [as u]; module may be dotted? No: one name (SPEC §3).
+struct Import : Stmt {  // import util [as u]; module may be dotted? No: one name (docs/language.md).
     std::string module;
     std::string alias;  // == module when no `as`
     Loc module_loc;

@@ -1,4 +1,4 @@
-// The one renderer of errors that every part of tg uses (SPEC §6):
+// The one renderer of errors that every part of tg uses (docs/language.md "Errors"):
 //
 //   net.tg:12:16: error: matmul: shapes (2, 3) and (4, 5) are not aligned: ...
 //      12 |     h = relu(x @ w1 + b1)

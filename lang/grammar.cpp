@@ -1,4 +1,4 @@
-// The grammar of tg (SPEC §3, operators of §2.1) in Boost.Spirit X3, over the
+// The grammar of tg (docs/language.md, operators of docs/language.md "Values") in Boost.Spirit X3, over the
 // tokens of lang/lexer.cpp. The only translation unit that includes Spirit.
 //
 // Layout: primitive parsers over tokens; directives that keep the nesting
@@ -103,7 +103,7 @@ struct token_class_parser : x3::parser<token_class_parser> {
 // A Name token spelled `text` (the Python-only `is`).
 struct name_text_parser : x3::parser<name_text_parser> {
     using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+    [[maybe_unused]] static bool const has_attribute = false;  // read by X3 traits, where clang sees no use
 
     constexpr explicit name_text_parser(const char* t) : text(t) {}
 
@@ -133,7 +133,7 @@ constexpr here_parser here{};
 // Fails the statement with `message` at the current token.
 struct error_parser : x3::parser<error_parser> {
     using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+    [[maybe_unused]] static bool const has_attribute = false;  // read by X3 traits, where clang sees no use
 
     explicit error_parser(std::string m) : message(std::move(m)) {}
 
@@ -150,7 +150,7 @@ error_parser error(std::string message) { return error_parser(std::move(message)
 // nothing can satisfy, for the end of a list of alternatives.
 struct expected_parser : x3::parser<expected_parser> {
     using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+    [[maybe_unused]] static bool const has_attribute = false;  // read by X3 traits, where clang sees no use
 
     constexpr explicit expected_parser(const char* w) : what(w) {}
 
@@ -167,7 +167,7 @@ constexpr expected_parser expected(const char* what) { return expected_parser(wh
 // indented block is skipped.
 struct unexpected_indent_parser : x3::parser<unexpected_indent_parser> {
     using attribute_type = x3::unused_type;
-    static bool const has_attribute = false;
+    [[maybe_unused]] static bool const has_attribute = false;  // read by X3 traits, where clang sees no use
 
     template <class Iterator, class Ctx, class RCtx, class Attr>
     bool parse(Iterator& first, const Iterator&, const Ctx& ctx, RCtx&, Attr&) const {
@@ -581,7 +581,7 @@ const auto open_dict_comprehension = [](auto& ctx) {
 };
 
 // Postfix operations apply to _val. A call is located at the callee's name
-// (for x.f(...), at f), per SPEC §6.
+// (for x.f(...), at f), per docs/language.md "Errors".
 struct CallArgs {
     std::vector<ExprPtr> args;
     std::vector<Keyword> keywords;

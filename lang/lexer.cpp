@@ -500,12 +500,8 @@ private:
             pieces.push_back(std::move(piece));
             text.clear();
         };
-        auto fail = [&](size_t at, std::string msg) {
-            error(at, std::move(msg));
-            skip_to_line_end();
-        };
         while (true) {
-            if (pos_ >= end_ || text_[pos_] == '\n' || text_[pos_] == '\r') return fail(b, "unterminated f-string");
+            if (pos_ >= end_ || text_[pos_] == '\n' || text_[pos_] == '\r') return (void)fstring_fail(b, "unterminated f-string");
             char c = text_[pos_];
             if (c == quote) { ++pos_; break; }
             if (c == '\\') {
@@ -514,70 +510,87 @@ private:
             }
             if (c == '}') {
                 if (pos_ + 1 < end_ && text_[pos_ + 1] == '}') { text += '}'; pos_ += 2; continue; }
-                return fail(pos_, "f-string: single '}' is not allowed (write '}}' for a literal brace)");
+                return (void)fstring_fail(pos_, "f-string: single '}' is not allowed (write '}}' for a literal brace)");
             }
             if (c != '{') { text += c; ++pos_; continue; }
             if (pos_ + 1 < end_ && text_[pos_ + 1] == '{') { text += '{'; pos_ += 2; continue; }
-            // A replacement field.
             flush();
-            size_t open = pos_++;
             FStrPiece field;
-            field.is_field = true;
-            field.expr_begin = pos_;
-            field.expr_loc = loc_at(pos_);
-            int depth = 0;
-            bool done = false;
-            while (!done) {
-                if (pos_ >= end_ || text_[pos_] == '\n') return fail(open, "f-string: expecting '}' to close this field");
-                char d = text_[pos_];
-                if (d == quote) return fail(open, "f-string: expecting '}' to close this field");
-                if (d == '\\') return fail(pos_, "f-string: an expression part cannot include a backslash");
-                if (d == '#') return fail(pos_, "f-string: an expression part cannot include '#'");
-                if (d == '"' || d == '\'') {
-                    if (!skip_nested_string()) return fail(open, "f-string: unterminated string in a field");
-                    continue;
-                }
-                if (d == '(' || d == '[' || d == '{') { ++depth; ++pos_; continue; }
-                if ((d == ')' || d == ']' || d == '}') && depth > 0) { --depth; ++pos_; continue; }
-                if (depth == 0 && (d == '}' || d == ':' || (d == '!' && !(pos_ + 1 < end_ && text_[pos_ + 1] == '=')))) {
-                    field.expr_end = pos_;
-                    done = true;
-                    continue;
-                }
-                if (depth == 0 && d == '=' && pos_ + 1 < end_ && (text_[pos_ + 1] == '}' || text_[pos_ + 1] == ':' || text_[pos_ + 1] == '!') &&
-                    pos_ > field.expr_begin && std::string_view("=!<>").find(text_[pos_ - 1]) == std::string_view::npos)
-                    return fail(pos_, "f-string: the '=' specifier is not supported");
-                ++pos_;
-            }
-            std::string_view expr(text_.data() + field.expr_begin, field.expr_end - field.expr_begin);
-            if (expr.find_first_not_of(" \t") == std::string_view::npos)
-                return fail(open, "f-string: empty expression not allowed");
-            if (text_[pos_] == '!') {
-                ++pos_;
-                if (pos_ < end_ && (text_[pos_] == 'r' || text_[pos_] == 's')) {
-                    field.conversion = text_[pos_++];
-                } else {
-                    return fail(pos_, "f-string: invalid conversion character (expected 'r' or 's')");
-                }
-                if (pos_ >= end_ || (text_[pos_] != ':' && text_[pos_] != '}'))
-                    return fail(pos_, "f-string: expecting '}' after the conversion");
-            }
-            if (text_[pos_] == ':') {
-                ++pos_;
-                while (pos_ < end_ && text_[pos_] != '}') {
-                    char s = text_[pos_];
-                    if (s == '\n' || s == quote) return fail(open, "f-string: expecting '}' to close this field");
-                    if (s == '{') return fail(pos_, "f-string: nested fields in a format spec are not supported");
-                    field.spec += s;
-                    ++pos_;
-                }
-                if (pos_ >= end_) return fail(open, "f-string: expecting '}' to close this field");
-            }
-            ++pos_;  // the closing '}'
+            if (!fstring_field(quote, field)) return;
             pieces.push_back(std::move(field));
         }
         flush();
         emit(Tok::FStr, b, pos_).pieces = std::move(pieces);
+    }
+
+    // An error in an f-string: the rest of the line is skipped. False.
+    bool fstring_fail(size_t at, std::string msg) {
+        error(at, std::move(msg));
+        skip_to_line_end();
+        return false;
+    }
+
+    // A replacement field {expr[!r][:spec]} of an f-string quoted with
+    // `quote`, from its '{' at pos_ to past its '}'. False after an error.
+    bool fstring_field(char quote, FStrPiece& field) {
+        const size_t open = pos_++;
+        field.is_field = true;
+        field.expr_begin = pos_;
+        field.expr_loc = loc_at(pos_);
+        if (!fstring_field_expr(quote, open, field)) return false;
+        std::string_view expr(text_.data() + field.expr_begin, field.expr_end - field.expr_begin);
+        if (expr.find_first_not_of(" \t") == std::string_view::npos)
+            return fstring_fail(open, "f-string: empty expression not allowed");
+        if (text_[pos_] == '!') {
+            ++pos_;
+            if (pos_ < end_ && (text_[pos_] == 'r' || text_[pos_] == 's')) {
+                field.conversion = text_[pos_++];
+            } else {
+                return fstring_fail(pos_, "f-string: invalid conversion character (expected 'r' or 's')");
+            }
+            if (pos_ >= end_ || (text_[pos_] != ':' && text_[pos_] != '}'))
+                return fstring_fail(pos_, "f-string: expecting '}' after the conversion");
+        }
+        if (text_[pos_] == ':') {
+            ++pos_;
+            while (pos_ < end_ && text_[pos_] != '}') {
+                char s = text_[pos_];
+                if (s == '\n' || s == quote) return fstring_fail(open, "f-string: expecting '}' to close this field");
+                if (s == '{') return fstring_fail(pos_, "f-string: nested fields in a format spec are not supported");
+                field.spec += s;
+                ++pos_;
+            }
+            if (pos_ >= end_) return fstring_fail(open, "f-string: expecting '}' to close this field");
+        }
+        ++pos_;  // the closing '}'
+        return true;
+    }
+
+    // The expression part of a field: up to a '}', ':' or '!' outside
+    // brackets (field.expr_end). False after an error.
+    bool fstring_field_expr(char quote, size_t open, FStrPiece& field) {
+        int depth = 0;
+        for (;;) {
+            if (pos_ >= end_ || text_[pos_] == '\n') return fstring_fail(open, "f-string: expecting '}' to close this field");
+            char d = text_[pos_];
+            if (d == quote) return fstring_fail(open, "f-string: expecting '}' to close this field");
+            if (d == '\\') return fstring_fail(pos_, "f-string: an expression part cannot include a backslash");
+            if (d == '#') return fstring_fail(pos_, "f-string: an expression part cannot include '#'");
+            if (d == '"' || d == '\'') {
+                if (!skip_nested_string()) return fstring_fail(open, "f-string: unterminated string in a field");
+                continue;
+            }
+            if (d == '(' || d == '[' || d == '{') { ++depth; ++pos_; continue; }
+            if ((d == ')' || d == ']' || d == '}') && depth > 0) { --depth; ++pos_; continue; }
+            if (depth == 0 && (d == '}' || d == ':' || (d == '!' && !(pos_ + 1 < end_ && text_[pos_ + 1] == '=')))) {
+                field.expr_end = pos_;
+                return true;
+            }
+            if (depth == 0 && d == '=' && pos_ + 1 < end_ && (text_[pos_ + 1] == '}' || text_[pos_ + 1] == ':' || text_[pos_ + 1] == '!') &&
+                pos_ > field.expr_begin && std::string_view("=!<>").find(text_[pos_ - 1]) == std::string_view::npos)
+                return fstring_fail(pos_, "f-string: the '=' specifier is not supported");
+            ++pos_;
+        }
     }
 
     void punct() {

@@ -1,6 +1,6 @@
 // The lexer: source text -> tokens, including the indentation pre-pass that
 // turns leading whitespace into Indent/Dedent and line ends into Newline
-// (SPEC §1). Inside (), [], {} newlines are ignored (implicit line joining),
+// (docs/language.md). Inside (), [], {} newlines are ignored (implicit line joining),
 // and a backslash at the end of a line joins it with the next.
 //
 // The lexer never fails: a malformed token becomes a Tok::Error token whose

@@ -4,7 +4,7 @@
 // - lang/lexer.cpp turns the text into tokens, with the indentation pre-pass
 //   (Indent / Dedent / Newline), so the grammar is an ordinary one.
 // - lang/grammar.cpp (the only translation unit that includes Spirit) holds
-//   the grammar: one X3 rule per grammar rule of SPEC §3, over `const Token*`
+//   the grammar: one X3 rule per grammar rule of docs/language.md, over `const Token*`
 //   iterators, with a primitive parser per token kind; semantic actions build
 //   the AST of lang/ast.hpp.
 // - This header and lang/parser.cpp hold what the grammar's actions share and

@@ -1,5 +1,5 @@
 // Source text with line:column positions. Columns count characters (UTF-8
-// code points), from 1, as SPEC §6 requires.
+// code points), from 1, as docs/language.md "Errors" requires.
 #pragma once
 
 #include <cstdint>

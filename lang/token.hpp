@@ -1,4 +1,4 @@
-// Tokens of tg source (SPEC §1), as the lexer (lang/lexer.hpp) produces them
+// Tokens of tg source (docs/language.md), as the lexer (lang/lexer.hpp) produces them
 // and the grammar (lang/grammar.cpp, Spirit X3 over `const Token*`) consumes them.
 #pragma once
 
@@ -11,7 +11,7 @@
 namespace tg::lang {
 
 enum class Tok : uint8_t {
-    // Layout: the indentation pre-pass turns lines into these (SPEC §1).
+    // Layout: the indentation pre-pass turns lines into these (docs/language.md).
     Newline, Indent, Dedent, End,
     // A malformed token; its `text` is the message to report.
     Error,

@@ -1,4 +1,4 @@
-// ONNX export (SPEC §9, docs/exporting-onnx.md): a graph value as an ONNX
+// ONNX export (docs/language.md "Graphs as values", docs/exporting-onnx.md): a graph value as an ONNX
 // model (opset 17, IR version 8) that ONNX Runtime runs with tg's results.
 //
 // The model is built with the ONNX project's own C++ classes and passes

@@ -1,5 +1,7 @@
 #include "stdlib/budget.hpp"
 
+#include "stdlib/mapping_cache.hpp"
+
 #include <cstdio>
 #include <ctime>
 
@@ -7,13 +9,28 @@ namespace tg::stdlib {
 
 thread_local Budget* Budget::current_ = nullptr;
 
+Budget::Budget() : mappings_(new MappingCache()) {}
+Budget::~Budget() { delete mappings_; }
+
 Budget* Budget::create() { return new Budget(); }
+
+void Budget::trim_mappings(size_t keep_bytes) { mappings_->trim(keep_bytes); }
+void Budget::close_mappings() { mappings_->close(); }
+
+void Budget::check_fits(size_t bytes, const char* what) const {
+    const int64_t before = used();
+    if (max_bytes > 0 && (bytes > static_cast<size_t>(max_bytes) || before + static_cast<int64_t>(bytes) > max_bytes))
+        throw LimitError("memory limit exceeded: " + std::string(what) + " of " + human_bytes(bytes) +
+                         " would pass max_memory_bytes = " + human_bytes(static_cast<size_t>(max_bytes)) + " (" +
+                         human_bytes(static_cast<size_t>(before)) + " in use)");
+}
 
 void Budget::release() {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
 void Budget::charge(size_t bytes, const char* what) {
+    check_fits(bytes, what);  // also a size too large for int64_t
     const int64_t n = static_cast<int64_t>(bytes);
     const int64_t before = used_.fetch_add(n, std::memory_order_relaxed);
     if (max_bytes > 0 && before + n > max_bytes) {

@@ -1,4 +1,4 @@
-// The host's limits as the runtime's inner loops see them (SPEC §8): the bytes
+// The host's limits as the runtime's inner loops see them (docs/embedding.md): the bytes
 // of tensor data one interpreter holds (max_memory_bytes), a deadline
 // (max_seconds) and the host's interrupt flag.
 //
@@ -11,11 +11,20 @@
 // reference-counted). The allocation that would pass max_bytes throws
 // LimitError before any memory is taken.
 //
+// Lists, tuples, dicts and strings are charged too, approximately: a
+// container its slots (capacity x sizeof(Value)), a string its characters
+// (Charge, below). A builtin that builds a big one checks the size first
+// (Budget::fits), so the limit refuses it before it is allocated.
+//
 // poll_limits() is the check of the interrupt flag and the deadline: the
 // evaluator calls it at every op dispatch, the graph interpreter at every
 // node, compiled code at every runtime call and (in batches sized to ~1 ms)
-// at loop back edges, long builtins every few thousand elements. It costs a
-// thread-local load and a compare when the host set neither.
+// at loop back edges. Builtins that loop over elements call spend_work(n)
+// with the work they are about to do (elements or bytes): the budget keeps
+// one counter per interpreter and reads the clock once per kWorkQuantum
+// units, however the work is split between calls — so the limits act by
+// elapsed time, not by a count of calls. Both cost a thread-local load and a
+// compare when the host set neither.
 #pragma once
 
 #include <atomic>
@@ -50,9 +59,31 @@ public:
     void charge(size_t bytes, const char* what = "a tensor");
     void credit(size_t bytes) { used_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed); }
 
+    // Throws the memory limit's error if `bytes` more would pass max_bytes
+    // (nothing charged): the check before a big list or string is built.
+    void check_fits(size_t bytes, const char* what) const;
+
     bool watched() const { return interrupt != nullptr || deadline_ns != 0; }
     // Throws LimitError("interrupted") or the time limit's error.
     void check() const;
+    // `units` of work (elements or bytes) about to be done: checks the limits
+    // once per kWorkQuantum units (see above).
+    static constexpr int64_t kWorkQuantum = int64_t(1) << 16;
+    void spend(int64_t units) {
+        work_left_ -= units;
+        if (work_left_ < 0) [[unlikely]] {
+            work_left_ = kWorkQuantum;
+            check();
+        }
+    }
+
+    // ---- the cache of freed large mappings (stdlib/mapping_cache.hpp),
+    // per interpreter: buffers charged to this budget give their mapping
+    // back here; trimmed when the interpreter is idle and emptied when it is
+    // destroyed (closed: later frees unmap at once).
+    class MappingCache& mappings() { return *mappings_; }
+    void trim_mappings(size_t keep_bytes);
+    void close_mappings();
 
     static Budget* current() { return current_; }
     // Makes `b` current on this thread for the scope (null: none).
@@ -71,8 +102,11 @@ public:
     static int64_t monotonic_ns();
 
 private:
-    Budget() = default;
+    Budget();
+    ~Budget();
     std::atomic<int64_t> used_{0};
+    int64_t work_left_ = kWorkQuantum;  // only the running thread touches it
+    class MappingCache* mappings_;
     std::atomic<int32_t> refs_{1};
     static thread_local Budget* current_;
 };
@@ -82,6 +116,76 @@ inline void poll_limits() {
     const Budget* b = Budget::current();
     if (b && b->watched()) b->check();
 }
+
+// `units` of work about to be done by a builtin (see above).
+inline void spend_work(int64_t units) {
+    Budget* b = Budget::current();
+    if (b && b->watched()) b->spend(units);
+}
+
+// The memory limit's check before building a list or string of `bytes`.
+inline void check_fits(size_t bytes, const char* what) {
+    if (const Budget* b = Budget::current(); b && b->max_bytes > 0) b->check_fits(bytes, what);
+}
+
+// The charge of one list, tuple, dict or string (see above): held by the
+// object, given back to the same budget when it is destroyed (on any thread,
+// also after the interpreter is gone). Charged to the current budget; none
+// (free) outside a run.
+//
+// Only an interpreter with a memory limit counts them (with none, a Charge
+// costs one thread-local load).
+class Charge {
+public:
+    Charge() = default;
+    Charge(const Charge& o) { set(o.bytes_, o.what_); }  // a copy is charged anew
+    Charge(Charge&& o) noexcept : budget_(o.budget_), bytes_(o.bytes_), what_(o.what_) {
+        o.budget_ = nullptr;
+        o.bytes_ = 0;
+    }
+    Charge& operator=(const Charge& o) {
+        if (this != &o) set(o.bytes_, o.what_);
+        return *this;
+    }
+    Charge& operator=(Charge&& o) noexcept {
+        if (this == &o) return *this;
+        clear();
+        budget_ = o.budget_;
+        bytes_ = o.bytes_;
+        what_ = o.what_;
+        o.budget_ = nullptr;
+        o.bytes_ = 0;
+        return *this;
+    }
+    ~Charge() { clear(); }
+    // Charges `bytes` in place of the current charge (throws LimitError,
+    // keeping the old charge, when the difference passes the limit).
+    void set(size_t bytes, const char* what) {
+        what_ = what;
+        if (bytes == bytes_) return;
+        if (!budget_) {
+            Budget* b = Budget::current();
+            if (!b || b->max_bytes <= 0) return;
+            budget_ = b;
+            budget_->retain();
+        }
+        if (bytes > bytes_) budget_->charge(bytes - bytes_, what);
+        else budget_->credit(bytes_ - bytes);
+        bytes_ = bytes;
+    }
+
+private:
+    void clear() {
+        if (!budget_) return;
+        budget_->credit(bytes_);
+        budget_->release();
+        budget_ = nullptr;
+        bytes_ = 0;
+    }
+    Budget* budget_ = nullptr;
+    size_t bytes_ = 0;
+    const char* what_ = "a list";
+};
 
 // Counts `n` units of work in a long builtin loop (str of a big list,
 // range(), printing) and polls the limits every 4096 units.

@@ -1,4 +1,4 @@
-// Element conversion between dtypes (SPEC §2.1 casts), branch-free so loops
+// Element conversion between dtypes (docs/language.md "Values" casts), branch-free so loops
 // vectorize, and the tensor-level cast used by astype and the dtype calls.
 #pragma once
 

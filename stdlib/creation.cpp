@@ -1,7 +1,7 @@
-// Creation ops of SPEC §4: tensor (alias constant), zeros, ones, full,
+// Creation ops of docs/builtins.md: tensor (alias constant), zeros, ones, full,
 // zeros_like, ones_like, arange, linspace, eye.
 //
-// Decisions (NumPy's where SPEC is silent):
+// Decisions (NumPy's where docs/language.md is silent):
 //  * tensor(data, dtype) casts a given dtype with the cast rules of astype.
 //  * full(shape, value, dtype=None): value broadcasts to shape; its dtype is
 //    used when dtype is None (a literal gives its default dtype, i64 or f32).

@@ -1,4 +1,4 @@
-// Random creation ops of SPEC §4: random_uniform, random_normal, random_int.
+// Random creation ops of docs/builtins.md: random_uniform, random_normal, random_int.
 // The stream layout (which block and word each element comes from) is
 // specified in random.hpp; these kernels only reserve the blocks and fill.
 #include <cmath>

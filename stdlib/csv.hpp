@@ -1,4 +1,4 @@
-// Numeric text tables for loadtxt (SPEC §4 "Files"), as NumPy 1.24's
+// Numeric text tables for loadtxt (docs/language.md "Files"), as NumPy 1.24's
 // np.loadtxt reads them: one row per line, values separated by a delimiter
 // (or by runs of whitespace), `#` starts a comment, blank lines are skipped,
 // the first `skiprows` lines (comments included) are skipped, and every row

@@ -1,4 +1,4 @@
-// dtypes and type promotion (SPEC §2.1).
+// dtypes and type promotion (docs/language.md "Values").
 //
 // Weak scalars — the decisions this runtime implements (tests in
 // tests/stdlib/test_core_promotion.cpp):
@@ -37,7 +37,7 @@ size_t dtype_size(DType d);
 inline bool is_float(DType d) { return d == DType::F32 || d == DType::F64; }
 inline bool is_int(DType d) { return d == DType::I32 || d == DType::I64; }
 
-// The dtype of `a op b` for arithmetic, with weak (literal) operands per SPEC §2.1.
+// The dtype of `a op b` for arithmetic, with weak (literal) operands per docs/language.md "Values".
 // A weak operand is a literal or arithmetic among literals only: weak int is
 // stored as i64, weak float as f64, and the result is weak only if both are.
 // For a weak float operand pass DType::F32 (what dtype() reports) or F64.

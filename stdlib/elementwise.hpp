@@ -1,4 +1,4 @@
-// Element-wise ops (SPEC §2.1, §4): dtype signatures shared by the shape
+// Element-wise ops (docs/language.md "Values", docs/builtins.md): dtype signatures shared by the shape
 // rules and the kernels, and entry points beside op_table.hpp's binary().
 #pragma once
 

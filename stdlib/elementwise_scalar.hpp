@@ -227,7 +227,8 @@ struct Round {
 struct Sign {
     template <class T> static T f(T x) {
         if constexpr (std::is_same_v<T, bool>) return x;
-        else if constexpr (std::is_floating_point_v<T>) return x > T(0) ? T(1) : (x < T(0) ? T(-1) : x);  // keeps 0, -0, NaN
+        // NumPy's: +0 for both zeros, NaN stays NaN
+        else if constexpr (std::is_floating_point_v<T>) return x > T(0) ? T(1) : (x < T(0) ? T(-1) : (x == T(0) ? T(0) : x));
         else return static_cast<T>((x > 0) - (x < 0));
     }
 };

@@ -7,7 +7,7 @@
 
 namespace tg::stdlib {
 
-// Messages name the function and the argument, per SPEC §4:
+// Messages name the function and the argument, per docs/builtins.md:
 //   "matmul: shapes (2, 3) and (4, 5) are not aligned: 3 (axis 1) != 4 (axis 0)"
 //   "integer division by zero"
 struct OpError : std::runtime_error {

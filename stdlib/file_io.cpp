@@ -9,49 +9,13 @@
 #include <unistd.h>
 
 #include "stdlib/budget.hpp"
+#include "stdlib/file_size_signal.hpp"
 
 namespace tg::stdlib {
 
 namespace {
 
 [[noreturn]] void os_error(const std::string& what) { throw FileError(what + ": " + std::strerror(errno)); }
-
-// An open file descriptor, closed on scope exit.
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(Fd&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-    // Closes now, reporting a failed close (a delayed write error).
-    void close() {
-        const int fd = fd_;
-        fd_ = -1;
-        if (::close(fd) != 0) os_error("cannot write");
-    }
-
-private:
-    int fd_;
-};
-
-size_t regular_size(const struct stat& sb) {
-    if (!S_ISREG(sb.st_mode)) throw FileError(S_ISDIR(sb.st_mode) ? "it is a folder" : "it is not a regular file");
-    return static_cast<size_t>(sb.st_size);
-}
-
-// Opens a regular file for reading; returns it and its size.
-Fd open_for_reading(const std::string& path, size_t& size) {
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0) os_error("cannot open");
-    struct stat sb;
-    if (::fstat(fd.get(), &sb) != 0) os_error("cannot read");
-    size = regular_size(sb);
-    return fd;
-}
 
 size_t read_fully(int fd, void* dst, size_t n) {
     size_t got = 0;
@@ -68,29 +32,48 @@ size_t read_fully(int fd, void* dst, size_t n) {
     return got;
 }
 
-void write_fully(int fd, const void* src, size_t n) {
-    size_t done = 0;
-    while (done < n) {
-        const ssize_t r = ::write(fd, static_cast<const char*>(src) + done, n - done);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            os_error("cannot write");
-        }
-        done += static_cast<size_t>(r);
+// The folder and the last component of `path` ("a/b/c.npy" -> "a/b", "c.npy").
+std::pair<std::string, std::string> split_last(const std::string& path) {
+    const size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return {"", path};
+    return {slash == 0 ? "/" : path.substr(0, slash), path.substr(slash + 1)};
+}
+
+// Without a root, a symlink at the target is written through: the target
+// is its destination (as before; no security claim is made there).
+std::string through_symlink(const FileRoot& root, const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (root.confined() || !fs::is_symlink(fs::symlink_status(path, ec))) return path;
+    const fs::path target = fs::weakly_canonical(path, ec);
+    if (ec) throw FileError("cannot resolve the symlink: " + ec.message());
+    return target.string();
+}
+
+// What is at `leaf` now: its mode to give the new file (0666 less the umask
+// for a new one, which O_CREAT applies), or an error when it may not be replaced.
+mode_t mode_to_keep(int dir, const std::string& leaf) {
+    struct stat sb;
+    if (::fstatat(dir, leaf.c_str(), &sb, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT) return 0;
+        os_error("cannot write");
     }
+    if (S_ISDIR(sb.st_mode)) throw FileError("it is a folder");
+    if (!S_ISREG(sb.st_mode)) return 0;
+    // Read-only by its mode (chmod a-w) is read-only for every user, also
+    // root, whom the access check would let through: save does not replace
+    // a file the user marked so, and may not replace one it cannot write.
+    if ((sb.st_mode & 0222) == 0) throw FileError("cannot write: the file is read-only (its mode has no write permission)");
+    if (::faccessat(dir, leaf.c_str(), W_OK, AT_EACCESS) != 0 && (errno == EACCES || errno == EPERM))
+        os_error("cannot write");
+    return sb.st_mode & 07777;
 }
 
 }  // namespace
 
-size_t regular_file_size(const std::string& path) {
-    struct stat sb;
-    if (::stat(path.c_str(), &sb) != 0) os_error("cannot open");
-    return regular_size(sb);
-}
-
-FileBytes::FileBytes(const std::string& path) {
-    size_t size = 0;
-    Fd fd = open_for_reading(path, size);
+FileBytes::FileBytes(const FileRoot& root, const std::string& path) {
+    ReadableFile f = root.open_for_reading(path);
+    const size_t size = f.size;
     if (Budget* b = Budget::current()) {
         try {
             b->charge(size);
@@ -102,7 +85,7 @@ FileBytes::FileBytes(const std::string& path) {
     }
     try {
         bytes_.resize(size);
-        bytes_.resize(read_fully(fd.get(), bytes_.data(), size));  // the file may have shrunk meanwhile
+        bytes_.resize(read_fully(f.fd.get(), bytes_.data(), size));  // the file may have shrunk meanwhile
     } catch (...) {
         if (charged_) Budget::current()->credit(charged_);
         throw;
@@ -114,59 +97,56 @@ FileBytes::~FileBytes() {
         if (Budget* b = Budget::current()) b->credit(charged_);
 }
 
-Tensor npy_read_file(const std::string& path) {
-    size_t size = 0;
-    Fd fd = open_for_reading(path, size);
-    return npy_read(size, [&](void* dst, size_t n) { return read_fully(fd.get(), dst, n); });
+Tensor npy_read_file(const FileRoot& root, const std::string& path) {
+    ReadableFile f = root.open_for_reading(path);
+    return npy_read(f.size, [&](void* dst, size_t n) { return read_fully(f.fd.get(), dst, n); });
 }
 
-void npy_write_file(const std::string& path, const Tensor& t) {
+void write_bytes_fd(int fd, std::span<const std::byte> bytes) {
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t r = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            os_error("cannot write");
+        }
+        done += static_cast<size_t>(r);
+    }
+}
+
+void npy_write_fd(int fd, const Tensor& t) {
     const Tensor c = t.strong().contiguous();
     const std::string header = npy_header(c.dtype(), c.shape());
-    Fd fd(::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC));
-    if (fd.get() < 0) os_error("cannot write");
-    write_fully(fd.get(), header.data(), header.size());
-    write_fully(fd.get(), c.raw_data(), static_cast<size_t>(c.numel()) * dtype_size(c.dtype()));
-    if (::fsync(fd.get()) != 0) os_error("cannot write");
-    fd.close();
+    write_bytes_fd(fd, std::as_bytes(std::span(header)));
+    write_bytes_fd(fd, {static_cast<const std::byte*>(c.raw_data()), static_cast<size_t>(c.numel()) * dtype_size(c.dtype())});
 }
 
-void write_file_bytes(const std::string& path, std::span<const std::byte> bytes) {
-    Fd fd(::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC));
-    if (fd.get() < 0) os_error("cannot write");
-    write_fully(fd.get(), bytes.data(), bytes.size());
-    if (::fsync(fd.get()) != 0) os_error("cannot write");
-    fd.close();
-}
-
-void write_atomically(const std::string& path, const std::function<void(const std::string& temp)>& write) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path target(path);
-    if (fs::is_symlink(fs::symlink_status(target, ec))) {
-        target = fs::weakly_canonical(target, ec);
-        if (ec) throw FileError("cannot resolve the symlink: " + ec.message());
-    }
-    if (fs::is_directory(target, ec)) throw FileError("it is a folder");
-    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    // A fresh name beside the target (same file system, so rename is atomic),
-    // created exclusively with the mode a new file gets (0666 less the umask).
+void write_atomically(const FileRoot& root, const std::string& path, const std::function<void(int fd)>& write) {
+    const auto [folder_path, leaf] = split_last(through_symlink(root, path));
+    if (leaf.empty() || leaf == "." || leaf == "..") throw FileError("it is a folder");
+    const Fd folder = root.open_folder(folder_path);
+    const mode_t keep = mode_to_keep(folder.get(), leaf);
+    // A fresh name beside the target (same folder, so renameat is atomic),
+    // created exclusively through the folder's descriptor: O_EXCL never
+    // follows a symlink, so the temporary file is in this folder or nowhere.
     std::random_device rd;
     std::string temp;
+    Fd out;
     for (int attempt = 0;; ++attempt) {
-        temp = (folder / ("." + target.filename().string() + ".tg-" + std::to_string(rd()) + ".tmp")).string();
-        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            ::close(fd);
-            break;
-        }
+        temp = "." + leaf + ".tg-" + std::to_string(rd()) + ".tmp";
+        out = Fd(::openat(folder.get(), temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+        if (out.get() >= 0) break;
         if (errno != EEXIST || attempt == 100) os_error("cannot write");
     }
     try {
-        write(temp);
-        if (::rename(temp.c_str(), target.c_str()) != 0) os_error("cannot write");
+        if (keep != 0 && ::fchmod(out.get(), keep) != 0) os_error("cannot write");
+        const FileSizeSignalGuard past_the_size_limit_is_an_error;
+        write(out.get());
+        if (::fsync(out.get()) != 0) os_error("cannot write");
+        out.close();
+        if (::renameat(folder.get(), temp.c_str(), folder.get(), leaf.c_str()) != 0) os_error("cannot write");
     } catch (...) {
-        ::unlink(temp.c_str());
+        ::unlinkat(folder.get(), temp.c_str(), 0);
         throw;
     }
 }

@@ -1,7 +1,9 @@
-// Files on disk for load / save / loadtxt (SPEC §4 "Files"): reading a whole
+// Files on disk for load / save / loadtxt (docs/language.md "Files"): reading a whole
 // text file within the memory limit, .npy files, and atomic writes.
 //
-// Paths here are already checked (interp::check_file_path). Errors are
+// Paths here are already checked (interp::check_file_path) and are opened
+// through a FileRoot (stdlib/file_open.hpp), which keeps them inside the
+// file root even against a concurrent rename. Errors are
 // FileError (stdlib/npy.hpp) whose message does not name the file
 // ("cannot open: No such file or directory"); the builtin adds its name.
 #pragma once
@@ -11,6 +13,7 @@
 #include <span>
 #include <string>
 
+#include "stdlib/file_open.hpp"
 #include "stdlib/npy.hpp"
 
 namespace tg::stdlib {
@@ -19,7 +22,7 @@ namespace tg::stdlib {
 // memory limit) while held.
 class FileBytes {
 public:
-    explicit FileBytes(const std::string& path);
+    FileBytes(const FileRoot& root, const std::string& path);
     ~FileBytes();
     FileBytes(const FileBytes&) = delete;
     FileBytes& operator=(const FileBytes&) = delete;
@@ -30,22 +33,25 @@ private:
     size_t charged_ = 0;
 };
 
-// The size of a regular file; a folder, a FIFO or a device is an error (no
-// size to check a header against).
-size_t regular_file_size(const std::string& path);
-
 // A .npy file (stdlib/npy.hpp): the header is checked against the file's
 // size before the data is read straight into the tensor.
-Tensor npy_read_file(const std::string& path);
-// Writes header and data of `t` (in C order) to `path`, replacing it.
-void npy_write_file(const std::string& path, const Tensor& t);
-// Writes `bytes` to `path` (a .tgx graph), replacing it.
-void write_file_bytes(const std::string& path, std::span<const std::byte> bytes);
+Tensor npy_read_file(const FileRoot& root, const std::string& path);
+// Writes header and data of `t` (in C order) to the open file `fd`.
+void npy_write_fd(int fd, const Tensor& t);
+// Writes all of `bytes` to the open file `fd`.
+void write_bytes_fd(int fd, std::span<const std::byte> bytes);
 
-// Makes `path` appear whole or not at all: `write` writes a temporary file
-// (its path is the argument) in the same folder, which is then renamed over
-// `path`. If anything fails the temporary file is removed and `path` is as
-// it was. A symlink at `path` is written through (its target is replaced).
-void write_atomically(const std::string& path, const std::function<void(const std::string& temp)>& write);
+// Makes `path` (opened through `root`) appear whole or not at all: `write`
+// writes a temporary file (the descriptor it is given) created in the
+// target's own folder through a descriptor of that folder, which is then
+// renamed over the target; no temporary file is ever outside the folder.
+// If anything fails (a full disk, the file-size limit: SIGXFSZ is held off,
+// stdlib/file_size_signal.hpp) the temporary file is removed and `path` is
+// as it was. A read-only file is not replaced (FileError, as opening it for
+// writing would be); a writable one keeps its mode. Without a root, a
+// symlink at `path` is written through (its target is replaced); with one,
+// the path was resolved already and a symlink swapped in meanwhile is
+// replaced itself, never followed.
+void write_atomically(const FileRoot& root, const std::string& path, const std::function<void(int fd)>& write);
 
 }  // namespace tg::stdlib

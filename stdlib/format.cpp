@@ -1,4 +1,4 @@
-// Printing (SPEC §2.2): Python's repr(float) layout over the shortest
+// Printing (docs/language.md "Values"): Python's repr(float) layout over the shortest
 // round-trip digits of the tensor's own precision, nested one-line lists
 // with NumPy-style summarization, and the common cases of Python's format
 // mini-language for f-strings.

@@ -1,4 +1,4 @@
-// Printing (SPEC §2.2): str and repr of tensors, and Python's format
+// Printing (docs/language.md "Values"): str and repr of tensors, and Python's format
 // mini-language for f-string replacement fields.
 #pragma once
 

@@ -109,41 +109,28 @@ Var expand_reduced(Ops& o, Var g, const TensorType& x, const std::vector<bool>& 
 
 bool want(const VjpArgs& a, size_t i) { return i < a.wanted.size() && a.wanted[i]; }
 
-// ---- element-wise unary ops of issue 20 (log2 ... reciprocal)
-Var unary_vjp_more(Ops& o, UnaryKind k, Var g, Var x, Var y) {
-    auto one_minus_sq = [&] { return o.sub(o.scalar(1, x), o.mul(x, x)); };
-    switch (k) {
-    case U::Log2: return o.div(g, o.mul(x, o.scalar(0.69314718055994530942, x)));
-    case U::Log10: return o.div(g, o.mul(x, o.scalar(2.30258509299404568402, x)));
-    case U::Asin: return o.mul(g, o.un("rsqrt", one_minus_sq()));
-    case U::Acos: return o.neg(o.mul(g, o.un("rsqrt", one_minus_sq())));
-    case U::Atan: return o.div(g, o.add(o.scalar(1, x), o.mul(x, x)));
-    case U::Sinh: return o.mul(g, o.un("cosh", x));
-    case U::Cosh: return o.mul(g, o.un("sinh", x));
-    case U::Erf:  // 2 / sqrt(pi) * exp(-x^2)
-        return o.mul(g, o.mul(o.scalar(1.12837916709551257390, x), o.un("exp", o.neg(o.mul(x, x)))));
-    case U::Gelu: {  // Phi(x) + x * phi(x)
-        Var cdf = o.mul(o.scalar(0.5, x), o.add(o.scalar(1, x), o.un("erf", o.mul(x, o.scalar(0.70710678118654752440, x)))));
-        Var pdf = o.mul(o.scalar(0.39894228040143267794, x), o.un("exp", o.mul(o.scalar(-0.5, x), o.mul(x, x))));
-        return o.mul(g, o.add(cdf, o.mul(x, pdf)));
-    }
-    case U::GeluTanh: {  // 0.5 (1 + t) + 0.5 x (1 - t^2) c (1 + 3 * 0.044715 x^2), t = tanh(c (x + 0.044715 x^3))
-        Var x2 = o.mul(x, x);
-        Var u = o.mul(o.scalar(0.79788456080286535588, x), o.add(x, o.mul(o.scalar(0.044715, x), o.mul(x2, x))));
-        Var t = o.un("tanh", u);
-        Var du = o.mul(o.scalar(0.79788456080286535588, x), o.add(o.scalar(1, x), o.mul(o.scalar(3 * 0.044715, x), x2)));
-        Var d = o.add(o.mul(o.scalar(0.5, x), o.add(o.scalar(1, t), t)),
-                      o.mul(o.mul(o.scalar(0.5, x), x), o.mul(o.sub(o.scalar(1, t), o.mul(t, t)), du)));
-        return o.mul(g, d);
-    }
-    case U::Softplus: return o.mul(g, o.un("sigmoid", x));
-    case U::Reciprocal: return o.neg(o.mul(g, o.mul(y, y)));
-    default: return kNoGrad;
-    }
+// gelu'(x) = Phi(x) + x * phi(x)
+Var gelu_grad(Ops& o, Var x) {
+    Var cdf = o.mul(o.scalar(0.5, x), o.add(o.scalar(1, x), o.un("erf", o.mul(x, o.scalar(0.70710678118654752440, x)))));
+    Var pdf = o.mul(o.scalar(0.39894228040143267794, x), o.un("exp", o.mul(o.scalar(-0.5, x), o.mul(x, x))));
+    return o.add(cdf, o.mul(x, pdf));
 }
 
-// ---- element-wise unary: cotangent of x from g, x and the result y
+// gelu_tanh'(x) = 0.5 (1 + t) + 0.5 x (1 - t^2) c (1 + 3 * 0.044715 x^2), t = tanh(c (x + 0.044715 x^3))
+Var gelu_tanh_grad(Ops& o, Var x) {
+    Var x2 = o.mul(x, x);
+    Var u = o.mul(o.scalar(0.79788456080286535588, x), o.add(x, o.mul(o.scalar(0.044715, x), o.mul(x2, x))));
+    Var t = o.un("tanh", u);
+    Var du = o.mul(o.scalar(0.79788456080286535588, x), o.add(o.scalar(1, x), o.mul(o.scalar(3 * 0.044715, x), x2)));
+    return o.add(o.mul(o.scalar(0.5, x), o.add(o.scalar(1, t), t)),
+                 o.mul(o.mul(o.scalar(0.5, x), x), o.mul(o.sub(o.scalar(1, t), o.mul(t, t)), du)));
+}
+
+// ---- element-wise unary: cotangent of x from g, x and the result y. Every
+// kind is named (no `default:`): a new one is a compile error (-Wswitch)
+// until its rule, or its NoGradient, is written here.
 Var unary_vjp(Ops& o, UnaryKind k, Var g, Var x, Var y) {
+    auto one_minus_sq = [&] { return o.sub(o.scalar(1, x), o.mul(x, x)); };
     switch (k) {
     case U::Neg: return o.neg(g);
     case U::Abs: return o.mul(g, o.un("sign", x));
@@ -160,12 +147,25 @@ Var unary_vjp(Ops& o, UnaryKind k, Var g, Var x, Var y) {
     case U::Sigmoid: return o.mul(g, o.mul(y, o.sub(o.scalar(1, y), y)));
     case U::Relu: return o.mul(g, o.mask(o.bin(B::Gt, x, o.scalar(0, x)), g));  // relu'(0) = 0
     case U::Square: return o.mul(g, o.mul(o.scalar(2, x), x));
+    case U::Log2: return o.div(g, o.mul(x, o.scalar(0.69314718055994530942, x)));
+    case U::Log10: return o.div(g, o.mul(x, o.scalar(2.30258509299404568402, x)));
+    case U::Asin: return o.mul(g, o.un("rsqrt", one_minus_sq()));
+    case U::Acos: return o.neg(o.mul(g, o.un("rsqrt", one_minus_sq())));
+    case U::Atan: return o.div(g, o.add(o.scalar(1, x), o.mul(x, x)));
+    case U::Sinh: return o.mul(g, o.un("cosh", x));
+    case U::Cosh: return o.mul(g, o.un("sinh", x));
+    case U::Erf:  // 2 / sqrt(pi) * exp(-x^2)
+        return o.mul(g, o.mul(o.scalar(1.12837916709551257390, x), o.un("exp", o.neg(o.mul(x, x)))));
+    case U::Gelu: return o.mul(g, gelu_grad(o, x));
+    case U::GeluTanh: return o.mul(g, gelu_tanh_grad(o, x));
+    case U::Softplus: return o.mul(g, o.un("sigmoid", x));
+    case U::Reciprocal: return o.neg(o.mul(g, o.mul(y, y)));
     case U::Floor: case U::Ceil: case U::Round: case U::Sign: case U::Trunc:
         return o.mul(g, o.scalar(0, g));  // piecewise constant
-    case U::Invert: case U::LogicalNot: case U::IsNan: case U::IsFinite: case U::IsInf: break;  // NoGradient
-    default: return unary_vjp_more(o, k, g, x, y);
+    case U::Invert: case U::LogicalNot: case U::IsNan: case U::IsFinite: case U::IsInf:
+        return kNoGrad;  // NoGradient (attach_grad_rules)
     }
-    return kNoGrad;
+    return kNoGrad;  // not a kind
 }
 
 template <UnaryKind K>
@@ -174,7 +174,8 @@ void vjp_unary(GradBuilder& b, const VjpArgs& a) {
     if (want(a, 0)) a.cots[0] = o.like_dtype(unary_vjp(o, K, a.cot, a.inputs[0], a.out), a.inputs[0]);
 }
 
-// ---- element-wise binary: cotangents before unbroadcasting
+// ---- element-wise binary: cotangents before unbroadcasting (every kind
+// named, as in unary_vjp)
 void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var& gy, bool wx, bool wy) {
     switch (k) {
     case B::Add: gx = g; gy = g; return;
@@ -210,9 +211,12 @@ void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var
             gx = o.where(o.bin(B::Eq, y, o.scalar(0, y)), o.mul(g, o.scalar(0, g)), gx);
         }
         if (wy) {
-            // out * log(a), 0 where a <= 0 (no real derivative there)
-            Var pos = o.bin(B::Gt, x, o.scalar(0, x));
-            Var safe = o.where(pos, x, o.add(o.mul(x, o.scalar(0, x)), o.scalar(1, x)));
+            // out * log(a), 0 where a <= 0 (no real derivative there); log
+            // in out's dtype: a weak literal base (2.5 ** t) is f32 by
+            // itself, and its f32 log would round an f64 gradient
+            Var xa = o.like_dtype(x, out);
+            Var pos = o.bin(B::Gt, xa, o.scalar(0, xa));
+            Var safe = o.where(pos, xa, o.add(o.mul(xa, o.scalar(0, xa)), o.scalar(1, xa)));
             gy = o.where(pos, o.mul(g, o.mul(out, o.un("log", safe))), o.mul(g, o.scalar(0, g)));
         }
         return;
@@ -232,7 +236,9 @@ void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var
         if (wy) gy = o.neg(o.div(o.mul(g, x), r2));
         return;
     }
-    default: return;  // comparisons and bitwise ops: NoGradient
+    case B::Eq: case B::Ne: case B::Lt: case B::Le: case B::Gt: case B::Ge:
+    case B::BitAnd: case B::BitOr: case B::BitXor:
+        return;  // comparisons and bitwise ops: NoGradient (attach_grad_rules)
     }
 }
 
@@ -245,7 +251,7 @@ void vjp_binary(GradBuilder& b, const VjpArgs& a) {
     if (want(a, 1) && gy != kNoGrad) a.cots[1] = unbroadcast(b, gy, b.type(a.inputs[1]));
 }
 
-// ---- var, std, median (issue 20): g and y are already broadcast to x's shape
+// ---- var, std, median: g and y are already broadcast to x's shape
 Var stat_vjp(Ops& o, ReduceKind k, const VjpArgs& a, Var g, Var y, const std::vector<bool>& axes) {
     const Var x = a.inputs[0];
     const TensorType xt = o.type(x);
@@ -317,6 +323,12 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
     } else if constexpr (K == ReduceKind::Var || K == ReduceKind::Std || K == ReduceKind::Median) {
         Var g = expand_reduced(o, a.cot, xt, axes), y = expand_reduced(o, a.out, xt, axes);
         gx = stat_vjp(o, K, a, g, y, axes);
+    } else {
+        // Every reduction is instantiated (attach_grad_rules): a new one is
+        // a compile error here until it has a rule above or is NoGradient.
+        static_assert(K == ReduceKind::Argmax || K == ReduceKind::Argmin || K == ReduceKind::Any ||
+                          K == ReduceKind::All,
+                      "a reduction without a gradient rule: write it above, or make it NoGradient");
     }
     if (gx != kNoGrad) a.cots[0] = o.like_dtype(gx, x);
 }
@@ -511,7 +523,7 @@ void vjp_tensor(GradBuilder& b, const VjpArgs& a) {
     if (want(a, 0) && is_float(b.type(a.inputs[0]).dtype)) a.cots[0] = o.like_dtype(a.cot, a.inputs[0]);
 }
 
-// ---- norm and the scans (issue 20)
+// ---- norm and the scans
 // norm: x / norm (0 where the norm is 0) for ord None / 2, sign(x) for 1,
 // and for inf sign(x) split evenly among the elements of largest |x|.
 void vjp_norm(GradBuilder& b, const VjpArgs& a) {
@@ -658,7 +670,7 @@ void attach_grad_rules(OpRegistry& r) {
     vjp("stack", &vjp_stack);
     vjp("tensor", &vjp_tensor);
     attach_shape_grad_rules(r);
-    // issue 20: norm and the scans
+    // norm and the scans
     vjp("norm", &vjp_norm);
     vjp("cumsum", &vjp_cumsum);
     vjp("cumprod", &vjp_cumprod);

@@ -1,4 +1,4 @@
-// Indexing and index assignment (SPEC §2.1): ints, slices with Python's
+// Indexing and index assignment (docs/language.md "Values"): ints, slices with Python's
 // clamping, one `...`, negative indices. Results are views.
 #include <string>
 

@@ -1,4 +1,4 @@
-// Integer-tensor indexing along one axis (SPEC §2.1 `x[idx]`, `x[:, idx]`,
+// Integer-tensor indexing along one axis (docs/language.md "Values" `x[idx]`, `x[:, idx]`,
 // `x[idx] = v`, and the flat positions of a bool mask): the ops `_gather`,
 // `_scatter` and `_scatter_add` of the op table. They are made by the
 // interpreter from subscripts (kInternal: no builtin of these names); their

@@ -1,4 +1,4 @@
-// Linear algebra of SPEC §4: matmul (`@`), dot, outer, with NumPy semantics.
+// Linear algebra of docs/builtins.md: matmul (`@`), dot, outer, with NumPy semantics.
 //   matmul: 1-d operands are promoted to a row (a) / column (b) and the added
 //     axis removed from the result; leading (batch) axes broadcast; 0-d
 //     operands are an error. f32/f64 go through OpenBLAS (transposed views are

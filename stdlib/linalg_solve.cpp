@@ -1,4 +1,4 @@
-// inv, solve, det (SPEC §4) through LAPACK from OpenBLAS (stdlib/blas.hpp):
+// inv, solve, det (docs/builtins.md) through LAPACK from OpenBLAS (stdlib/blas.hpp):
 // ?gesv for inv and solve, ?getrf for det. NumPy's semantics: leading axes
 // are a batch (broadcast between solve's operands), b is a vector when it
 // has one axis fewer than a. f32 and f64 compute in their own precision;

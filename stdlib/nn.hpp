@@ -1,4 +1,4 @@
-// Neural-network helpers of SPEC §4, numerically stable, as scipy/PyTorch:
+// Neural-network helpers of docs/builtins.md, numerically stable, as scipy/PyTorch:
 //   softmax(x, axis=-1)      = e / sum(e) with e = exp(x - max(x))  (scipy.special.softmax)
 //   log_softmax(x, axis=-1)  = (x - m) - log(sum(exp(x - m))), m = max(x) or 0
 //                              where that max is not finite (scipy.special.log_softmax)

@@ -1,4 +1,4 @@
-// norm(x, ord=None, axis=None, keepdims=False) (SPEC §4): NumPy's vector
+// norm(x, ord=None, axis=None, keepdims=False) (docs/builtins.md): NumPy's vector
 // norms — ord None or 2 the Euclidean norm (over all elements when axis is
 // None: the Frobenius norm of a matrix; also over a pair of axes when ord is
 // None), ord 1 the sum of absolute values, ord inf the largest one. Matrix

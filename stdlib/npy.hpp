@@ -1,4 +1,4 @@
-// NumPy's .npy format (SPEC §4 "Files"): one tensor, a header and its data.
+// NumPy's .npy format (docs/language.md "Files"): one tensor, a header and its data.
 //
 //   \x93NUMPY <major> <minor> <header length: u16 (1.0) or u32 (2.0, 3.0)>
 //   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }   + spaces + \n

@@ -3,10 +3,12 @@
 #include <zip.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <set>
 
+#include "stdlib/budget.hpp"
 #include "stdlib/file_io.hpp"
 #include "stdlib/npy.hpp"
 
@@ -78,6 +80,9 @@ Tensor read_member(zip_t* z, zip_uint64_t index, const zip_stat_t& st, uint64_t 
         });
     } catch (const FileError& e) {
         bad("member '" + name + "': " + e.what());
+    } catch (const LimitError& e) {
+        // a member too large for the memory limit (a zip bomb): still a limit error, named like the others
+        throw LimitError("member '" + name + "': " + e.what());
     }
 }
 
@@ -103,21 +108,27 @@ NamedTensors read_archive(zip_t* z, uint64_t archive_bytes) {
 
 }  // namespace
 
-NamedTensors npz_read_file(const std::string& path) {
-    const size_t size = regular_file_size(path);
+NamedTensors npz_read_file(const FileRoot& root, const std::string& path) {
+    ReadableFile f = root.open_for_reading(path);
     // libzip opens an empty file as an empty archive; NumPy finds no zip in it.
-    if (size == 0) bad("not a .npz file: it is empty");
+    if (f.size == 0) bad("not a .npz file: it is empty");
+    // libzip reads the descriptor already opened inside the root (by name it
+    // could open another file); the source owns the FILE and closes it.
+    FILE* file = ::fdopen(f.fd.get(), "rb");
+    if (!file) bad(std::string("cannot open: ") + std::strerror(errno));
+    f.fd.release();
     zip_error_t error;
     zip_error_init(&error);
-    zip_source_t* source = zip_source_file_create(path.c_str(), 0, -1, &error);
+    zip_source_t* source = zip_source_filep_create(file, 0, -1, &error);
     if (!source) {
+        std::fclose(file);
         const std::string text = zip_error_strerror(&error);
         zip_error_fini(&error);
         bad("cannot open: " + text);
     }
     zip_error_fini(&error);
     Archive z = open_archive(source);
-    return read_archive(z.get(), size);
+    return read_archive(z.get(), f.size);
 }
 
 NamedTensors npz_decode(std::string_view bytes) {
@@ -131,21 +142,53 @@ NamedTensors npz_decode(std::string_view bytes) {
     return read_archive(z.get(), bytes.size());
 }
 
-void npz_write_file(const std::string& path, const NamedTensors& members) {
+namespace {
+
+// The bytes libzip wrote into an in-memory source.
+std::vector<std::byte> source_bytes(zip_source_t* source) {
+    auto fail = [&] { throw FileError(std::string("cannot write: ") + zip_error_strerror(zip_source_error(source))); };
+    if (zip_source_open(source) != 0) fail();
+    std::vector<std::byte> out;
+    if (zip_source_seek(source, 0, SEEK_END) == 0) {
+        const zip_int64_t size = zip_source_tell(source);
+        if (size > 0 && zip_source_seek(source, 0, SEEK_SET) == 0) {
+            out.resize(static_cast<size_t>(size));
+            if (zip_source_read(source, out.data(), out.size()) != size) out.clear();
+        }
+    }
+    zip_source_close(source);
+    if (out.empty()) fail();
+    return out;
+}
+
+}  // namespace
+
+void npz_write_fd(int fd, const NamedTensors& members) {
     auto fail = [&](const std::string& what) { throw FileError("cannot write: " + what); };
     if (members.empty()) {
-        // libzip deletes an archive with no members instead of writing it;
-        // np.savez() writes the 22-byte end-of-central-directory record alone.
+        // libzip writes nothing for an archive with no members; np.savez()
+        // writes the 22-byte end-of-central-directory record alone.
         static constexpr char kEmptyZip[22] = {'P', 'K', 5, 6};
-        FILE* f = std::fopen(path.c_str(), "wb");
-        if (!f) fail(std::strerror(errno));
-        const bool ok = std::fwrite(kEmptyZip, 1, sizeof kEmptyZip, f) == sizeof kEmptyZip;
-        if (std::fclose(f) != 0 || !ok) fail(std::strerror(errno));
+        write_bytes_fd(fd, std::as_bytes(std::span(kEmptyZip)));
         return;
     }
-    int code = 0;
-    zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
-    if (!z) fail(zip_error_text(code));
+    // The archive is made in memory (libzip writes only to a path of its
+    // choosing, beside the target, which could be outside the file root),
+    // then written to `fd`: while saving, the members' bytes exist twice.
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* memory = zip_source_buffer_create(nullptr, 0, 0, &error);
+    if (!memory) fail(zip_error_strerror(&error));
+    zip_t* z = zip_open_from_source(memory, ZIP_TRUNCATE, &error);
+    if (!z) {
+        zip_source_free(memory);
+        const std::string text = zip_error_strerror(&error);
+        zip_error_fini(&error);
+        fail(text);
+    }
+    zip_error_fini(&error);
+    zip_source_keep(memory);  // read back after zip_close
+    std::unique_ptr<zip_source_t, decltype(&zip_source_free)> keep(memory, zip_source_free);
     Archive archive(z);
     // libzip reads the members' bytes at zip_close: keep them alive until then.
     std::vector<std::string> headers;
@@ -170,6 +213,7 @@ void npz_write_file(const std::string& path, const NamedTensors& members) {
     }
     if (zip_close(z) != 0) fail(zip_strerror(z));  // on failure the archive is still open: ~Archive discards it
     archive.release();
+    write_bytes_fd(fd, source_bytes(memory));
 }
 
 }  // namespace tg::stdlib

@@ -1,4 +1,4 @@
-// NumPy's .npz format (SPEC §4 "Files"): a zip archive of .npy members, one
+// NumPy's .npz format (docs/language.md "Files"): a zip archive of .npy members, one
 // per named tensor (`w.npy` holds the tensor named `w`). The zip container
 // and deflate are libzip's; each member is read with npy_read.
 //
@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "stdlib/file_open.hpp"
 #include "stdlib/tensor.hpp"
 
 namespace tg::stdlib {
@@ -23,13 +24,13 @@ namespace tg::stdlib {
 // Named tensors in archive order; names without the `.npy`.
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
-// Reads the archive at `path` (a regular file; the caller checked the path).
-NamedTensors npz_read_file(const std::string& path);
+// Reads the archive at `path` (a regular file opened through `root`).
+NamedTensors npz_read_file(const FileRoot& root, const std::string& path);
 // The same over an archive in memory (the fuzz target's entry).
 NamedTensors npz_decode(std::string_view bytes);
 
-// Writes the archive to `path`, replacing what is there (the caller makes
-// the write atomic: stdlib/file_io.hpp). Throws FileError when writing fails.
-void npz_write_file(const std::string& path, const NamedTensors& members);
+// Writes the archive to the open file `fd` (the caller makes the write
+// atomic: stdlib/file_io.hpp). Throws FileError when writing fails.
+void npz_write_fd(int fd, const NamedTensors& members);
 
 }  // namespace tg::stdlib

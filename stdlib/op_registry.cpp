@@ -63,6 +63,13 @@ const OpRegistry& op_registry() {
 
 const OpDef* find_op(std::string_view name) { return op_registry().find(name); }
 
+void complete_attrs(const OpDef& def, std::vector<Attr>& attrs) {
+    const size_t given = attrs.size();
+    attrs.resize(def.params.size());
+    for (size_t i = given; i < attrs.size(); ++i)
+        if (!def.params[i].required) attrs[i] = def.params[i].default_value;
+}
+
 std::span<const OpDef* const> all_ops() { return op_registry().all(); }
 
 }  // namespace tg::stdlib

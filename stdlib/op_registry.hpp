@@ -38,7 +38,7 @@ private:
     std::unordered_map<std::string_view, const OpDef*> by_name_;
 };
 
-// One registration function per group of SPEC §4.
+// One registration function per group of docs/builtins.md.
 void register_elementwise_ops(OpRegistry& r);  // elementwise.cpp (core)
 void register_reduction_ops(OpRegistry& r);    // reduce*.cpp (kernels)
 void register_linalg_ops(OpRegistry& r);       // linalg*.cpp (kernels)

@@ -1,5 +1,5 @@
 // The one op table (STYLE.md, "JAX's primitive tables"): every tensor builtin
-// of SPEC §4 is defined once here — name, parameters with keywords and
+// of docs/builtins.md is defined once here — name, parameters with keywords and
 // defaults, a shape-and-dtype rule that needs no data, an eager kernel, and
 // the facts other folders would otherwise match by name: its typed kind (the
 // enum value of an element-wise op or reduction, stdlib/op_kinds.hpp), whether
@@ -148,13 +148,19 @@ struct OpDef {
     bool has_effect() const { return (flags & (kRandom | kStack)) != 0; }
 };
 
+// The attributes of a call made from code (gradient rules, einsum): `attrs`
+// covers the first parameters, the rest take their defaults. A monostate
+// inside `attrs` is an explicit None (sort's axis=None flattens), never
+// "not given", so an eager call, its trace and its gradient bind alike.
+void complete_attrs(const OpDef& def, std::vector<Attr>& attrs);
+
 // Lookup by builtin name ("add", "matmul", "sum", "exp", ...). Aliases
 // (constant -> tensor) resolve to the same OpDef. Null if unknown.
 const OpDef* find_op(std::string_view name);
 // Every op, in registration order (for docs, completion and tests).
 std::span<const OpDef* const> all_ops();
 
-// Operators of SPEC §2.1 map onto ops with these names:
+// Operators of docs/language.md "Values" map onto ops with these names:
 //   + add, - sub, * mul, / div, // floordiv, % mod, ** pow, @ matmul,
 //   unary - neg, ~ invert, & bitand, | bitor, ^ bitxor,
 //   == eq, != ne, < lt, <= le, > gt, >= ge, `not` logical_not.
@@ -177,7 +183,7 @@ struct NestedData {
 };
 Tensor tensor_from_nested(const NestedData& data, std::optional<DType> dtype);
 
-// Indexing (SPEC §2.1): ints, slices (Python clamping), `...`, negative
+// Indexing (docs/language.md "Values"): ints, slices (Python clamping), `...`, negative
 // indices. Results are views. Out of range: OpError
 // "index 5 is out of range for axis 0 with size 3".
 struct IndexItem {
@@ -192,7 +198,7 @@ void index_assign(Tensor& x, std::span<const IndexItem> items, const Tensor& v);
 // Shape rule of index (for symbolic tensors).
 Shape index_shape(const Shape& x, std::span<const IndexItem> items);
 
-// Truth value of a tensor (SPEC §2.1): exactly one element, nonzero is true;
+// Truth value of a tensor (docs/language.md "Values"): exactly one element, nonzero is true;
 // otherwise OpError "the truth value of a tensor with 6 elements is ambiguous; use any() or all()".
 bool truth(const Tensor& x);
 

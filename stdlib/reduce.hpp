@@ -1,4 +1,4 @@
-// Reductions of SPEC §4 (`axis=None | int | tuple`, `keepdims=False`):
+// Reductions of docs/builtins.md (`axis=None | int | tuple`, `keepdims=False`):
 // sum mean max min prod argmax argmin any all logsumexp, and var std
 // (`ddof=0`) median (kernels in reduce_stats.cpp; their rules are there).
 //

@@ -1,4 +1,4 @@
-// var, std and median (SPEC §4): reductions that need a whole lane at once
+// var, std and median (docs/builtins.md): reductions that need a whole lane at once
 // (two passes, or a selection), so they run on "lanes": the reduced axes moved
 // last and made contiguous, one lane per output element. Also the weights of
 // median's gradient (the internal op _median_weights).

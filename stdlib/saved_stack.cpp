@@ -1,7 +1,7 @@
 // The saved-value stack of a graph run (OpContext::stack): autodiff's
 // reverse loops. The forward `while` of a gradient pushes, each iteration,
 // the values its backward needs; the backward loop pops them in reverse
-// (interp/autodiff.cpp). Made by the tracer only (kInternal: no builtin of
+// (interp/autodiff/autodiff.cpp). Made by the tracer only (kInternal: no builtin of
 // these names); ordered by the effect token like random ops.
 #include "stdlib/errors.hpp"
 #include "stdlib/op_registry.hpp"

@@ -1,4 +1,4 @@
-// Scans of SPEC §4: cumsum and cumprod along one axis (`axis=None` flattens
+// Scans of docs/builtins.md: cumsum and cumprod along one axis (`axis=None` flattens
 // first, as NumPy). dtypes as NumPy: bool and integers give i64 (wrapping),
 // floats keep their dtype and accumulate in it, in order (NumPy's
 // add.accumulate / multiply.accumulate), so results match NumPy's bit for bit.

@@ -1,4 +1,4 @@
-// Selection ops of SPEC §4 with NumPy's semantics: take, sort, argsort (op
+// Selection ops of docs/builtins.md with NumPy's semantics: take, sort, argsort (op
 // table rows, stdlib/select_ops.cpp), and unique / nonzero, whose result
 // shapes depend on the data: they are no table rows (a shape rule could not
 // give their shape) but host builtins of interp that call these kernels

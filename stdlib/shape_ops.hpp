@@ -1,4 +1,4 @@
-// Shape ops of SPEC §4: transpose reshape expand_dims squeeze flatten
+// Shape ops of docs/builtins.md: transpose reshape expand_dims squeeze flatten
 // broadcast_to concat stack one_hot. transpose, broadcast_to, expand_dims,
 // squeeze and reshape/flatten of contiguous tensors are views (no copy).
 // Each has a shape rule on TensorType (no data) and a kernel; the functions

@@ -1,4 +1,4 @@
-// Layout ops of SPEC §4 with NumPy's semantics: flip roll tile repeat pad
+// Layout ops of docs/builtins.md with NumPy's semantics: flip roll tile repeat pad
 // diag tril triu. Each has one plan function that both the shape rule (no
 // data) and the kernel use, so the static shape of a graph node is the shape
 // the kernel gives. Results keep x's dtype (a weak scalar becomes strong).
@@ -125,10 +125,19 @@ Tensor eager_tile(OpContext&, const OpArgs& a) {
 
 // ---- repeat: each element repeated n times (or counts[k] times for the
 // k-th one) along axis (axis None: the flattened tensor).
+// The map from a result position to x's position is kept as the counts'
+// running sums (one per x position, never one per result position: a large
+// repetition must not build an index as large as its result before the
+// result's allocation is checked against the memory limit).
 struct RepeatPlan {
     int axis = 0;
     Shape in, out;               // x's shape (flattened when axis is None), the result's
-    std::vector<int64_t> src;    // result position along axis -> x position
+    int64_t uniform = 0;         // every count, when they are all the same (> 0)
+    std::vector<int64_t> ends;   // otherwise: ends[k] = counts[0] + ... + counts[k]
+    int64_t source(int64_t i) const {  // result position along axis -> x position
+        if (uniform > 0) return i / uniform;
+        return std::upper_bound(ends.begin(), ends.end(), i) - ends.begin();
+    }
 };
 RepeatPlan plan_repeat(const Shape& xs, const Attr& n_attr, const Attr& axis_attr) {
     RepeatPlan p;
@@ -143,14 +152,20 @@ RepeatPlan plan_repeat(const Shape& xs, const Attr& n_attr, const Attr& axis_att
     if (counts.size() == 1) counts.assign(static_cast<size_t>(len), counts[0]);
     if (static_cast<int64_t>(counts.size()) != len)
         fail("repeat", "argument `n` has " + str(int64_t(counts.size())) + " counts for an axis of size " + str(len));
-    for (int64_t k = 0; k < len; ++k) {
-        const int64_t c = counts[static_cast<size_t>(k)];
+    int64_t total = 0;
+    p.ends.reserve(counts.size());
+    for (int64_t c : counts) {
         if (c < 0) fail("repeat", "argument `n` has a negative count " + str(c));
-        if (static_cast<int64_t>(p.src.size()) + c > (int64_t(1) << 40)) fail("repeat", "the result is too large");
-        p.src.insert(p.src.end(), static_cast<size_t>(c), k);
+        if (total + c > (int64_t(1) << 40)) fail("repeat", "the result is too large");
+        total += c;
+        p.ends.push_back(total);
+    }
+    if (!counts.empty() && counts[0] > 0 && std::all_of(counts.begin(), counts.end(), [&](int64_t c) { return c == counts[0]; })) {
+        p.uniform = counts[0];
+        p.ends.clear();
     }
     p.out = p.in;
-    p.out[p.axis] = static_cast<int64_t>(p.src.size());
+    p.out[p.axis] = total;
     (void)p.out.numel();
     return p;
 }
@@ -161,7 +176,7 @@ Tensor eager_repeat(OpContext&, const OpArgs& a) {
     const RepeatPlan p = plan_repeat(a.inputs[0].shape(), a.attrs[1], a.attrs[2]);
     const Tensor x = kern::reshaped(kern::strong(a.inputs[0]), p.in);
     return kern::gather_map(x, p.out, [&](const int64_t* i, int64_t* j) {
-        for (int d = 0; d < p.in.rank(); ++d) j[d] = d == p.axis ? p.src[static_cast<size_t>(i[d])] : i[d];
+        for (int d = 0; d < p.in.rank(); ++d) j[d] = d == p.axis ? p.source(i[d]) : i[d];
         return true;
     });
 }

@@ -3,6 +3,7 @@
 #include "stdlib/tensor.hpp"
 
 #include "stdlib/budget.hpp"
+#include "stdlib/mapping_cache.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -33,67 +34,11 @@ size_t round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
     throw OpError("cannot allocate " + std::to_string(bytes) + " bytes (" + human_bytes(bytes) + ") for a tensor: " + why);
 }
 
-// Large mappings freed recently, kept for reuse: on this kind of machine the
-// first touch of fresh memory costs far more than the computation (see
-// TOOLCHAIN.md), so an element-wise loop that frees and re-creates a 40 MB
-// result every iteration should get the same pages back. This is an
-// allocator cache shared by the process (like malloc's), guarded by a mutex;
-// it holds no tg state.
-class MappingCache {
-public:
-    static MappingCache& instance() {
-        static MappingCache cache;
-        return cache;
-    }
-    // A cached mapping of exactly `len` bytes, or null.
-    void* take(size_t len) {
-        std::lock_guard<std::mutex> lock(mu_);
-        for (size_t i = 0; i < blocks_.size(); ++i) {
-            if (blocks_[i].len == len) {
-                void* p = blocks_[i].base;
-                held_ -= len;
-                blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
-                return p;
-            }
-        }
-        return nullptr;
-    }
-    // Keeps the mapping, or unmaps it (or the oldest ones) when over budget.
-    void give(void* base, size_t len) {
-        std::vector<Block> drop;
-        {
-            std::lock_guard<std::mutex> lock(mu_);
-            if (len > kMaxHeld) {
-                drop.push_back({base, len});
-            } else {
-                blocks_.push_back({base, len});
-                held_ += len;
-                while (held_ > kMaxHeld || blocks_.size() > kMaxBlocks) {
-                    drop.push_back(blocks_.front());
-                    held_ -= blocks_.front().len;
-                    blocks_.erase(blocks_.begin());
-                }
-            }
-        }
-        for (const Block& b : drop) munmap(b.base, b.len);
-    }
-
-private:
-    struct Block {
-        void* base;
-        size_t len;
-    };
-    static constexpr size_t kMaxHeld = size_t(512) << 20;  // 512 MiB
-    static constexpr size_t kMaxBlocks = 16;
-    std::mutex mu_;
-    std::vector<Block> blocks_;
-    size_t held_ = 0;
-};
-
 // A 2 MiB-aligned mapping of `len` bytes (a multiple of 2 MiB) with
-// transparent huge pages requested. Sets `fresh` when the memory is new (zero).
-void* map_huge(size_t len, bool& fresh) {
-    if (void* p = MappingCache::instance().take(len)) {
+// transparent huge pages requested, from the cache of `budget`'s interpreter
+// when it has one of that size. Sets `fresh` when the memory is new (zero).
+void* map_huge(size_t len, Budget* budget, bool& fresh) {
+    if (void* p = budget ? budget->mappings().take(len) : nullptr) {
         fresh = false;
         return p;
     }
@@ -176,7 +121,7 @@ Buffer* Buffer::allocate(size_t bytes) {
     budget->charge(bytes);
     Buffer* b;
     try {
-        b = allocate_uncharged(bytes);
+        b = allocate_uncharged(bytes, budget);
     } catch (...) {
         budget->credit(bytes);
         throw;
@@ -186,18 +131,18 @@ Buffer* Buffer::allocate(size_t bytes) {
     return b;
 }
 
-Buffer* Buffer::allocate_uncharged(size_t bytes) {
+Buffer* Buffer::allocate_uncharged(size_t bytes, Budget* cache_of) {
     if (bytes > allocation_limit())
         cannot_allocate(bytes, ("more than this machine's memory (" + human_bytes(allocation_limit()) + ")").c_str());
     static_assert(sizeof(Buffer) <= kHeader, "Buffer header must fit before its inline data");
     if (bytes >= kMapThreshold) {
         const size_t len = round_up(bytes, kHugePage);
         bool fresh = false;
-        void* p = map_huge(len, fresh);
+        void* p = map_huge(len, cache_of, fresh);
         if (!p) cannot_allocate(bytes, "out of memory");
         Buffer* b = new (std::nothrow) Buffer();
         if (!b) {
-            MappingCache::instance().give(p, len);
+            munmap(p, len);
             cannot_allocate(bytes, "out of memory");
         }
         b->data_ = p;
@@ -230,10 +175,15 @@ Buffer* Buffer::wrap(void* data, size_t bytes, std::function<void()> release) {
 
 void Buffer::release() {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    if (budget_) {
-        budget_->credit(bytes_);
-        budget_->release();
-    }
+    Budget* budget = budget_;
+    if (budget) budget->credit(bytes_);
+    // the budget is released last: a mapping goes back to its cache first
+    struct Release {
+        Budget* b;
+        ~Release() {
+            if (b) b->release();
+        }
+    } release_budget{budget};
     switch (kind_) {
         case Kind::Inline: {
             const size_t block_bytes = kHeader + round_up(bytes_, kAlign);
@@ -242,7 +192,8 @@ void Buffer::release() {
             return;
         }
         case Kind::Mapped:
-            MappingCache::instance().give(map_base_, map_len_);
+            if (budget) budget->mappings().give(map_base_, map_len_);
+            else munmap(map_base_, map_len_);
             delete this;
             return;
         case Kind::Host:

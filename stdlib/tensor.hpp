@@ -1,5 +1,5 @@
 // Tensor: dtype + shape + strides over a reference-counted, 64-byte-aligned
-// buffer with copy-on-write (SPEC §2: value semantics). Transposes, slices
+// buffer with copy-on-write (docs/language.md "Values": value semantics). Transposes, slices
 // and broadcasts are views that share the buffer. A 0-d tensor keeps its one
 // element inline (no buffer, no heap allocation), which is what makes scalar
 // arithmetic in the interpreter cheap.
@@ -46,7 +46,8 @@ public:
 private:
     enum class Kind : uint8_t { Inline, Mapped, Host };
     Buffer() = default;
-    static Buffer* allocate_uncharged(size_t bytes);
+    // cache_of: the budget whose cache of large mappings to reuse (null: none)
+    static Buffer* allocate_uncharged(size_t bytes, Budget* cache_of = nullptr);
     ~Buffer();
     void* data_ = nullptr;
     size_t bytes_ = 0;
@@ -78,7 +79,7 @@ public:
     static Tensor scalar(int32_t v);
     static Tensor scalar(int64_t v, DType dtype = DType::I64);  // cast to dtype
     static Tensor scalar(double v, DType dtype = DType::F32);   // cast to dtype
-    // Weak scalars (literals, SPEC §2.1): the exact value is kept (as i64 or
+    // Weak scalars (literals, docs/language.md "Values"): the exact value is kept (as i64 or
     // f64); dtype() reports the default dtype (i64 or f32).
     static Tensor weak_int(int64_t v);
     static Tensor weak_float(double v);

@@ -28,7 +28,7 @@ expected files beside the script:
                <name>.ir. That run must also print <name>.out and exit like
                the other modes, and must dump at least one graph.
                Used by tests/scripts/graph_ir/ (one script per converted
-               construct of SPEC §5.2). It runs with `--dynamic-shapes auto`
+               construct of docs/graph.md "Static and dynamic"). It runs with `--dynamic-shapes auto`
                (the default), whatever TG_DYNAMIC_SHAPES says.
 A script with a .err file must exit with status 1; others with 0.
 --update rewrites .out / .err from the as-written run (or the first mode

@@ -1,4 +1,4 @@
-// The merge rules of converted control flow (SPEC §5.2), for the values a
+// The merge rules of converted control flow (docs/graph.md "Static and dynamic"), for the values a
 // carried variable has on the two paths of a `cond` or before and after an
 // iteration of a `while`: how two tensor types join, and the one wording of
 // every mismatch that stops the conversion. The conversion itself runs in
@@ -17,7 +17,7 @@ namespace tg::tracer {
 // a and b: equal dtypes join (weak only if both are); a weak literal and a
 // strong tensor of the same kind (int literal and i32/i64, float literal
 // and f32/f64) take the strong dtype, as eager's arithmetic would give the
-// literal (§2.1). Anything else — two strong dtypes, a literal of another
+// literal (docs/language.md "Values"). Anything else — two strong dtypes, a literal of another
 // kind (an int literal that eager prints as `1` against an f32 tensor),
 // different shapes — has no type: nullopt.
 std::optional<stdlib::TensorType> join(const stdlib::TensorType& a, const stdlib::TensorType& b);

@@ -1,4 +1,4 @@
-// The AutoGraph conversion's policy (SPEC §5.2): which variables a converted
+// The AutoGraph conversion's policy (docs/graph.md "Static and dynamic"): which variables a converted
 // `if` or loop carries, and in what form. For each carried variable it
 // decides, from the values the paths give it, whether it stays as it is
 // (the same object on every path, a static value), or becomes results of
@@ -11,7 +11,7 @@
 // one apart into its tensor leaves and its definedness, compare two
 // skeletons — so tracer/ needs nothing of interp. The host evaluates the
 // bodies, builds the regions from these decisions, and handles the autodiff
-// tape (interp/autograph.cpp). Two values that do not merge throw
+// tape (interp/tracing/autograph.cpp). Two values that do not merge throw
 // CarriedMismatch, which the host turns into the conversion error
 // (mismatch_message, carried_merge.hpp) after rolling back.
 #pragma once
@@ -108,7 +108,7 @@ concept RegionHost = ConversionHost<H> &&
 
 // A value on one path, as the policy sees it: None counts as the plain
 // value (with the None flag) where another path gives the variable a
-// value, so that the two meet (SPEC §5.2).
+// value, so that the two meet (docs/graph.md "Static and dynamic").
 template <ConversionHost H>
 CarriedParts<typename H::Value> parts_with_none(const H& h, const typename H::Value& v, bool other_has_value) {
     if (h.is_none(v) && other_has_value) return {nullptr, h.static_bool(false), true, false};

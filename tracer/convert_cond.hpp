@@ -1,4 +1,4 @@
-// A converted `if` (SPEC §5.2): the `cond` node built from its two branches.
+// A converted `if` (docs/graph.md "Static and dynamic"): the `cond` node built from its two branches.
 // The steps are the tracer's — save the carried variables, trace each
 // branch in its region from their values before, merge what each variable
 // is after (conversion.hpp), yield the results, put the variables back

@@ -1,4 +1,4 @@
-// A converted loop (SPEC §5.2): the `while` node built from a condition and a
+// A converted loop (docs/graph.md "Static and dynamic"): the `while` node built from a condition and a
 // body. The steps are the tracer's — plan which variables are carried
 // (conversion.hpp), trace the condition region and the body region from the
 // carried values, widen the plans and trace again until one iteration keeps

@@ -1,6 +1,6 @@
 // Errors the tracer raises. `Error` carries a message and the source location
 // of the tg expression it is about, so interp can render it exactly like the
-// eager error (SPEC §5.3: same message, same file:line:col).
+// eager error (docs/graph.md "Running": same message, same file:line:col).
 #pragma once
 
 #include <memory>

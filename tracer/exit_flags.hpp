@@ -1,11 +1,11 @@
 // The hidden flags of `break`, `continue` and `return` inside converted
-// control flow (SPEC §5.2): a branch or loop body that exits sets its flag;
+// control flow (docs/graph.md "Static and dynamic"): a branch or loop body that exits sets its flag;
 // while a flag may be set (a graph value), the rest of the block runs inside
 // a `cond` on "none is set"; a flag that ends up statically true after a
 // merge means the exit happened on every path.
 //
 // This is the policy; interp's frame holds the flags and implements
-// ExitFlags over them (interp/autograph.cpp), so tracer/ needs nothing of
+// ExitFlags over them (interp/tracing/autograph.cpp), so tracer/ needs nothing of
 // interp's values.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Generalizing a @graph function over the dimensions that vary between its
-// calls (issue 21 item 4; TF's `reduce_retracing`, JAX's shape polymorphism
+// calls (TF's `reduce_retracing`, JAX's shape polymorphism
 // checked by tracing): docs/graph.md "Dynamic dimensions".
 //
 // After a function has been traced for kShapeTracesBeforeGeneralizing

@@ -243,11 +243,8 @@ size_t Graph::live_node_count() const {
 
 std::vector<ValueId> Graph::apply(const stdlib::OpDef& def, std::span<const ValueId> inputs,
                                   std::vector<stdlib::Attr> attrs, SrcLoc loc, ValueId token) {
-    attrs.resize(def.params.size());
     // Parameters not given take their default, as when eager binds a call.
-    for (size_t i = 0; i < attrs.size(); ++i)
-        if (std::holds_alternative<std::monostate>(attrs[i]) && !def.params[i].required)
-            attrs[i] = def.params[i].default_value;
+    stdlib::complete_attrs(def, attrs);
     std::vector<TensorType> in_types;
     in_types.reserve(inputs.size());
     for (ValueId v : inputs) in_types.push_back(values_[v].type.tensor);

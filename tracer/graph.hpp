@@ -54,7 +54,7 @@ enum class Op : uint8_t {
     Apply,        // a stdlib op (node.def); attrs = one per OpDef param; random ops take a token
     Constant,     // payload: the tensor
     Undef,        // a value of the result type with unspecified contents (zeros): an unassigned variable
-    Truth,        // bool[] truth value of a one-element tensor (SPEC §2.1)
+    Truth,        // bool[] truth value of a one-element tensor (docs/language.md "Values")
     Index,        // x[items]; payload IndexSpec; operands: x, then one 0-d int per dynamic item
     IndexAssign,  // x with x[items] = v (a new value); operands: x, v, dynamic items
     Cond,         // operands: pred (bool[]), ins...; regions then/else take ins, yield results
@@ -83,7 +83,7 @@ struct IndexSpec {
     std::vector<bool> dynamic;
 };
 
-// A host function (SPEC §8) called from a graph; `id` is the caller's handle.
+// A host function (docs/embedding.md) called from a graph; `id` is the caller's handle.
 struct HostFn {
     uint32_t id = 0;
     std::string name;

@@ -1,4 +1,4 @@
-// A graph as a value (SPEC §9): a traced function's graph together with what
+// A graph as a value (docs/language.md "Graphs as values"): a traced function's graph together with what
 // a caller needs to feed it and read it — the parameters it takes, the
 // structure of each argument and of the result (tuples and lists of
 // tensors), and the flat input and output specs. It is what `concrete`

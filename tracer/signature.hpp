@@ -1,5 +1,5 @@
 // Signatures of @graph calls: what the trace cache (tracer/trace_cache.hpp)
-// is keyed by (SPEC §5.1).
+// is keyed by (docs/graph.md "Signatures and the cache").
 //
 // A signature describes a call by what a trace depends on: the dtype and
 // shape of every tensor argument (also inside lists, tuples and dicts), the
@@ -26,7 +26,7 @@ struct ArgDesc {
     Kind kind = Kind::Static;
     stdlib::DType dtype = stdlib::DType::F32;  // Tensor
     stdlib::Shape shape;                       // Tensor
-    bool weak = false;                         // Tensor: a weak literal (SPEC §2.1); it keeps
+    bool weak = false;                         // Tensor: a weak literal (docs/language.md "Values"); it keeps
                                                // its weak promotion in the graph, so it is
                                                // part of the signature
     // Tensor, in a generalized signature (tracer/generalize.hpp): per axis,

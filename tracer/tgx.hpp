@@ -1,4 +1,4 @@
-// The `.tgx` file format (SPEC §9; docs/tgx-format.md describes it field by
+// The `.tgx` file format (docs/language.md "Graphs as values", docs/tgx-format.md describes it field by
 // field): a graph value (tracer/graph_function.hpp) as bytes and back.
 //
 // Bytes in, graph or error out: read_tgx never trusts its input — every

@@ -1,4 +1,4 @@
-// The trace cache of one @graph function (SPEC §5.1): its traces, one per
+// The trace cache of one @graph function (docs/graph.md "Signatures and the cache"): its traces, one per
 // signature, each guarded by the variables the trace captured from outside
 // the traced code. A call reuses a trace whose arguments describe the same
 // way and whose captured variables are all still bound to the values read at

@@ -1,4 +1,4 @@
-// tg — the embedding API (SPEC §8). This header is the whole public surface:
+// tg — the embedding API (docs/embedding.md). This header is the whole public surface:
 // it exposes no Spirit, LLVM or internal types.
 //
 //   tg::Interpreter interp({.write_output = [](std::string_view s) { std::cout << s; }});
@@ -74,8 +74,11 @@ public:
     static Tensor scalar(double v, DType dtype = DType::F32);
     static Tensor scalar(int64_t v, DType dtype = DType::I64);
     static Tensor scalar(bool v);
-    // Copies `data` (C-contiguous, shape.product() elements of dtype).
+    // Copies `data` (C-contiguous, shape.product() elements of dtype; the
+    // caller guarantees that many are there — prefer from_floats when the
+    // length is known).
     static Tensor copy_of(const void* data, DType dtype, std::vector<int64_t> shape);
+    // Copies `data`, whose length must be shape.product() (else tg::Error).
     static Tensor from_floats(std::span<const float> data, std::vector<int64_t> shape);
     // Wraps host memory WITHOUT copying: `data` must stay valid until `release`
     // runs (when the last tensor using it is gone; `release` may be empty if
@@ -124,10 +127,12 @@ private:
     std::shared_ptr<Impl> impl_;
 };
 
-// Any tg value: a tensor, list, tuple, str, function, dtype, None, module or dict.
+// Any tg value: a tensor, list, tuple, str, function, dtype, None, module,
+// dict, graph (what `concrete` and `load` of a .tgx give: callable) or
+// spec (an argument spec such as `f32[3,4]`).
 class Value {
 public:
-    enum class Kind { None, Tensor, List, Tuple, Str, Function, DType, Module, Dict };
+    enum class Kind { None, Tensor, List, Tuple, Str, Function, DType, Module, Dict, Graph, Spec };
     Value();  // None
     Value(Tensor t);          // NOLINT: implicit on purpose
     Value(double v);          // NOLINT: a number like the literal `2.5` in tg (weak: f32 unless combined)
@@ -180,13 +185,13 @@ struct ModuleSource {
 // std::exception) to fail the import with its message, located at the import.
 using ModuleLoader = std::function<std::optional<ModuleSource>(const std::string& name, const std::string& importer)>;
 
-// The default loader (SPEC §3), which the tg command uses: `name`.tg in the
+// The default loader (docs/language.md), which the tg command uses: `name`.tg in the
 // importing file's folder, then in `module_paths`, then (if `use_tg_path`) in
 // the folders of $TG_PATH.
 ModuleLoader file_module_loader(std::vector<std::string> module_paths = {}, bool use_tg_path = true);
 
 // When a @graph function called with varying sizes is traced once with
-// those dimensions dynamic instead of once per shape (SPEC §5.1, docs/graph.md
+// those dimensions dynamic instead of once per shape (docs/graph.md "Signatures, the cache", docs/graph.md
 // "Dynamic dimensions").
 enum class DynamicShapes {
     Auto,    // after 3 traces that differ only in sizes
@@ -200,7 +205,7 @@ struct Options {
     std::function<void(std::string_view)> write_output;
     // Diagnostic logs (--trace). Without a callback they are dropped.
     std::function<void(std::string_view)> write_log;
-    // Tracer switches (SPEC §5.4).
+    // Tracer switches (docs/graph.md "Flags").
     bool eager = false;     // run @graph functions eagerly
     bool trace = false;     // log every trace and retrace
     bool no_jit = false;    // run graphs with the reference graph interpreter
@@ -225,18 +230,22 @@ struct Options {
     // interpreter is part of the run that called it).
     int max_call_depth = 1000;
     int64_t max_steps = 0;  // statements and loop iterations per run; 0 = no limit
-    // Bytes of tensor data this interpreter holds at once (eager, graph
+    // Bytes this interpreter holds at once: tensor data (eager, graph
     // interpreter and compiled code alike; host memory given with
-    // Tensor::wrap is not counted). The allocation that would pass it fails
-    // with "memory limit exceeded: ..." before taking any memory. 0 = no limit.
+    // Tensor::wrap is not counted) and, approximately, lists, tuples, dicts
+    // and strings (docs/embedding.md "Limits" says how). The allocation that
+    // would pass it fails with "memory limit exceeded: ..." before taking any
+    // memory. 0 = no limit.
     int64_t max_memory_bytes = 0;
-    // Wall time per run, in seconds; 0 = no limit. Checked like the interrupt.
+    // Wall time per run, in seconds (tracing and compiling included); 0 = no
+    // limit. Checked like the interrupt.
     double max_seconds = 0;
     // Interrupt: when the host sets *interrupt to true (from a SIGINT handler
     // or a watchdog thread), the running code stops with the tg::Error
     // "interrupted". The flag and the deadline are checked before every
     // tensor op, at every graph node and every compiled loop back edge (in
-    // batches of ~1 ms), and inside long builtins: they act within a few
+    // batches of ~1 ms), while LLVM compiles, and by elapsed work inside
+    // every builtin that loops over elements: they act within a few
     // milliseconds, or after the one op running (a single op is never cut).
     // The host owns the flag, clears it, and keeps it alive as long as the
     // interpreter.
@@ -244,17 +253,17 @@ struct Options {
     // Modules: every `import` goes through load_module. Without one, the
     // file system as file_module_loader(module_paths, use_tg_path) does it:
     // `import util` looks in the importing file's folder, then in
-    // module_paths, then (if use_tg_path) in $TG_PATH. allow_import = false
-    // makes every import an error.
+    // module_paths, then (if use_tg_path) in $TG_PATH. allow_import = false makes every import an error;
+    // imports are governed by these options only, not by allow_files / file_root (docs/embedding.md "Files").
     ModuleLoader load_module;
     bool allow_import = true;
     bool use_tg_path = true;
     std::vector<std::string> module_paths;
-    // Files a script reads and writes (load, save, loadtxt; SPEC §4):
+    // Files a script reads and writes (load, save, loadtxt; docs/builtins.md):
     // allow_files = false makes each an error; with a file_root, relative
-    // paths are taken from it and every path must stay inside it — `..`, an
-    // absolute path elsewhere, or a symlink that leads out (or nowhere) is an
-    // error.
+    // paths are taken from it and every path must stay inside it — `..`, an absolute path elsewhere, or a
+    // symlink that leads out (or nowhere) is an error, also while folders inside are swapped meanwhile; only
+    // regular files are read (a FIFO is an error); save does not replace a read-only file.
     bool allow_files = true;
     std::string file_root;
     // Script arguments: the tg list `argv`.
@@ -278,7 +287,7 @@ public:
     // expression statement's value.
     void run_interactive(std::string_view source, std::string_view name,
                          const std::function<void(const Value&)>& echo);
-    // The REPL's form under SPEC §7's tracing toggle (`:trace on`): the input
+    // The REPL's form under docs/repl.md's tracing toggle (`:trace on`): the input
     // is traced into one graph whose free variables (the main-module
     // variables it reads) are its inputs; the graph is logged (write_log),
     // run, and released, and the variables the input assigns are set from
@@ -304,8 +313,8 @@ public:
     // x.name(...) calls name(x, ...)). Define before running code that uses it.
     void define(std::string name, HostFunction fn);
 
-    // Bytes of tensor data this interpreter holds now (what max_memory_bytes
-    // limits): its variables, and tensors it made that the host still holds.
+    // Bytes this interpreter holds now, as max_memory_bytes counts them: its
+    // variables, and tensors it made that the host still holds.
     int64_t memory_bytes() const;
 
     void set_eager(bool on);  // the :eager switch
@@ -320,7 +329,7 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// A saved graph (SPEC §9: a .tgx file from `save` or `tg export`), loaded
+// A saved graph (docs/language.md "Graphs as values": a .tgx file from `save` or `tg export`), loaded
 // for running from C++ — no source file, no parser, no interpreter. It runs
 // as compiled native code, through the same JIT and object cache as @graph
 // calls (or on the reference graph interpreter with no_jit).
@@ -376,5 +385,20 @@ private:
 };
 
 const char* version();  // "0.2.0"
+
+// Reports a crash of tg itself instead of dying silently (docs/embedding.md
+// "Crashes"). Installs handlers of SIGSEGV, SIGBUS, SIGFPE, SIGILL and
+// SIGABRT — signals no tg program should cause — that first call
+// `flush_output` (null: C's stdout is flushed, unless another thread holds
+// its lock), then write to stderr the tg source line the faulting thread
+// was running (file:line:col, the line, the tg traceback) and a line saying
+// this is a bug in tg; then the signal goes back to the handler that was
+// there before (by default the process dies of it: exit status 128 + the
+// signal in a shell). `flush_output` runs inside the signal handler: it
+// may do only what is safe there (write(2)). The library installs nothing
+// by itself: a host calls this once, at startup. The calling thread gets an
+// alternate signal stack (a stack overflow is reported too); call it again
+// on another thread that runs interpreters to give it one as well.
+void install_fault_handler(void (*flush_output)() = nullptr);
 
 }  // namespace tg

@@ -4,7 +4,7 @@
 // out, as it must; any other exception escaping is a bug (exit 3).
 #include <tg/tg.hpp>
 
-#include "interp/tool_api.hpp"  // read_file (CLI-side)
+#include "api/tool_api.hpp"  // read_file (CLI-side)
 
 #include <atomic>
 #include <cstdio>

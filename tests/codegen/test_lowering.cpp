@@ -294,9 +294,37 @@ TEST_CASE("liveness: tensors are released after their last use, also across loop
     agree(g, *c, {values(DType::F32, 16, 1).view(Shape{4, 4}, Shape{4, 1}, 0)}, "live");
 }
 
-TEST_CASE("cond and while with 0-d and tensor carried values, print and assert") {
-    // while i < n: v = v * 2 + i; i = i + 1;  print(i) when i is even
-    Graph g("loop");
+namespace {
+
+// In a loop body: print(i) when i is even (a cond over the token); the token after it.
+ValueId print_when_even(Graph& g, ValueId tok, ValueId i) {
+    ValueId even = g.apply1("eq", {g.apply1("mod", {i, g.constant(Tensor::weak_int(2))}), g.constant(Tensor::weak_int(0))});
+    std::vector<ValueId> cin{tok};
+    auto cn = g.add_cond(even, cin);
+    auto then_r = g.node(cn).regions[0], else_r = g.node(cn).regions[1];
+    g.enter(then_r);
+    {
+        std::vector<ValueId> pv{i};
+        ValueId t2 = g.print(g.args(then_r)[0], {tracer::TextPiece{tracer::TextPiece::Text, "i=", 0},
+                                                 tracer::TextPiece{tracer::TextPiece::Str, "", 0},
+                                                 tracer::TextPiece{tracer::TextPiece::Text, "\n", 0}},
+                             pv);
+        std::vector<ValueId> ys{t2};
+        g.yield(ys);
+    }
+    g.exit();
+    g.enter(else_r);
+    {
+        std::vector<ValueId> ys{g.args(else_r)[0]};
+        g.yield(ys);
+    }
+    g.exit();
+    return g.finish(cn)[0];
+}
+
+// g(n, v): while i < n: v = v * 2 + i; i = i + 1;  print(i) when i is even.
+// Then assert i < 100 ("too many", at 7:3); returns i and v.
+void build_loop_print_assert(Graph& g) {
     ValueId tok = g.add_input_token();
     ValueId n = g.add_input({DType::I64, {}, false}, "n");
     ValueId v0 = g.add_input({DType::F32, Shape{3}, false}, "v");
@@ -320,29 +348,7 @@ TEST_CASE("cond and while with 0-d and tensor carried values, print and assert")
         ValueId fi = g.apply1("astype", {args[1]}, {}, {std::monostate{}, DType::F32});
         ValueId v = g.apply1("add", {g.apply1("mul", {args[2], two}), fi});
         ValueId i = g.apply1("add", {args[1], g.constant(Tensor::weak_int(1))});
-        ValueId even = g.apply1("eq", {g.apply1("mod", {i, g.constant(Tensor::weak_int(2))}), g.constant(Tensor::weak_int(0))});
-        std::vector<ValueId> cin{args[0]};
-        auto cn = g.add_cond(even, cin);
-        auto then_r = g.node(cn).regions[0], else_r = g.node(cn).regions[1];
-        g.enter(then_r);
-        {
-            std::vector<ValueId> pv{i};
-            ValueId t2 = g.print(g.args(then_r)[0], {tracer::TextPiece{tracer::TextPiece::Text, "i=", 0},
-                                                     tracer::TextPiece{tracer::TextPiece::Str, "", 0},
-                                                     tracer::TextPiece{tracer::TextPiece::Text, "\n", 0}},
-                                 pv);
-            std::vector<ValueId> ys{t2};
-            g.yield(ys);
-        }
-        g.exit();
-        g.enter(else_r);
-        {
-            std::vector<ValueId> ys{g.args(else_r)[0]};
-            g.yield(ys);
-        }
-        g.exit();
-        auto cres = g.finish(cn);
-        std::vector<ValueId> ys{cres[0], i, v};
+        std::vector<ValueId> ys{print_when_even(g, args[0], i), i, v};
         g.yield(ys);
     }
     g.exit();
@@ -353,34 +359,48 @@ TEST_CASE("cond and while with 0-d and tensor carried values, print and assert")
     std::vector<ValueId> outs{res[1], res[2], t3};
     g.yield(outs);
     tracer::verify(g);
+}
+
+// Runs g on the reference interpreter and c with n = k: both print, raise
+// and return the same. The compiled run's error ("" if none).
+std::string check_same_run(const Graph& g, const codegen::CompiledGraph& c, int64_t k) {
+    std::string ref_out, jit_out;
+    tracer::RunContext rc, jc;
+    rc.write = [&](std::string_view s) { ref_out += s; };
+    jc.write = [&](std::string_view s) { jit_out += s; };
+    std::vector<Tensor> in{Tensor::scalar(k, DType::I64), values(DType::F32, 3, 1, 2)};
+    std::string re, je;
+    std::vector<Tensor> r, j;
+    try {
+        r = tracer::run_graph(g, in, rc);
+    } catch (const tracer::RuntimeError& e) {
+        re = std::string(e.what()) + " @ " + tracer::to_string(e.where);
+    }
+    try {
+        j = c.run(in, jc);
+    } catch (const tracer::RuntimeError& e) {
+        je = std::string(e.what()) + " @ " + tracer::to_string(e.where);
+    }
+    INFO("n = " << k);
+    CHECK(ref_out == jit_out);
+    CHECK(re == je);
+    REQUIRE(r.size() == j.size());
+    for (size_t q = 0; q < r.size(); ++q) {
+        const std::string diff = first_difference(r[q], j[q]);
+        CHECK_MESSAGE(diff.empty(), diff);
+    }
+    return je;
+}
+
+}  // namespace
+
+TEST_CASE("cond and while with 0-d and tensor carried values, print and assert") {
+    Graph g("loop");
+    build_loop_print_assert(g);
     auto c = compiler().compile(g, "loop");
     for (int64_t k : {0, 1, 5, 150}) {
-        std::string ref_out, jit_out;
-        tracer::RunContext rc, jc;
-        rc.write = [&](std::string_view s) { ref_out += s; };
-        jc.write = [&](std::string_view s) { jit_out += s; };
-        std::vector<Tensor> in{Tensor::scalar(k, DType::I64), values(DType::F32, 3, 1, 2)};
-        std::string re, je;
-        std::vector<Tensor> r, j;
-        try {
-            r = tracer::run_graph(g, in, rc);
-        } catch (const tracer::RuntimeError& e) {
-            re = std::string(e.what()) + " @ " + tracer::to_string(e.where);
-        }
-        try {
-            j = c->run(in, jc);
-        } catch (const tracer::RuntimeError& e) {
-            je = std::string(e.what()) + " @ " + tracer::to_string(e.where);
-        }
-        INFO("n = " << k);
-        CHECK(ref_out == jit_out);
-        CHECK(re == je);
-        REQUIRE(r.size() == j.size());
-        for (size_t q = 0; q < r.size(); ++q) {
-            const std::string diff = first_difference(r[q], j[q]);
-            CHECK_MESSAGE(diff.empty(), diff);
-        }
-        if (k == 150) CHECK(je == "too many @ 7:3");
+        const std::string error = check_same_run(g, *c, k);
+        if (k == 150) CHECK(error == "too many @ 7:3");
     }
 }
 

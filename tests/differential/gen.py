@@ -30,13 +30,25 @@ options:
                   reports the error rate and the errors
   --modes LIST    comma-separated subset of written,eager,nojit,sync
   --strict        also fail on differences within float tolerance in
-                  functions that use sum/mean (SPEC allows a compiled
+                  functions that use sum/mean (docs/graph.md allows a compiled
                   reduction to be reassociated; by default such a near-match
                   is only a warning)
   --timeout S     seconds per tg process (default 60)
   --no-static     never use @graph(static=...) (to run the programs on a tg
                   older than that feature; only the programs that would use
                   it change)
+  --no-features   no feature programs (FeatureGen): the programs generated
+                  before them, to run on an older tg
+  --check-known   run each feature of KNOWN_FAILING_FEATURES alone (40
+                  programs each): each must still fail, else it is stale
+  --feature-share P  the share of feature programs among the programs that
+                  are not gradient programs (default 0.2; 1 for feature programs only)
+  --features LIST comma-separated subset of the feature programs' features
+                  (creation,axes,pow_lit,sign0,pysum,many,loops,dtypes,
+                  eager_grad,nested,builtin): to leave out a class whose bug
+                  is known while looking for others (other draws then)
+  --builtins GEN  tg_gen_builtins, for the builtin list of the feature
+                  programs (default: TG's folder/tests/tg_gen_builtins)
   --keep-going    do not give up on a script after 5 mismatches (to count
                   them; a one-line summary of every mismatch is printed)
 
@@ -47,6 +59,7 @@ functions are run again in a new script, so one error costs little coverage.
 """
 import concurrent.futures
 import difflib
+import fnmatch
 import math
 import os
 import random
@@ -129,7 +142,7 @@ class Gen:
         self.max_loops = self.MAX_LOOPS + (1 if self.rng.random() < 0.15 else 0)
         self.drng = random.Random("tg-differential-dict:%s:%d%s" % (seed, index, salt))
         self.use_dict = self.drng.random() < 0.25
-        # None on some paths (SPEC §5.2), from a generator of its own too
+        # None on some paths (docs/graph.md "Static and dynamic"), from a generator of its own too
         self.nrng = random.Random("tg-differential-none:%s:%d%s" % (seed, index, salt))
         self.use_none = self.nrng.random() < 0.2
 
@@ -291,7 +304,7 @@ class Gen:
     # one branch only); Jw()/Dw() are the expressions that may be weak. They
     # are used only where a weak value and a tensor of that dtype behave the
     # same: as the second operand next to a strong J/D, printed, compared or
-    # returned (SPEC 5.2: the literal takes the tensor's dtype; only repr and
+    # returned (docs/graph.md "Static and dynamic": the literal takes the tensor's dtype; only repr and
     # .dtype would show the difference, and programs never print those).
     def J(self, d=2):
         jj = self.vars_of("J")
@@ -673,7 +686,7 @@ class Gen:
         return self.loop_body(ind, depth, ["%sfor %s in %s:" % (ind, v, it)], setup=setup,
                               define=lambda: self.define(v, vt, mutable=self.chance(0.05)))
 
-    # -- weak literals merged with i32/f64 tensors (issue 14, bug 1) -----------
+    # -- weak literals merged with i32/f64 tensors (bug 1) -----------
     def new_weak(self, kind):
         """A new JW/DW variable name."""
         self.temps += 1
@@ -761,7 +774,7 @@ class Gen:
         return lines
 
     # -- an early return, then an existing variable rebound to a new shape or
-    #    dtype (issue 14, bug 2) ------------------------------------------------
+    #    dtype (bug 2) ------------------------------------------------
     def rebind_stmt(self, ind, depth):
         self.rebinds = 0            # once per function
         self.temps += 1
@@ -942,7 +955,7 @@ class Gen:
         """A @graph function called from the main one (inlined while tracing) with a
         literal int `nk` used as a shape (`zeros((nk,))`, `range(nk)`) and a vector.
         In a share of them, an index that is out of range for some `nk` or length
-        (issue 14, bug 3: the error must be eager's, in every mode)."""
+        (bug 3: the error must be eager's, in every mode)."""
         h = Gen(self.seed, self.index, salt=":helper")
         h.name = "h%04d" % self.index
         h.use_dict = False
@@ -983,7 +996,7 @@ class Gen:
 
 
 # --------------------------------------------------------------------------
-# Gradient programs (issue 16): a share of the programs differentiate a plain
+# Gradient programs: a share of the programs differentiate a plain
 # function `dNNNN(x, w, t)` (x, w: float vectors, t: a float 0-d value) whose
 # body has `if`/`while` on tensor values, through a @graph function
 # `fNNNN = value_and_grad(dNNNN, argnums=(0, 1, 2))`. The modes compare the
@@ -994,7 +1007,7 @@ class Gen:
 
 GRAD_SHARE = 0.1     # of the programs; chosen by their own salted generator
 FD_STEP = 1e-6       # f64 central differences: error ~ h^2 |f'''| + eps |f| / h
-FD_REL, FD_ABS = 1e-5, 1e-6   # SPEC §5's tolerance for reassociated f32 reductions
+FD_REL, FD_ABS = 1e-5, 1e-6   # docs/graph.md's tolerance for reassociated f32 reductions
 FD_KINK = 1e-3       # one-sided differences further apart: a kink or branch switch within +-h
 
 FD_HELPER = """def _fd(f, x, w, t):
@@ -1082,8 +1095,13 @@ class GradGen:
         if r < 0.5:
             return ["%sfor i in range(len(x)):" % ind,
                     "%s    s = s + %s * y[i]" % (ind, self.pick(["w[i]", "x[i]", "0.5"]))]
-        if r < 0.75:
+        if r < 0.7:
             return ["%sy = %s" % (ind, self.V())]
+        if r < 0.75:
+            # no tape entry: a loop whose body only rebinds or counts still
+            # runs its condition on differentiated values (that condition's
+            # first evaluation is traced, then rolled back with the tape)
+            return ["%s%s" % (ind, self.pick(["y = y", "s = s", "pass"]))]
         return ["%ss = %s" % (ind, self.S())]
 
     def args(self, L, dtype):
@@ -1142,6 +1160,217 @@ def fd_check(section, counts=None):
             if abs(central - g[1 + k]) > max(FD_ABS * (1 + abs(f0)), FD_REL * max(abs(central), abs(g[1 + k]))):
                 errors.append("component %d: gradient %r, central difference %r" % (k, g[1 + k], central))
     return errors
+
+
+# --------------------------------------------------------------------------
+# Feature programs (FeatureGen): the builtin and statement forms the other
+# generators do not draw, one class of past bugs each (README, "Feature
+# programs"). Chosen by a generator salted apart, so every other program is
+# the one generated before them.
+# --------------------------------------------------------------------------
+
+FEATURE_SHARE = 0.2   # of the programs that are not gradient programs
+AXIS_NONE_OPS = ["sort", "argsort", "sum", "mean", "max", "min", "prod", "argmax", "argmin",
+                 "logsumexp", "var", "std", "median", "cumsum", "cumprod", "flip", "norm"]
+FEATURE_NAMES = ["creation", "axes", "pow_lit", "sign0", "pysum", "many", "loops", "dtypes", "eager_grad",
+                 "nested", "loop_grad", "builtin"]
+FEATURES = None       # --features: a subset of FEATURE_NAMES
+# Features whose programs fail today because of a known bug, each with the
+# bug: left out of the feature programs (unless --features names them), and
+# `--check-known` requires each of them still to make some program fail, so
+# an entry is removed as soon as its fix lands (docs/testing.md).
+KNOWN_FAILING_FEATURES = {
+}
+CHECK_KNOWN_PROGRAMS = 40   # per known-failing feature, with --check-known
+BUILTIN_CASES = None  # the builtin matrix's cases (tests/matrix/cases.py), loaded by main()
+
+
+def is_feature_program(seed, index):
+    return (not is_grad_program(seed, index)
+            and random.Random("tg-differential-feature:%s:%d" % (seed, index)).random() < FEATURE_SHARE)
+
+
+def load_builtin_cases(tg, path=None):
+    """The matrix's cases, from tg_gen_builtins beside TG (or PATH): the
+    builtins the interpreter has, with their argument forms. None if absent."""
+    gen = path or os.path.join(os.path.dirname(os.path.abspath(tg)), "tests", "tg_gen_builtins")
+    if not os.path.exists(gen):
+        return None
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "matrix"))
+    import cases as matrix_cases
+    from run_matrix import KNOWN_FAILURES
+    out = []
+    for c in matrix_cases.build(matrix_cases.load_info(gen)):
+        if any(fnmatch.fnmatchcase(c.id + ":", p.split(":")[0] + ":") for p in KNOWN_FAILURES):
+            continue   # a known bug (the matrix's list): found there until its fix lands
+        if (c.ret and not c.seed and c.contexts is None and "_" not in c.call.split("(")[0]
+                and all(dt in ("f32", "f64", "i32", "i64", "bool") for _, dt in c.operands)):
+            out.append(c)
+    return out
+
+
+class FeatureGen:
+    """A @graph function fNNNN(x, xd, xi, c...) whose body draws 2-4
+    features: creation ops (`full`), `axis=None` and negative axes on
+    sort/argsort and the reductions, `literal ** tensor` in f64, `sign` of
+    -0.0, Python's sum/min/max over lists of tensors, ops with more than 64
+    inputs, `for` over tensors and lists, comprehensions, dicts, closures,
+    literals mixed with tensors of every dtype, grad of eager code with a
+    loop over the differentiated tensor, nested grad (2-3 deep; rarely the
+    error of three on a vector), grad through nested converted loops whose
+    inner condition reads the differentiated value, and a call drawn from
+    the builtin list
+    (the operands `c0`, `c1`... are parameters)."""
+
+    def __init__(self, seed, index):
+        self.rng = random.Random("tg-differential-feature-body:%s:%d" % (seed, index))
+        self.index = index
+        self.name = "f%04d" % index
+        self.pre = []      # top-level definitions before the function
+        self.post = []     # top-level lines after the calls (eager code)
+        self.case = None
+        self.n = 0
+
+    def pick(self, xs):
+        return self.rng.choice(xs)
+
+    def lit(self):
+        return repr(self.rng.randint(-8, 8) / 4.0 + 0.0)
+
+    def tmp(self):
+        self.n += 1
+        return "u%d" % self.n
+
+    def creation(self):
+        t = self.tmp()
+        form = self.pick(["full((len(x),), %s)" % self.lit(), "full((2, len(x)), x)", "x + full((len(x),), 3.0)",
+                          "full(len(x), 2, dtype=f64) * xd", "f32(full((len(x),), xi))",
+                          "zeros_like(x) + ones((len(x),)) + arange(len(x)) + linspace(0.0, 1.0, len(x))",
+                          "eye(len(x)) @ x", "full((), %s) + x" % self.lit(), "zeros((2, len(x)), dtype=i32)"])
+        return ["%s = %s" % (t, form), "print(\"cr\", %s)" % t]
+
+    def axes(self):
+        m = self.tmp()
+        lines = ["%s = reshape(concat([x, x * -2.0 + 0.5]), (2, -1))" % m]
+        for op in self.rng.sample(AXIS_NONE_OPS, 3):
+            ax = self.pick(["None", "None", "-1", "-2", "0"])
+            if op == "norm" and ax in ("-2", "0"):
+                ax = "None"
+            kd = ", keepdims=True" if op not in ("sort", "argsort", "cumsum", "cumprod", "flip") and self.rng.random() < 0.3 else ""
+            lines.append("print(\"ax\", %s(%s, axis=%s%s))" % (op, m, ax, kd))
+        lines.append("print(\"ax\", %s)" % self.pick(["roll(%s, 1, axis=None)" % m, "repeat(%s, 2, axis=None)" % m,
+                                                      "take(%s, tensor([3, 0]), axis=None)" % m, "any(%s > 0.5, axis=None)" % m,
+                                                      "all(%s > -9.0, axis=-1)" % m]))
+        return lines
+
+    def pow_lit(self):
+        base = self.pick(["2.5", "0.5", "3"])
+        return ["print(\"pw\", %s ** xd, %s ** x)" % (base, base),
+                "print(\"pw\", grad(lambda t: sum(%s ** t))(xd))" % base]
+
+    def sign0(self):
+        return ["print(\"sg\", sign(x * -0.0), sign(xd * 0.0 * -1.0), sign(tensor(-0.0)), sign(-0.0))"]
+
+    def pysum(self):
+        return [self.pick(["print(\"ps\", sum([x, x * 2.0, x - 1.0]))", "print(\"ps\", sum([xd, xd]), sum([1, 2, 3]))",
+                           "print(\"ps\", sum([x[0], x[1]]), sum([x, x], x))",
+                           "print(\"ps\", max([\"b\", \"c\", \"a\"]), min([\"b\", \"c\"]), max([1, 5, 2]), min(3, 1))",
+                           "print(\"ps\", grad(lambda t: sum(sum([t, t * t])))(x))"])]
+
+    def many(self):
+        k = self.rng.randint(65, 80)
+        return [self.pick(["print(\"mn\", sum(concat([x * i for i in range(%d)])))" % k,
+                           "print(\"mn\", stack([x + i for i in range(%d)], axis=1)[0])" % k,
+                           "print(\"mn\", grad(lambda t: sum(concat([t * i for i in range(%d)])))(x))" % k,
+                           "print(\"mn\", grad(lambda t: sum(stack([t * i for i in range(%d)])))(xd))" % k])]
+
+    def loops(self):
+        t = self.tmp()
+        form = self.rng.randint(0, 4)
+        if form == 0:
+            return ["%s = 0.0" % t, "for a in x:", "    %s = %s + a * 0.5" % (t, t), "print(\"lp\", %s)" % t]
+        if form == 1:
+            return ["%s = 0.0" % t, "for a in [x, x * 2.0, xd]:", "    %s = %s + sum(a)" % (t, t), "print(\"lp\", %s)" % t]
+        if form == 2:
+            return ["%s = [a * 2.0 for a in x]" % t, "print(\"lp\", stack(%s), [i * 2 for i in range(3)])" % t]
+        if form == 3:
+            return ["%s = {\"p\": x, \"q\": xd, \"r\": xi}" % t, "for k in %s:" % t,
+                    "    print(\"lp\", k, %s[k] * 2)" % t, "print(\"lp\", {k: sum(v) for k, v in %s.items()})" % t]
+        c = self.tmp()
+        return ["%s = x[0] * 2.0" % c, "def %s(v):" % t, "    return v * %s + 1.0" % c,
+                "print(\"lp\", %s(x), (lambda v: v - %s)(xd))" % (t, c)]
+
+    def dtypes(self):
+        return [self.pick(["print(\"dt\", xi + 1, xi * 2.5, xd + 1, xd * 0.5, x + 1, 1 - xi)",
+                           "print(\"dt\", (xi > 0) & True, xi // 2, xi % 3, 2.0 / xd, i64(xi) + 3)",
+                           "print(\"dt\", xb | False, xb & (xi > 0), where(xb, xd, 0.5), where(xb, 1, xi))",
+                           "print(\"dt\", x + xd, xi + xd, x * xi, xb + 1, xb * 0.5, abs(-xi), ~xb)"])]
+
+    def eager_grad(self):
+        e = "e%04d" % self.index
+        self.pre += ["def %s(xs):" % e, "    s = 0.0", "    for a in xs:", "        s = s + a * a", "    return sum(s)", ""]
+        self.post.append("print(\"eg\", grad(%s)(tensor([%s, %s])))" % (e, self.lit(), self.lit()))
+        return ["print(\"eg\", grad(%s)(x))" % e]
+
+    def nested(self):
+        if self.rng.random() < 0.1:
+            return ["print(\"ng\", grad(grad(grad(lambda t: sum(tanh(t)))))(x))"]   # an error: not a scalar
+        return [self.pick(["print(\"ng\", grad(grad(lambda t: tanh(t) * t))(x[0]))",
+                           "print(\"ng\", grad(grad(grad(lambda t: sin(t) * t)))(xd[0]))",
+                           "print(\"ng\", grad(lambda u: sum(grad(lambda t: sum(t * t * u))(x)))(x))"])]
+
+    def loop_grad(self):
+        # grad through converted loops nested in a converted loop, the inner
+        # one's condition reading the differentiated value and its body
+        # changing no tensor; its condition may be static for the first
+        # iterations (traced as it runs, then converted: the trace goes back)
+        e = "lg%04d" % self.index
+        inner = self.pick(["sum(y) < %s and j < %d", "j < 2 or (mean(y) > %s and j < %d)", "y[0] < %s and j < %d"])
+        inner = inner % (self.lit(), self.rng.randint(1, 4))
+        self.pre += ["def %s(v):" % e, "    y = v * %s" % self.pick(["0.5", "1.5", "-1.0"]), "    i = 0",
+                     "    while %s and i < %d:" % (self.pick(["sum(y) < 3.0", "mean(v) > -2.0", "y[-1] > -5.0"]),
+                                                   self.rng.randint(1, 3)),
+                     "        i += 1", "        j = 0", "        while %s:" % inner, "            j += 1",
+                     "            " + self.pick(["pass", "y = y", "i = i"]),
+                     "        y = %s" % self.pick(["y * 0.5 + v", "tanh(y)", "v", "y + v * v"]),
+                     "    return sum(%s)" % self.pick(["tanh(y)", "y * y", "y * v"]), ""]
+        self.post.append("print(\"lg\", grad(%s)(tensor([%s, %s], dtype=f64)))" % (e, self.lit(), self.lit()))
+        return ["print(\"lg\", grad(%s)(xd))" % e]
+
+    def builtin(self):
+        if not BUILTIN_CASES:
+            return self.loops()
+        self.case = self.pick(BUILTIN_CASES)
+        return ["print(\"bi\", %s)" % self.case.call.format(*["c%d" % i for i in range(len(self.case.operands))])]
+
+    def program(self):
+        feats = [self.creation, self.axes, self.pow_lit, self.sign0, self.pysum, self.many, self.loops,
+                 self.dtypes, self.eager_grad, self.nested, self.loop_grad, self.builtin, self.builtin]
+        if FEATURES is not None:   # --features: only these (the draws change)
+            feats = [f for f in feats if f.__name__ in FEATURES] or [self.loops]
+        else:
+            feats = [f for f in feats if f.__name__ not in KNOWN_FAILING_FEATURES]
+        body = []
+        for f in self.rng.sample(feats, min(len(feats), self.rng.randint(2, 4))):
+            body += f()
+        params = ["x", "xd", "xi", "xb"]
+        if self.case:
+            params += ["c%d" % i for i in range(len(self.case.operands))]
+        lines = self.pre + ["@graph", "def %s(%s):" % (self.name, ", ".join(params))]
+        lines += ["    " + l for l in body] + ["    return sum(x) + f32(sum(xd))"]
+        L = self.rng.randint(2, 4)
+        calls = []
+        for k in range(3):
+            if k == 2 and self.rng.random() < 0.5:
+                L = self.rng.randint(2, 4)
+            args = ["tensor([%s])" % ", ".join(self.lit() for _ in range(L)),
+                    "tensor([%s], dtype=f64)" % ", ".join(self.lit() for _ in range(L)),
+                    "tensor([%s], dtype=i32)" % ", ".join(str(self.rng.randint(-4, 5)) for _ in range(L)),
+                    "tensor([%s])" % ", ".join(self.pick(["True", "False"]) for _ in range(L))]
+            if self.case:
+                args += ["tensor(%s, dtype=%s)" % o for o in self.case.operands]
+            calls.append("print(%s(%s))" % (self.name, ", ".join(args)))
+        return Program(self.index, self.name, "\n".join(lines) + "\n", "\n".join(calls + self.post) + "\n", True)
 
 
 class Program:
@@ -1265,7 +1494,10 @@ def check_chunk(args, seed, progs, workdir, keep):
                                     "exit %s, stderr:\n%s" % (seed, os.path.join(keep, os.path.basename(path)),
                                                               p.name, p.index, o[2], o[1]))
                 save(path, keep)
-                return res
+                # a crash loses the output still buffered: go on after this function
+                failed_here = True
+                rest = progs[k + 1:]
+                break
             res.functions += 1
             vals = list(outcome.values())
             if any(v != vals[0] for v in vals):
@@ -1365,6 +1597,7 @@ def parse_args(argv):
     a.tg, a.seed, a.programs, a.keep, a.per_file, a.jobs = None, str(DEFAULT_SEED), DEFAULT_PROGRAMS, None, 100, 2
     a.only, a.emit, a.strict, a.timeout = None, False, False, 60
     a.max_failures = MAX_FAILURES
+    a.features, a.builtins, a.check_known = True, None, False
     a.modes = ["written", "eager", "nojit", "sync"]
     it = iter(argv)
     for x in it:
@@ -1394,6 +1627,21 @@ def parse_args(argv):
         elif x == "--no-static":
             global NO_STATIC
             NO_STATIC = True
+        elif x == "--no-features":
+            a.features = False
+        elif x == "--check-known":
+            a.check_known = True
+        elif x == "--feature-share":
+            global FEATURE_SHARE
+            FEATURE_SHARE = float(next(it))
+        elif x == "--features":
+            global FEATURES
+            FEATURES = next(it).split(",")
+            for f in FEATURES:
+                if f not in FEATURE_NAMES:
+                    sys.exit("gen.py: unknown feature %r (known: %s)" % (f, ",".join(FEATURE_NAMES)))
+        elif x == "--builtins":
+            a.builtins = next(it)
         elif x == "--keep-going":
             a.max_failures = 1 << 30
         elif x == "--eager-only":
@@ -1414,11 +1662,42 @@ def parse_args(argv):
     return a
 
 
+def check_known(args):
+    """Each feature of KNOWN_FAILING_FEATURES alone, CHECK_KNOWN_PROGRAMS
+    feature programs: each must still make some program fail."""
+    stale = []
+    for feature, bug in KNOWN_FAILING_FEATURES.items():
+        cmd = [sys.executable, os.path.abspath(__file__), args.tg, "--seed", args.seed,
+               "--programs", str(CHECK_KNOWN_PROGRAMS), "--jobs", str(args.jobs), "--feature-share", "1",
+               "--features", feature, "--keep", os.path.join(args.keep or tempfile.gettempdir(), "known_" + feature)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        summary = re.search(r"^differential: seed .*?(\d+) failures", p.stdout, re.M)
+        last = (p.stdout.strip().splitlines() or [""])[-1] + p.stderr[-500:]
+        fails = p.returncode == 1 and summary is not None and int(summary.group(1)) > 0
+        print("known failure %s (%s): %s" % (feature, bug, "still fails" if fails else "NOW PASSES"))
+        if not fails:
+            stale.append(feature)
+            print("    " + last)
+    if stale:
+        print("gen.py: remove %s from KNOWN_FAILING_FEATURES: no program fails any more" % ", ".join(stale))
+        return 1
+    return 0
+
+
 def main(argv):
     args = parse_args(argv)
+    if args.check_known:
+        return check_known(args)
     indices = [args.only] if args.only is not None else list(range(args.programs))
-    progs = [(GradGen(args.seed, i) if is_grad_program(args.seed, i) else Gen(args.seed, i)).program()
-             for i in indices]
+    global BUILTIN_CASES
+    if args.features:
+        BUILTIN_CASES = load_builtin_cases(args.tg or "", args.builtins)
+        if BUILTIN_CASES is None and not args.emit:
+            print("gen.py: no tg_gen_builtins beside %s (or --builtins): feature programs call no "
+                  "builtin drawn from the list" % args.tg)
+    progs = [(GradGen(args.seed, i) if is_grad_program(args.seed, i)
+              else FeatureGen(args.seed, i) if args.features and is_feature_program(args.seed, i)
+              else Gen(args.seed, i)).program() for i in indices]
     chunks = [progs[i:i + args.per_file] for i in range(0, len(progs), args.per_file)]
     if args.emit:
         for c in chunks:

@@ -6,6 +6,10 @@
 //   tg_gen_builtins            print the generated block
 //   tg_gen_builtins --names    print every builtin name an interpreter has
 //                              (table ops and the host-side ones), one a line
+//   tg_gen_builtins --json     the same as data for the builtin matrix
+//                              (tests/matrix, docs/testing.md): every name,
+//                              and every table op with its parameters (name,
+//                              kind, default), flags and gradient rule
 #include <tg/tg.hpp>
 
 #include <cstdio>
@@ -56,12 +60,72 @@ std::string cell(std::string_view text) {
     return out;
 }
 
+const char* kind_name(ParamKind k) {
+    switch (k) {
+    case ParamKind::Tensor: return "tensor";
+    case ParamKind::TensorList: return "tensor_list";
+    case ParamKind::Int: return "int";
+    case ParamKind::Scalar: return "scalar";
+    case ParamKind::Axis: return "axis";
+    case ParamKind::Shape: return "shape";
+    case ParamKind::DType: return "dtype";
+    case ParamKind::Bool: return "bool";
+    case ParamKind::Widths: return "widths";
+    case ParamKind::Value: return "value";
+    }
+    return "?";
+}
+
+// A JSON string (names, docs and default literals are ASCII without control characters).
+std::string json_str(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+void print_json(const tg::Interpreter& interp) {
+    std::printf("{\"names\": [");
+    bool first = true;
+    for (const std::string& n : interp.builtin_names()) {
+        std::printf("%s%s", first ? "" : ", ", json_str(n).c_str());
+        first = false;
+    }
+    std::printf("],\n \"ops\": [\n");
+    first = true;
+    for (const OpDef* op : all_ops()) {
+        if (op->flags & kInternal) continue;
+        std::printf("%s  {\"name\": %s, \"params\": [", first ? "" : ",\n", json_str(op->name).c_str());
+        first = false;
+        for (size_t i = 0; i < op->params.size(); ++i) {
+            const ParamDef& p = op->params[i];
+            std::printf("%s{\"name\": %s, \"kind\": \"%s\", \"default\": %s}", i ? ", " : "",
+                        json_str(p.name).c_str(), kind_name(p.kind),
+                        p.required ? "null" : json_str(literal(p.default_value)).c_str());
+        }
+        const char* grad = op->grad.mode == GradRule::Vjp ? "vjp"
+                           : op->grad.mode == GradRule::NoGradient ? "none" : "missing";
+        std::printf("], \"elementwise\": %s, \"reduction\": %s, \"random\": %s, \"creation\": %s, "
+                    "\"grad\": \"%s\"}",
+                    op->flags & kElementwise ? "true" : "false", op->flags & kReduction ? "true" : "false",
+                    op->flags & kRandom ? "true" : "false", op->flags & kCreation ? "true" : "false", grad);
+    }
+    std::printf("\n]}\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "--names") == 0) {
         tg::Interpreter interp;
         for (const std::string& n : interp.builtin_names()) std::printf("%s\n", n.c_str());
+        return 0;
+    }
+    if (argc > 1 && std::strcmp(argv[1], "--json") == 0) {
+        tg::Interpreter interp;
+        print_json(interp);
         return 0;
     }
     std::printf("| builtin | what it computes |\n|---|---|\n");

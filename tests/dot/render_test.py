@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""DOT that people can read (SPEC §7 `:graph NAME dot`, `--dump-graphs`,
+"""DOT that people can read (docs/repl.md `:graph NAME dot`, `--dump-graphs`,
 `g.dot()`): dumps the graphs of readable.tg, checks the labels a reader
 needs, and renders every graph with Graphviz (`dot -Tsvg`), which must
 accept it.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Round trips of .npy / .npz files between tg and NumPy (SPEC §4 "Files").
+"""Round trips of .npy / .npz files between tg and NumPy (docs/language.md "Files").
 
 usage: roundtrip_test.py TG_BINARY
 

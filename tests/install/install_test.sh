@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs tg into a temporary prefix, checks the layout (SPEC §8: the tg
+# Installs tg into a temporary prefix, checks the layout (docs/embedding.md: the tg
 # command, libtg.so with an SONAME and only the public API exported, the
 # header, the CMake package, tg.pc), then builds examples/host outside the
 # tree twice — with find_package(tg) and with a one-line g++ command using

@@ -171,3 +171,20 @@ TEST_CASE("dicts cross the embedding API as (key, value) entries") {
     CHECK_THROWS_AS(out.items(), tg::Error);
     CHECK_THROWS_AS(tg::Value(1).entries(), tg::Error);
 }
+
+TEST_CASE("every kind of value has its own kind: a graph is not None") {
+    Captured c;
+    c.interp.run_source(
+        "def f(x):\n    return x * 2.0\n"
+        "g = concrete(f, spec((2,)))\ns = spec((2,))\nn = None\nm = f\nd = f32\np = print\n");
+    CHECK(c.interp.get("p").kind() == tg::Value::Kind::Function);
+    CHECK(c.interp.get("g").kind() == tg::Value::Kind::Graph);
+    CHECK_FALSE(c.interp.get("g").is_none());
+    CHECK(c.interp.get("s").kind() == tg::Value::Kind::Spec);
+    CHECK(c.interp.get("n").is_none());
+    CHECK(c.interp.get("m").kind() == tg::Value::Kind::Function);
+    CHECK(c.interp.get("d").kind() == tg::Value::Kind::DType);
+    std::vector<float> x = {1.0f, 2.5f};
+    const tg::Value y = c.interp.call_value(c.interp.get("g"), {tg::Tensor::wrap(x.data(), tg::DType::F32, {2})});
+    CHECK(y.as_tensor().data_as<float>()[1] == 5.0f);  // a graph value is callable
+}

@@ -1,10 +1,10 @@
-// Only tg::Error leaves the embedding API (issue 22, item 6): a host function
+// Only tg::Error leaves the embedding API (item 6): a host function
 // that throws anything, a file that cannot be a script, out of memory.
 #include <doctest/doctest.h>
 
 #include <tg/tg.hpp>
 
-#include "interp/tool_api.hpp"  // read_file (CLI-side)
+#include "api/tool_api.hpp"  // read_file (CLI-side)
 
 #include <cstdio>
 #include <filesystem>
@@ -107,7 +107,7 @@ long resident_kib() {
 }
 }  // namespace
 
-TEST_CASE("a failing call of a function with a nested def frees its frame (issue 22, item 4)") {
+TEST_CASE("a failing call of a function with a nested def frees its frame") {
     tg::Interpreter interp;
     interp.run_source("def f(x):\n    def helper(y):\n        return y + x\n    return helper(x) + \"s\"\n", "leak.tg");
     auto calls = [&](int n) {
@@ -126,7 +126,7 @@ TEST_CASE("a failing call of a function with a nested def frees its frame (issue
 // A lambda made in a traced input (the REPL's `:trace on`) sat in a cycle
 // with the trace's frame and leaked (592 bytes, LeakSanitizer). This test is
 // checked by LeakSanitizer in scripts/test-sanitize (a leak fails the run).
-TEST_CASE("a lambda in a traced input does not leak its frame (issue 22, item 4)") {
+TEST_CASE("a lambda in a traced input does not leak its frame") {
     std::string out;
     tg::Options o;
     o.write_output = [&out](std::string_view s) { out += s; };

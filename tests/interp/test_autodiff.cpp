@@ -1,9 +1,9 @@
-// The tape of interp/autodiff.hpp: what is recorded, what is not, and the
+// The tape of interp/autodiff/autodiff.hpp: what is recorded, what is not, and the
 // error for an op without a gradient rule (no op of the table lacks one,
 // so a table-less op stands in for a future one).
 #include <doctest/doctest.h>
 
-#include "interp/autodiff.hpp"
+#include "interp/autodiff/autodiff.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"

@@ -141,7 +141,7 @@ print(total)
 TEST_CASE("grad of a @graph closure: one gradient trace cache per closure, collected with it") {
     // grad(f) of a @graph f keeps its traces in f's cache; they capture `big`
     // from outer's frame, which holds f: a cycle through the derived cache,
-    // which the collector walks (interp/cycles.cpp).
+    // which the collector walks (interp/values/cycles.cpp).
     Run r;
     r.interp.run_source(R"(
 def outer(k):

@@ -14,6 +14,8 @@
 
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
+#include "stdlib/file_open.hpp"
+#include "stdlib/npy.hpp"
 
 namespace fs = std::filesystem;
 
@@ -274,4 +276,70 @@ TEST_CASE("load and loadtxt: what a valid file needs counts against the memory l
     // still usable: a small file loads (the text read counts while it is parsed)
     std::ofstream(t.root / "small.csv") << "1,2\n";
     interp.run_source("y = loadtxt(\"small.csv\")\n", "files.tg");
+}
+
+TEST_CASE("save: a read-only file is refused, a writable one keeps its mode") {
+    Tree t;
+    CHECK(run_in_root(t, "save('ro.npy', tensor([1.0]))\nsave('rw.npy', tensor([1.0]))\n") == "");
+    fs::permissions(t.root / "ro.npy", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    fs::permissions(t.root / "rw.npy", fs::perms::owner_read | fs::perms::owner_write);
+    const std::string e = run_in_root(t, "save('ro.npy', tensor([2.0]))\n");
+    CHECK(e == "save: 'ro.npy': cannot write: the file is read-only (its mode has no write permission)");
+    std::string out;
+    CHECK(run_in_root(t, "save('rw.npy', tensor([2.0]))\nprint(load('ro.npy'), load('rw.npy'))\n", &out) == "");
+    CHECK(out == "[1.0] [2.0]\n");
+    CHECK(fs::status(t.root / "rw.npy").permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+    // nothing left beside them
+    size_t files = 0;
+    for (const auto& e : fs::directory_iterator(t.root)) files += e.path().extension() == ".tmp" ? 1 : 0;
+    CHECK(files == 0);
+}
+
+TEST_CASE("file root opener: each component is resolved inside the root") {
+    Tree t;
+    auto error_of_open = [](const tg::stdlib::FileRoot& r, const std::string& p) -> std::string {
+        try {
+            r.open_for_reading(p);
+        } catch (const tg::stdlib::FileError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    for (bool use_openat2 : {true, false}) {
+        CAPTURE(use_openat2);
+        const tg::stdlib::FileRoot r(t.root.string(), use_openat2);
+        CHECK(r.open_for_reading("data.txt").size == 6);
+        CHECK(r.open_for_reading("sub/inner.txt").size == 2);
+        CHECK(error_of_open(r, "../outside/secret.txt") == "it leads outside the file root");
+        CHECK(error_of_open(r, (t.outside / "secret.txt").string()) == "it leads outside the file root");
+        CHECK(error_of_open(r, "sub") == "it is a folder");
+        CHECK(error_of_open(r, "missing.txt") == "cannot open: No such file or directory");
+        if (use_openat2) {
+            // symlinks are followed while they stay inside
+            CHECK(r.open_for_reading("link_in").size == 2);
+            CHECK(error_of_open(r, "link_out") == "it leads outside the file root");
+            CHECK(error_of_open(r, "dir_out/secret.txt") == "it leads outside the file root");
+        } else {
+            // the walk of old kernels follows no symlink at all
+            for (const char* p : {"link_in", "link_out", "dir_out/secret.txt"}) {
+                CAPTURE(p);
+                CHECK(error_of_open(r, p).find("symlink") != std::string::npos);
+            }
+        }
+    }
+}
+
+TEST_CASE("load: a member past the memory limit (a zip bomb) names the file and the member") {
+    Tree t;
+    CHECK(run_in_root(t, "save('big.npz', {'a': zeros((3000000,))})\n") == "");  // 12 MB
+    tg::Options o;
+    o.file_root = t.root.string();
+    o.max_memory_bytes = 8 << 20;
+    tg::Interpreter interp(o);
+    try {
+        interp.run_source("x = load('big.npz')\n");
+        FAIL("no error");
+    } catch (const tg::Error& e) {
+        CHECK(e.message().rfind("load: 'big.npz': member 'a.npy': memory limit exceeded", 0) == 0);
+    }
 }

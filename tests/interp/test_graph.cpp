@@ -142,7 +142,7 @@ TEST_CASE("trace-time errors name the variable and the loop") {
 }
 
 TEST_CASE("a for loop over static bounds whose conversion fails is unrolled, and --trace says why") {
-    // SPEC §5.2: `h` changes shape each iteration, so no `while` node can carry it
+    // docs/graph.md "Static and dynamic": `h` changes shape each iteration, so no `while` node can carry it
     const char* src = "@graph\ndef g(x):\n    h = x\n    for i in range(3):\n        h = concat([h, h])\n    return h\n"
                       "print(g(tensor([1.0])).shape)\n";
     Run r;

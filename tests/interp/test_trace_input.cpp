@@ -1,4 +1,4 @@
-// SPEC §7's tracing toggle for REPL inputs (Interpreter::run_traced): the
+// docs/repl.md's tracing toggle for REPL inputs (Interpreter::run_traced): the
 // same output and variables as run_interactive, graphs shown in the log, and
 // nothing kept per input: a long session of traced inputs does not
 // accumulate graphs or compiled code.
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "interp/trace_input.hpp"
+#include "interp/tracing/trace_input.hpp"
 
 namespace {
 struct Session {

@@ -3,7 +3,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/runtime.hpp"
-#include "interp/value.hpp"
+#include "interp/values/value.hpp"
 
 using namespace tg::interp;
 using tg::stdlib::DType;

@@ -14,7 +14,7 @@
    over 3 s on them (a loop that never ends for such inputs) is skipped.
 3. Runs every model in ONNX Runtime at once (tests/onnx/run_ort.js, Node and
    the npm package onnxruntime-node) and compares: ints and bools exactly,
-   floats within SPEC §5's tolerance (relative 1e-5 for f32, 1e-9 for f64, or
+   floats within docs/graph.md's tolerance (relative 1e-5 for f32, 1e-9 for f64, or
    absolute 1e-6 / 1e-12 near 0), NaN where tg has NaN.
 
 Graphs that cannot be exported (print, assert, random ops, host functions,

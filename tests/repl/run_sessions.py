@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs scripted REPL sessions with and without SPEC §7's tracing toggle and
+"""Runs scripted REPL sessions with and without docs/repl.md's tracing toggle and
 requires the same results: each session in tests/repl/sessions/ is fed to
 `tg repl` on standard input three times: as written (eager), with `:trace on`
 first (every input traced into a graph, shown, run compiled), and the same
@@ -68,7 +68,7 @@ def check_session(tg, path):
     exact, present, absent, once, stdin = parse(open(path, encoding="utf-8").read())
     problems = []
     traced = run(tg, stdin if once else ":trace on\n" + stdin)
-    # piped input: exit status 1 if any input failed, else 0 (SPEC §7)
+    # piped input: exit status 1 if any input failed, else 0 (docs/repl.md)
     want = 1 if error_reports(traced[2]) or "\nusage: " in "\n" + traced[2] else 0
     if traced[0] != want:
         problems.append("traced run: exit status %d, expected %d" % (traced[0], want))

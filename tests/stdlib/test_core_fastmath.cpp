@@ -178,6 +178,6 @@ TEST_CASE("other float functions against NumPy (libm)") {
     CHECK(failures == 0);
     for (const char* op : {"log2", "log10", "asin", "acos", "atan", "sinh", "cosh", "erf", "gelu", "gelu_tanh",
                            "softplus", "trunc", "reciprocal"})
-        CHECK_MESSAGE(checked[op] >= 400, op);  // issue 20's functions have their references
+        CHECK_MESSAGE(checked[op] >= 400, op);  // the element-wise math has its references
 }
 

@@ -27,7 +27,7 @@ TEST_CASE("format_float matches Python's repr (f64) and shortest f32 digits") {
     CHECK(failures == 0);
 }
 
-TEST_CASE("format_float examples of SPEC §2.2") {
+TEST_CASE("format_float examples of docs/language.md, Values") {
     CHECK(format_float(7.0, DType::F32) == "7.0");
     CHECK(format_float(0.1, DType::F64) == "0.1");
     CHECK(format_float(1.0 / 3.0, DType::F32) == "0.33333334");

@@ -1,4 +1,4 @@
-// Type promotion with weak scalars (SPEC §2.1; decisions listed in dtype.hpp),
+// Type promotion with weak scalars (docs/language.md "Values"; decisions listed in dtype.hpp),
 // checked through promote(), the op signatures, the shape rules and the kernels.
 #include <doctest/doctest.h>
 

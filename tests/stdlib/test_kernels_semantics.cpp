@@ -96,7 +96,7 @@ TEST_CASE("weak (literal) operands") {
     CHECK(f.dtype() == DType::I64);
     CHECK(call("full", {Tensor::weak_float(1.5)}, {{"shape", ints({2})}}).dtype() == DType::F32);
     CHECK(call("full", {Tensor::weak_float(0.1)}, {{"shape", ints({1})}, {"dtype", DType::F64}}).data<double>()[0] == 0.1);
-    // A weak scalar joins an i32 tensor as i32 (SPEC §2.1).
+    // A weak scalar joins an i32 tensor as i32 (docs/language.md "Values").
     Tensor v = make_tensor<int32_t>({2}, {1, 2});
     CHECK(matmul(v, v).dtype() == DType::I32);
     CHECK(dot(v, Tensor::weak_int(2)).dtype() == DType::I32);

@@ -22,7 +22,6 @@ namespace {
 Tensor f32(const Shape& s) { return Tensor::zeros(DType::F32, s); }
 Tensor f64(const Shape& s, std::initializer_list<double> v) { return make_tensor<double>(s, v); }
 Attr ints(std::vector<int64_t> v) { return v; }
-const Attr none = std::monostate{};
 }  // namespace
 
 TEST_CASE("layout op errors") {

@@ -22,6 +22,9 @@ bool all_constant(const Graph& g, const Node& node, size_t from) {
 std::optional<Tensor> evaluate(const Graph& g, const Node& node) {
     if (node.results.size() != 1 || g.type(node.results[0]).token) return std::nullopt;
     if (g.tensor_type(node.results[0]).shape.numel() > kFoldLimit) return std::nullopt;
+    // a value with a dynamic dimension has its traced size only in this trace
+    // (a gradient's broadcast seed times 0): a constant would keep that size
+    if (g.has_dynamic_dims(node.results[0])) return std::nullopt;
     try {
         switch (node.op) {
             case Op::Apply: {

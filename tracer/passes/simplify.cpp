@@ -68,7 +68,7 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
             case BinaryKind::FloorDiv:
                 if (stdlib::is_int(rt.dtype) && same(a) && is_const(b, 1.0, false)) return a;
                 break;
-            default: break;
+            default: break;  // no identity to remove (a kind missing here is only not simplified)
         }
     } else if (const auto* uk = std::get_if<UnaryKind>(&kind); uk && in.size() == 1) {
         if (*uk == UnaryKind::Neg || *uk == UnaryKind::LogicalNot) {  // involutions

@@ -158,7 +158,7 @@ def gen_format():
         (-7, ['', 'd', '>5', '05', '.1f']),
         (1234567, [',', '_', '>12,']),
         (0, ['d', '+', 'x', '#b']),
-        # integer presentation types (issue 20): hex, octal, binary, '#' prefixes, '_' groups of 4
+        # integer presentation types: hex, octal, binary, '#' prefixes, '_' groups of 4
         (255, ['x', 'X', '#x', '#X', '#06x', 'o', '#o', 'b', '#b', '08b', '_b', '_x', '>8x', '+x', '^9b', '#010_b']),
         (-255, ['x', '#x', '08x', 'b', ' o']),
         (48879, ['x', '_x', '#_x']),

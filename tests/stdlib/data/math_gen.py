@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Generates math_cases.txt: NumPy's values for the element-wise math,
-statistics and scans of issue 20 (log2 ... reciprocal, isinf, atan2, var, std,
+statistics and scans (log2 ... reciprocal, isinf, atan2, var, std,
 median, norm, cumsum, cumprod), on every dtype, with the edge cases (0-d,
 empty, NaN, inf, negative axes, keepdims, ddof). Same format and reader as
 kernels_cases.txt (test_kernels_table.cpp).

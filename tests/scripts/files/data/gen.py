@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the files of tests/scripts/files: good ones NumPy writes, and one
-damaged file per kind of damage the readers must report (SPEC §4 "Files").
+damaged file per kind of damage the readers must report (docs/language.md "Files").
 Run from anywhere: python3 tests/scripts/files/data/gen.py"""
 import io
 import os

@@ -1,0 +1,45 @@
+// The builtins every interpreter starts with: the host builtins of docs/builtins.md
+// (print, len, range, str, repr, int, float, time, type, seed, argv, graph),
+// the dtypes, and one builtin per op of stdlib's op table.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "interp/values/value.hpp"
+#include "stdlib/op_table.hpp"
+
+namespace tg::interp {
+
+class Runtime;
+
+std::vector<std::pair<std::string, Value>> make_builtins();
+// enumerate, zip, sorted, reversed, pi, e, inf, nan (builtins_seq.cpp)
+void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out);
+// Python's sorted(xs, key=None, reverse=False) on the items (stable); `a`
+// holds the keywords; `fn` names the builtin in errors (sorted, sort).
+std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArgs& a, const std::string& fn);
+// sum(xs) / min(xs) / max(xs) the way Python means them when xs is one
+// list or tuple of tensors or strings (not only numbers or nested lists);
+// nullopt: the call is the tensor reduction (builtins_seq.cpp).
+enum class PythonFold { Sum, Min, Max };
+std::optional<Value> python_fold(Runtime& rt, const CallArgs& a, PythonFold which);
+// load, save, loadtxt (builtins_files.cpp)
+void add_file_builtins(std::vector<std::pair<std::string, Value>>& out);
+// split, meshgrid, unique, nonzero, einsum (builtins_shape.cpp, builtins_einsum.cpp)
+void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
+Value einsum(Runtime& rt, const CallArgs& a);
+// The op of the table named `name` (an internal error if there is none).
+const stdlib::OpDef& table_op(std::string_view name);
+// A host builtin's call arguments bound to its parameter names, Python's
+// way (positional first, then keywords; an unknown, repeated or missing one
+// is an error naming `fn`); parameters at or past `required` are optional:
+// null when not given.
+std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
+                                    std::initializer_list<std::string_view> names, size_t required);
+// gelu(x, approximate=False), isclose, allclose: made of table ops (builtins_math.cpp)
+void add_math_builtins(std::vector<std::pair<std::string, Value>>& out);
+
+}  // namespace tg::interp

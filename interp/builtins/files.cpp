@@ -1,0 +1,204 @@
+// The file builtins of docs/builtins.md: load(path), save(path, x) and
+// loadtxt(path, delimiter=",", skiprows=0, dtype=f32).
+//
+// The format is the file's extension (case-insensitive): .npy holds one
+// tensor, .npz a dict of tensors (str keys); .tgx / .onnx will hold graph
+// values (docs/language.md "Graphs as values") and are refused for now. Every path goes through
+// check_file_path (the host's allow_files / file_root). The formats are
+// stdlib's (npy, npz, csv, file_io); this file binds arguments, checks that
+// the value fits the extension, and names the function and the file in every
+// error: "load: 'w.npy': truncated: ...". Files are host-side: inside a
+// @graph function each of these is a trace error.
+#include <algorithm>
+#include <cctype>
+
+#include "interp/builtins/builtins.hpp"
+#include "interp/values/dict.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/tracing/graph_value.hpp"
+#include "interp/values/printing.hpp"
+#include "interp/runtime.hpp"
+#include "interp/tracing/trace.hpp"
+#include "stdlib/budget.hpp"
+#include "stdlib/csv.hpp"
+#include "stdlib/file_io.hpp"
+#include "stdlib/npz.hpp"
+
+namespace tg::interp {
+
+namespace {
+
+using stdlib::Tensor;
+
+std::string path_argument(const std::string& fn, const Value& v) {
+    if (!v.is(Kind::Str)) throw Error(fn + ": argument `path` must be a str, not " + kind_name(v.kind()));
+    return v.text();
+}
+
+enum class Format { Npy, Npz, Tgx, Onnx, Other };
+
+Format format_of(const std::string& path) {
+    const size_t dot = path.rfind('.');
+    const size_t slash = path.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return Format::Other;
+    std::string ext = path.substr(dot + 1);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == "npy") return Format::Npy;
+    if (ext == "npz") return Format::Npz;
+    if (ext == "tgx") return Format::Tgx;
+    if (ext == "onnx") return Format::Onnx;
+    return Format::Other;
+}
+
+// Files are read and written by the host, not by a graph (the trace error
+// gets the --eager hint where the graph call reports it).
+void host_side(const Runtime& rt, const std::string& fn) {
+    if (rt.trace)
+        dynamic_value_error(fn + ": cannot be called inside a @graph function; " +
+                            (fn == "save" ? "return the tensor and save it outside"
+                                          : "read the file outside and pass the tensor in"));
+}
+
+// Runs `body` on the checked path, opened through the file root; errors
+// name the function and the file.
+template <class F>
+auto with_file(Runtime& rt, const std::string& fn, const std::string& path, F&& body) {
+    FilePlace place;
+    try {
+        place = place_file(rt.options, path);
+    } catch (const Error& e) {
+        throw Error(fn + ": " + e.message());
+    }
+    try {
+        return body(place.root, place.path);
+    } catch (const stdlib::FileError& e) {
+        throw Error(fn + ": '" + path + "': " + e.what());
+    } catch (const stdlib::LimitError& e) {
+        // the file's contents passed a limit (a huge .npy, a zip bomb): say which file
+        throw stdlib::LimitError(fn + ": '" + path + "': " + e.what());
+    }
+}
+
+Value load(Runtime& rt, const CallArgs& a) {
+    host_side(rt, "load");
+    const auto args = bind_args("load", a, {"path"}, 1);
+    const std::string path = path_argument("load", *args[0]);
+    const Format f = format_of(path);
+    if (f == Format::Onnx)
+        throw Error("load: '" + path + "': tg writes ONNX files but does not read them (save the graph as .tgx to load it again)");
+    if (f == Format::Other)
+        throw Error("load: cannot tell the format of '" + path +
+                    "' from its extension (load reads .npy, .npz and .tgx; loadtxt reads text)");
+    return with_file(rt, "load", path, [&](const stdlib::FileRoot& root, const std::string& file) -> Value {
+        if (f == Format::Npy) return Value(stdlib::npy_read_file(root, file));
+        if (f == Format::Tgx) return read_graph_file(rt, root, file);
+        DictObj d;
+        for (auto& [name, t] : stdlib::npz_read_file(root, file)) d.set(DictKey{false, 0, name}, Value(std::move(t)));
+        return Value::dict(std::move(d));
+    });
+}
+
+
+// save gets its call site (a caller builtin): an ONNX export error is
+// located at the graph's node, with the frames down to this call.
+Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
+    host_side(rt, "save");
+    const auto args = bind_args("save", a, {"path", "x", "drop_prints"}, 2);
+    const std::string path = path_argument("save", *args[0]);
+    const Value& x = *args[1];
+    const Format f = format_of(path);
+    if (f == Format::Other)
+        throw Error("save: cannot tell the format of '" + path +
+                    "' from its extension (save writes .npy, .npz, .tgx and .onnx)");
+    bool drop_prints = false;
+    if (const Value* d = args[2]) {
+        if (f != Format::Onnx) throw Error("save: argument `drop_prints` applies to .onnx files only");
+        if (!d->is_tensor() || d->tensor_type().shape.rank() != 0 || d->tensor_type().dtype != stdlib::DType::Bool)
+            throw Error(std::string("save: argument `drop_prints` must be True or False, not ") + kind_name(d->kind()));
+        drop_prints = d->tensor().item_bool();
+    }
+    // the value must fit the format before any file is touched
+    stdlib::NamedTensors members;
+    std::vector<std::byte> graph_bytes;
+    if (f == Format::Tgx) {
+        graph_bytes = graph_file_bytes(x);
+    } else if (f == Format::Onnx) {
+        graph_bytes = graph_onnx_bytes(x, drop_prints, call_source, a.loc);
+    } else if (f == Format::Npy) {
+        if (!x.is_tensor())
+            throw Error(std::string("save: a .npy file holds one tensor, not a ") + kind_name(x.kind()) +
+                        (x.is(Kind::Dict) ? " (save a dict of tensors as .npz)" : ""));
+        members.emplace_back("", x.tensor());
+    } else {
+        if (!x.is(Kind::Dict))
+            throw Error(std::string("save: a .npz file holds a dict of tensors, not a ") + kind_name(x.kind()) +
+                        " (save one tensor as .npy)");
+        const DictObj& d = x.dict();
+        for (size_t i = 0; i < d.keys.size(); ++i) {
+            if (d.keys[i].is_int)
+                throw Error("save: a .npz file names its tensors by strings; the key " + key_repr(d.keys[i]) +
+                            " is an integer");
+            const Value& v = d.values[i];
+            if (!v.is_tensor())
+                throw Error("save: a .npz file holds tensors, but the value of key " + key_repr(d.keys[i]) + " is a " +
+                            kind_name(v.kind()));
+            members.emplace_back(d.keys[i].s, v.tensor());
+        }
+    }
+    with_file(rt, "save", path, [&](const stdlib::FileRoot& root, const std::string& file) {
+        stdlib::write_atomically(root, file, [&](int fd) {
+            if (f == Format::Npy) stdlib::npy_write_fd(fd, members[0].second);
+            else if (f == Format::Tgx || f == Format::Onnx) stdlib::write_bytes_fd(fd, graph_bytes);
+            else stdlib::npz_write_fd(fd, members);
+        });
+        return 0;
+    });
+    return Value::none();
+}
+
+Value loadtxt(Runtime& rt, const CallArgs& a) {
+    host_side(rt, "loadtxt");
+    const auto args = bind_args("loadtxt", a, {"path", "delimiter", "skiprows", "dtype"}, 1);
+    const std::string path = path_argument("loadtxt", *args[0]);
+    stdlib::TextTableOptions o;
+    if (const Value* d = args[1]) {
+        if (d->is(Kind::None)) o.delimiter.reset();
+        else if (!d->is(Kind::Str) || d->text().size() != 1)
+            throw Error("loadtxt: argument `delimiter` must be one character (or None for whitespace), not " +
+                        (d->is(Kind::Str) ? quote(d->text()) : std::string(kind_name(d->kind()))));
+        else if (d->text() == "#" || d->text() == "\n" || d->text() == "\r")
+            throw Error("loadtxt: argument `delimiter` cannot be " + quote(d->text()) + " (it ends a row or starts a comment)");
+        else o.delimiter = d->text()[0];
+    }
+    if (const Value* s = args[2]) {
+        o.skiprows = to_int(*s, "loadtxt: argument `skiprows`");
+        if (o.skiprows < 0) throw Error("loadtxt: argument `skiprows` must be >= 0, not " + std::to_string(o.skiprows));
+    }
+    if (const Value* t = args[3]) {
+        if (!t->is(Kind::DType)) throw Error(std::string("loadtxt: argument `dtype` must be a dtype, not ") + kind_name(t->kind()));
+        o.dtype = t->dtype();
+    }
+    return with_file(rt, "loadtxt", path, [&](const stdlib::FileRoot& root, const std::string& file) {
+        stdlib::FileBytes text(root, file);
+        return Value(stdlib::parse_text_table(text.bytes(), o));
+    });
+}
+
+void add(std::vector<std::pair<std::string, Value>>& out, std::string name, BuiltinFn fn) {
+    auto b = std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn)});
+    out.emplace_back(std::move(name), Value::builtin(std::move(b)));
+}
+
+}  // namespace
+
+void add_file_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    add(out, "load", load);
+    auto s = std::make_shared<BuiltinObj>(BuiltinObj{"save", nullptr});
+    s->caller = [](Evaluator& ev, const CallArgs& a, const lang::SourcePtr& source) { return save(ev.runtime(), a, source); };
+    out.emplace_back("save", Value::builtin(std::move(s)));
+    add(out, "loadtxt", loadtxt);
+}
+
+}  // namespace tg::interp

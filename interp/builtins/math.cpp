@@ -1,0 +1,88 @@
+// Builtins of docs/builtins.md made of table ops rather than being one: gelu's
+// `approximate` keyword (it picks the table's gelu or gelu_tanh op),
+// isclose and allclose (NumPy's formula in element-wise ops). Being ops of
+// the table underneath, they trace, fuse, and differentiate like any code.
+#include <optional>
+#include <string>
+
+#include "interp/builtins/builtins.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "interp/tracing/trace.hpp"
+#include "stdlib/dtype.hpp"
+#include "stdlib/op_table.hpp"
+
+namespace tg::interp {
+
+namespace {
+
+using stdlib::Attr;
+using stdlib::DType;
+
+Value apply(Runtime& rt, std::string_view name, std::initializer_list<Value> operands) {
+    const std::vector<Value> in(operands);
+    return run_op(rt, table_op(name), in, std::vector<Attr>(table_op(name).params.size()));
+}
+
+// A tensor operand (numbers and nested lists are converted, as for table ops).
+Value operand(const Value& v, const std::string& what) {
+    if (v.is_tensor()) return v;
+    return Value(to_tensor(v, what));
+}
+
+Value gelu(Runtime& rt, const CallArgs& a) {
+    const auto args = bind_args("gelu", a, {"x", "approximate"}, 1);
+    bool approximate = false;
+    if (const Value* v = args[1]) {
+        if (has_symbolic(*v))
+            throw Error("gelu: argument `approximate` must be static inside a @graph function, but it depends on the "
+                        "contents of a tensor");
+        if (!v->is_tensor() || v->tensor_type().shape.rank() != 0 || v->tensor_type().dtype != DType::Bool)
+            throw Error("gelu: argument `approximate` must be True or False, not " + std::string(kind_name(v->kind())));
+        approximate = v->tensor().item_bool();
+    }
+    const Value x = operand(*args[0], "gelu: argument `x`");
+    return apply(rt, approximate ? "gelu_tanh" : "gelu", {x});
+}
+
+// NumPy's isclose: |a - b| <= atol + rtol * |b| where both are finite, a == b
+// where not (equal infinities are close; NaN is never close). Computed in
+// the promoted float dtype (bool and integers: f64, as NumPy).
+Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
+    const auto args = bind_args(fn, a, {"a", "b", "rtol", "atol"}, 2);
+    Value x = operand(*args[0], fn + ": argument `a`");
+    Value y = operand(*args[1], fn + ": argument `b`");
+    const Value rtol = args[2] ? operand(*args[2], fn + ": argument `rtol`") : Value::weak_float(1e-5);
+    const Value atol = args[3] ? operand(*args[3], fn + ": argument `atol`") : Value::weak_float(1e-8);
+    const stdlib::TensorType xt = x.tensor_type(), yt = y.tensor_type();
+    DType d = stdlib::promote(xt.dtype, xt.weak, yt.dtype, yt.weak).dtype;
+    if (!stdlib::is_float(d)) d = DType::F64;
+    std::vector<Attr> cast_attrs = {std::monostate{}, d};
+    auto to_d = [&](const Value& v, const stdlib::TensorType& t) {
+        if (t.dtype == d && !t.weak) return v;
+        const Value in[1] = {v};
+        return run_op(rt, table_op("astype"), in, cast_attrs);
+    };
+    x = to_d(x, xt);
+    y = to_d(y, yt);
+    const Value within = apply(rt, "le", {apply(rt, "abs", {apply(rt, "sub", {x, y})}),
+                                          apply(rt, "add", {atol, apply(rt, "mul", {rtol, apply(rt, "abs", {y})})})});
+    const Value finite = apply(rt, "bitand", {apply(rt, "isfinite", {x}), apply(rt, "isfinite", {y})});
+    return apply(rt, "where", {finite, within, apply(rt, "eq", {x, y})});
+}
+
+}  // namespace
+
+void add_math_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    auto add = [&](const std::string& name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr) {
+        out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef})));
+    };
+    add("gelu", gelu, stdlib::find_op("gelu"));  // replaces the table op's builtin: adds `approximate`
+    add("isclose", [](Runtime& rt, const CallArgs& a) { return isclose(rt, "isclose", a); });
+    add("allclose", [](Runtime& rt, const CallArgs& a) {
+        const Value close = isclose(rt, "allclose", a);
+        return run_op(rt, table_op("all"), std::span<const Value>(&close, 1), {std::monostate{}, std::monostate{}, false});
+    });
+}
+
+}  // namespace tg::interp

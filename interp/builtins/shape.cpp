@@ -1,0 +1,168 @@
+// Tensor builtins of docs/builtins.md whose results are lists or tuples, which an op
+// of the table (one tensor result) cannot give: split and meshgrid are
+// composed of table ops (index slices, reshape, broadcast_to), so they
+// trace, compile and differentiate through those; unique and nonzero have
+// result shapes that depend on the data, so they run eagerly only (stdlib's
+// kernels) and are a trace error inside @graph. einsum is in
+// builtins_einsum.cpp.
+#include <algorithm>
+#include <string>
+
+#include "interp/builtins/builtins.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "interp/runtime.hpp"
+#include "interp/tracing/trace.hpp"
+#include "stdlib/select_ops.hpp"
+
+namespace tg::interp {
+
+using stdlib::Attr;
+using stdlib::IndexItem;
+using stdlib::Shape;
+
+const stdlib::OpDef& table_op(std::string_view name) {
+    const stdlib::OpDef* o = stdlib::find_op(name);
+    if (!o) throw Error("internal error: the op table has no `" + std::string(name) + "`");
+    return *o;
+}
+
+std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
+                                    std::initializer_list<std::string_view> names, size_t required) {
+    std::vector<const Value*> out(names.size(), nullptr);
+    if (a.positional.size() > names.size())
+        throw Error(fn + ": takes at most " + std::to_string(names.size()) + " arguments but " +
+                    std::to_string(a.positional.size()) + " were given");
+    for (size_t i = 0; i < a.positional.size(); ++i) out[i] = &a.positional[i];
+    for (size_t k = 0; k < a.keywords.size(); ++k) {
+        auto it = std::find(names.begin(), names.end(), a.keywords[k].name);
+        if (it == names.end()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
+        const size_t i = static_cast<size_t>(it - names.begin());
+        if (out[i]) throw Error(fn + ": argument `" + std::string(*it) + "` given twice");
+        out[i] = &a.keyword_values[k];
+    }
+    for (size_t i = 0; i < required; ++i)
+        if (!out[i]) throw Error(fn + ": missing argument `" + std::string(names.begin()[i]) + "`");
+    return out;
+}
+
+namespace {
+
+// A tensor operand: tensors (concrete, symbolic or tracked) as they are,
+// numbers and nested lists converted.
+Value operand(const Value& v, const std::string& what) { return v.is_tensor() ? v : Value(to_tensor(v, what)); }
+
+Value split(Runtime& rt, const CallArgs& a) {
+    auto args = bind_args("split", a, {"x", "n_or_sizes", "axis"}, 2);
+    const Value x = operand(*args[0], "split: argument `x`");
+    const Shape s = x.tensor_type().shape;
+    if (s.rank() == 0) throw Error("split: argument `x` is 0-d; it needs an axis to split");
+    int64_t axis = args[2] ? to_int(*args[2], "split: argument `axis`") : 0;
+    if (axis < -s.rank() || axis >= s.rank())
+        throw Error("split: axis " + std::to_string(axis) + " is out of bounds for a tensor of rank " +
+                    std::to_string(s.rank()));
+    if (axis < 0) axis += s.rank();
+    const int64_t len = s[static_cast<int>(axis)];
+    std::vector<int64_t> sizes;
+    const Value& n = *args[1];
+    if (n.is_sequence()) {
+        int64_t total = 0;
+        for (const Value& v : n.items()) {
+            const int64_t k = to_int(v, "split: argument `n_or_sizes`");
+            if (k < 0) throw Error("split: argument `n_or_sizes` has a negative size " + std::to_string(k));
+            sizes.push_back(k);
+            total += k;
+        }
+        if (total != len)
+            throw Error("split: argument `n_or_sizes`: the sizes add up to " + std::to_string(total) +
+                        ", not to the axis size " + std::to_string(len));
+    } else {
+        const int64_t parts = to_int(n, "split: argument `n_or_sizes`");
+        if (parts <= 0) throw Error("split: argument `n_or_sizes` must be a positive number of parts, got " + std::to_string(parts));
+        if (len % parts != 0)
+            throw Error("split: argument `n_or_sizes`: an axis of size " + std::to_string(len) +
+                        " cannot be split into " + std::to_string(parts) + " equal parts");
+        sizes.assign(static_cast<size_t>(parts), len / parts);
+    }
+    std::vector<Value> out;
+    int64_t at = 0;
+    for (int64_t k : sizes) {
+        std::vector<IndexItem> items(static_cast<size_t>(axis) + 1);
+        for (IndexItem& it : items) it.kind = IndexItem::Slice;
+        items.back().lo = at;
+        items.back().hi = at + k;
+        out.push_back(index_tensor(rt, x, items));
+        at += k;
+    }
+    return Value::list(std::move(out));
+}
+
+Value meshgrid(Runtime& rt, const CallArgs& a) {
+    std::string indexing = "xy";
+    for (size_t k = 0; k < a.keywords.size(); ++k) {
+        if (a.keywords[k].name != "indexing")
+            throw Error("meshgrid: unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
+        const Value& v = a.keyword_values[k];
+        if (!v.is(Kind::Str) || (v.text() != "xy" && v.text() != "ij"))
+            throw Error("meshgrid: argument `indexing` must be \"xy\" or \"ij\"");
+        indexing = v.text();
+    }
+    std::vector<Value> xs;
+    Shape full;
+    for (size_t i = 0; i < a.positional.size(); ++i) {
+        const std::string what = "meshgrid: argument " + std::to_string(i + 1);
+        Value x = operand(a.positional[i], what);
+        const int64_t n = x.tensor_type().shape.numel();
+        xs.push_back(run_op(rt, table_op("reshape"), std::span<const Value>(&x, 1), {std::monostate{}, std::vector<int64_t>{n}}));
+        full.push_back(n);
+    }
+    // "xy": the first two axes swapped (Cartesian indexing), as NumPy
+    const bool swap = indexing == "xy" && xs.size() >= 2;
+    if (swap) std::swap(full[0], full[1]);
+    std::vector<Value> out;
+    for (size_t i = 0; i < xs.size(); ++i) {
+        const size_t at = swap && i < 2 ? 1 - i : i;
+        std::vector<int64_t> shape(xs.size(), 1);
+        shape[at] = full[static_cast<int>(at)];
+        Value r = run_op(rt, table_op("reshape"), std::span<const Value>(&xs[i], 1), {std::monostate{}, shape});
+        out.push_back(run_op(rt, table_op("broadcast_to"), std::span<const Value>(&r, 1),
+                             {std::monostate{}, std::vector<int64_t>(full.begin(), full.end())}));
+    }
+    return Value::list(std::move(out));
+}
+
+// unique / nonzero: eager only (their result shapes depend on the data)
+void eager_only(Runtime& rt, const std::string& fn) {
+    if (rt.trace)
+        dynamic_value_error(fn + ": the shape of its result depends on the data, so it cannot be used inside a "
+                                 "@graph function");
+}
+
+Value unique(Runtime& rt, const CallArgs& a) {
+    auto args = bind_args("unique", a, {"x"}, 1);
+    eager_only(rt, "unique");
+    return Value(stdlib::unique(to_tensor(*args[0], "unique: argument `x`")));
+}
+
+Value nonzero(Runtime& rt, const CallArgs& a) {
+    auto args = bind_args("nonzero", a, {"x"}, 1);
+    eager_only(rt, "nonzero");
+    std::vector<Value> out;
+    for (stdlib::Tensor& t : stdlib::nonzero(to_tensor(*args[0], "nonzero: argument `x`"))) out.push_back(Value(t));
+    return Value::tuple(std::move(out));
+}
+
+}  // namespace
+
+void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    auto add = [&](const char* name, BuiltinFn fn) {
+        out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn)})));
+    };
+    add("split", split);
+    add("meshgrid", meshgrid);
+    add("unique", unique);
+    add("nonzero", nonzero);
+    add("einsum", einsum);
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,334 @@
+#include "interp/builtins/string_methods.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "interp/runtime.hpp"
+#include "interp/values/text_builder.hpp"
+#include "interp/tracing/trace.hpp"
+#include "stdlib/errors.hpp"
+
+namespace tg::interp {
+
+namespace {
+
+constexpr std::array<std::string_view, 11> kMethods = {"join",       "split",    "strip", "lstrip", "rstrip", "replace",
+                                                       "startswith", "endswith", "upper", "lower",  "format"};
+
+// Python's str.isspace for ASCII (what split() and strip() remove by default)
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+class Method {
+public:
+    Method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args)
+        : rt_(rt), name_(name), self_(self), args_(args) {}
+
+    Value run();
+
+private:
+    Runtime& rt_;
+    std::string name_;
+    const Value& self_;
+    const CallArgs& args_;
+
+    [[noreturn]] void fail(const std::string& msg) const { throw Error(name_ + ": " + msg); }
+    const std::string& self() const {
+        if (self_.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
+        return self_.text();
+    }
+    void arity(size_t lo, size_t hi) const {
+        const size_t n = args_.positional.size();
+        if (n < lo || n > hi) {
+            std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+            fail("takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
+                 (n == 1 ? " was given" : " were given"));
+        }
+    }
+    // Positional argument i, or keyword `kw`, or null.
+    const Value* arg(size_t i, std::string_view kw) const {
+        if (i < args_.positional.size()) return &args_.positional[i];
+        for (size_t k = 0; k < args_.keywords.size(); ++k)
+            if (args_.keywords[k].name == kw) return &args_.keyword_values[k];
+        return nullptr;
+    }
+    void keywords(std::initializer_list<std::string_view> allowed) const {
+        for (const KwArg& k : args_.keywords)
+            if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
+                fail("unknown keyword argument `" + std::string(k.name) + "`");
+    }
+    const std::string& str_arg(const Value& v, std::string_view what) const {
+        if (v.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
+        if (!v.is(Kind::Str))
+            fail("argument `" + std::string(what) + "` must be a str, not " + std::string(kind_name(v.kind())));
+        return v.text();
+    }
+    // None or a str: the characters to strip / the separator
+    const std::string* optional_str(const Value* v, std::string_view what) const {
+        if (!v || v->is(Kind::None)) return nullptr;
+        return &str_arg(*v, what);
+    }
+
+    Value join();
+    Value split();
+    Value strip(bool left, bool right);
+    Value replace();
+    Value affix(bool start);
+    Value format();
+};
+
+Value Method::run() {
+    // every method reads its string once (the limits act by work, stdlib/budget.hpp)
+    if (self_.is(Kind::Str) && !self_.sym_str()) stdlib::spend_work(static_cast<int64_t>(self_.text().size()));
+    if (name_ == "join") return join();
+    if (name_ == "split") return split();
+    if (name_ == "strip") return strip(true, true);
+    if (name_ == "lstrip") return strip(true, false);
+    if (name_ == "rstrip") return strip(false, true);
+    if (name_ == "replace") return replace();
+    if (name_ == "startswith") return affix(true);
+    if (name_ == "endswith") return affix(false);
+    if (name_ == "format") return format();
+    // upper, lower (ASCII, as the rest of tg's text)
+    keywords({});
+    arity(0, 0);
+    std::string s = self();
+    for (char& c : s) c = static_cast<char>(name_ == "upper" ? std::toupper(static_cast<unsigned char>(c))
+                                                            : std::tolower(static_cast<unsigned char>(c)));
+    return Value::str(std::move(s));
+}
+
+// sep.join(xs): every item must be a str (Python does not convert numbers)
+Value Method::join() {
+    keywords({});
+    arity(1, 1);
+    const Value& xs = args_.positional[0];
+    if (!xs.is_sequence()) fail("argument must be a list or a tuple of str, not " + std::string(kind_name(xs.kind())));
+    TextBuilder out(rt_);
+    const std::string& sep = self();
+    size_t total = 0;  // checked against the memory limit before it is built
+    for (const Value& x : xs.items())
+        if (x.is(Kind::Str) && !x.sym_str()) total += x.text().size() + sep.size();
+    stdlib::check_fits(Value::text_bytes(total), "a string");
+    stdlib::spend_work(static_cast<int64_t>(total + xs.items().size()));
+    for (size_t i = 0; i < xs.items().size(); ++i) {
+        const Value& x = xs.items()[i];
+        if (!x.is(Kind::Str))
+            fail("item " + std::to_string(i) + " is a " + std::string(kind_name(x.kind())) + ", not a str (use str(x))");
+        if (i) out.text(sep);
+        out.value(x, {});
+    }
+    return out.finish();
+}
+
+// Python's split(sep=None, maxsplit=-1): no sep splits on runs of whitespace
+// and drops empty parts; a sep keeps them.
+Value Method::split() {
+    keywords({"sep", "maxsplit"});
+    arity(0, 2);
+    const std::string& s = self();
+    const std::string* sep = optional_str(arg(0, "sep"), "sep");
+    int64_t maxsplit = -1;
+    if (const Value* m = arg(1, "maxsplit")) maxsplit = to_int(*m, name_ + ": argument `maxsplit`");
+    std::vector<Value> parts;
+    if (sep) {
+        if (sep->empty()) fail("empty separator");
+        size_t start = 0;
+        while (maxsplit < 0 || static_cast<int64_t>(parts.size()) < maxsplit) {
+            const size_t k = s.find(*sep, start);
+            if (k == std::string::npos) break;
+            parts.push_back(Value::str(s.substr(start, k - start)));
+            start = k + sep->size();
+            stdlib::spend_work(Value::kObjectBytes);  // a new string each
+            if (parts.size() % 4096 == 0) stdlib::check_fits(Value::slots_bytes(parts.size()), "a list");
+        }
+        parts.push_back(Value::str(s.substr(start)));
+        return Value::list(std::move(parts));
+    }
+    size_t i = 0;
+    while (true) {
+        while (i < s.size() && is_space(s[i])) ++i;
+        if (i == s.size()) break;
+        if (maxsplit >= 0 && static_cast<int64_t>(parts.size()) == maxsplit) {
+            parts.push_back(Value::str(s.substr(i)));  // the rest, as it is (Python keeps its trailing space)
+            break;
+        }
+        size_t j = i;
+        while (j < s.size() && !is_space(s[j])) ++j;
+        parts.push_back(Value::str(s.substr(i, j - i)));
+        i = j;
+        stdlib::spend_work(Value::kObjectBytes);  // a new string each
+        if (parts.size() % 4096 == 0) stdlib::check_fits(Value::slots_bytes(parts.size()), "a list");
+    }
+    return Value::list(std::move(parts));
+}
+
+Value Method::strip(bool left, bool right) {
+    keywords({});
+    arity(0, 1);
+    const std::string& s = self();
+    const std::string* chars = optional_str(arg(0, "chars"), "chars");
+    auto strip_it = [&](char c) { return chars ? chars->find(c) != std::string::npos : is_space(c); };
+    size_t lo = 0, hi = s.size();
+    if (left)
+        while (lo < hi && strip_it(s[lo])) ++lo;
+    if (right)
+        while (hi > lo && strip_it(s[hi - 1])) --hi;
+    return Value::str(s.substr(lo, hi - lo));
+}
+
+// replace(old, new, count=-1); an empty `old` inserts `new` between characters, as Python
+Value Method::replace() {
+    keywords({});
+    arity(2, 3);
+    const std::string& s = self();
+    const std::string& from = str_arg(args_.positional[0], "old");
+    const std::string& to = str_arg(args_.positional[1], "new");
+    int64_t count = args_.positional.size() == 3 ? to_int(args_.positional[2], name_ + ": argument `count`") : -1;
+    // the result's size, checked against the memory limit before it is built
+    size_t found = 0;
+    if (from.empty()) found = s.size() + 1;
+    else if (to.size() > from.size())
+        for (size_t k = s.find(from); k != std::string::npos && (count < 0 || static_cast<int64_t>(found) < count);
+             k = s.find(from, k + from.size()))
+            ++found;
+    if (count >= 0) found = std::min(found, static_cast<size_t>(count));
+    const size_t longest = s.size() + found * to.size();
+    stdlib::check_fits(Value::text_bytes(longest), "a string");
+    std::string out;
+    size_t start = 0;
+    int64_t done = 0;
+    if (from.empty()) {
+        for (size_t i = 0; i <= s.size(); ++i) {
+            if (count < 0 || done < count) {
+                stdlib::spend_work(static_cast<int64_t>(to.size()) + 1);  // the limits act inside (stdlib/budget.hpp)
+                out += to;
+                ++done;
+            }
+            if (i < s.size()) out += s[i];
+        }
+        return Value::str(std::move(out));
+    }
+    while (count < 0 || done < count) {
+        const size_t k = s.find(from, start);
+        if (k == std::string::npos) break;
+        stdlib::spend_work(static_cast<int64_t>(k - start + to.size()) + 1);  // the limits act inside
+        out.append(s, start, k - start);
+        out += to;
+        start = k + from.size();
+        ++done;
+    }
+    out.append(s, start);
+    return Value::str(std::move(out));
+}
+
+// startswith(prefix) / endswith(suffix); a tuple of str matches any of them
+Value Method::affix(bool start) {
+    keywords({});
+    arity(1, 1);
+    const std::string& s = self();
+    const Value& a = args_.positional[0];
+    auto test = [&](const Value& p) {
+        const std::string& t = str_arg(p, start ? "prefix" : "suffix");
+        return t.size() <= s.size() && (start ? s.compare(0, t.size(), t) == 0 : s.compare(s.size() - t.size(), t.size(), t) == 0);
+    };
+    if (a.is(Kind::Tuple)) {
+        for (const Value& p : a.items())
+            if (test(p)) return Value::from_bool(true);
+        return Value::from_bool(false);
+    }
+    return Value::from_bool(test(a));
+}
+
+// Python's str.format: {} (automatic numbering), {0}, {name}, {{ and }},
+// a conversion !r / !s and a format spec after ':'. Field names with
+// attributes or indices ({0.shape}, {0[1]}) and nested specs ({:{w}}) are
+// not supported (an error says so).
+Value Method::format() {
+    const std::string& s = self();
+    TextBuilder out(rt_);
+    int automatic = 0;           // next automatic field number
+    bool manual = false, autonum = false;
+    size_t i = 0;
+    while (i < s.size()) {
+        const char c = s[i];
+        if (c == '}') {
+            if (i + 1 < s.size() && s[i + 1] == '}') {
+                out.text("}");
+                i += 2;
+                continue;
+            }
+            fail("single '}' encountered in format string");
+        }
+        if (c != '{') {
+            const size_t k = s.find_first_of("{}", i);
+            out.text(std::string_view(s).substr(i, (k == std::string::npos ? s.size() : k) - i));
+            i = k == std::string::npos ? s.size() : k;
+            continue;
+        }
+        if (i + 1 < s.size() && s[i + 1] == '{') {
+            out.text("{");
+            i += 2;
+            continue;
+        }
+        const size_t close = s.find('}', i + 1);
+        if (close == std::string::npos) fail("expected '}' before end of string");
+        std::string field = s.substr(i + 1, close - i - 1);
+        if (field.find('{') != std::string::npos) fail("nested replacement fields ({:{width}}) are not supported");
+        i = close + 1;
+        std::string spec;
+        if (const size_t colon = field.find(':'); colon != std::string::npos) {
+            spec = field.substr(colon + 1);
+            field.resize(colon);
+        }
+        bool repr = false;
+        if (const size_t bang = field.find('!'); bang != std::string::npos) {
+            const std::string conv = field.substr(bang + 1);
+            if (conv != "r" && conv != "s") fail("unknown conversion specifier '" + conv + "' (use !r or !s)");
+            repr = conv == "r";
+            field.resize(bang);
+        }
+        const Value* v = nullptr;
+        if (field.empty()) {
+            if (manual) fail("cannot switch from manual field numbering to automatic field numbering");
+            autonum = true;
+            const size_t k = static_cast<size_t>(automatic++);
+            if (k >= args_.positional.size())
+                fail("replacement field {} number " + std::to_string(k) + " has no argument (" +
+                     std::to_string(args_.positional.size()) + " positional given)");
+            v = &args_.positional[k];
+        } else if (std::all_of(field.begin(), field.end(), [](char d) { return d >= '0' && d <= '9'; })) {
+            if (autonum) fail("cannot switch from automatic field numbering to manual field specification");
+            manual = true;
+            const size_t k = field.size() > 9 ? SIZE_MAX : std::stoul(field);
+            if (k >= args_.positional.size())
+                fail("replacement field {" + field + "} has no argument (" + std::to_string(args_.positional.size()) +
+                     " positional given)");
+            v = &args_.positional[k];
+        } else {
+            if (field.find_first_of(".[") != std::string::npos)
+                fail("replacement field {" + field + "}: attributes and indices in field names are not supported");
+            for (size_t k = 0; k < args_.keywords.size(); ++k)
+                if (args_.keywords[k].name == field) v = &args_.keyword_values[k];
+            if (!v) fail("replacement field {" + field + "} has no keyword argument `" + field + "`");
+        }
+        try {
+            out.value(*v, spec, repr);
+        } catch (const stdlib::OpError& e) {
+            fail(e.what());
+        }
+    }
+    return out.finish();
+}
+
+}  // namespace
+
+bool is_string_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
+
+Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args) {
+    return Method(rt, name, self, args).run();
+}
+
+}  // namespace tg::interp

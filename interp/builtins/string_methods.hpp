@@ -1,0 +1,19 @@
+// String methods of docs/builtins.md: join split strip lstrip rstrip replace
+// startswith endswith upper lower format, with Python's semantics. Strings
+// are static while tracing; `format` and `join` also take traced tensors and
+// strings that show them (the text is then filled in when the graph runs).
+#pragma once
+
+#include <string_view>
+
+#include "interp/values/value.hpp"
+
+namespace tg::interp {
+
+class Runtime;
+
+bool is_string_method(std::string_view name);
+// Runs method `name` on the string `self`. Throws unlocated errors naming the method.
+Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args);
+
+}  // namespace tg::interp

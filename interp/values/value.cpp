@@ -1,0 +1,260 @@
+#include "interp/values/value.hpp"
+
+#include <cstring>
+
+#include "interp/tracing/trace.hpp"
+
+namespace tg::interp {
+
+const char* kind_name(Kind k) {
+    switch (k) {
+    case Kind::Undefined: return "undefined";
+    case Kind::None: return "None";
+    case Kind::Tensor: return "tensor";
+    case Kind::List: return "list";
+    case Kind::Tuple: return "tuple";
+    case Kind::Str: return "str";
+    case Kind::Function: case Kind::Builtin: case Kind::BoundMethod: return "function";
+    case Kind::DType: return "dtype";
+    case Kind::Module: return "module";
+    case Kind::Dict: return "dict";
+    case Kind::Graph: return "graph";
+    case Kind::Spec: return "spec";
+    }
+    return "?";
+}
+
+Scalar Scalar::from_tensor(const stdlib::Tensor& t) {
+    using stdlib::DType;
+    if (stdlib::is_float(t.dtype())) return of_float(t.item_f64(), t.dtype(), t.weak());
+    if (t.dtype() == DType::Bool) return of_bool(t.item_bool());
+    return of_int(t.item_i64(), t.dtype(), t.weak());
+}
+
+stdlib::Tensor Scalar::to_tensor() const {
+    using stdlib::DType;
+    using stdlib::Tensor;
+    if (weak) return stdlib::is_float(dtype) ? Tensor::weak_float(f) : Tensor::weak_int(i);
+    switch (dtype) {
+    case DType::Bool: return Tensor::scalar(i != 0);
+    case DType::I32: case DType::I64: return Tensor::scalar(i, dtype);
+    default: return Tensor::scalar(f, dtype);
+    }
+}
+
+Value::Value(stdlib::Tensor t) {
+    if (t.rank() == 0) v_ = Scalar::from_tensor(t);
+    else v_ = std::move(t);
+}
+
+stdlib::Tensor Value::tensor() const {
+    if (const Scalar* s = scalar()) return s->to_tensor();
+    if (const GradObj* g = tracked()) return g->primal.tensor();
+    if (const stdlib::Tensor* t = std::get_if<stdlib::Tensor>(&v_)) return *t;
+    if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
+    throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a tensor");
+}
+
+stdlib::Tensor& Value::tensor_mut() {
+    if (const Scalar* s = scalar()) v_ = s->to_tensor();
+    if (const GradObj* g = tracked()) v_ = g->primal.tensor();  // (in-place writes go through autodiff first)
+    if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
+    return std::get<stdlib::Tensor>(v_);
+}
+
+const std::string& Value::text() const {
+    if (auto* p = std::get_if<std::shared_ptr<const StrObj>>(&v_)) return (*p)->text;
+    if (sym_str()) unsupported_in_graph("this operation on a string that shows tensor values");
+    throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a str");
+}
+
+Value Value::tracked(std::shared_ptr<const GradObj> g) {
+    Value v;
+    v.v_ = std::move(g);
+    return v;
+}
+const SymObj* Value::tracked_sym() const { return tracked()->primal.sym(); }
+
+Value Value::symbolic(uint32_t id, const stdlib::TensorType& t) {
+    Value v;
+    v.v_ = std::shared_ptr<const SymObj>(std::make_shared<SymObj>(SymObj{id, t}));
+    return v;
+}
+Value Value::maybe_undefined(std::shared_ptr<const MaybeUndefObj> m) {
+    Value v;
+    v.v_ = std::move(m);
+    return v;
+}
+Value Value::symbolic_str(std::shared_ptr<const SymStrObj> s) {
+    Value v;
+    v.v_ = std::move(s);
+    return v;
+}
+
+stdlib::TensorType Value::tensor_type() const {
+    if (const Scalar* s = scalar()) return {s->dtype, {}, s->weak};
+    if (const GradObj* g = tracked()) return g->primal.tensor_type();
+    if (const SymObj* s = sym()) return s->type;
+    const auto& t = std::get<stdlib::Tensor>(v_);
+    return {t.dtype(), t.shape(), t.weak()};
+}
+
+bool Value::identical(const Value& o) const {
+    if (v_.index() != o.v_.index()) return false;
+    if (const GradObj* a = tracked()) return a == o.tracked();
+    if (const Scalar* a = scalar()) {
+        const Scalar* b = o.scalar();
+        return a->dtype == b->dtype && a->weak == b->weak && std::memcmp(&a->i, &b->i, sizeof a->i) == 0;
+    }
+    if (const SymObj* a = sym()) return a->id == o.sym()->id;
+    if (auto* a = std::get_if<stdlib::Tensor>(&v_)) {
+        const auto& b = std::get<stdlib::Tensor>(o.v_);
+        return a->shares_buffer_with(b) && a->raw_data() == b.raw_data() && a->shape() == b.shape() &&
+               a->strides() == b.strides() && a->dtype() == b.dtype();
+    }
+    switch (kind()) {
+    case Kind::None: return true;
+    case Kind::Undefined:
+        if (maybe_undef()) return maybe_undef() == o.maybe_undef();
+        return true;
+    case Kind::DType: return dtype() == o.dtype();
+    case Kind::Module: return module() == o.module();
+    case Kind::Function: return function_ptr() == o.function_ptr();
+    case Kind::Builtin: return &builtin() == &o.builtin();
+    case Kind::BoundMethod: return &bound() == &o.bound();
+    case Kind::Graph: return &graph() == &o.graph();
+    case Kind::Spec: return &spec() == &o.spec();
+    case Kind::Str:
+        if (sym_str()) return sym_str() == o.sym_str();
+        return text() == o.text();
+    case Kind::List: case Kind::Tuple: {
+        const auto& x = items();
+        const auto& y = o.items();
+        if (&x == &y) return true;
+        if (x.size() != y.size()) return false;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!x[i].identical(y[i])) return false;
+        return true;
+    }
+    case Kind::Dict: {
+        const DictObj& x = dict();
+        const DictObj& y = o.dict();
+        if (&x == &y) return true;
+        if (x.keys != y.keys) return false;
+        for (size_t i = 0; i < x.values.size(); ++i)
+            if (!x.values[i].identical(y.values[i])) return false;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
+size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
+
+Value Value::list(std::vector<Value> items) {
+    auto obj = std::make_shared<ListObj>(ListObj{std::move(items), {}});
+    obj->charge.set(slots_bytes(obj->items.capacity()), "a list");
+    Value v;
+    v.v_ = std::move(obj);
+    return v;
+}
+Value Value::tuple(std::vector<Value> items) {
+    auto obj = std::make_shared<TupleObj>(TupleObj{std::move(items), {}});
+    obj->charge.set(slots_bytes(obj->items.size()), "a tuple");
+    Value v;
+    v.v_ = std::shared_ptr<const TupleObj>(std::move(obj));
+    return v;
+}
+Value Value::str(std::string text) {
+    auto obj = std::make_shared<StrObj>(StrObj{std::move(text), {}});
+    obj->charge.set(text_bytes(obj->text.size()), "a string");
+    Value v;
+    v.v_ = std::shared_ptr<const StrObj>(std::move(obj));
+    return v;
+}
+Value Value::function(std::shared_ptr<const FunctionObj> f) {
+    Value v;
+    v.v_ = std::move(f);
+    return v;
+}
+Value Value::builtin(std::shared_ptr<const BuiltinObj> b) {
+    Value v;
+    v.v_ = std::move(b);
+    return v;
+}
+Value Value::module(ModuleState* m) {
+    Value v;
+    v.v_ = m;
+    return v;
+}
+Value Value::bound(Value self, Value fn) {
+    Value v;
+    v.v_ = std::shared_ptr<const BoundMethodObj>(
+        std::make_shared<BoundMethodObj>(BoundMethodObj{std::move(self), std::move(fn)}));
+    return v;
+}
+
+Value Value::dict(DictObj d) {
+    auto obj = std::make_shared<DictObj>(std::move(d));
+    obj->charge.set(dict_bytes(obj->keys.size()), "a dict");
+    Value v;
+    v.v_ = std::move(obj);
+    return v;
+}
+
+Value Value::graph(std::shared_ptr<const GraphObj> g) {
+    Value v;
+    v.v_ = std::move(g);
+    return v;
+}
+
+Value Value::spec(std::shared_ptr<const SpecObj> s) {
+    Value v;
+    v.v_ = std::move(s);
+    return v;
+}
+
+DictObj& Value::dict_mut() {
+    auto& p = std::get<std::shared_ptr<DictObj>>(v_);
+    if (p.use_count() > 1) p = std::make_shared<DictObj>(*p);  // copy-on-write
+    p->charge.set(dict_bytes(p->keys.size()), "a dict");  // what the last mutation added
+    return *p;
+}
+
+const std::vector<Value>* Value::children() const {
+    switch (kind()) {
+    case Kind::List: case Kind::Tuple: return &items();
+    case Kind::Dict: return &dict().values;
+    default: return nullptr;
+    }
+}
+
+Value Value::with_children(std::vector<Value> items) const {
+    switch (kind()) {
+    case Kind::List: return list(std::move(items));
+    case Kind::Tuple: return tuple(std::move(items));
+    case Kind::Dict: {
+        DictObj d;
+        d.keys = dict().keys;
+        d.index = dict().index;
+        d.values = std::move(items);
+        return Value::dict(std::move(d));
+    }
+    default: throw Error(std::string("internal error: a ") + kind_name(kind()) + " holds no values");
+    }
+}
+
+const std::vector<Value>& Value::items() const {
+    if (kind() == Kind::List) return std::get<std::shared_ptr<ListObj>>(v_)->items;
+    return std::get<std::shared_ptr<const TupleObj>>(v_)->items;
+}
+
+std::vector<Value>& Value::list_mut() {
+    auto& p = std::get<std::shared_ptr<ListObj>>(v_);
+    if (p.use_count() > 1) p = std::make_shared<ListObj>(*p);  // copy-on-write
+    p->charge.set(slots_bytes(p->items.capacity()), "a list");  // what the last mutation added
+    return p->items;
+}
+
+}  // namespace tg::interp

@@ -1,0 +1,429 @@
+// Values of docs/language.md "Values", with value semantics.
+//
+// A Value is a tagged variant. Tensors are held inline (a 0-d tensor keeps its
+// element inline too, so scalar arithmetic allocates nothing); every other
+// kind is a pointer to an immutable, reference-counted object. "Mutation"
+// (xs.append(v), x[i] = v) goes through the *_mut accessors, which copy the
+// object first when it is shared: copy-on-write, so `ys = xs; xs.append(3)`
+// leaves ys alone.
+//
+// Seam for the tracer: a tensor held by a Value may later be *symbolic* (a
+// graph value id + dtype + shape). That will be one more alternative of the
+// variant (Kind::Symbolic); every tensor operation already goes through
+// interp/dispatch.hpp, which is where "any symbolic operand -> append a graph
+// node" goes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "stdlib/budget.hpp"
+#include "stdlib/op_table.hpp"
+#include "stdlib/tensor.hpp"
+
+namespace tg::interp {
+
+class Value;
+struct ModuleState;
+struct FunctionFacts;
+struct Env;
+struct GraphCache;
+class Runtime;
+
+enum class Kind : uint8_t {
+    Undefined,  // an unassigned variable slot; never visible to tg code
+    None, Tensor, List, Tuple, Str, Function, Builtin, DType, Module, BoundMethod,
+    Dict,
+    Graph, Spec,  // docs/language.md "Graphs as values": a graph value (concrete, load) and an input/output spec (interp/tracing/graph_value.hpp)
+};
+const char* kind_name(Kind k);  // what type(x) returns: "tensor", "list", ...
+
+struct NoneT {};
+struct UndefinedT {};
+
+// ---- values that exist only while a @graph function is traced (interp/tracing/trace.hpp)
+// A symbolic tensor: graph value `id` of the graph being built, with its static type.
+struct SymObj {
+    uint32_t id;
+    stdlib::TensorType type;
+};
+// A variable assigned on only some paths of converted control flow (docs/graph.md "Static and dynamic"):
+// `inner` is its value where assigned, `flag` a symbolic bool[] telling whether
+// it was. Its kind is Undefined, so every read takes the slow path, which
+// emits the run-time "is not defined" check.
+struct MaybeUndefObj;
+// A string whose text depends on tensor contents (an f-string or str() of a
+// symbolic tensor): a print template and its operands.
+struct SymStrObj;
+struct GradObj;  // a tensor being differentiated (below)
+
+// A 0-d tensor kept unboxed (16 bytes): literals, loop counters and scalar
+// arithmetic never build a stdlib::Tensor. It converts to and from one at the
+// dispatch point. f32 values are stored exactly as doubles; a weak scalar
+// (a literal, docs/language.md "Values") keeps the literal's exact i64 / f64 value.
+struct Scalar {
+    stdlib::DType dtype = stdlib::DType::F32;
+    bool weak = false;
+    union {
+        int64_t i;  // bool, i32, i64
+        double f;   // f32, f64
+    };
+    Scalar() : i(0) {}
+    // Copies field by field. A Scalar is mostly built field by field just
+    // before it is copied (arithmetic, loop counters), and a 16-byte load of
+    // narrower stores cannot take their values from the store buffer: it
+    // waits for them (~15 cycles; a third of the scalar loop's time).
+    Scalar(const Scalar& o) noexcept : dtype(o.dtype), weak(o.weak), i(o.i) {}
+    Scalar& operator=(const Scalar& o) noexcept {
+        dtype = o.dtype;
+        weak = o.weak;
+        i = o.i;  // the union's bits (an f64 is copied exactly)
+        return *this;
+    }
+    static Scalar of_int(int64_t v, stdlib::DType d = stdlib::DType::I64, bool weak = false) {
+        Scalar s; s.dtype = d; s.weak = weak; s.i = v; return s;
+    }
+    static Scalar of_float(double v, stdlib::DType d, bool weak = false) {
+        Scalar s; s.dtype = d; s.weak = weak; s.f = v; return s;
+    }
+    static Scalar of_bool(bool v) { return of_int(v ? 1 : 0, stdlib::DType::Bool); }
+    static Scalar from_tensor(const stdlib::Tensor& t);  // t.rank() == 0
+    stdlib::Tensor to_tensor() const;
+    bool nonzero() const { return stdlib::is_float(dtype) ? f != 0 : i != 0; }
+};
+
+// Each charges the memory limit for what it holds (stdlib::Charge,
+// stdlib/budget.hpp): a container kSlotBytes per slot of capacity, a string
+// its characters, each kObjectBytes more; a list's charge follows its
+// growth at its next mutation (Value::list_mut).
+struct ListObj {
+    std::vector<Value> items;
+    stdlib::Charge charge;
+};
+struct TupleObj {
+    std::vector<Value> items;
+    stdlib::Charge charge;
+};
+struct StrObj {
+    std::string text;
+    stdlib::Charge charge;
+};
+
+// A user function (def or lambda): code from the AST plus what it closed over.
+struct FunctionObj {
+    std::string name;                           // "<lambda>" for lambdas
+    const std::vector<lang::Param>* params = nullptr;
+    const lang::Block* body = nullptr;          // def
+    const lang::Expr* expr_body = nullptr;      // lambda
+    const lang::FunctionInfo* info = nullptr;   // the resolver's facts (slots)
+    std::vector<Value> defaults;                // one per param; Undefined = required
+    std::shared_ptr<Env> env;                   // the enclosing function's frame (lexical)
+    ModuleState* module = nullptr;              // globals; owned by the Runtime
+    bool is_graph = false;                      // decorated with @graph: calls are traced (interp/tracing/graph_call.cpp)
+    std::shared_ptr<GraphCache> graph_cache;    // @graph: its traces, by signature
+    std::vector<bool> static_params;            // @graph(static=...): per param, its value is part of the signature
+    // Instead of `body`: C++ run with the bound arguments (positional, one per
+    // param), traced like a body. `grad` of a @graph function is such a
+    // function (interp/autodiff/autodiff.cpp): an implicit @graph of the gradient.
+    // (CallArgs: the bound arguments, and the call site.)
+    std::function<Value(Runtime&, const struct CallArgs&)> native_body;
+};
+
+// Arguments of a call as the callee sees them.
+struct KwArg {
+    std::string_view name;
+    lang::Loc loc;
+};
+struct CallArgs {
+    std::span<const Value> positional;
+    std::span<const Value> keyword_values;
+    std::span<const KwArg> keywords;  // same length as keyword_values
+    lang::Loc loc;                    // the call site (start of the callee's name)
+};
+
+// A builtin: a host builtin (print, len...), a stdlib op, or a host function
+// defined through the embedding API.
+using BuiltinFn = std::function<Value(Runtime&, const CallArgs&)>;
+class Evaluator;
+// A builtin that runs tg code itself (concrete traces a function) gets the
+// evaluator and the call's source, so its errors carry the tg traceback.
+using CallerFn = std::function<Value(Evaluator&, const CallArgs&, const lang::SourcePtr& call_source)>;
+struct BuiltinObj {
+    std::string name;
+    BuiltinFn fn;
+    const stdlib::OpDef* op = nullptr;  // when this builtin is a tensor op of the table
+    bool host = false;         // defined by the embedding host: not traceable (runs eagerly)
+    CallerFn caller = nullptr; // set instead of fn by such builtins
+};
+
+// `x.f` for a builtin f, not yet called: calling it passes x first.
+struct BoundMethodObj;
+
+// A dict (docs/language.md "Values"): string or integer keys, in insertion order (interp/values/dict.hpp).
+struct DictObj;
+
+// A graph value and a spec (interp/tracing/graph_value.hpp).
+struct GraphObj;
+struct SpecObj;
+
+class Value {
+public:
+    Value() : v_(UndefinedT{}) {}
+    Value(stdlib::Tensor t);                        // NOLINT: implicit on purpose; 0-d ones become Scalars
+    Value(Scalar s) : v_(s) {}                      // NOLINT
+    Value(const Value&) = default;
+    Value(Value&&) noexcept = default;
+    // Assigning a scalar over a scalar (the loop counter, `s = s + 1`) skips
+    // the variant's generic visit: it is the interpreter's hottest store.
+    Value& operator=(const Value& o) {
+        if (Scalar* mine = std::get_if<Scalar>(&v_))
+            if (const Scalar* theirs = std::get_if<Scalar>(&o.v_)) {
+                *mine = *theirs;
+                return *this;
+            }
+        v_ = o.v_;
+        return *this;
+    }
+    Value& operator=(Value&& o) noexcept {
+        if (Scalar* mine = std::get_if<Scalar>(&v_))
+            if (const Scalar* theirs = std::get_if<Scalar>(&o.v_)) {
+                *mine = *theirs;
+                return *this;
+            }
+        v_ = std::move(o.v_);
+        return *this;
+    }
+    // Stores a 0-d value: over a Scalar, only its fields (no Value built and
+    // destroyed: the scalar loop's stores).
+    void set_scalar(const Scalar& s) {
+        if (Scalar* mine = std::get_if<Scalar>(&v_)) *mine = s;
+        else v_ = s;
+    }
+    Value(stdlib::DType d) : v_(d) {}               // NOLINT
+    static Value none() { Value v; v.v_ = NoneT{}; return v; }
+    static Value list(std::vector<Value> items);
+    static Value tuple(std::vector<Value> items);
+    static Value str(std::string text);
+    // What a list or tuple of n slots, a string of n characters, a dict of n
+    // entries is charged (the memory limit, stdlib/budget.hpp): builtins
+    // check these sizes before they build one (stdlib::check_fits).
+    static constexpr size_t kObjectBytes = 64;
+    static size_t slots_bytes(size_t n);
+    static size_t text_bytes(size_t n) { return n + kObjectBytes; }
+    static size_t dict_bytes(size_t n);
+    static Value function(std::shared_ptr<const FunctionObj> f);
+    static Value builtin(std::shared_ptr<const BuiltinObj> b);
+    static Value module(ModuleState* m);
+    static Value bound(Value self, Value fn);
+    static Value dict(DictObj d);
+    static Value graph(std::shared_ptr<const GraphObj> g);
+    static Value spec(std::shared_ptr<const SpecObj> s);
+    static Value from_bool(bool b) { return Value(Scalar::of_bool(b)); }
+    static Value from_int(int64_t i) { return Value(Scalar::of_int(i)); }
+    static Value weak_int(int64_t i) { return Value(Scalar::of_int(i, stdlib::DType::I64, true)); }
+    static Value weak_float(double f) { return Value(Scalar::of_float(f, stdlib::DType::F32, true)); }
+
+    Kind kind() const { return kKinds[v_.index()]; }
+    bool is(Kind k) const { return kind() == k; }
+    bool defined() const { return kind() != Kind::Undefined; }
+    bool is_tensor() const { return kind() == Kind::Tensor; }
+    // The unboxed 0-d tensor, or null (then tensor() is a stdlib::Tensor of rank >= 1).
+    const Scalar* scalar() const { return std::get_if<Scalar>(&v_); }
+    bool is_sequence() const { return kind() == Kind::List || kind() == Kind::Tuple; }
+
+    // The tensor (a 0-d one is built from the Scalar). Shares the buffer.
+    stdlib::Tensor tensor() const;
+    // For in-place updates (copy-on-write happens in stdlib): the stored
+    // tensor, boxing a Scalar first.
+    stdlib::Tensor& tensor_mut();
+    // The items of a list or a tuple.
+    const std::vector<Value>& items() const;
+    // The items of a list, made unique first (copy-on-write).
+    std::vector<Value>& list_mut();
+    const DictObj& dict() const { return *std::get<std::shared_ptr<DictObj>>(v_); }
+    // The dict, made unique first (copy-on-write).
+    DictObj& dict_mut();
+    // The values a container holds — a list's or a tuple's items, a dict's
+    // values in key order — or null for any other kind. with_children makes
+    // a container of the same kind (a dict with the same keys) holding `items`.
+    const std::vector<Value>* children() const;
+    Value with_children(std::vector<Value> items) const;
+    const std::string& text() const;
+    const FunctionObj& function() const { return *std::get<std::shared_ptr<const FunctionObj>>(v_); }
+    const std::shared_ptr<const FunctionObj>& function_ptr() const {
+        return std::get<std::shared_ptr<const FunctionObj>>(v_);
+    }
+    const BuiltinObj& builtin() const { return *std::get<std::shared_ptr<const BuiltinObj>>(v_); }
+    stdlib::DType dtype() const { return std::get<stdlib::DType>(v_); }
+    const GraphObj& graph() const { return *std::get<std::shared_ptr<const GraphObj>>(v_); }
+    const SpecObj& spec() const { return *std::get<std::shared_ptr<const SpecObj>>(v_); }
+
+    // ---- tracing
+    static Value symbolic(uint32_t id, const stdlib::TensorType& t);
+    static Value maybe_undefined(std::shared_ptr<const MaybeUndefObj> m);
+    static Value symbolic_str(std::shared_ptr<const SymStrObj> s);
+    const SymObj* sym() const {
+        if (auto* p = std::get_if<std::shared_ptr<const SymObj>>(&v_)) return p->get();
+        return tracked() ? tracked_sym() : nullptr;  // a traced tensor being differentiated
+    }
+    // A tensor being differentiated (interp/autodiff/autodiff.hpp): its value (the
+    // primal, a concrete or symbolic tensor) and its place on a tape.
+    static Value tracked(std::shared_ptr<const GradObj> g);
+    const GradObj* tracked() const {
+        auto* p = std::get_if<std::shared_ptr<const GradObj>>(&v_);
+        return p ? p->get() : nullptr;
+    }
+    bool is_symbolic() const { return sym() != nullptr; }
+    const MaybeUndefObj* maybe_undef() const {
+        auto* p = std::get_if<std::shared_ptr<const MaybeUndefObj>>(&v_);
+        return p ? p->get() : nullptr;
+    }
+    const SymStrObj* sym_str() const {
+        auto* p = std::get_if<std::shared_ptr<const SymStrObj>>(&v_);
+        return p ? p->get() : nullptr;
+    }
+    // The static type of a tensor value, concrete or symbolic.
+    stdlib::TensorType tensor_type() const;
+    // Same object (or same scalar bits / same tensor view): what "unchanged"
+    // means for converted control flow and captured-variable guards.
+    bool identical(const Value& o) const;
+    ModuleState* module() const { return std::get<ModuleState*>(v_); }
+    const BoundMethodObj& bound() const { return *std::get<std::shared_ptr<const BoundMethodObj>>(v_); }
+
+    // For the cycle collector (interp/values/cycles.hpp): the shared object this
+    // value holds a reference to, if it is one that can hold references to
+    // other values (list, tuple, function, bound method, maybe-undefined),
+    // and how many references it has in all.
+    struct Ref {
+        const void* object = nullptr;
+        long uses = 0;
+    };
+    Ref ref() const {
+        return std::visit(
+            [](const auto& x) -> Ref {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, std::shared_ptr<ListObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const TupleObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const FunctionObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const BoundMethodObj>> ||
+                              std::is_same_v<T, std::shared_ptr<const MaybeUndefObj>> ||
+                              std::is_same_v<T, std::shared_ptr<DictObj>>)
+                    return {x.get(), x.use_count()};
+                else
+                    return {};
+            },
+            v_);
+    }
+
+private:
+    static constexpr Kind kKinds[] = {Kind::Undefined, Kind::None,     Kind::Tensor, Kind::Tensor,
+                                      Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
+                                      Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod,
+                                      Kind::Tensor,    Kind::Undefined, Kind::Str,   Kind::Tensor,
+                                      Kind::Dict,      Kind::Graph,    Kind::Spec};
+    std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
+                 std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
+                 std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
+                 std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
+                 std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>,
+                 std::shared_ptr<const GradObj>, std::shared_ptr<DictObj>, std::shared_ptr<const GraphObj>,
+                 std::shared_ptr<const SpecObj>>
+        v_;
+    static_assert(std::size(kKinds) == std::variant_size_v<decltype(v_)>, "kKinds: one Kind per alternative of v_");
+    const SymObj* tracked_sym() const;
+};
+
+struct BoundMethodObj {
+    Value self;
+    Value fn;
+};
+
+// A tensor being differentiated at tape `level` (interp/autodiff/autodiff.hpp): its
+// primal may itself be tracked at a lower level (grad of grad).
+struct GradObj {
+    Value primal;
+    uint32_t level = 0;  // 1 for the outermost grad running
+    uint32_t node = 0;   // the tape's number for this value
+    uint64_t tape = 0;   // which tape (a value kept after its grad returned is not tracked)
+};
+
+// A dict key: a string, or an integer (docs/language.md "Values"). tg values become keys in
+// interp/values/dict.hpp (dict_key), which also rejects every other kind.
+struct DictKey {
+    bool is_int = false;
+    int64_t i = 0;
+    std::string s;
+    friend bool operator==(const DictKey&, const DictKey&) = default;
+};
+struct DictKeyHash {
+    size_t operator()(const DictKey& k) const {
+        return k.is_int ? std::hash<int64_t>{}(k.i) : std::hash<std::string>{}(k.s) ^ 0x9e3779b97f4a7c15ULL;
+    }
+};
+
+// keys[i] maps to values[i], in insertion order; `index` finds a key's position.
+struct DictObj {
+    std::vector<DictKey> keys;
+    std::vector<Value> values;
+    std::unordered_map<DictKey, size_t, DictKeyHash> index;
+    stdlib::Charge charge;  // per entry: a key, a value and an index node (Value::dict_mut)
+
+    const Value* find(const DictKey& k) const {
+        auto it = index.find(k);
+        return it == index.end() ? nullptr : &values[it->second];
+    }
+    Value* find(const DictKey& k) {
+        auto it = index.find(k);
+        return it == index.end() ? nullptr : &values[it->second];
+    }
+    // d[k] = v: a new key goes last, an existing one keeps its place.
+    void set(DictKey k, Value v) {
+        if (Value* old = find(k)) {
+            *old = std::move(v);
+            return;
+        }
+        index.emplace(k, keys.size());
+        keys.push_back(std::move(k));
+        values.push_back(std::move(v));
+    }
+    // Removes k (false if absent); the keys after it move up.
+    bool erase(const DictKey& k) {
+        auto it = index.find(k);
+        if (it == index.end()) return false;
+        const size_t at = it->second;
+        index.erase(it);
+        keys.erase(keys.begin() + static_cast<std::ptrdiff_t>(at));
+        values.erase(values.begin() + static_cast<std::ptrdiff_t>(at));
+        for (size_t j = at; j < keys.size(); ++j) index[keys[j]] = j;
+        return true;
+    }
+    size_t size() const { return keys.size(); }
+};
+
+struct MaybeUndefObj {
+    Value inner;
+    Value flag;         // symbolic bool[]
+    bool none = false;  // where `flag` is false the variable is None, not undefined (docs/graph.md "Static and dynamic")
+};
+
+// A function's frame: its local slots, and the frame of the function it is
+// lexically nested in (for reading enclosing variables). Heap-allocated and
+// shared so closures can keep it alive after the call returns.
+struct Env {
+    std::vector<Value> slots;
+    std::shared_ptr<Env> parent;
+    const FunctionFacts* facts = nullptr;  // names of the slots, for error messages
+    bool traced = false;                   // a frame of code being traced (its reads are not captures)
+};
+
+}  // namespace tg::interp

@@ -1,0 +1,354 @@
+"""The cases of the builtin matrix (docs/testing.md, "The builtin matrix").
+
+`build(info)` turns the interpreter's own list of builtins (`tg_gen_builtins
+--json`: every name, and every op of the table with its parameters, flags
+and gradient rule) into cases: one call of a builtin in one argument form.
+What can be derived from the table is (element-wise ops over a few dtypes,
+the documented argument forms of every reduction: default, `axis=None`,
+positional, negative, a tuple, `keepdims`); the rest is the table FORMS
+below, keyed by builtin name: valid example arguments (shapes, dtypes,
+axes) that the table cannot know. A builtin the interpreter has with no
+case is reported by run_matrix.py as missing.
+
+A case's `call` is tg source with `{0}`, `{1}`, ... for its operands. An
+operand is (literal, dtype): in the tensor contexts it is passed as
+`tensor(literal, dtype=...)` through a variable (a parameter of the
+`@graph` function); in the literal contexts the literal is written in place
+(a bare literal for f32 floats and for i64/bool, else `tensor(...)` of it).
+"""
+import json
+import subprocess
+
+# operands: 2x3 values in (0, 1) (every math op is defined there), mixed
+# signs with -0.0 and 0.0, a (3,) vector, integers, divisors, bools, a matrix
+P = "[[0.5, 0.125, 0.75], [0.25, 0.875, 0.625]]"
+P2 = "[[0.25, 0.5, 2.0], [1.5, 0.75, 0.125]]"
+MIX = "[[-1.5, -0.0, 0.0], [0.5, 2.0, -0.25]]"
+VEC = "[2.0, -0.5, 1.5]"
+INT = "[[3, -1, 0], [2, 5, -4]]"
+DIV = "[[3, 1, 2], [2, 5, 4]]"
+BOOL = "[[True, False, True], [False, False, True]]"
+BOOL2 = "[[True, True, False], [False, True, True]]"
+SQ = "[[2.0, 0.5], [1.0, 3.0]]"
+UNS = "[[3.0, 1.0, 2.0], [0.5, -1.0, 4.0]]"
+
+
+class Case:
+    def __init__(self, builtin, form, call, operands=(), ret=True, grad=None, expect=None,
+                 contexts=None, seed=False, skip=()):
+        self.builtin = builtin
+        self.id = "%s/%s" % (builtin, form)
+        self.call = call
+        self.operands = list(operands)
+        self.ret = ret            # the call's value can be returned from @graph
+        self.grad = grad          # None: decided from the op table (vjp and a float operand)
+        self.expect = expect      # the eager output's text (str) or its numbers (list of float)
+        self.contexts = contexts  # None: every context that applies
+        self.seed = seed          # `seed(0)` before each evaluation (random ops)
+        self.skip = list(skip)    # contexts left out (documented limitations, said where the case is)
+
+
+def C(builtin, form, call, *operands, **kw):
+    return Case(builtin, form, call, operands, **kw)
+
+
+F32, F64, I32, I64, BOOLT = "f32", "f64", "i32", "i64", "bool"
+
+UNARY_DTYPES = {  # element-wise ops of one operand: their operand dtypes beyond f32
+    "invert": [(INT, I32), (INT, I64), (BOOL, BOOLT)],
+    "logical_not": [(P, F32), (INT, I32), (BOOL, BOOLT)],
+    "abs": [(INT, I32), (INT, I64)], "neg": [(INT, I32), (INT, I64)], "sign": [(INT, I32)],
+    "square": [(INT, I32)], "isnan": [(INT, I32)], "isfinite": [(INT, I64)],
+}
+BITWISE = ("bitand", "bitor", "bitxor")
+
+# builtin -> [(form, call, operands..., options)] for what the table cannot derive
+FORMS = {
+    "where": [("f32", "where({0} > 0.5, {0}, {1})", (P, F32), (P2, F32)),
+              ("bcast_lit", "where({0}, {1}, 0.0)", (BOOL, BOOLT), (VEC, F32)),
+              ("f64", "where({0}, {1}, {2})", (BOOL, BOOLT), (P, F64), (P2, F64))],
+    "clip": [("f32", "clip({0}, 0.2, 0.7)", (P, F32)),
+             ("tensors", "clip({0}, {1}, 0.75)", (MIX, F32), (VEC, F32)),
+             ("i32", "clip({0}, 0, 3)", (INT, I32))],
+    "astype": [("f64", "astype({0}, f64)", (P, F32)), ("i32", "astype({0}, dtype=i32)", (MIX, F32)),
+               ("bool", "astype({0}, bool)", (INT, I64))],
+    "matmul": [("2d", "matmul({0}, {1})", (SQ, F32), (SQ, F32)),
+               ("vec", "matmul({0}, {1})", (P, F32), (VEC, F32)),
+               ("op", "{0} @ {1}", (SQ, F64), (SQ, F64))],
+    "dot": [("2d", "dot({0}, {1})", (SQ, F32), (SQ, F32)), ("1d", "dot({0}, {1})", (VEC, F32), (VEC, F32))],
+    "outer": [("f32", "outer({0}, {1})", (VEC, F32), ("[1.0, 2.0]", F32))],
+    "transpose": [("def", "transpose({0})", (P, F32)), ("axes", "transpose({0}, axes=(1, 0))", (P, F32)),
+                  ("neg", "transpose({0}, (-1, 0))", (P, F32))],
+    "reshape": [("tuple", "reshape({0}, (3, 2))", (P, F32)), ("infer", "reshape({0}, (-1,))", (P, F32)),
+                ("kw", "reshape({0}, shape=(1, -1))", (INT, I32))],
+    "expand_dims": [("0", "expand_dims({0}, 0)", (P, F32)), ("neg", "expand_dims({0}, axis=-1)", (P, F32)),
+                    ("tuple", "expand_dims({0}, (0, 2))", (VEC, F32))],
+    "squeeze": [("def", "squeeze({0})", ("[[1.0], [2.0]]", F32)),
+                ("axis", "squeeze({0}, axis=-1)", ("[[1.0], [2.0]]", F32)),
+                ("none", "squeeze({0}, axis=None)", ("[[[0.5, 0.25]]]", F32))],
+    "flatten": [("f32", "flatten({0})", (P, F32)), ("i32", "flatten({0})", (INT, I32))],
+    "broadcast_to": [("f32", "broadcast_to({0}, (2, 3))", (VEC, F32)),
+                     ("kw", "broadcast_to({0}, shape=(4, 2, 3))", (P, F32))],
+    "concat": [("2", "concat([{0}, {1}])", (P, F32), (P2, F32)),
+               ("axis", "concat([{0}, {1}], axis=-1)", (P, F32), (P2, F32)),
+               ("promote", "concat(({0}, {1}), 1)", (P, F32), (INT, I32)),
+               ("many", "concat([{0} * i for i in range(70)])", (VEC, F32))],
+    "stack": [("2", "stack([{0}, {1}])", (P, F32), (P2, F32)),
+              ("axis", "stack([{0}, {1}], axis=-1)", (P, F32), (P2, F32)),
+              ("many", "stack([{0} + i for i in range(70)], axis=1)", (VEC, F32))],
+    "one_hot": [("def", "one_hot({0}, 4)", ("[0, 2, 3]", I64)),
+                ("dtype", "one_hot({0}, n=3, dtype=i32)", ("[[0, 2], [1, 1]]", I32))],
+    "flip": [("def", "flip({0})", (P, F32)), ("none", "flip({0}, axis=None)", (P, F32)),
+             ("neg", "flip({0}, axis=-1)", (P, F32)), ("tuple", "flip({0}, (0, 1))", (INT, I32))],
+    "roll": [("def", "roll({0}, 2)", (P, F32)), ("none", "roll({0}, -1, axis=None)", (P, F32)),
+             ("neg", "roll({0}, 1, axis=-1)", (P, F32)), ("tuple", "roll({0}, (1, 2), axis=(0, 1))", (P, F32))],
+    "tile": [("int", "tile({0}, 2)", (VEC, F32)), ("tuple", "tile({0}, (2, 1))", (P, F32))],
+    "repeat": [("def", "repeat({0}, 2)", (P, F32)), ("none", "repeat({0}, 2, axis=None)", (P, F32)),
+               ("neg", "repeat({0}, 3, axis=-1)", (P, F32)), ("list", "repeat({0}, [1, 0, 2], axis=1)", (P, F32))],
+    "pad": [("int", "pad({0}, 1)", (P, F32)), ("pair", "pad({0}, (1, 2), value=9.0)", (VEC, F32)),
+            ("axes", "pad({0}, ((0, 1), (2, 0)))", (INT, I32))],
+    "diag": [("1d", "diag({0})", (VEC, F32)), ("2d", "diag({0})", (SQ, F32))],
+    "tril": [("def", "tril({0})", (P, F32)), ("k", "tril({0}, k=-1)", (P, F32))],
+    "triu": [("def", "triu({0})", (P, F32)), ("k", "triu({0}, 1)", (P, F32))],
+    "take": [("def", "take({0}, {1})", (P, F32), ("[0, 5, 2]", I64)),
+             ("none", "take({0}, {1}, axis=None)", (P, F32), ("[4, 1]", I64)),
+             ("neg", "take({0}, {1}, axis=-1)", (P, F32), ("[2, 0]", I32)),
+             ("axis0", "take({0}, {1}, 0)", (P, F32), ("[1, 1, 0]", I64))],
+    "sort": [("def", "sort({0})", (UNS, F32)), ("none", "sort({0}, axis=None)", (UNS, F32)),
+             ("ax0", "sort({0}, axis=0)", (UNS, F32)), ("neg", "sort({0}, -2)", (UNS, F32)),
+             ("i32", "sort({0}, axis=None)", (INT, I32))],
+    "argsort": [("def", "argsort({0})", (UNS, F32)), ("none", "argsort({0}, axis=None)", (UNS, F32)),
+                ("ax0", "argsort({0}, axis=0)", (UNS, F32)), ("neg", "argsort({0}, -2)", (UNS, F32))],
+    "inv": [("f32", "inv({0})", (SQ, F32)), ("f64", "inv({0})", (SQ, F64))],
+    "solve": [("f32", "solve({0}, {1})", (SQ, F32), ("[1.0, 2.0]", F32)),
+              ("f64", "solve({0}, {1})", (SQ, F64), (SQ, F64))],
+    "det": [("f32", "det({0})", (SQ, F32)), ("f64", "det({0})", (SQ, F64))],
+    "tensor": [("list", "tensor([[1.0, 2.0], [3.0, 4.5]])"), ("dtype", "tensor([1, 2], dtype=f64)"),
+               ("int", "tensor(3)"), ("of_tensor", "tensor({0}, i32)", (P2, F32), {"skip": ["concrete"]})],
+    "zeros": [("tuple", "zeros((2, 3))"), ("int", "zeros(3, dtype=i32)"), ("kw", "zeros(shape=(2,), dtype=f64)")],
+    "ones": [("tuple", "ones((2, 3))"), ("int", "ones(3, i64)"), ("kw", "ones(shape=(1, 2), dtype=bool)")],
+    "full": [("def", "full((2,), 3.0)"), ("tensor", "full((2, 3), {0})", (VEC, F32)),
+             ("dtype", "full(3, 7, dtype=f64)"), ("int", "full((2, 2), 5)"),
+             ("add", "full((3,), 3.0) + {0}", (VEC, F32))],
+    "zeros_like": [("f32", "zeros_like({0})", (P, F32)), ("i32", "zeros_like({0})", (INT, I32))],
+    "ones_like": [("f32", "ones_like({0})", (P, F32)), ("bool", "ones_like({0})", (BOOL, BOOLT))],
+    "arange": [("stop", "arange(5)"), ("float", "arange(0.0, 1.0, 0.25)"), ("neg", "arange(5, 0, -2)"),
+               ("dtype", "arange(1, 4, dtype=f64)"), ("kw", "arange(2, stop=6, step=2)")],
+    "linspace": [("def", "linspace(0.0, 1.0, 5)"), ("kw", "linspace(-1, 1, num=3)")],
+    "eye": [("def", "eye(3)"), ("dtype", "eye(2, dtype=i32)")],
+    "random_uniform": [("def", "random_uniform((2, 3))", {"seed": True}),
+                       ("kw", "random_uniform((4,), low=-1.0, high=2.0)", {"seed": True})],
+    "random_normal": [("def", "random_normal((2, 3))", {"seed": True}),
+                      ("kw", "random_normal(3, mean=1.0, std=0.5)", {"seed": True})],
+    "random_int": [("def", "random_int((2, 3), 0, 10)", {"seed": True}),
+                   ("kw", "random_int(5, low=-3, high=3)", {"seed": True})],
+    "softmax": [("def", "softmax({0})", (MIX, F32)), ("ax0", "softmax({0}, axis=0)", (MIX, F32)),
+                ("f64", "softmax({0}, -1)", (P, F64))],
+    "log_softmax": [("def", "log_softmax({0})", (MIX, F32)), ("ax0", "log_softmax({0}, axis=0)", (MIX, F64))],
+    "cross_entropy": [("def", "cross_entropy({0}, {1})", (MIX, F32), ("[2, 0]", I64)),
+                      ("f64", "cross_entropy({0}, {1})", (P, F64), ("[1, 1]", I32))],
+    "mse": [("def", "mse({0}, {1})", (P, F32), (P2, F32)), ("bcast", "mse({0}, {1})", (MIX, F32), (VEC, F32))],
+    "cumsum": [("def", "cumsum({0})", (P, F32)), ("none", "cumsum({0}, axis=None)", (P, F32)),
+               ("ax0", "cumsum({0}, 0)", (P, F32)), ("neg", "cumsum({0}, axis=-1)", (INT, I32)),
+               ("bool", "cumsum({0})", (BOOL, BOOLT))],
+    "cumprod": [("def", "cumprod({0})", (P, F32)), ("none", "cumprod({0}, axis=None)", (P, F32)),
+                ("neg", "cumprod({0}, axis=-1)", (P, F64)), ("i32", "cumprod({0}, 0)", (INT, I32))],
+    "norm": [("def", "norm({0})", (MIX, F32)), ("ord1", "norm({0}, ord=1, axis=-1)", (MIX, F32)),
+             ("inf", "norm({0}, inf, 0)", (MIX, F32)), ("ord2", "norm({0}, 2, axis=-1, keepdims=True)", (P, F64)),
+             ("kd", "norm({0}, axis=-1, keepdims=True)", (MIX, F32))],
+    "gelu": [("approx", "gelu({0}, approximate=True)", (MIX, F32))],
+    "pow": [("lit_base_f64", "pow(2.5, {0})", ("[2.0, 0.5]", F64)), ("op_lit_base", "2.5 ** {0}", ("[2.0, 0.5]", F64)),
+            ("op_lit_base_f32", "2.5 ** {0}", ("[2.0, 0.5]", F32))],
+    "sign": [("neg_zero", "sign({0})", ("[-0.0, 0.0, -2.0, 3.0]", F32), {"expect": "[0.0, 0.0, -1.0, 1.0]\n" * 2}),
+             ("neg_zero_f64", "sign({0})", ("[-0.0, 0.0]", F64), {"expect": "[0.0, 0.0]\n" * 2})],
+    # host-side builtins (docs/builtins.md, "Host-side builtins")
+    "print": [("sep", "print({0}, 1, \"a\", sep=\"|\", end=\";\\n\")", (VEC, F32), {"ret": False}),
+              ("list", "print([{0}, 2], (3,), {{\"k\": {0}}})", (VEC, F32), {"ret": False})],
+    "str": [("tensor", "str({0})", (VEC, F32), {"ret": False}), ("int", "str(12) + str(None)", {"ret": False})],
+    "repr": [("tensor", "repr({0})", (VEC, F64), {"ret": False}), ("str", "repr(\"a\")", {"ret": False})],
+    "type": [("many", "[type({0}), type([1]), type((1,)), type({{}}), type(\"s\"), type(f32), type(None)]",
+              (VEC, F32), {"ret": False})],
+    "len": [("tensor", "len({0})", (P, F32)), ("list", "len([1, 2, 3]) + len(\"ab\") + len({{\"a\": 1}})")],
+    "range": [("stop", "[i * {0} for i in range(3)]", (VEC, F32)), ("step", "list(range(5, 0, -2))"),
+              ("sum", "sum([{0}[i] for i in range(1, 3)])", (VEC, F32))],
+    "enumerate": [("start", "[i * v for i, v in enumerate({0}, start=1)]", (VEC, F32))],
+    "zip": [("two", "[a * b for a, b in zip({0}, {1})]", (VEC, F32), (VEC, F32))],
+    "reversed": [("list", "[v + 1.0 for v in reversed({0})]", (VEC, F32))],
+    "sorted": [("ints", "sorted([3, 1, 2], reverse=True)"), ("key", "sorted([\"bb\", \"a\", \"ccc\"], key=len)", {"ret": False}),
+               ("tuples", "sorted([(2, 1), (1, 5), (1, 2)])")],
+    "list": [("tensor", "list({0})", (VEC, F32)), ("tuple", "list((1, 2))")],
+    "tuple": [("tensor", "tuple({0})", (VEC, F32)), ("list", "tuple([1, 2])")],
+    # a graph value returns no dicts (docs/graph.md); tensor() of a traced
+    # tensor runs eagerly in @graph, which concrete cannot
+    "dict": [("kw", "dict(a={0}, b=2)", (VEC, F32), {"skip": ["concrete"]}),
+             ("pairs", "dict([(\"x\", {0})])", (VEC, F32), {"skip": ["concrete"]}),
+             ("items", "[k for k in dict(a=1, b=2)]", {"ret": False})],
+    "int": [("tensor", "int({0})", ("2.75", F32)), ("str", "int(\"42\") + 1")],
+    "float": [("tensor", "float({0})", ("3", I64)), ("str", "float(\"1.5\")")],
+    "bool": [("cast", "bool({0})", (INT, I32))],
+    "i32": [("cast", "i32({0})", (MIX, F32))],
+    "i64": [("cast", "i64({0})", (MIX, F64))],
+    "f32": [("cast", "f32({0})", (INT, I64))],
+    "f64": [("cast", "f64({0})", (P, F32))],
+    "constant": [("list", "constant([1.0, 2.0])"), ("dtype", "constant({0}, dtype=f64)", (VEC, F32), {"skip": ["concrete"]})],
+    "sum": [("list_tensors", "sum([{0}, {1}])", (VEC, F32), (VEC, F32),
+             {"expect": "[4.0, -1.0, 3.0]\n" * 2, "grad": True}),
+            ("list_ints", "sum([1, 2, 3])"), ("list_start", "sum([{0}, {0}], {0})", (VEC, F32), {"skip": ["eager_lit", "static"]}),
+            ("list3", "sum([{0}, {0} * 2.0, {0}])", (VEC, F32), {"grad": True, "skip": ["eager_lit", "static"]})],
+    "min": [("list_tensors", "min([{0}, {1}])", ("[1.0, 5.0]", F32), ("[2.0, 3.0]", F32)),
+            ("list_scalars", "min([{0}, {1}])", ("3.0", F32), ("-1.0", F32), {"expect": "-1.0\n" * 2}),
+            ("strings", "min([\"b\", \"c\", \"a\"])", {"ret": False, "expect": "a\nNone\n"}),
+            ],
+    "max": [("list_tensors", "max([{0}, {1}])", ("[1.0, 5.0]", F32), ("[2.0, 3.0]", F32)),
+            ("list_scalars", "max([{0}, {1}])", ("3.0", F32), ("-1.0", F32), {"expect": "3.0\n" * 2}),
+            ("strings", "max([\"b\", \"c\", \"a\"])", {"ret": False, "expect": "c\nNone\n"}),
+            ],
+    "argv": [("len", "len(argv)")],
+    "pi": [("add", "{0} + pi", (VEC, F32))], "e": [("add", "{0} * e", (VEC, F64))],
+    "inf": [("min", "minimum({0}, inf)", (VEC, F32))], "nan": [("isnan", "isnan({0} + nan)", (VEC, F32))],
+    "seed": [("draw", "[seed(3), random_uniform((2,))][1]", {"seed": True})],
+    "time": [("type", "type(time())", {"ret": False, "contexts": ["eager", "repl"]})],  # an error in @graph
+    "isclose": [("def", "isclose({0}, {1})", (P, F32), (P2, F32)),
+                ("tol", "isclose({0}, {1}, rtol=0.5, atol=0.1)", (P, F32), (P2, F32))],
+    "allclose": [("def", "allclose({0}, {0} + 1e-9)", (P, F32)), ("tol", "allclose({0}, {1}, atol=2.0)", (P, F32), (P2, F32))],
+    "split": [("n", "split({0}, 3, axis=1)", (P, F32)), ("sizes", "split({0}, [1, 2], axis=-1)", (P, F32)),
+              ("def", "split({0}, 2)", (P, F32))],
+    "meshgrid": [("xy", "meshgrid({0}, {1})", (VEC, F32), ("[1.0, 2.0]", F32)),
+                 ("ij", "meshgrid({0}, {1}, indexing=\"ij\")", (VEC, F32), ("[1.0, 2.0]", F32))],
+    "einsum": [("mm", "einsum(\"ij,jk->ik\", {0}, {1})", (SQ, F32), (SQ, F32)),
+               ("trace", "einsum(\"ij->j\", {0})", (P, F32))],
+    "unique": [("def", "unique({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+    "nonzero": [("def", "nonzero({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+    "grad": [("argnums", "grad(lambda a, b: sum(a * b), argnums=(0, 1))({0}, {1})", (P, F32), (P2, F32)),
+             ("aux", "grad(lambda a: (sum(a * a), a), has_aux=True)({0})", (VEC, F32)),
+             ("eager_for", "grad(_sum_loop)({0})", ("[1.0, 2.0]", F32), {"expect": "[1.0, 1.0]\n" * 2}),
+             ("many_inputs", "grad(lambda a: sum(concat([a * i for i in range(70)])))({0})", ("[2.0]", F32),
+              {"expect": "[2415.0]\n" * 2}),
+             ("nested3", "grad(grad(grad(lambda t: sum(tanh(t)))))({0})", ("[0.5, 1.0]", F32)),
+             ("nested2", "grad(lambda u: sum(grad(lambda t: sum(t * t * t))(u)))({0})", (VEC, F64)),
+             ("pow_f64", "grad(lambda t: 2.5 ** t)({0})", ("2.0", F64), {"expect": [5.726817074213469] * 2}),
+             ("error_inside", "grad(lambda t: sum(concat([t, t])))({0})", ("2.0", F32))],   # an error: 0-d concat
+    "value_and_grad": [("def", "value_and_grad(lambda a: sum(sin(a)))({0})", (P, F32)),
+                       ("argnums", "value_and_grad(lambda a, b: sum(a / b), argnums=1)({0}, {1})", (P, F64), (P2, F64))],
+    "stop_gradient": [("def", "stop_gradient({0}) * 2.0", (P, F32)),
+                      ("grad", "grad(lambda a: sum(stop_gradient(a) * a))({0})", (VEC, F32))],
+    "graph": [("inner", "_g_inner({0})", (VEC, F32))],
+    "spec": [("repr", "type(spec((2, 3), dtype=f64))", {"ret": False})],
+    "concrete": [("call", "concrete(_sq, spec((3,)))({0})", (VEC, F32), {"contexts": ["eager", "eager_lit", "repl"]})],
+    "load": [("npy", "[save(\"_matrix_tmp.npy\", {0}), load(\"_matrix_tmp.npy\")][1]", (VEC, F32),
+              {"contexts": ["eager", "repl"]})],
+    "save": [("npz", "[save(\"_matrix_tmp.npz\", {{\"a\": {0}}}), load(\"_matrix_tmp.npz\")][1]", (P, F64),
+              {"contexts": ["eager", "repl"]})],
+    "loadtxt": [("csv", "loadtxt(\"_matrix_tmp.csv\", delimiter=\",\", skiprows=1)",
+                 {"contexts": ["eager", "repl"]})],   # run_matrix.py writes the file
+    # optim (docs/training.md, "Optimizers"): one step of each, in f64
+    "optim.sgd": [("momentum", "_opt_step(optim.sgd(0.1, momentum=0.9), {0}, {1})", ("1.0", F64), ("0.5", F64),
+                   {"expect": [0.95, 0.95]})],
+    "optim.adam": [("f64", "_opt_step(optim.adam(0.1), {0}, {1})", ("1.0", F64), ("0.5", F64),
+                    {"expect": [0.9000000020, 0.9000000020]})],
+    "str.methods": [("many", "[\"a,b\".split(\",\"), \"x\".upper(), \" y \".strip(), \"-\".join([\"p\", \"q\"]), "
+                     "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False})],
+    "list.methods": [("many", "_list_ops({0})", (VEC, F32))],
+}
+
+# helpers every script defines after `import optim` (the `_` names above)
+PRELUDE = '''def _sum_loop(xs):
+    s = 0.0
+    for a in xs:
+        s = s + a
+    return sum(s)
+
+@graph
+def _g_inner(x):
+    return x * 2.0
+
+def _sq(x):
+    return x * x
+
+def _opt_step(opt, p, g):
+    init, update = opt
+    state = init(p)
+    p, state = update(g, state, p)
+    return p
+
+def _list_ops(x):
+    xs = [x, x * 2.0]
+    xs.append(x + 1.0)
+    ys = xs[1:]
+    return [len(xs), ys[-1], xs.pop()]
+
+'''
+
+# ops the table derives forms for
+REDUCTION_FORMS = [("def", "{op}({0})"), ("none", "{op}({0}, axis=None)"), ("pos", "{op}({0}, 0)"),
+                   ("neg", "{op}({0}, axis=-1)"), ("kd", "{op}({0}, axis=-1, keepdims=True)"),
+                   ("tuple", "{op}({0}, axis=(0, -1))"), ("kd_none", "{op}({0}, None, True)")]
+
+
+def derive(op):
+    """Forms derived from the op table's row: element-wise ops over dtypes and
+    broadcasting, reductions over their documented axis forms."""
+    name, params = op["name"], op["params"]
+    tensors = [p for p in params if p["kind"] == "tensor"]
+    required = [p for p in params if p["default"] is None]
+    out = []
+    if op["elementwise"] and len(tensors) == 1 and len(required) == 1:
+        if name not in ("invert",):
+            out += [("f32", name + "({0})", (P, F32)), ("mixed", name + "({0})", (MIX, F32)),
+                    ("f64", name + "({0})", (P, F64)), ("kw", "%s(%s={0})" % (name, params[0]["name"]), (P, F32))]
+        for lit, dt in UNARY_DTYPES.get(name, []):
+            out.append((dt, name + "({0})", (lit, dt)))
+    elif op["elementwise"] and len(tensors) == 2 and len(required) == 2:
+        if name in BITWISE:
+            out += [("i32", name + "({0}, {1})", (INT, I32), (DIV, I32)),
+                    ("i64_lit", name + "({0}, 6)", (INT, I64)),
+                    ("bool", name + "({0}, {1})", (BOOL, BOOLT), (BOOL2, BOOLT))]
+        else:
+            out += [("f32", name + "({0}, {1})", (P, F32), (P2, F32)),
+                    ("bcast", name + "({0}, {1})", (MIX, F32), (VEC, F32)),
+                    ("f64_lit", name + "({0}, 2.0)", (P, F64)),
+                    ("lit_f64", name + "(0.5, {0})", (P2, F64)),
+                    ("i32", name + "({0}, {1})", (INT, I32), (DIV, I32)),
+                    ("promote", name + "({0}, {1})", (P, F32), (DIV, I64))]
+    elif op["reduction"]:
+        operand = (P, F32)
+        for form, call in REDUCTION_FORMS:
+            if form == "tuple" and name in ("argmax", "argmin"):
+                continue   # one axis or None (docs/builtins.md)
+            out.append((form, call.replace("{op}", name), operand))
+        out += [("i32", name + "({0})", (INT, I32)), ("f64_none", name + "({0}, axis=None)", (P, F64)),
+                ("kw", "%s(x={0}, axis=0)" % name, (MIX, F32))]
+        if any(p["name"] == "ddof" for p in params):
+            out.append(("ddof", name + "({0}, axis=0, ddof=1)", (P, F32)))
+    return out
+
+
+def build(info):
+    """Every case: derived forms, then the FORMS table (host builtins too)."""
+    cases = []
+    for op in info["ops"]:
+        for form in derive(op) + FORMS.get(op["name"], []):
+            cases.append(make(op["name"], form, op))
+    op_names = {op["name"] for op in info["ops"]}
+    for name, forms in FORMS.items():
+        if name in op_names:
+            continue
+        for form in forms:
+            cases.append(make(name, form, None))
+    return cases
+
+
+def make(builtin, form, op):
+    fid, call, rest = form[0], form[1], list(form[2:])
+    opts = rest.pop() if rest and isinstance(rest[-1], dict) else {}
+    c = Case(builtin, fid, call, rest, **opts)
+    if op is None and "contexts" not in opts:
+        c.skip += ["eager_lit", "static"]   # host builtins: their operands are tensors (or lists)
+    if c.grad is None:
+        floats = any(dt in (F32, F64) for _, dt in c.operands)
+        c.grad = bool(op and op["grad"] == "vjp" and floats and not op["random"])
+    return c
+
+
+def load_info(gen):
+    return json.loads(subprocess.run([gen, "--json"], capture_output=True, text=True, check=True).stdout)
