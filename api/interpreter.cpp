@@ -5,6 +5,7 @@
 
 #include "api/tool_api.hpp"
 
+#include "api/interpreter_impl.hpp"
 #include "api/tensor.hpp"
 
 #include <algorithm>
@@ -27,18 +28,10 @@ namespace tg {
 struct Value::Impl {
     interp::Value v;
 };
-struct Interpreter::Impl {
-    explicit Impl(interp::Options o) : rt(std::move(o)) {}
-    interp::Runtime rt;
-};
 
-namespace {
+using detail::guarded;
 
-using detail::plain_error;
-using detail::to_internal;
-using detail::to_public;
-
-Error to_public(const interp::Error& e) {
+Error detail::to_public_error(const interp::Error& e) {
     std::vector<Error::Frame> frames;
     for (const auto& t : e.traceback())
         frames.push_back({t.function, t.source ? t.source->name() : "", static_cast<int>(t.loc.line),
@@ -47,20 +40,11 @@ Error to_public(const interp::Error& e) {
                  static_cast<int>(e.loc().col), std::move(frames), e.render());
 }
 
-// Runs `fn`, turning every exception into tg::Error: the interpreter's own
-// errors here, the library's in detail::guarded_plain.
-template <class F>
-auto guarded(F&& fn) -> decltype(fn()) {
-    try {
-        return detail::guarded_plain(fn);
-    } catch (const interp::Error& e) {
-        throw to_public(e);
-    } catch (const Error&) {
-        throw;
-    } catch (...) {
-        throw plain_error("internal error: unknown exception");
-    }
-}
+namespace {
+
+using detail::plain_error;
+using detail::to_internal;
+using detail::to_public;
 
 }  // namespace
 
@@ -96,6 +80,9 @@ interp::Options to_internal(const Options& o) {
     r.allow_import = o.allow_import;
     r.allow_files = o.allow_files;
     r.file_root = o.file_root;
+    r.breakpoints = o.breakpoints;
+    r.on_breakpoint = o.on_breakpoint;
+    r.debug_nans = o.debug_nans;
     if (o.load_module) {
         r.load_module = [loader = o.load_module](const std::string& name, const std::string& from, std::string& path,
                                                  std::string& text) {

@@ -4,6 +4,7 @@
 // interpreter. Not installed.
 #pragma once
 
+#include <tg/debug.hpp>
 #include <tg/tg.hpp>
 
 #include <new>
@@ -28,6 +29,8 @@ struct detail::Access {
     // Value's side, defined in api/interpreter.cpp
     static Value wrap(interp::Value v);
     static const interp::Value& unwrap(const Value& v);
+    // A stopped frame (api/debug.cpp): an interp::Frame of an interp::Runtime
+    static DebugFrame debug_frame(void* frame, void* runtime);
 };
 
 namespace detail {

@@ -1,10 +1,12 @@
 // The tg command (docs/repl.md): a thin client of the public API <tg/tg.hpp>.
 //   tg FILE [ARGS...]            same as `tg run FILE [ARGS...]`
 //   tg run FILE [--eager] [--trace] [--no-jit] [--verify] [--dump-graphs DIR] [ARGS...]
+//   tg debug FILE [--debug-nans] [ARGS...]   under the terminal debugger (docs/debugging.md)
 //   tg check FILE [--ast]
 //   tg repl                      (also: `tg` with no arguments)
 //   tg export FILE --function NAME --args "f32[3,4] i64[]" -o model.tgx
 //   tg export FILE --function NAME --args "f32[3,4]" --format onnx [--drop-prints] -o model.onnx
+//   tg dap [--port N]            the Debug Adapter Protocol server (docs/debugging.md "VS Code")
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
@@ -28,6 +30,9 @@
 #include <unistd.h>
 #include <vector>
 
+#include "cli/debug_command.hpp"
+#include "cli/terminal_debugger.hpp"
+#include "cli/dap.hpp"
 #include "cli/fault_for_tests.hpp"
 #include "cli/repl.hpp"
 
@@ -107,12 +112,16 @@ int run(const std::string& file, const std::vector<std::string>& args, tg::Optio
         if (std::string problem = prepare_dump_dir(opts.dump_graphs_dir); !problem.empty()) return usage_error(problem);
     int status = 0;
     std::unique_ptr<tg::Interpreter> interp;
+    // breakpoint() stops `tg run` when it has a terminal to ask (docs/debugging.md)
+    tg::cli::DebuggerOnBreakpoint on_breakpoint(true, file);
+    if (opts.breakpoints && ::isatty(0) && ::isatty(1)) opts.on_breakpoint = on_breakpoint.hook();
     try {
         interp = std::make_unique<tg::Interpreter>(opts);
+        on_breakpoint.set_interpreter(interp.get());
         tg::cli::add_fault_for_tests(*interp);
         interp->run_file(file);
     } catch (const tg::Error& e) {
-        report(e);
+        if (!tg::cli::TerminalDebugger::is_quit(e)) report(e);
         status = 1;
     }
     std::fflush(stdout);
@@ -263,10 +272,10 @@ int export_graph(const std::string& file, const std::string& function, const std
 std::vector<std::string> command_line(int argc, char** argv, std::vector<std::string>& after_file) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
-    if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && args[0] != "export" && !args[0].empty() &&
-        args[0][0] != '-')
+    if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && args[0] != "export" && args[0] != "debug" &&
+        args[0] != "dap" && !args[0].empty() && args[0][0] != '-')
         args.insert(args.begin(), "run");
-    if (args[0] != "run") return args;
+    if (args[0] != "run" && args[0] != "debug") return args;
     for (size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "--dump-graphs" || args[i] == "--threads" || args[i] == "--dynamic-shapes") {
             ++i;  // its value
@@ -303,7 +312,18 @@ bool options_from_environment(tg::Options& opts) {
         }
         opts.dynamic_shapes = it->second;
     }
+    // Python's PYTHONBREAKPOINT=0
+    if (const char* env = std::getenv("TG_BREAKPOINT"); env && std::string(env) == "0") opts.breakpoints = false;
+    if (const char* env = std::getenv("TG_DEBUG_NANS"); env && *env && std::string(env) != "0") opts.debug_nans = true;
     return true;
+}
+
+// The debugging switches of `run`, `debug` and `repl` (docs/debugging.md).
+void add_debug_flags(CLI::App* cmd, tg::Options& opts) {
+    cmd->add_flag("--debug-nans", opts.debug_nans,
+                  "the first operation making a NaN or inf its inputs did not have is an error at its line "
+                  "(also $TG_DEBUG_NANS=1)");
+    cmd->add_flag("!--no-breakpoints", opts.breakpoints, "breakpoint() does nothing (also $TG_BREAKPOINT=0)");
 }
 
 // The graph switches shared by `run` and `repl` (docs/graph.md).
@@ -367,6 +387,13 @@ int tg_main(int argc, char** argv) {
     run_cmd->add_option("file", file, "the .tg script")->required();
     run_cmd->add_option("args", script_args, "arguments for the script (the list `argv`)");
     add_graph_flags(run_cmd, opts);
+    add_debug_flags(run_cmd, opts);
+
+    auto* debug_cmd = app.add_subcommand("debug", "run a script under the terminal debugger (docs/debugging.md)");
+    debug_cmd->add_option("file", file, "the .tg script")->required();
+    debug_cmd->add_option("args", script_args, "arguments for the script (the list `argv`)");
+    add_graph_flags(debug_cmd, opts);
+    add_debug_flags(debug_cmd, opts);
 
     std::string check_file;
     bool want_ast = false;
@@ -376,9 +403,15 @@ int tg_main(int argc, char** argv) {
 
     auto* repl_cmd = app.add_subcommand("repl", "interactive session");
     add_graph_flags(repl_cmd, opts);
+    add_debug_flags(repl_cmd, opts);
 
     ExportArgs ex;
     auto* export_cmd = add_export_command(app, ex);
+
+    int dap_port = 0;
+    auto* dap_cmd = app.add_subcommand("dap", "serve the Debug Adapter Protocol to an editor (stdin/stdout)");
+    dap_cmd->add_option("--port", dap_port, "listen on 127.0.0.1:PORT for one client instead")
+        ->check(CLI::Range(0, 65535));
 
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
@@ -397,9 +430,15 @@ int tg_main(int argc, char** argv) {
         script_args.insert(script_args.end(), after_file.begin(), after_file.end());
         return run(file, script_args, opts);
     }
+    if (debug_cmd->parsed()) {
+        script_args.insert(script_args.end(), after_file.begin(), after_file.end());
+        opts.argv = script_args;
+        return tg::cli::debug_script(file, opts);
+    }
     if (check_cmd->parsed()) return check(check_file, want_ast);
     if (export_cmd->parsed()) return export_graph(ex.file, ex.function, ex.args, ex.out, ex.format, ex.drop_prints, opts);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
+    if (dap_cmd->parsed()) return tg::cli::dap(opts, dap_port);
     std::cerr << app.help();
     return 2;
 }

@@ -1,6 +1,8 @@
 // Calls: argument evaluation, binding to parameters, user functions,
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
 #include "interp/control.hpp"
+#include "interp/debug/debugger.hpp"
+#include "interp/replayed_output.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
@@ -15,6 +17,13 @@
 namespace tg::interp {
 
 using namespace lang;
+
+// A compiled call's state before it runs, for an eager replay.
+struct GraphReplay {
+    explicit GraphReplay(Runtime& rt) : rng(rt.rng), recorded(std::in_place, rt.options.write_output) {}
+    stdlib::Rng rng;
+    std::optional<RecordedOutput> recorded;
+};
 
 namespace {
 // Arguments evaluated at a call site (keeps the values alive for CallArgs).
@@ -253,25 +262,45 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
             if (has_tracked(v)) differentiated = true;
         if (differentiated) rt_.options.eager = true;
     }
+    // Under a debugger that stops where errors are raised, an error of
+    // compiled code is raised again by an eager replay of the call (same
+    // inputs and random state, its output shown once), to stop in the frame
+    // that raises it with eager's values (docs/debugging.md).
+    std::optional<GraphReplay> replay;
     if (fn.is_graph && fn.graph_cache && !rt_.options.eager && !rt_.trace) {
         Value result;
         GraphCall how;
-        // On the live call stack while its graph runs: a fault in compiled
-        // code is reported at this call (the trace on a miss has its frame).
-        Frame running{nullptr, nullptr, fn.module, &static_cast<const FunctionFacts*>(fn.info)->source, {}};
-        running.function = &fn.name;
-        running.is_graph = true;
-        running.call_source = &call_source;
-        running.call_loc = args.loc;
-        OnCallStack on_stack(rt_, running);
-        try {
-            how = call_graph(fn, env, args, call_source, result);
-        } catch (Error& e) {
-            e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
-            throw;
+        {
+            // On the live call stack while its graph runs: a fault in compiled
+            // code is reported at this call (the trace on a miss has its frame),
+            // a pause in it stops here.
+            Frame running{nullptr, nullptr, fn.module, &static_cast<const FunctionFacts*>(fn.info)->source, {}};
+            running.function = &fn.name;
+            running.is_graph = true;
+            running.call_source = &call_source;
+            running.call_loc = args.loc;
+            if (fn.body && !fn.body->empty()) running.loc = fn.body->front()->loc;
+            OnCallStack on_stack(rt_, running);
+            if (rt_.debug && rt_.debug->replays_errors()) replay.emplace(rt_);
+            try {
+                how = call_graph(fn, env, args, call_source, result);
+            } catch (Error& e) {
+                if (!replay || e.trace_kind != TraceErrorKind::User) {
+                    e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
+                    throw;
+                }
+                how = GraphCall::EagerAll;
+            }
         }
         if (how == GraphCall::Ran) return result;
         if (how == GraphCall::EagerAll) rt_.options.eager = true;
+    }
+    if (replay) {
+        rt_.rng = replay->rng;
+        std::string printed = std::move(replay->recorded->printed);
+        replay->recorded.reset();
+        HeldBackOutput held(rt_.options.write_output, std::move(printed));
+        return run_body(fn, env, args, call_source);
     }
     return run_body(fn, env, args, call_source);
 }
@@ -299,6 +328,7 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
     f_ = &frame;
     ++rt_.depth;
     Value result;
+    if (rt_.debug && !rt_.trace) [[unlikely]] rt_.debug->call(*this, frame);
     auto leave = [&] {
         --rt_.depth;
         f_ = saved;
@@ -321,6 +351,7 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
             else result = frame.ret.defined() ? std::move(frame.ret) : Value::none();
         }
     } catch (Error& e) {
+        if (rt_.debug && !rt_.trace) [[unlikely]] rt_.debug->raised(*this, frame, e);  // the frame still lives
         leave();
         e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
         rt_.cycles.frame_done(env, 2);  // a failed call's closures are garbage too (they leaked)
@@ -330,6 +361,7 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
         rt_.cycles.frame_done(env, 2);
         throw;
     }
+    if (rt_.debug && !rt_.trace) [[unlikely]] rt_.debug->returned(*this, frame, result);
     leave();
     // Still referenced after the call (beyond `env` and `frame` here)? A
     // closure defined in it holds it, maybe in a reference cycle.

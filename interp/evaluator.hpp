@@ -30,6 +30,7 @@ struct Signature;
 
 namespace tg::interp {
 
+class Debugger;
 struct GraphEntry;
 struct TraceState;
 struct ForRange;     // autograph_loops.cpp: a traced `for` loop's counter
@@ -63,6 +64,8 @@ struct Frame {
     const lang::SourcePtr* call_source = nullptr;
     lang::Loc call_loc{};
     Frame* caller = nullptr;  // the frame below on the live call stack
+    int depth = 0;            // frames on the live call stack up to this one (the debugger's steps)
+    bool debug_entered = false;  // the debugger saw its first line (function breakpoints)
 };
 
 // Puts a frame on the runtime's live call stack for as long as it lives
@@ -71,6 +74,7 @@ class OnCallStack {
 public:
     OnCallStack(Runtime& rt, Frame& f) : rt_(rt), saved_(rt.frames) {
         f.caller = saved_;
+        f.depth = saved_ ? saved_->depth + 1 : 1;
         rt.frames = &f;
     }
     ~OnCallStack() { rt_.frames = saved_; }
@@ -90,6 +94,11 @@ struct TraceVar {
     Role role = Var;
     bool force_carried = false;  // loops: carry it from the first attempt (a counter)
 };
+
+// The variables of a function frame that code run in it sees
+// (interp/debug/frame_eval.cpp): defined slots, its own first, then those of
+// the functions it is nested in; a shadowed name is not repeated.
+std::vector<std::pair<std::string, Value*>> visible_variables(Env* env);
 
 class Evaluator {
 public:
@@ -116,6 +125,12 @@ public:
     // checks the arguments against its specs and runs it.
     Value concrete(const CallArgs& args, const lang::SourcePtr& call_source);
     Value call_graph_value(const GraphObj& g, const CallArgs& args, const lang::SourcePtr& call_source);
+
+    // The debugger's evaluation (interp/debug/frame_eval.cpp): runs `text`
+    // (statements, or an expression whose value is returned) on frame f's
+    // variables; assignments to them change them. Throws Error.
+    Value run_in_frame(Frame& f, std::string_view text, std::string_view name);
+    bool truth_of(const Value& v);
 
 private:
     enum class Flow { Normal, Break, Continue, Return };
@@ -219,18 +234,22 @@ private:
         if (rt_.stack_limit && &probe < rt_.stack_limit) [[unlikely]] nested_too_deeply(loc);
     }
     [[noreturn]] void nested_too_deeply(lang::Loc loc) const;
-    // One statement or loop iteration. The step limit and the host's interrupt
-    // flag share one comparison on the hot path: step_limit_ is the next step
-    // at which either must be looked at (see step_checkpoint).
+    // One statement or loop iteration. The step limit, the host's interrupt
+    // flag and an attached debugger share one comparison on the hot path:
+    // Runtime::step_limit is the next step at which one must be looked at
+    // (see step_checkpoint). count_line is a statement's, or a loop's next
+    // iteration's (a line the debugger may stop at); count_step other work.
     void count_step(lang::Loc loc) {
-        if (++rt_.steps > step_limit_) step_checkpoint(loc);
+        if (++rt_.steps > rt_.step_limit) step_checkpoint(loc, false);
     }
-    void step_checkpoint(lang::Loc loc);
+    void count_line(lang::Loc loc) {
+        if (++rt_.steps > rt_.step_limit) step_checkpoint(loc, true);
+    }
+    void step_checkpoint(lang::Loc loc, bool line);
     void set_step_limit();
     [[noreturn]] void step_limit_exceeded(lang::Loc loc) const;
     // A limit (memory, time, interrupt) reached at loc: the located error.
     [[noreturn]] void limit_error(const stdlib::LimitError& e, lang::Loc loc) const;
-    int64_t step_limit_ = INT64_MAX;
     static constexpr int64_t kInterruptPoll = 4096;  // steps between looks at the interrupt flag
 
     // ---- tracing: converted control flow (autograph.cpp) and @graph calls (graph_call.cpp)

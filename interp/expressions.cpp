@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "interp/control.hpp"
+#include "interp/debug/debugger.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
@@ -81,11 +82,13 @@ std::string Evaluator::undefined_message(const Name& n) const {
 }
 
 void Evaluator::set_step_limit() {
-    step_limit_ = rt_.options.max_steps > 0 ? rt_.options.max_steps : INT64_MAX;
-    if (rt_.budget->watched()) step_limit_ = std::min(step_limit_, rt_.steps + kInterruptPoll);
+    int64_t& limit = rt_.step_limit;
+    limit = rt_.options.max_steps > 0 ? rt_.options.max_steps : INT64_MAX;
+    if (rt_.budget->watched()) limit = std::min(limit, rt_.steps + kInterruptPoll);
+    if (rt_.debug) limit = rt_.steps;  // every statement: the debugger looks at each
 }
 
-void Evaluator::step_checkpoint(Loc loc) {
+void Evaluator::step_checkpoint(Loc loc, bool line) {
     if (rt_.options.max_steps > 0 && rt_.steps > rt_.options.max_steps) step_limit_exceeded(loc);
     try {
         rt_.budget->check();  // the interrupt and the deadline
@@ -93,6 +96,12 @@ void Evaluator::step_checkpoint(Loc loc) {
         limit_error(e, loc);
     }
     set_step_limit();
+    if (rt_.debug && line && f_) [[unlikely]] {
+        // while a @graph call is traced its lines are recorded (a breakpoint
+        // among them makes the call run eagerly); else the debugger may stop
+        if (rt_.trace) rt_.debug->traced_line(*f_, loc, rt_.trace->debug_lines);
+        else rt_.debug->line(*this, *f_, loc);
+    }
 }
 
 void Evaluator::limit_error(const stdlib::LimitError& e, Loc loc) const {

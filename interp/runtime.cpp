@@ -130,7 +130,11 @@ StackGuard::~StackGuard() {
 }
 
 
-namespace {
+void Runtime::attach_debugger(Debugger* d) {
+    debug = d;
+    // every statement reaches the evaluator's checkpoint while one is attached
+    step_limit = d ? steps : (options.max_steps > 0 ? options.max_steps : INT64_MAX);
+}
 
 Error syntax_error(const lang::ParseResult& r, const lang::SourcePtr& source) {
     const auto& first = r.errors.front();
@@ -143,7 +147,6 @@ Error syntax_error(const lang::ParseResult& r, const lang::SourcePtr& source) {
     return e;
 }
 
-}  // namespace
 
 void Runtime::run_chunk(ModuleState& m, lang::SourcePtr source) { run_chunk(m, std::move(source), nullptr, nullptr, {}); }
 

@@ -25,12 +25,17 @@
 namespace tg::codegen {
 class Compiler;
 }
+namespace tg::lang {
+struct ParseResult;
+}
 
 namespace tg::interp {
 
 struct TraceState;
 struct Tape;
 struct Frame;
+class Debugger;
+class Error;
 
 // What the resolver records about one variable slot.
 struct SlotInfo {
@@ -97,7 +102,18 @@ struct Options {
     // Files a script touches with load/save/loadtxt (check_file_path).
     bool allow_files = true;
     std::string file_root;  // "" = anywhere
+    // Debugging (docs/debugging.md): breakpoint() stops only with `breakpoints`
+    // on (TG_BREAKPOINT=0 turns it off), under an attached debugger, or after
+    // on_breakpoint (the tg command's: attach its terminal debugger) attached one.
+    bool breakpoints = true;
+    std::function<void()> on_breakpoint;
+    // The first op whose float result holds NaN or inf its inputs did not is
+    // an error at its line (interp/debug/nan_check.cpp).
+    bool debug_nans = false;
 };
+
+// The error of a failed parse (its first error; the others as notes).
+Error syntax_error(const lang::ParseResult& r, const lang::SourcePtr& source);
 
 // The file system's module loader (docs/language.md): `name`.tg in the importing
 // file's folder, then in module_paths, then (if use_tg_path) in $TG_PATH.
@@ -179,9 +195,22 @@ public:
     // what a fatal signal's handler reports (tg::install_fault_handler).
     static Runtime* running_on_this_thread();
 
+    // ---- the attached debugger, or null (interp/debug/debugger.hpp); the
+    // debugger's evaluations, parsed and resolved once (frame_eval.cpp)
+    Debugger* debug = nullptr;
+    void attach_debugger(Debugger* d);
+    struct FrameCode {
+        std::unique_ptr<lang::Module> chunk;
+        std::unique_ptr<FunctionFacts> facts;  // null: a module's top level
+    };
+    std::map<std::string, std::unique_ptr<FrameCode>> frame_code;
+
     // ---- limits (the evaluator counts)
     int depth = 0;
     int64_t steps = 0;  // in the current run (reset by the outermost entry)
+    // The next step at which the evaluator must look at the step limit, the
+    // interrupt, the deadline or the debugger (Evaluator::set_step_limit).
+    int64_t step_limit = INT64_MAX;
     int entries = 0;    // API entries now running (nested when a host function calls back)
     // Tensor bytes held, deadline, interrupt (stdlib/budget.hpp): current on
     // the thread while this interpreter runs (StackGuard).

@@ -1,5 +1,6 @@
 // Statements of docs/language.md.
 #include "interp/control.hpp"
+#include "interp/debug/debugger.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/index_advanced.hpp"
@@ -23,6 +24,10 @@ void Evaluator::run_module(ModuleState& m, const lang::Module& chunk, const std:
             Flow flow = exec(*s);
             if (flow != Flow::Normal) break;  // `return` at top level ends the chunk
         }
+    } catch (Error& e) {
+        if (rt_.debug && !rt_.trace) rt_.debug->raised(*this, frame, e);  // post-mortem at the top level
+        f_ = saved;
+        throw;
     } catch (...) {
         f_ = saved;
         throw;
@@ -44,8 +49,8 @@ Evaluator::Flow Evaluator::exec_range(const Block& b, size_t from) {
 }
 
 Evaluator::Flow Evaluator::exec(const Stmt& s) {
-    f_->loc = s.loc;  // for the fault report (the live call stack)
-    count_step(s.loc);
+    f_->loc = s.loc;  // for the fault report (the live call stack) and the debugger
+    count_line(s.loc);
     if (s.kind == StmtKind::Assign && assign_scalar(s.as<Assign>())) return Flow::Normal;
     try {
         return exec_inner(s);
@@ -156,7 +161,7 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
             Flow flow = exec_block(w.body);
             if (flow == Flow::Break) break;
             if (flow == Flow::Return) return flow;
-            count_step(s.loc);
+            count_line(s.loc);
         }
         return Flow::Normal;
     }
@@ -234,7 +239,7 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
     // Iterable. While tracing, exec_for_traced converts it (docs/graph.md "Static and dynamic").
     if (rt_.trace) return exec_for_traced(s);
     auto run_body = [&](Value item) -> Flow {
-        count_step(s.loc);
+        count_line(s.loc);
         assign(*s.target, std::move(item));
         return exec_block(s.body);
     };
@@ -258,7 +263,7 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
         for (int64_t i = a[0]; a[2] > 0 ? i < a[1] : i > a[1]; i += a[2]) {
             Flow flow;
             if (simple_target) {
-                count_step(s.loc);
+                count_line(s.loc);
                 store_slot(s.target->as<Name>()).set_scalar(Scalar::of_int(i));
                 flow = exec_block(s.body);
             } else {

@@ -268,7 +268,22 @@ struct Options {
     std::string file_root;
     // Script arguments: the tg list `argv`.
     std::vector<std::string> argv;
+    // Debugging (docs/debugging.md). breakpoint() in tg code stops under an
+    // attached debugger (Interpreter::attach_debugger); with none attached it
+    // calls on_breakpoint, which may attach one (the tg command attaches its
+    // terminal debugger when stdin is a terminal), else does nothing.
+    // breakpoints = false makes breakpoint() do nothing (TG_BREAKPOINT=0).
+    bool breakpoints = true;
+    std::function<void()> on_breakpoint;
+    // The first operation whose float result holds a NaN or inf that its
+    // inputs did not is an error located at its line, in eager and compiled
+    // code alike (JAX's jax_debug_nans); under a debugger it stops there.
+    bool debug_nans = false;
 };
+
+class Debugger;
+struct BreakpointSpec;
+struct BreakpointInfo;
 
 class Interpreter {
 public:
@@ -323,6 +338,23 @@ public:
     // one text per cached signature, oldest first: the IR text, or Graphviz
     // DOT when `dot`. Throws tg::Error if `name` is not a @graph function.
     std::vector<std::string> graphs(std::string_view name, bool dot = false) const;
+
+    // ---- debugging (include/tg/debug.hpp, docs/debugging.md "For C++ hosts")
+    // Attaches `d` (null: detaches): it is called when the program stops.
+    // Breakpoints and settings stay across attach and detach.
+    void attach_debugger(Debugger* d);
+    int add_breakpoint(BreakpointSpec b);  // returns its id (1, 2, ...)
+    bool remove_breakpoint(int id);
+    void clear_breakpoints();
+    bool enable_breakpoint(int id, bool on);
+    std::vector<BreakpointInfo> breakpoints() const;
+    void set_stop_on_entry(bool on);  // stop before the next run's first statement
+    void set_stop_on_raise(bool on);  // stop where an error is raised, in its frame (post-mortem)
+    void set_debug_events(unsigned mask);  // Debugger::Event bits: also call Debugger::event
+    // Stops the running program at its next statement, or in compiled code
+    // within ~1 ms (a DebugFrame with is_compiled()). Safe from any thread
+    // while a debugger is attached.
+    void request_pause();
 
 private:
     struct Impl;

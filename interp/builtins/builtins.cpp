@@ -294,6 +294,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     add_file_builtins(out);
     add_shape_builtins(out);
     add_math_builtins(out);
+    add_debug_builtins(out);
     add_dict_builtins(out);
     return out;
 }

@@ -41,5 +41,7 @@ std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
                                     std::initializer_list<std::string_view> names, size_t required);
 // gelu(x, approximate=False), isclose, allclose: made of table ops (builtins_math.cpp)
 void add_math_builtins(std::vector<std::pair<std::string, Value>>& out);
+// breakpoint() (interp/debug/breakpoint_builtin.cpp)
+void add_debug_builtins(std::vector<std::pair<std::string, Value>>& out);
 
 }  // namespace tg::interp

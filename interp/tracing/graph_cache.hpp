@@ -29,6 +29,10 @@ struct GraphEntry {
     int number = 0;                 // 1, 2, ...: the function's n-th trace (for dumps)
     // Native code of `graph` (null with --no-jit); released with the entry.
     std::unique_ptr<codegen::CompiledGraph> compiled;
+    // The source lines the graph was traced from, when a debugger was
+    // attached then (interp/debug/debugger.hpp); else not known.
+    std::vector<std::pair<const lang::Source*, uint32_t>> debug_lines;
+    bool debug_lines_known = false;
 };
 
 struct GraphCache : tracer::TraceCache<GraphEntry> {

@@ -10,6 +10,7 @@
 
 #include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
+#include "interp/debug/debugger.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/tracing/graph_cache.hpp"
 #include "interp/values/printing.hpp"
@@ -285,6 +286,8 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
     for (size_t i = 0; i < fn.params->size(); ++i)
         sig.args.push_back({(*fn.params)[i].name, is_static_param(fn, i) ? describe_static(env->slots[i]) : describe(env->slots[i])});
     GraphEntry* entry = cache.find(sig);
+    // a debugger that may stop inside the call: it runs eagerly (docs/debugging.md)
+    if (rt_.debug && rt_.debug->run_eagerly(fn, entry)) [[unlikely]] return GraphCall::Eager;
     if (!entry) {
         GraphCall eager = GraphCall::Eager;
         entry = trace_entry(fn, env, args, call_source, std::move(sig), eager);
@@ -367,6 +370,10 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
     fresh->params = fn.params;
     fresh->static_params = fn.static_params;
     fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
+    if (rt_.debug) {
+        fresh->debug_lines = std::move(T->debug_lines);
+        fresh->debug_lines_known = true;
+    }
     fresh->compiled = compile_traced(*fresh->graph, fn.name, call_source, args.loc);
     if (rt_.options.trace) {
         std::string head = (reason.empty() ? "trace " : "retrace ") + fn.name + "(" + fresh->signature.to_string() +

@@ -62,6 +62,9 @@ struct TraceState {
         lang::Loc loc;
     };
     std::vector<SizeRead> size_reads;
+    // With a debugger attached: the source lines traced into the graph
+    // (interp/debug/debugger.hpp: a breakpoint among them runs calls eagerly).
+    std::vector<std::pair<const lang::Source*, uint32_t>> debug_lines;
     // Optimize the graph when the trace finishes; a trace that may be
     // generalized is compared unoptimized, then optimized (interp/tracing/graph_generalize.cpp).
     bool optimize = true;

@@ -51,6 +51,7 @@
 #include "interp/tracing/graph_cache.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/resolver.hpp"
+#include "interp/replayed_output.hpp"
 #include "interp/scoped.hpp"
 #include "interp/tracing/trace.hpp"
 #include "interp/tracing/trace_session.hpp"
@@ -461,11 +462,12 @@ bool Evaluator::run_traced_input(TracedInput& in) {
     // the module's frame: an interrupt or the step limit is located in the input
     Frame frame{nullptr, nullptr, in.module, &in.chunk->source, {}};
     try {
-        const OutputFn shown = rt_.options.write_output;
-        Scoped<OutputFn> output(rt_.options.write_output, [&in, &shown](std::string_view s) {
-            in.printed += s;
-            if (shown) shown(s);
-        });
+        RecordedOutput output(rt_.options.write_output);
+        struct Keep {  // what was shown, also when the graph fails
+            Evaluator::TracedInput& in;
+            RecordedOutput& out;
+            ~Keep() { in.printed = out.printed; }
+        } keep{in, output};
         Scoped<Frame*> in_frame(f_, &frame);
         run_entry(in.graph->entry, env, CallArgs{{}, {}, {}, loc}, result);
     } catch (Error&) {
@@ -540,19 +542,7 @@ void run_input_traced(Runtime& rt, ModuleState& m, SourcePtr source) {
     // state, holding back what the graph already printed.
     note("the graph raised an error: the input runs again eagerly (the same output and error, and eager's variables)");
     rt.rng = in.rng_before;
-    const OutputFn shown = rt.options.write_output;
-    size_t held = 0;
-    Scoped<OutputFn> output(rt.options.write_output, [&](std::string_view s) {
-        const std::string& printed = in.printed;
-        while (held < printed.size() && !s.empty() && s.front() == printed[held]) {
-            ++held;
-            s.remove_prefix(1);
-        }
-        if (!s.empty()) {
-            held = printed.size();  // past what the graph printed (or different from it: shown as it comes)
-            if (shown) shown(s);
-        }
-    });
+    HeldBackOutput output(rt.options.write_output, in.printed);
     rt.run_chunk(m, source, &echo, nullptr, {});
 }
 

@@ -24,6 +24,7 @@ Evaluator::TraceSession::TraceSession(Evaluator& ev, TraceState& trace, Frame fr
     rt.trace = &trace_;
     ev_.f_ = &frame_;
     frame_.caller = rt.frames;  // on the live call stack (Frame) while it is traced
+    frame_.depth = rt.frames ? rt.frames->depth + 1 : 1;
     rt.frames = &frame_;
     if (setup_.nested_call) ++rt.depth;
     if (setup_.echo) {
