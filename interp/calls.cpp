@@ -2,6 +2,7 @@
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
+#include "interp/debug/nan_check.hpp"
 #include "interp/replayed_output.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/values/dict.hpp"
@@ -191,6 +192,14 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
 
 namespace {
 
+// --debug-nans of a compiled call: its result holds a NaN or inf its arguments did not.
+bool made_nonfinite(const Env& args, const Value& result) {
+    if (!value_has_nonfinite(result)) return false;
+    for (const Value& v : args.slots)
+        if (v.defined() && value_has_nonfinite(v)) return false;
+    return true;
+}
+
 // Deep recursion stops with an error before the native stack runs out.
 void check_call_depth(const Runtime& rt, const SourcePtr& call_source, Loc loc) {
     // While tracing, deep recursion is the tracer's limit (a recursion on a
@@ -281,7 +290,7 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
             running.call_loc = args.loc;
             if (fn.body && !fn.body->empty()) running.loc = fn.body->front()->loc;
             OnCallStack on_stack(rt_, running);
-            if (rt_.debug && rt_.debug->replays_errors()) replay.emplace(rt_);
+            if ((rt_.debug && rt_.debug->replays_errors()) || rt_.options.debug_nans) replay.emplace(rt_);
             try {
                 how = call_graph(fn, env, args, call_source, result);
             } catch (Error& e) {
@@ -292,8 +301,9 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
                 how = GraphCall::EagerAll;
             }
         }
-        if (how == GraphCall::Ran) return result;
-        if (how == GraphCall::EagerAll) rt_.options.eager = true;
+        if (how == GraphCall::Ran && !(replay && rt_.options.debug_nans && made_nonfinite(*env, result))) return result;
+        // (--debug-nans: a NaN or inf came out of compiled code; eager finds the operation)
+        if (how != GraphCall::Eager) rt_.options.eager = true;
     }
     if (replay) {
         rt_.rng = replay->rng;

@@ -1,4 +1,6 @@
 #include "interp/dispatch.hpp"
+
+#include "interp/debug/nan_check.hpp"
 #include "interp/tracing/graph_value.hpp"
 
 #include "stdlib/budget.hpp"
@@ -316,6 +318,11 @@ Value run_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operan
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Tensor> inputs, std::span<const Attr> attrs) {
     stdlib::poll_limits();  // the host's interrupt and deadline, before every op (stdlib/budget.hpp)
     stdlib::OpContext ctx{&rt.rng};
+    if (rt.options.debug_nans) [[unlikely]] {
+        Tensor out = op.eager(ctx, stdlib::OpArgs{inputs, attrs});
+        check_op_result(op, inputs, out);
+        return Value(std::move(out));
+    }
     return Value(op.eager(ctx, stdlib::OpArgs{inputs, attrs}));
 }
 
@@ -496,11 +503,17 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
             return apply_op(rt, need_op("matmul"), in, attrs);
         }
         const stdlib::BinaryKind k = binary_kind(op);
-        if (a.scalar() && b.scalar()) {
+        if (a.scalar() && b.scalar() && !rt.options.debug_nans) {
             Scalar out;
             if (scalar_binary(k, *a.scalar(), *b.scalar(), out)) return Value(out);
         }
         stdlib::poll_limits();
+        if (rt.options.debug_nans) [[unlikely]] {
+            Tensor in[2] = {a.tensor(), b.tensor()};
+            Tensor out = stdlib::binary(k, in[0], in[1]);
+            check_op_result(stdlib::binary_op(k), in, out);
+            return Value(std::move(out));
+        }
         return Value(stdlib::binary(k, a.tensor(), b.tensor()));
     }
     const char* sym = lang::to_string(op);

@@ -345,6 +345,7 @@ Value Evaluator::eval(const Expr& e) {
 bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
     // The resolver's flat program, when it made one; not while tracing (a
     // global read there is a capture the tree walker records).
+    if (rt_.options.debug_nans) [[unlikely]] return false;  // each op is checked (interp/debug/nan_check.hpp)
     if (!rt_.trace)
         if (const ScalarCode* code = scalar_code_of(e))
             return run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out);

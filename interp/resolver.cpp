@@ -206,7 +206,8 @@ private:
             if (e.as<Binary>().op == lang::BinOp::MatMul) stdlib::blas::prefetch();
             expr(*e.as<Binary>().lhs, s);
             expr(*e.as<Binary>().rhs, s);
-            e.as<Binary>().code = compile_scalar(e);  // its names are resolved now
+            // its names are resolved now; --debug-nans checks each op, which flat programs skip
+            if (!rt_.options.debug_nans) e.as<Binary>().code = compile_scalar(e);
             break;
         case ExprKind::BoolOp:
             expr(*e.as<BoolOp>().lhs, s);
@@ -215,7 +216,7 @@ private:
         case ExprKind::Compare:
             expr(*e.as<Compare>().first, s);
             for (auto& r : e.as<Compare>().rest) expr(*r, s);
-            e.as<Compare>().code = compile_scalar(e);
+            if (!rt_.options.debug_nans) e.as<Compare>().code = compile_scalar(e);
             break;
         case ExprKind::IfExp:
             expr(*e.as<IfExp>().cond, s);
