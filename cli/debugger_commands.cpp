@@ -40,7 +40,7 @@ std::vector<int> numbers(const std::string& args) {
 }
 
 std::string where_of(const tg::BreakpointSpec& b) {
-    return b.line > 0 ? b.file + ":" + std::to_string(b.line) : "in " + b.function + "()";
+    return b.line > 0 ? "at " + b.file + ":" + std::to_string(b.line) : "in " + b.function + "()";
 }
 }  // namespace
 
@@ -138,7 +138,7 @@ void TerminalDebugger::break_command(const std::string& text, bool temporary) {
         return;
     }
     const int id = interp_.add_breakpoint(b);
-    say(std::string(temporary ? "Breakpoint " : "Breakpoint ") + std::to_string(id) + " at " + where_of(b) +
+    say(std::string(temporary ? "Breakpoint " : "Breakpoint ") + std::to_string(id) + " " + where_of(b) +
         (temporary ? " (temporary)" : "") + "\n");
 }
 
@@ -153,7 +153,7 @@ void TerminalDebugger::list_breakpoints() {
         char row[64];
         std::snprintf(row, sizeof row, "%-3d breakpoint   %-4s %-5s ", b.id, b.spec.temporary ? "del" : "keep",
                       b.spec.enabled ? "yes" : "no");
-        say(std::string(row) + "at " + where_of(b.spec) + "\n");
+        say(std::string(row) + where_of(b.spec) + "\n");
         if (!b.spec.condition.empty()) say("\tstop only if " + b.spec.condition + "\n");
         if (b.hits > 0)
             say("\tbreakpoint already hit " + std::to_string(b.hits) + (b.hits == 1 ? " time\n" : " times\n"));
@@ -165,7 +165,7 @@ void TerminalDebugger::clear_command(const std::string& args) {
     if (args.empty()) {
         interp_.clear_breakpoints();
         for (const tg::BreakpointInfo& b : all)
-            say("Deleted breakpoint " + std::to_string(b.id) + " at " + where_of(b.spec) + "\n");
+            say("Deleted breakpoint " + std::to_string(b.id) + " " + where_of(b.spec) + "\n");
         return;
     }
     for (int id : numbers(args)) {
@@ -174,7 +174,7 @@ void TerminalDebugger::clear_command(const std::string& args) {
             say("*** No breakpoint numbered " + std::to_string(id) + "\n");
             continue;
         }
-        say("Deleted breakpoint " + std::to_string(id) + " at " + where_of(it->spec) + "\n");
+        say("Deleted breakpoint " + std::to_string(id) + " " + where_of(it->spec) + "\n");
     }
 }
 
@@ -186,7 +186,7 @@ void TerminalDebugger::enable_command(const std::string& args, bool on) {
             say("*** No breakpoint numbered " + std::to_string(id) + "\n");
             continue;
         }
-        say(std::string(on ? "Enabled" : "Disabled") + " breakpoint " + std::to_string(id) + " at " +
+        say(std::string(on ? "Enabled" : "Disabled") + " breakpoint " + std::to_string(id) + " " +
             where_of(it->spec) + "\n");
     }
 }

@@ -1,4 +1,5 @@
 #include "interp/runtime.hpp"
+#include "interp/debug/debugger.hpp"
 
 #include "interp/builtin_modules.hpp"
 
@@ -132,6 +133,9 @@ StackGuard::~StackGuard() {
 
 void Runtime::attach_debugger(Debugger* d) {
     debug = d;
+    // a pause request reaches compiled code through the limits' poll
+    budget->pause = d ? &d->pause_requested : nullptr;
+    budget->on_pause = d ? std::function<void()>([this, d] { d->paused(*this); }) : nullptr;
     // every statement reaches the evaluator's checkpoint while one is attached
     step_limit = d ? steps : (options.max_steps > 0 ? options.max_steps : INT64_MAX);
 }

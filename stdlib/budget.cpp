@@ -43,6 +43,7 @@ void Budget::charge(size_t bytes, const char* what) {
 
 void Budget::check() const {
     if (interrupt && interrupt->load(std::memory_order_relaxed)) throw LimitError("interrupted");
+    if (pause && pause->load(std::memory_order_relaxed) && on_pause) on_pause();
     if (deadline_ns != 0 && monotonic_ns() > deadline_ns) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", max_seconds);

@@ -29,6 +29,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "stdlib/errors.hpp"
@@ -52,6 +53,11 @@ public:
     int64_t deadline_ns = 0;       // monotonic_ns() time; 0 = none
     double max_seconds = 0;        // for the message
     const std::atomic<bool>* interrupt = nullptr;
+    // An attached debugger's pause request (docs/debugging.md "Pause"): when
+    // set, check() calls on_pause, which stops the program where it is —
+    // also inside compiled code — and returns when it goes on.
+    const std::atomic<bool>* pause = nullptr;
+    std::function<void()> on_pause;
 
     int64_t used() const { return used_.load(std::memory_order_relaxed); }
     // Charges `bytes` or throws LimitError (nothing charged) if that passes
@@ -63,7 +69,7 @@ public:
     // (nothing charged): the check before a big list or string is built.
     void check_fits(size_t bytes, const char* what) const;
 
-    bool watched() const { return interrupt != nullptr || deadline_ns != 0; }
+    bool watched() const { return interrupt != nullptr || deadline_ns != 0 || pause != nullptr; }
     // Throws LimitError("interrupted") or the time limit's error.
     void check() const;
     // `units` of work (elements or bytes) about to be done: checks the limits

@@ -183,6 +183,7 @@ void Debugger::line(Evaluator& ev, Frame& f, lang::Loc loc) {
     last_frame_ = &f;
     last_loc_ = loc;
     last_steps_ = steps;
+    f.loc = loc;  // a loop's next iteration is at its header (what a stop shows)
     if (events_mask & DebugClient::Line) client_.event(DebugClient::Line, ev, f, loc);
 
     const int depth = frame_depth(f);
@@ -220,6 +221,7 @@ void Debugger::line(Evaluator& ev, Frame& f, lang::Loc loc) {
         for (Breakpoint& b : breakpoints)
             if (b.enabled && b.line == 0 && b.function == *f.function && condition_holds(ev, f, b)) {
                 ++b.hits;
+                if (!b.hit_condition.empty() && !hit_condition_holds(b.hit_condition, b.hits)) continue;
                 why = StopReason::Breakpoint;
                 bp_id = b.id;
                 stops = true;
@@ -228,7 +230,7 @@ void Debugger::line(Evaluator& ev, Frame& f, lang::Loc loc) {
             }
     }
     f.debug_entered = true;
-    if (stops) stop(Stop{why, ev, f, loc, bp_id});
+    if (stops) stop(Stop{why, &ev, f, loc, bp_id});
 }
 
 void Debugger::call(Evaluator& ev, Frame& f) {
@@ -241,7 +243,7 @@ void Debugger::returned(Evaluator& ev, Frame& f, const Value& result) {
     if (events_mask & DebugClient::Return) client_.event(DebugClient::Return, ev, f, f.loc);
     // `r`: pdb's --Return-- stop, in the frame, with its result
     if (mode_ == Resume::StepOut && frame_depth(f) == mode_depth_) {
-        Stop s{StopReason::Return, ev, f, f.loc};
+        Stop s{StopReason::Return, &ev, f, f.loc};
         s.returned = &result;
         stop(s);
         // `n` after it goes on in the caller
@@ -255,19 +257,25 @@ void Debugger::raised(Evaluator& ev, Frame& f, const Error& e) {
     last_raised_ = &e;
     if (events_mask & DebugClient::Raise) client_.event(DebugClient::Raise, ev, f, e.loc());
     if (!stop_on_raise) return;
-    Stop s{StopReason::Exception, ev, f, e.loc().known() ? e.loc() : f.loc};
+    Stop s{StopReason::Exception, &ev, f, e.loc().known() ? e.loc() : f.loc};
     s.error = &e;
     stop(s);
 }
 
+void Debugger::paused(Runtime& rt) {
+    if (busy_ || terminated_ || rt.trace || !rt.frames) return;  // the next statement or poll stops
+    pause_requested = false;
+    stop(Stop{StopReason::Pause, nullptr, *rt.frames, rt.frames->loc});
+}
+
 void Debugger::breakpoint_call(Evaluator& ev, Frame& f, lang::Loc loc) {
     if (busy_ || terminated_) return;
-    stop(Stop{StopReason::BreakpointCall, ev, f, loc});
+    stop(Stop{StopReason::BreakpointCall, &ev, f, loc});
 }
 
 void Debugger::nan_found(Evaluator& ev, Frame& f, lang::Loc loc, const Error& e) {
     if (busy_ || terminated_) return;
-    Stop s{StopReason::Nan, ev, f, loc};
+    Stop s{StopReason::Nan, &ev, f, loc};
     s.error = &e;
     stop(s);
 }

@@ -25,6 +25,7 @@
 namespace tg::interp {
 
 class Evaluator;
+class Runtime;
 class Error;
 struct Frame;
 struct FunctionObj;
@@ -54,7 +55,7 @@ enum class Resume { Continue, StepIn, StepOver, StepOut, Until, Terminate };
 // Runtime::frames is the whole live stack.
 struct Stop {
     StopReason reason;
-    Evaluator& ev;
+    Evaluator* ev;  // null: stopped inside compiled code
     Frame& frame;
     lang::Loc loc;
     int breakpoint = 0;               // the breakpoint's id (Breakpoint)
@@ -99,6 +100,9 @@ public:
     // Error `e` leaves frame `f`, the innermost one it passes (f alive): the
     // post-mortem stop, once per error.
     void raised(Evaluator& ev, Frame& f, const Error& e);
+    // A pause request seen where the limits are polled (compiled code among
+    // them): stops in the innermost frame, unless tracing (then later).
+    void paused(Runtime& rt);
     // breakpoint() in tg code.
     void breakpoint_call(Evaluator& ev, Frame& f, lang::Loc loc);
     // --debug-nans found an op making NaN or inf at loc.
