@@ -290,11 +290,14 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
             running.call_loc = args.loc;
             if (fn.body && !fn.body->empty()) running.loc = fn.body->front()->loc;
             OnCallStack on_stack(rt_, running);
-            if ((rt_.debug && rt_.debug->replays_errors()) || rt_.options.debug_nans) replay.emplace(rt_);
+            if (rt_.debug || rt_.options.debug_nans) replay.emplace(rt_);
             try {
                 how = call_graph(fn, env, args, call_source, result);
             } catch (Error& e) {
-                if (!replay || e.trace_kind != TraceErrorKind::User) {
+                // replayed: an error under a debugger that stops at errors, or
+                // a breakpoint's condition compiled into the graph that held
+                const bool replays = rt_.debug && (rt_.debug->replays_errors() || Debugger::is_condition_hit(e));
+                if (!replay || e.trace_kind != TraceErrorKind::User || !replays) {
                     e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
                     throw;
                 }

@@ -99,7 +99,7 @@ void Evaluator::step_checkpoint(Loc loc, bool line) {
     if (rt_.debug && line && f_) [[unlikely]] {
         // while a @graph call is traced its lines are recorded (a breakpoint
         // among them makes the call run eagerly); else the debugger may stop
-        if (rt_.trace) rt_.debug->traced_line(*f_, loc, rt_.trace->debug_lines);
+        if (rt_.trace) rt_.debug->traced_line(*this, *f_, loc, rt_.trace->debug_lines, rt_.trace->debug_asserted);
         else rt_.debug->line(*this, *f_, loc);
     }
 }

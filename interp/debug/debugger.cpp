@@ -280,14 +280,36 @@ void Debugger::nan_found(Evaluator& ev, Frame& f, lang::Loc loc, const Error& e)
     stop(s);
 }
 
-void Debugger::traced_line(Frame& f, lang::Loc loc, std::vector<std::pair<const lang::Source*, uint32_t>>& lines) {
-    if (!f.source || !*f.source) return;
+namespace {
+constexpr std::string_view kConditionHit = "\x02tg: a breakpoint's condition held";
+Error runs_eagerly(lang::Loc loc) {
+    return Error("a breakpoint at line " + std::to_string(loc.line) + ": the call runs eagerly to stop there")
+        .as(TraceErrorKind::Unsupported);
+}
+}  // namespace
+
+bool Debugger::is_condition_hit(const Error& e) { return e.message().find(kConditionHit) != std::string::npos; }
+
+void Debugger::traced_line(Evaluator& ev, Frame& f, lang::Loc loc,
+                           std::vector<std::pair<const lang::Source*, uint32_t>>& lines, std::vector<int>& asserted) {
+    if (busy_ || !f.source || !*f.source) return;
     const lang::Source& s = **f.source;
     lines.emplace_back(&s, loc.line);
-    for (const Breakpoint& b : breakpoints)
-        if (b.enabled && b.line == static_cast<int>(loc.line) && file_matches(b, s))
-            throw Error("a breakpoint at line " + std::to_string(loc.line) + ": the call runs eagerly to stop there")
-                .as(TraceErrorKind::Unsupported);
+    for (const Breakpoint& b : breakpoints) {
+        if (!b.enabled || b.line != static_cast<int>(loc.line) || !file_matches(b, s)) continue;
+        if (b.condition.empty() || !b.hit_condition.empty() || !b.log_message.empty()) throw runs_eagerly(loc);
+        // compiled in: the graph checks the condition where eager would
+        // (a never-true condition costs the check, not an eager run)
+        busy_ = true;
+        try {
+            ev.run_in_frame(f, "assert not (" + b.condition + "), \"" + std::string(kConditionHit) + "\"", "<condition>");
+        } catch (const Error&) {
+            busy_ = false;
+            throw runs_eagerly(loc);  // true at trace time, or not traceable
+        }
+        busy_ = false;
+        asserted.push_back(b.id);
+    }
 }
 
 bool Debugger::run_eagerly(const FunctionObj& fn, const GraphEntry* entry) {
@@ -298,6 +320,8 @@ bool Debugger::run_eagerly(const FunctionObj& fn, const GraphEntry* entry) {
         if (b.line == 0 && b.function == fn.name) return true;
         if (b.line == 0 || !entry) continue;
         if (!entry->debug_lines_known) return true;  // traced before the debugger came: unknown lines
+        if (std::find(entry->debug_asserted.begin(), entry->debug_asserted.end(), b.id) != entry->debug_asserted.end())
+            continue;  // its condition is compiled in
         for (const auto& [source, line] : entry->debug_lines)
             if (line == static_cast<uint32_t>(b.line) && file_matches(b, *source)) return true;
     }

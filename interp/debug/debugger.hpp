@@ -108,9 +108,15 @@ public:
     // --debug-nans found an op making NaN or inf at loc.
     void nan_found(Evaluator& ev, Frame& f, lang::Loc loc, const Error& e);
     // While a @graph call is traced, its statement at `loc` is traced: the
-    // line is recorded in `lines`; a line holding a breakpoint throws an
+    // line is recorded in `lines`. A conditional breakpoint there is compiled
+    // in — an assert that the condition is false, whose failure
+    // (is_condition_hit) replays the call eagerly to stop — and its id
+    // recorded in `asserted`; any other breakpoint there throws an
     // Unsupported trace error, so the call runs eagerly instead.
-    void traced_line(Frame& f, lang::Loc loc, std::vector<std::pair<const lang::Source*, uint32_t>>& lines);
+    void traced_line(Evaluator& ev, Frame& f, lang::Loc loc, std::vector<std::pair<const lang::Source*, uint32_t>>& lines,
+                     std::vector<int>& asserted);
+    // The error of a compiled-in condition that held.
+    static bool is_condition_hit(const Error& e);
     // Whether this @graph call must run eagerly to stop inside it: stepping
     // into it, a function breakpoint on it, or a line breakpoint among the
     // lines its graph was traced from (entry null: before tracing).

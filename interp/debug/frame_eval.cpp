@@ -70,6 +70,7 @@ Value Evaluator::run_in_frame(Frame& f, std::string_view text, std::string_view 
     auto env = std::make_shared<Env>();
     env->slots.resize(static_cast<size_t>(code.facts->num_slots()));
     env->facts = code.facts.get();
+    env->traced = f.env->traced;  // a traced frame's: its reads are not captures
     for (size_t i = 0; i < vis.size(); ++i) env->slots[i] = *vis[i].second;
     Frame frame{env.get(), env, &m, &code.chunk->source, {}};
     frame.function = f.function;

@@ -33,6 +33,10 @@ struct GraphEntry {
     // attached then (interp/debug/debugger.hpp); else not known.
     std::vector<std::pair<const lang::Source*, uint32_t>> debug_lines;
     bool debug_lines_known = false;
+    // Conditional breakpoints the graph checks (an assert): when one holds,
+    // the call is replayed eagerly to stop there. Without a debugger, a graph
+    // with such checks runs eagerly instead.
+    std::vector<int> debug_asserted;
 };
 
 struct GraphCache : tracer::TraceCache<GraphEntry> {

@@ -288,6 +288,7 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
     GraphEntry* entry = cache.find(sig);
     // a debugger that may stop inside the call: it runs eagerly (docs/debugging.md)
     if (rt_.debug && rt_.debug->run_eagerly(fn, entry)) [[unlikely]] return GraphCall::Eager;
+    if (entry && !entry->debug_asserted.empty() && !rt_.debug) [[unlikely]] return GraphCall::Eager;
     if (!entry) {
         GraphCall eager = GraphCall::Eager;
         entry = trace_entry(fn, env, args, call_source, std::move(sig), eager);
@@ -372,6 +373,7 @@ GraphEntry* Evaluator::trace_entry(const FunctionObj& fn, const std::shared_ptr<
     fresh->graph = std::make_unique<tracer::Graph>(std::move(T->graph));
     if (rt_.debug) {
         fresh->debug_lines = std::move(T->debug_lines);
+        fresh->debug_asserted = std::move(T->debug_asserted);
         fresh->debug_lines_known = true;
     }
     fresh->compiled = compile_traced(*fresh->graph, fn.name, call_source, args.loc);

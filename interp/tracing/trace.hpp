@@ -65,6 +65,7 @@ struct TraceState {
     // With a debugger attached: the source lines traced into the graph
     // (interp/debug/debugger.hpp: a breakpoint among them runs calls eagerly).
     std::vector<std::pair<const lang::Source*, uint32_t>> debug_lines;
+    std::vector<int> debug_asserted;  // breakpoints whose condition the graph checks
     // Optimize the graph when the trace finishes; a trace that may be
     // generalized is compared unoptimized, then optimized (interp/tracing/graph_generalize.cpp).
     bool optimize = true;
