@@ -31,6 +31,10 @@ std::string DebugFrame::file() const {
     const interp::Frame& f = frame_of(frame_);
     return f.source && *f.source ? (*f.source)->name() : "";
 }
+std::string DebugFrame::source_text() const {
+    const interp::Frame& f = frame_of(frame_);
+    return f.source && *f.source ? (*f.source)->text() : "";
+}
 int DebugFrame::line() const { return static_cast<int>(frame_of(frame_).loc.line); }
 int DebugFrame::col() const { return static_cast<int>(frame_of(frame_).loc.col); }
 bool DebugFrame::is_graph() const { return frame_of(frame_).is_graph; }

@@ -55,11 +55,21 @@ std::function<void()> DebuggerOnBreakpoint::hook() {
         if (!state->interp) return;
         if (!state->debugger) state->debugger = std::make_unique<TerminalDebugger>(*state->interp, state->tty, state->main_file);
         state->interp->attach_debugger(state->debugger.get());
+        state->interp->set_stop_on_raise(true);  // post-mortem, once a debugger is there
     };
 }
 
+void DebuggerOnBreakpoint::attach(tg::Interpreter& interp, bool stop_on_entry) {
+    state_->interp = &interp;
+    hook()();
+    interp.set_stop_on_entry(stop_on_entry);
+    interp.set_stop_on_raise(true);
+}
+
 void DebuggerOnBreakpoint::detach() {
-    if (state_->interp && state_->debugger) state_->interp->attach_debugger(nullptr);
+    if (!state_->interp || !state_->debugger) return;
+    state_->interp->set_stop_on_entry(false);
+    state_->interp->attach_debugger(nullptr);
 }
 
 }  // namespace tg::cli

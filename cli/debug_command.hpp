@@ -27,6 +27,8 @@ public:
     ~DebuggerOnBreakpoint();
     std::function<void()> hook();
     void set_interpreter(tg::Interpreter* interp) { state_->interp = interp; }
+    // Attaches it now (the REPL's :debug), stopping at the next statement.
+    void attach(tg::Interpreter& interp, bool stop_on_entry);
     // Detaches the debugger after a REPL input, so the next runs at full speed.
     void detach();
 

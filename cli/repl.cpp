@@ -1,5 +1,7 @@
 #include "cli/repl.hpp"
+#include "cli/debug_command.hpp"
 #include "cli/line_input.hpp"
+#include "cli/terminal_debugger.hpp"
 #include "cli/open_brackets.hpp"
 
 #include "cli/fault_for_tests.hpp"
@@ -110,6 +112,8 @@ const char* kHelp =
     "                  every trace of a @graph function with its graph\n"
     "  :graph NAME [dot]  show the traced graphs of @graph function NAME\n"
     "  :time STMT      run STMT and print the elapsed time\n"
+    "  :debug STMT     run STMT under the debugger, stopped at its first line\n"
+    "                  (breakpoint() in any input stops there too; docs/debugging.md)\n"
     "  :vars           list the variables\n"
     "  :load FILE      run a file in this session\n"
     "  :reset          forget every variable\n"
@@ -119,7 +123,12 @@ const char* kHelp =
 // failed (piped input exits 1 then, docs/repl.md).
 class Session {
 public:
-    explicit Session(Options options) : options_(std::move(options)) { reset(); }
+    Session(Options options, bool tty) : options_(std::move(options)), debugger_(tty, "<stdin>") {
+        // breakpoint() in an input opens the debugger's prompt; the input
+        // ends, the REPL goes on (docs/debugging.md "In the REPL")
+        if (options_.breakpoints) options_.on_breakpoint = debugger_.hook();
+        reset();
+    }
 
     bool failed() const { return failed_; }
     const Interpreter& interpreter() const { return *interp_; }
@@ -139,8 +148,9 @@ public:
             if (options_.trace) interp_->run_traced(code, name);
             else interp_->run_interactive(code, name, echo);
         } catch (const Error& e) {
-            fail(e.rendered());
+            if (!TerminalDebugger::is_quit(e)) fail(e.rendered());
         }
+        debugger_.detach();  // the next input runs at full speed
     }
 
     // A `:command` line; false when it is :quit.
@@ -164,13 +174,20 @@ public:
         } else if (cmd == "load") load(arg);
         else if (cmd == "reset") reset();
         else if (cmd == "time") time(arg);
+        else if (cmd == "debug") {
+            if (arg.empty()) return fail("usage: :debug STATEMENT\n"), true;
+            debugger_.attach(*interp_, true);
+            run(arg);
+        }
         else fail("unknown command :" + cmd + " (try :help)\n");
         return true;
     }
 
 private:
     void reset() {
+        debugger_.detach();
         interp_ = std::make_unique<Interpreter>(options_);
+        debugger_.set_interpreter(interp_.get());
         add_fault_for_tests(*interp_);
     }
     // `:eager on|off`, `:trace on|off`: anything else is a usage error
@@ -218,6 +235,7 @@ private:
 
     Options options_;
     std::unique_ptr<Interpreter> interp_;
+    DebuggerOnBreakpoint debugger_;  // after interp_: detaches before it goes
     bool failed_ = false;
     int counter_ = 0;
 };
@@ -261,7 +279,7 @@ int repl(Options options) {
     options.write_output = out;
     options.write_log = err;
     options.interrupt = &g_interrupt;
-    Session session(options);
+    Session session(options, tty);
     std::string history = tty ? history_path() : std::string();
     if (tty) {
         use_utf8_ctype();

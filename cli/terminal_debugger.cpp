@@ -5,7 +5,7 @@
 #include "cli/tensor_summary.hpp"
 
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 
 namespace tg::cli {
 
@@ -87,7 +87,7 @@ void TerminalDebugger::show_frame(size_t i, bool marker) {
     if (f.is_compiled()) head += "  [@graph, running compiled code]";
     else if (f.is_graph()) head += "  [@graph, running eagerly]";
     say(head + "\n");
-    if (!f.is_compiled()) say("-> " + line_text(f.file(), f.line()) + "\n");
+    if (!f.is_compiled()) say("-> " + line_text(f, f.line()) + "\n");
 }
 
 void TerminalDebugger::show_displays() {
@@ -108,19 +108,19 @@ void TerminalDebugger::where() {
     for (size_t i = stop_->frames.size(); i-- > 0;) show_frame(i, i == frame_);
 }
 
-const std::vector<std::string>* TerminalDebugger::source_lines(const std::string& file) {
-    auto it = lines_.find(file);
+const std::vector<std::string>* TerminalDebugger::source_lines(const tg::DebugFrame& f) {
+    auto it = lines_.find(f.file());
     if (it == lines_.end()) {
         std::vector<std::string> lines;
-        std::ifstream in(file);
+        std::istringstream in(f.source_text());
         for (std::string l; std::getline(in, l);) lines.push_back(l);
-        it = lines_.emplace(file, std::move(lines)).first;
+        it = lines_.emplace(f.file(), std::move(lines)).first;
     }
     return it->second.empty() ? nullptr : &it->second;
 }
 
-std::string TerminalDebugger::line_text(const std::string& file, int line) {
-    const auto* lines = source_lines(file);
+std::string TerminalDebugger::line_text(const tg::DebugFrame& f, int line) {
+    const auto* lines = source_lines(f);
     if (!lines || line < 1 || line > static_cast<int>(lines->size())) return "";
     std::string s = (*lines)[static_cast<size_t>(line - 1)];
     const size_t start = s.find_first_not_of(" \t");
@@ -129,7 +129,7 @@ std::string TerminalDebugger::line_text(const std::string& file, int line) {
 
 void TerminalDebugger::list(int first, int last) {
     const tg::DebugFrame& f = frame();
-    const auto* lines = source_lines(f.file());
+    const auto* lines = source_lines(f);
     if (!lines) {
         say("*** no source for " + f.file() + "\n");
         return;
@@ -157,7 +157,7 @@ void TerminalDebugger::list(int first, int last) {
 // line indented more than it.
 void TerminalDebugger::long_list() {
     const tg::DebugFrame& f = frame();
-    const auto* lines = source_lines(f.file());
+    const auto* lines = source_lines(f);
     if (!lines) return;
     if (f.function() == "<module>") {
         list(1, static_cast<int>(lines->size()));
@@ -176,7 +176,7 @@ void TerminalDebugger::long_list() {
         --def;
     }
     int first = def;
-    while (first > 1 && indent(first - 1) == indent(def) && line_text(f.file(), first - 1).rfind('@', 0) == 0) --first;
+    while (first > 1 && indent(first - 1) == indent(def) && line_text(f, first - 1).rfind('@', 0) == 0) --first;
     int end = def;
     for (int n = def + 1; n <= static_cast<int>(lines->size()); ++n) {
         const int ind = indent(n);

@@ -38,7 +38,7 @@ private:
         std::string expr, last;
     };
     std::vector<Display> displays_;
-    std::map<std::string, std::vector<std::string>> lines_;  // a file's lines, for l / ll
+    std::map<std::string, std::vector<std::string>> lines_;  // a source's lines, for l / ll
 
     // One command; a Resume ends the stop (debugger_commands.cpp).
     std::optional<tg::Resume> command(const std::string& line);
@@ -59,8 +59,8 @@ private:
     void where();
     void list(int first, int last);
     void long_list();
-    const std::vector<std::string>* source_lines(const std::string& file);
-    std::string line_text(const std::string& file, int line);
+    const std::vector<std::string>* source_lines(const tg::DebugFrame& f);
+    std::string line_text(const tg::DebugFrame& f, int line);
 };
 
 // How a value is shown by `p`: a tensor's type and summary line, then its

@@ -41,6 +41,9 @@ class DebugFrame {
 public:
     std::string function() const;  // "<module>" at a module's top level
     std::string file() const;
+    // The text of the frame's source (the file as it was run, or the REPL
+    // input): what a debugger lists, also where no file is.
+    std::string source_text() const;
     int line() const;  // the statement running now (1-based)
     int col() const;
     bool is_graph() const;     // a frame of a @graph function
