@@ -208,6 +208,10 @@ FORMS = {
     "inf": [("min", "minimum({0}, inf)", (VEC, F32))], "nan": [("isnan", "isnan({0} + nan)", (VEC, F32))],
     "seed": [("draw", "[seed(3), random_uniform((2,))][1]", {"seed": True})],
     "time": [("type", "type(time())", {"ret": False, "contexts": ["eager", "repl"]})],  # an error in @graph
+    # with no debugger and no terminal: nothing, in every context but the REPL,
+    # where it opens the debugger, which would read the next inputs as its
+    # commands (tests/repl/sessions/debugger.repl and tests/debugger cover it)
+    "breakpoint": [("none", "[breakpoint(), {0}][1]", (VEC, F32), {"skip": ["repl"]})],
     "isclose": [("def", "isclose({0}, {1})", (P, F32), (P2, F32)),
                 ("tol", "isclose({0}, {1}, rtol=0.5, atol=0.1)", (P, F32), (P2, F32))],
     "allclose": [("def", "allclose({0}, {0} + 1e-9)", (P, F32)), ("tol", "allclose({0}, {1}, atol=2.0)", (P, F32), (P2, F32))],
