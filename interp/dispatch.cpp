@@ -6,6 +6,7 @@
 #include "stdlib/budget.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_set>
 #include <utility>
 
@@ -485,6 +486,16 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
     return apply_op(rt, op, eager_inputs(op, b, fname, dtype_attr), attrs);
 }
 
+namespace {
+// --debug-nans: an operator's result checked (out of the hot path).
+[[gnu::noinline]] Value checked_binary(stdlib::BinaryKind k, const Value& a, const Value& b) {
+    Tensor in[2] = {a.tensor(), b.tensor()};
+    Tensor out = stdlib::binary(k, in[0], in[1]);
+    check_op_result(stdlib::binary_op(k), in, out);
+    return Value(std::move(out));
+}
+}  // namespace
+
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) {
         if (a.tracked() || b.tracked()) {
@@ -503,17 +514,15 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
             return apply_op(rt, need_op("matmul"), in, attrs);
         }
         const stdlib::BinaryKind k = binary_kind(op);
-        if (a.scalar() && b.scalar() && !rt.options.debug_nans) {
+        if (a.scalar() && b.scalar()) {
             Scalar out;
-            if (scalar_binary(k, *a.scalar(), *b.scalar(), out)) return Value(out);
+            if (scalar_binary(k, *a.scalar(), *b.scalar(), out)) {
+                // --debug-nans: a NaN or inf made here is reported by the tensor path below
+                if (!rt.options.debug_nans || !stdlib::is_float(out.dtype) || std::isfinite(out.f)) return Value(out);
+            }
         }
         stdlib::poll_limits();
-        if (rt.options.debug_nans) [[unlikely]] {
-            Tensor in[2] = {a.tensor(), b.tensor()};
-            Tensor out = stdlib::binary(k, in[0], in[1]);
-            check_op_result(stdlib::binary_op(k), in, out);
-            return Value(std::move(out));
-        }
+        if (rt.options.debug_nans) [[unlikely]] return checked_binary(k, a, b);
         return Value(stdlib::binary(k, a.tensor(), b.tensor()));
     }
     const char* sym = lang::to_string(op);

@@ -82,7 +82,7 @@ std::string Evaluator::undefined_message(const Name& n) const {
 }
 
 void Evaluator::set_step_limit() {
-    int64_t& limit = rt_.step_limit;
+    int64_t& limit = step_limit_;
     limit = rt_.options.max_steps > 0 ? rt_.options.max_steps : INT64_MAX;
     if (rt_.budget->watched()) limit = std::min(limit, rt_.steps + kInterruptPoll);
     if (rt_.debug) limit = rt_.steps;  // every statement: the debugger looks at each

@@ -1,5 +1,6 @@
 #include "interp/runtime.hpp"
 #include "interp/debug/debugger.hpp"
+#include "interp/evaluator.hpp"
 
 #include "interp/builtin_modules.hpp"
 
@@ -137,7 +138,7 @@ void Runtime::attach_debugger(Debugger* d) {
     budget->pause = d ? &d->pause_requested : nullptr;
     budget->on_pause = d ? std::function<void()>([this, d] { d->paused(*this); }) : nullptr;
     // every statement reaches the evaluator's checkpoint while one is attached
-    step_limit = d ? steps : (options.max_steps > 0 ? options.max_steps : INT64_MAX);
+    for (Evaluator* e = evaluators; e; e = e->next_evaluator()) e->limits_changed();
 }
 
 Error syntax_error(const lang::ParseResult& r, const lang::SourcePtr& source) {

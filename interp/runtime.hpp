@@ -36,6 +36,7 @@ struct Tape;
 struct Frame;
 class Debugger;
 class Error;
+class Evaluator;
 
 // What the resolver records about one variable slot.
 struct SlotInfo {
@@ -208,9 +209,8 @@ public:
     // ---- limits (the evaluator counts)
     int depth = 0;
     int64_t steps = 0;  // in the current run (reset by the outermost entry)
-    // The next step at which the evaluator must look at the step limit, the
-    // interrupt, the deadline or the debugger (Evaluator::set_step_limit).
-    int64_t step_limit = INT64_MAX;
+    // The evaluators running now (Evaluator's constructor links them).
+    Evaluator* evaluators = nullptr;
     int entries = 0;    // API entries now running (nested when a host function calls back)
     // Tensor bytes held, deadline, interrupt (stdlib/budget.hpp): current on
     // the thread while this interpreter runs (StackGuard).
