@@ -36,7 +36,8 @@ target_link_options(tg_shared PRIVATE
 install(TARGETS tg_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tg_shared EXPORT tgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/include/tg/tg.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tg)
+install(FILES ${PROJECT_SOURCE_DIR}/include/tg/tg.hpp ${PROJECT_SOURCE_DIR}/include/tg/debug.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tg)
 set(TG_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tg)
 install(EXPORT tgTargets NAMESPACE tg:: DESTINATION ${TG_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tgConfig.cmake.in

@@ -1,5 +1,6 @@
 // A small tg host: built against an installed tg with find_package(tg) or
 // pkg-config (docs/embedding.md). Prints a few lines and exits 0 on success.
+#include <tg/debug.hpp>
 #include <tg/tg.hpp>
 
 #include <cstdio>
@@ -47,6 +48,25 @@ print("host_scale:", host_scale(3.0, 7.0))
         std::printf("limit: %s:%d: %s\n", e.file().c_str(), e.line(), m.substr(0, m.find(" (")).c_str());
     }
     interp.run_source("print(sum(x))\n");
+    std::printf("%s", out.c_str());
+    out.clear();
+
+    // A debugger (<tg/debug.hpp>): stops at a breakpoint, reads the frame.
+    struct Show : tg::Debugger {
+        tg::Resume stopped(const tg::DebugStop& s) override {
+            const tg::DebugFrame& f = s.frames[0];
+            std::printf("stopped at %s:%d in %s: x = %s\n", f.file().c_str(), f.line(), f.function().c_str(),
+                        f.evaluate("x").str().c_str());
+            return tg::Resume::Continue;
+        }
+    } show;
+    interp.attach_debugger(&show);
+    tg::BreakpointSpec b;
+    b.file = "debug.tg";
+    b.line = 3;
+    interp.add_breakpoint(b);
+    interp.run_source("@graph\ndef twice(x):\n    return x * 2.0\n\nprint(twice(tensor([1.0, 2.0])))\n", "debug.tg");
+    interp.attach_debugger(nullptr);
     std::printf("%s", out.c_str());
     return 0;
 }

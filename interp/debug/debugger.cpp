@@ -111,6 +111,22 @@ bool Debugger::file_matches(const Breakpoint& b, const lang::Source& s) {
     return it->second == absolute_path(b.file);
 }
 
+// A breakpoint on a line with no statement of its own — blank, a comment,
+// a decorator — stops at the next line that has one, as pdb and VS Code do.
+static uint32_t statement_line(const lang::Source& s, uint32_t line) {
+    for (; line <= s.line_count(); ++line) {
+        const std::string_view t = s.line_text(line);
+        const size_t i = t.find_first_not_of(" \t\r");
+        if (i != std::string_view::npos && t[i] != '#' && t[i] != '@') return line;
+    }
+    return line;
+}
+
+bool Debugger::at_line(const Breakpoint& b, const lang::Source& s, uint32_t line) {
+    if (b.line <= 0 || !file_matches(b, s)) return false;
+    return statement_line(s, static_cast<uint32_t>(b.line)) == line;
+}
+
 bool Debugger::condition_holds(Evaluator& ev, Frame& f, Breakpoint& b) {
     if (b.condition.empty()) return true;
     try {
@@ -130,7 +146,7 @@ bool Debugger::condition_holds(Evaluator& ev, Frame& f, Breakpoint& b) {
 Breakpoint* Debugger::breakpoint_at(Evaluator& ev, Frame& f, const lang::Source& s, uint32_t line) {
     for (size_t i = 0; i < breakpoints.size(); ++i) {
         Breakpoint* b = &breakpoints[i];
-        if (!b->enabled || b->line != static_cast<int>(line) || !file_matches(*b, s)) continue;
+        if (!b->enabled || !at_line(*b, s, line)) continue;
         if (!condition_holds(ev, f, *b)) continue;
         ++b->hits;
         if (!b->hit_condition.empty() && !hit_condition_holds(b->hit_condition, b->hits)) continue;
@@ -296,7 +312,7 @@ void Debugger::traced_line(Evaluator& ev, Frame& f, lang::Loc loc,
     const lang::Source& s = **f.source;
     lines.emplace_back(&s, loc.line);
     for (const Breakpoint& b : breakpoints) {
-        if (!b.enabled || b.line != static_cast<int>(loc.line) || !file_matches(b, s)) continue;
+        if (!b.enabled || !at_line(b, s, loc.line)) continue;
         if (b.condition.empty() || !b.hit_condition.empty() || !b.log_message.empty()) throw runs_eagerly(loc);
         // compiled in: the graph checks the condition where eager would
         // (a never-true condition costs the check, not an eager run)
@@ -323,7 +339,7 @@ bool Debugger::run_eagerly(const FunctionObj& fn, const GraphEntry* entry) {
         if (std::find(entry->debug_asserted.begin(), entry->debug_asserted.end(), b.id) != entry->debug_asserted.end())
             continue;  // its condition is compiled in
         for (const auto& [source, line] : entry->debug_lines)
-            if (line == static_cast<uint32_t>(b.line) && file_matches(b, *source)) return true;
+            if (at_line(b, *source, line)) return true;
     }
     return false;
 }

@@ -146,6 +146,8 @@ private:
     std::map<const lang::Source*, std::string> canonical_;  // source name -> absolute path
 
     bool file_matches(const Breakpoint& b, const lang::Source& s);
+    // Whether line breakpoint b is at `line` of s (moved down to a statement).
+    bool at_line(const Breakpoint& b, const lang::Source& s, uint32_t line);
     // The breakpoint at (source, line) that fires now (condition, hit count), or null.
     Breakpoint* breakpoint_at(Evaluator& ev, Frame& f, const lang::Source& s, uint32_t line);
     bool condition_holds(Evaluator& ev, Frame& f, Breakpoint& b);

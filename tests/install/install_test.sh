@@ -15,7 +15,7 @@ step() { echo "== $*"; }
 
 step "cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" > "$tmp/install.log" || { cat "$tmp/install.log"; fail "install failed"; }
-for f in bin/tg include/tg/tg.hpp lib/libtg.so lib/libtg.so.0.2 lib/libtg.so.0.2.0 \
+for f in bin/tg include/tg/tg.hpp include/tg/debug.hpp lib/libtg.so lib/libtg.so.0.2 lib/libtg.so.0.2.0 \
          lib/cmake/tg/tgConfig.cmake lib/cmake/tg/tgConfigVersion.cmake lib/cmake/tg/tgTargets.cmake \
          lib/pkgconfig/tg.pc; do
   [[ -e $prefix/$f ]] || fail "missing $f"
