@@ -228,6 +228,16 @@ const Node& Lowerer::emit_region(RegionId r) {
             continue;
         }
         flush();
+        // All elements of a static value no group produces (an input, a
+        // loop-carried value, one other nodes read too): the same native loop
+        // with no members, not the runtime. (Rows, columns and dynamic sizes
+        // stay in the runtime: their addressing assumes a producing group.)
+        if (const ReduceSpan span = reduction_span(node, true);
+            span.kind == ReduceSpan::Full && span.sym < 0 && !dynamic(node.operands[0]) &&
+            emit_reduced_group({}, n, span)) {
+            release();
+            continue;
+        }
         if (nat) emit_native_scalar(n, *nat);
         else if (node.op != Op::IndexAssign ||
                  !emit_element_store(n, std::find(dying[k].begin(), dying[k].end(), node.operands[0]) != dying[k].end()))

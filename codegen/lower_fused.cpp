@@ -10,7 +10,9 @@ namespace tg::codegen::detail {
 // `reduced`: a result whose only reader is a fused reduction (no buffer).
 Lowerer::GroupPlan Lowerer::plan_group(const std::vector<NodeId>& members, ValueId reduced) const {
     GroupPlan P;
-    const ValueId last = g_.node(members.back()).results[0];
+    // no members: a standalone reduction of `reduced`, read from its buffer
+    const ValueId last = members.empty() ? reduced : g_.node(members.back()).results[0];
+    if (members.empty()) P.inputs.push_back(reduced);
     const Shape shape = plan_shape(last);  // dynamic axis 0 at its planned size: strides do not depend on it
     P.numel = shape.numel();
     P.sym = g_.dim_symbol(last, 0);

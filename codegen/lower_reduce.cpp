@@ -26,12 +26,13 @@ constexpr int64_t kMaxColumns = 4096;
 // whole vectors, not a remainder loop.
 constexpr int64_t kColumnAlign = 16;
 
-Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
+Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node, bool standalone) const {
     ReduceSpan none;
     if (node.op != Op::Apply) return none;
     const auto* kind = std::get_if<stdlib::ReduceKind>(&node.def->kind);
     if (!kind || !reduce_lowering(*kind) || !reduce_lowering(*kind)->fused) return none;
-    if (!tensor(node.operands[0]) || users_[node.operands[0]].size() != 1 || node.attrs.size() < 3) return none;
+    if (!tensor(node.operands[0]) || (!standalone && users_[node.operands[0]].size() != 1) || node.attrs.size() < 3)
+        return none;
     // a dynamic axis 0 at its planned size (then rows or all elements are counted at run time: `sym`)
     const Shape in = plan_shape(node.operands[0]);
     const int rank = in.rank();
@@ -46,6 +47,7 @@ Lowerer::ReduceSpan Lowerer::reduction_span(const Node& node) const {
         if (all || (rank == 1 && last)) return {ReduceSpan::Full, 1, in.numel(), sym};
         return none;
     }
+    if (standalone) return none;  // standalone: all elements of a static value only (below)
     if (rank >= 2 && last) return {ReduceSpan::Rows, in.numel() / in[rank - 1], in[rank - 1], sym};
     if (rank == 2 && one && (ax == 0 || ax == -2) && in[0] >= 2 && in[1] >= 2 && in[1] <= kMaxColumns)
         return {ReduceSpan::Cols, in[0], in[1], sym};

@@ -229,7 +229,9 @@ private:
         // Rows' and Cols' rows are planned, known at run time (extent).
         int sym = -1;
     };
-    ReduceSpan reduction_span(const Node& node) const;
+    // `standalone`: a reduction of a value no open group produces (read from
+    // its buffer, which other nodes may read too), as a group of no members.
+    ReduceSpan reduction_span(const Node& node, bool standalone = false) const;
     std::vector<std::array<int64_t, 2>> grid_strides(const GroupPlan& P, int64_t R, int64_t m) const;
     bool emit_reduced_group(const std::vector<NodeId>& members, NodeId red, ReduceSpan span);
     // The steps of emit_reduced_group and the state they share (lower_reduce.cpp).
