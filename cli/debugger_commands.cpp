@@ -7,11 +7,6 @@
 namespace tg::cli {
 
 namespace {
-void say(std::string_view s) {
-    std::fwrite(s.data(), 1, s.size(), stdout);
-    std::fflush(stdout);
-}
-
 std::string trim(std::string s) {
     const size_t a = s.find_first_not_of(" \t");
     if (a == std::string::npos) return "";

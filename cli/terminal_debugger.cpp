@@ -9,11 +9,12 @@
 
 namespace tg::cli {
 
-namespace {
 void say(std::string_view s) {
     std::fwrite(s.data(), 1, s.size(), stdout);
     std::fflush(stdout);
 }
+
+namespace {
 constexpr std::string_view kQuit = "terminated by the debugger";
 }  // namespace
 

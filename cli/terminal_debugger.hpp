@@ -63,6 +63,9 @@ private:
     std::string line_text(const tg::DebugFrame& f, int line);
 };
 
+// The debugger's own output: to stdout, flushed (in order with print()'s).
+void say(std::string_view s);
+
 // How a value is shown by `p`: a tensor's type and summary line, then its
 // values; anything else as repr.
 std::string show_value(const tg::Value& v, bool repr);
