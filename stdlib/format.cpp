@@ -280,6 +280,8 @@ std::string format_float_spec(double v, DType precision, const Spec& sp) {
 }  // namespace
 
 std::string format_float(double v, DType precision) {
+    // A weak float (a double) beyond f32's range shows as f32 does: inf.
+    if (precision == DType::F32 && std::isfinite(v)) v = static_cast<float>(v);
     if (!std::isfinite(v)) return nonfinite(v);
     if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
     const Digits d = shortest_digits(v, precision);
