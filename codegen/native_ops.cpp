@@ -223,7 +223,8 @@ Coverage coverage(const stdlib::OpDef& op) {
     if (std::holds_alternative<stdlib::ElementwiseKind>(op.kind)) return Coverage::Native;  // native_of's switch
     // An element-wise op or reduction must have a kind and a row.
     if (op.flags & (stdlib::kElementwise | stdlib::kReduction)) return Coverage::Missing;
-    return Coverage::Runtime;
+    // The other ops run through the runtime (tg_rt_node); an op without a kind has no rule at all.
+    return std::holds_alternative<stdlib::OtherKind>(op.kind) ? Coverage::Runtime : Coverage::Missing;
 }
 
 std::string row_declarations() {

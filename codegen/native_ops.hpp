@@ -74,11 +74,11 @@ const ReduceLowering* reduce_lowering(stdlib::ReduceKind k);
 
 // What compiled code does with an op (tests/codegen/test_op_coverage.cpp).
 enum class Coverage {
-    Missing,   // an element-wise op or reduction without a row
+    Missing,   // an element-wise op or reduction without a row, or an op without a kind
     Native,    // compiled code computes it (element-wise rows, where / clip / astype)
     Fused,     // a reduction fused into its producers' loop where the shapes allow, else the runtime
-    Runtime,   // explicitly through the runtime: reductions marked so, and every op that is neither
-               // element-wise nor a reduction (linear algebra, shapes, creation, random, nn)
+    Runtime,   // explicitly through the runtime: reductions marked so, and every op of an OtherKind
+               // (linear algebra, shapes, creation, random, nn)
 };
 Coverage coverage(const stdlib::OpDef& op);
 

@@ -197,30 +197,33 @@ Tensor eager_eye(OpContext&, const OpArgs& a) {
 void register_creation_ops(OpRegistry& r) {
     const Attr none = std::monostate{};
     r.add({"tensor", {{"data", ParamKind::Value}, {"dtype", ParamKind::DType, false, none}}, &infer_tensor,
-           &eager_tensor, kCreation, "a tensor from a number or nested lists, cast to dtype if given"});
+           &eager_tensor, kCreation, "a tensor from a number or nested lists, cast to dtype if given",
+           OtherKind::Tensor});
     r.alias("constant", "tensor");
     r.add({"zeros", {{"shape", ParamKind::Shape}, {"dtype", ParamKind::DType, false, DType::F32}}, &infer_zeros,
-           &eager_zeros, kCreation, "a tensor of zeros"});
+           &eager_zeros, kCreation, "a tensor of zeros", OtherKind::Zeros});
     r.add({"ones", {{"shape", ParamKind::Shape}, {"dtype", ParamKind::DType, false, DType::F32}}, &infer_ones,
-           &eager_ones, kCreation, "a tensor of ones"});
+           &eager_ones, kCreation, "a tensor of ones", OtherKind::Ones});
     r.add({"full",
            {{"shape", ParamKind::Shape}, {"value", ParamKind::Tensor}, {"dtype", ParamKind::DType, false, none}},
-           &infer_full, &eager_full, kCreation, "a tensor filled with value (its dtype unless dtype is given)"});
+           &infer_full, &eager_full, kCreation, "a tensor filled with value (its dtype unless dtype is given)",
+           OtherKind::Full});
     r.add({"zeros_like", {{"x", ParamKind::Tensor}}, &infer_like, &eager_zeros_like, 0,
-           "zeros with the shape and dtype of x"});
+           "zeros with the shape and dtype of x", OtherKind::ZerosLike});
     r.add({"ones_like", {{"x", ParamKind::Tensor}}, &infer_like, &eager_ones_like, 0,
-           "ones with the shape and dtype of x"});
+           "ones with the shape and dtype of x", OtherKind::OnesLike});
     r.add({"arange",
            {{"start", ParamKind::Scalar},
             {"stop", ParamKind::Scalar, false, none},
             {"step", ParamKind::Scalar, false, int64_t{1}},
             {"dtype", ParamKind::DType, false, none}},
            &infer_arange, &eager_arange, kCreation,
-           "evenly spaced values in [start, stop) (ints give i64, any float f32)"});
+           "evenly spaced values in [start, stop) (ints give i64, any float f32)", OtherKind::Arange});
     r.add({"linspace", {{"start", ParamKind::Scalar}, {"stop", ParamKind::Scalar}, {"num", ParamKind::Int}},
-           &infer_linspace, &eager_linspace, kCreation, "num evenly spaced f32 values from start to stop inclusive"});
+           &infer_linspace, &eager_linspace, kCreation, "num evenly spaced f32 values from start to stop inclusive",
+           OtherKind::Linspace});
     r.add({"eye", {{"n", ParamKind::Int}, {"dtype", ParamKind::DType, false, DType::F32}}, &infer_eye, &eager_eye,
-           kCreation, "the n x n identity matrix"});
+           kCreation, "the n x n identity matrix", OtherKind::Eye});
 }
 
 }  // namespace tg::stdlib

@@ -91,14 +91,16 @@ void register_random_ops(OpRegistry& r) {
            {{"shape", ParamKind::Shape},
             {"low", ParamKind::Scalar, false, 0.0},
             {"high", ParamKind::Scalar, false, 1.0}},
-           &infer_uniform, &eager_uniform, flags, "f32 uniform in [low, high) from the Philox stream"});
+           &infer_uniform, &eager_uniform, flags, "f32 uniform in [low, high) from the Philox stream",
+           OtherKind::RandomUniform});
     r.add({"random_normal",
            {{"shape", ParamKind::Shape},
             {"mean", ParamKind::Scalar, false, 0.0},
             {"std", ParamKind::Scalar, false, 1.0}},
-           &infer_normal, &eager_normal, flags, "f32 normal(mean, std) from the Philox stream (Box-Muller)"});
+           &infer_normal, &eager_normal, flags, "f32 normal(mean, std) from the Philox stream (Box-Muller)",
+           OtherKind::RandomNormal});
     r.add({"random_int", {{"shape", ParamKind::Shape}, {"low", ParamKind::Int}, {"high", ParamKind::Int}},
-           &infer_int, &eager_int, flags, "i64 uniform in [low, high) from the Philox stream"});
+           &infer_int, &eager_int, flags, "i64 uniform in [low, high) from the Philox stream", OtherKind::RandomInt});
 }
 
 }  // namespace tg::stdlib

@@ -78,14 +78,7 @@ void add_unary(OpRegistry& r) {
 
 }  // namespace
 
-const OpDef& binary_op(BinaryKind kind) {
-    static const OpDef* const ops[] = {
-#define TG_FIND_(K, NAME, ...) find_op(NAME),
-        TG_BINARY_OPS(TG_FIND_)
-#undef TG_FIND_
-    };
-    return *ops[static_cast<int>(kind)];
-}
+const OpDef& binary_op(BinaryKind kind) { return op_of(kind); }
 
 void register_elementwise_ops(OpRegistry& r) {
     // every row of op_kinds.hpp's tables, in their order

@@ -162,16 +162,19 @@ void register_gather_ops(OpRegistry& r) {
         axis{"axis", ParamKind::Int};
     OpDef g{"_gather", {x, idx, axis}, &infer_gather, &eager_gather, kInternal,
             "x[idx] along one axis (integer-tensor indexing)"};
+    g.kind = OtherKind::Gather;
     g.raises = Raises::OnData;
     g.grad = {GradRule::Vjp, &vjp_gather};
     r.add(std::move(g));
     OpDef s{"_scatter", {x, idx, vals, axis}, &infer_scatter, &eager_scatter<false>, kInternal,
             "x with x[idx] = values along one axis (integer-tensor index assignment)"};
+    s.kind = OtherKind::Scatter;
     s.raises = Raises::OnData;
     s.grad = {GradRule::Vjp, &vjp_scatter};
     r.add(std::move(s));
     OpDef sa{"_scatter_add", {x, idx, vals, axis}, &infer_scatter, &eager_scatter<true>, kInternal,
              "x with values added at x[idx] along one axis (the gradient of a gather)"};
+    sa.kind = OtherKind::ScatterAdd;
     sa.raises = Raises::OnData;
     sa.grad = {GradRule::Vjp, &vjp_scatter_add};
     r.add(std::move(sa));

@@ -296,12 +296,12 @@ Tensor eager_outer(OpContext&, const OpArgs& a) { return outer(a.inputs[0], a.in
 
 void register_linalg_ops(OpRegistry& r) {
     r.add({"matmul", {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_matmul, &eager_matmul, 0,
-           "matrix product with NumPy semantics (1-d operands, batch broadcasting); the @ operator", {}, Raises::Never,
-           Cost::Contraction});
+           "matrix product with NumPy semantics (1-d operands, batch broadcasting); the @ operator",
+           OtherKind::Matmul, Raises::Never, Cost::Contraction});
     r.add({"dot", {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_dot, &eager_dot, 0,
-           "NumPy's dot: sum over the last axis of a and the second-to-last of b"});
+           "NumPy's dot: sum over the last axis of a and the second-to-last of b", OtherKind::Dot});
     r.add({"outer", {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_outer, &eager_outer, 0,
-           "outer product of the flattened a and b"});
+           "outer product of the flattened a and b", OtherKind::Outer});
 }
 
 }  // namespace tg::stdlib

@@ -202,13 +202,15 @@ Tensor eager_det(OpContext&, const OpArgs& args) {
 
 void register_solve_ops(OpRegistry& r) {
     r.add({"inv", {{"a", ParamKind::Tensor}}, &infer_inv, &eager_inv, 0,
-           "the inverse of a square matrix (or of each in a batch); singular is an error", {}, Raises::OnData,
+           "the inverse of a square matrix (or of each in a batch); singular is an error",
+           OtherKind::Inv, Raises::OnData,
            Cost::Contraction});
     r.add({"solve", {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_solve, &eager_solve, 0,
-           "x with a @ x == b for a square a (batches broadcast); singular is an error", {}, Raises::OnData,
+           "x with a @ x == b for a square a (batches broadcast); singular is an error",
+           OtherKind::Solve, Raises::OnData,
            Cost::Contraction});
     r.add({"det", {{"a", ParamKind::Tensor}}, &infer_det, &eager_det, 0,
-           "the determinant of a square matrix (or of each in a batch); 0 when singular", {}, Raises::Never,
+           "the determinant of a square matrix (or of each in a batch); 0 when singular", OtherKind::Det, Raises::Never,
            Cost::Contraction});
 }
 

@@ -224,13 +224,15 @@ Tensor eager_mse(OpContext&, const OpArgs& a) { return mse(a.inputs[0], a.inputs
 
 void register_nn_ops(OpRegistry& r) {
     r.add({"softmax", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Int, false, int64_t{-1}}}, &infer_softmax,
-           &eager_softmax, 0, "exp(x) / sum(exp(x)) along an axis, computed stably"});
+           &eager_softmax, 0, "exp(x) / sum(exp(x)) along an axis, computed stably", OtherKind::Softmax});
     r.add({"log_softmax", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Int, false, int64_t{-1}}},
-           &infer_log_softmax, &eager_log_softmax, 0, "x - logsumexp(x) along an axis, computed stably"});
+           &infer_log_softmax, &eager_log_softmax, 0, "x - logsumexp(x) along an axis, computed stably",
+           OtherKind::LogSoftmax});
     r.add({"cross_entropy", {{"logits", ParamKind::Tensor}, {"labels", ParamKind::Tensor}}, &infer_cross_entropy,
-           &eager_cross_entropy, 0, "mean softmax cross-entropy of logits (..., C) against integer labels (...)", {}, Raises::OnData});
+           &eager_cross_entropy, 0, "mean softmax cross-entropy of logits (..., C) against integer labels (...)",
+           OtherKind::CrossEntropy, Raises::OnData});
     r.add({"mse", {{"a", ParamKind::Tensor}, {"b", ParamKind::Tensor}}, &infer_mse, &eager_mse, 0,
-           "mean squared error mean((a - b)^2) over the broadcast shape"});
+           "mean squared error mean((a - b)^2) over the broadcast shape", OtherKind::Mse});
 }
 
 }  // namespace tg::stdlib

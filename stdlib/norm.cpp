@@ -99,7 +99,8 @@ void register_norm_ops(OpRegistry& r) {
                 &infer_norm,
                 &eager_norm,
                 0,
-                "vector norm (ord None or 2: Euclidean, 1: sum of |x|, inf: max |x|) over axis; all elements: Frobenius"});
+                "vector norm (ord None or 2: Euclidean, 1: sum of |x|, inf: max |x|) over axis; all elements: Frobenius",
+                OtherKind::Norm});
 }
 
 }  // namespace tg::stdlib

@@ -1,9 +1,10 @@
-// The element-wise ops and reductions, each listed once: these X-macro tables
-// generate the kind enums, their builtin names, their rows of facts and (in
+// Every op of the table, each listed once: these X-macro tables generate the
+// kind enums, their builtin names, their rows of facts and (in
 // elementwise_*.cpp) the eager kernels' functor lists, so no count is ever
 // written by hand. Adding an element-wise op = one row here, one functor in
 // elementwise_scalar.hpp (named like the kind), one codegen row
-// (codegen/op_lowering.cpp); see docs/adding-an-op.md.
+// (codegen/native_ops.cpp); any other op = one row of TG_OTHER_OPS and its
+// registration in its group's file; see docs/adding-an-op.md.
 #pragma once
 
 #include <cstdint>
@@ -104,15 +105,60 @@ namespace tg::stdlib {
     X(Std, "std", "standard deviation over the given axes: sqrt(var(x, axis, keepdims, ddof))")           \
     X(Median, "median", "median over the given axes (NaN propagates; ints give f32)")
 
+// ---- element-wise ops with a lowering of their own that are neither unary
+// nor binary: X(Kind, "name") (registered in elementwise.cpp)
+#define TG_ELEMENTWISE_OPS(X) \
+    X(Where, "where")         \
+    X(Clip, "clip")           \
+    X(AsType, "astype")
+
+// ---- every other op: X(Kind, "name"), registered with its parameters, rules
+// and doc in its group's file (stdlib/op_registry.hpp lists them). Compiled
+// code runs them through the runtime; the ONNX exporter maps them one by
+// one (onnx_export/map_ops.cpp), and a switch over OtherKind with no
+// `default:` makes a new row without its case a compile error.
+#define TG_OTHER_OPS(X)                                                               \
+    /* linear algebra: linalg.cpp, linalg_solve.cpp */                                \
+    X(Matmul, "matmul") X(Dot, "dot") X(Outer, "outer")                              \
+    X(Inv, "inv") X(Solve, "solve") X(Det, "det")                                    \
+    /* shapes: shape_ops.cpp */                                                       \
+    X(Transpose, "transpose") X(Reshape, "reshape") X(ExpandDims, "expand_dims")     \
+    X(Squeeze, "squeeze") X(Flatten, "flatten") X(BroadcastTo, "broadcast_to")       \
+    X(Concat, "concat") X(Stack, "stack") X(OneHot, "one_hot")                       \
+    /* layout: shape_ops_layout.cpp */                                                \
+    X(Flip, "flip") X(Roll, "roll") X(Tile, "tile") X(Repeat, "repeat")              \
+    X(Pad, "pad") X(Diag, "diag") X(Tril, "tril") X(Triu, "triu")                    \
+    /* selection: select_ops.cpp; integer-tensor indexing: index_gather.cpp */       \
+    X(Take, "take") X(Sort, "sort") X(Argsort, "argsort")                            \
+    X(Gather, "_gather") X(Scatter, "_scatter") X(ScatterAdd, "_scatter_add")        \
+    /* creation: creation.cpp */                                                      \
+    X(Tensor, "tensor") X(Zeros, "zeros") X(Ones, "ones") X(Full, "full")            \
+    X(ZerosLike, "zeros_like") X(OnesLike, "ones_like") X(Arange, "arange")          \
+    X(Linspace, "linspace") X(Eye, "eye")                                            \
+    /* random: creation_random.cpp */                                                 \
+    X(RandomUniform, "random_uniform") X(RandomNormal, "random_normal")              \
+    X(RandomInt, "random_int")                                                       \
+    /* nn: nn.cpp; scans: scan.cpp; norm.cpp */                                       \
+    X(Softmax, "softmax") X(LogSoftmax, "log_softmax")                               \
+    X(CrossEntropy, "cross_entropy") X(Mse, "mse")                                   \
+    X(Cumsum, "cumsum") X(Cumprod, "cumprod") X(Norm, "norm")                        \
+    /* median's gradient: reduce_ops.cpp; autodiff's saved values: saved_stack.cpp */ \
+    X(MedianWeights, "_median_weights")                                              \
+    X(StackPush, "_stack_push") X(StackPop, "_stack_pop") X(StackSize, "_stack_size")
+
 #define TG_KIND_ENUM_(K, ...) K,
 #define TG_KIND_COUNT_(K, ...) +1
 
 enum class BinaryKind : uint8_t { TG_BINARY_OPS(TG_KIND_ENUM_) };
 enum class UnaryKind : uint8_t { TG_UNARY_OPS(TG_KIND_ENUM_) };
 enum class ReduceKind : uint8_t { TG_REDUCE_OPS(TG_KIND_ENUM_) };
+enum class ElementwiseKind : uint8_t { TG_ELEMENTWISE_OPS(TG_KIND_ENUM_) };
+enum class OtherKind : uint8_t { TG_OTHER_OPS(TG_KIND_ENUM_) };
 inline constexpr int kNumBinaryKinds = 0 TG_BINARY_OPS(TG_KIND_COUNT_);
 inline constexpr int kNumUnaryKinds = 0 TG_UNARY_OPS(TG_KIND_COUNT_);
 inline constexpr int kNumReduceKinds = 0 TG_REDUCE_OPS(TG_KIND_COUNT_);
+inline constexpr int kNumElementwiseKinds = 0 TG_ELEMENTWISE_OPS(TG_KIND_COUNT_);
+inline constexpr int kNumOtherKinds = 0 TG_OTHER_OPS(TG_KIND_COUNT_);
 
 #undef TG_KIND_ENUM_
 #undef TG_KIND_COUNT_
@@ -153,6 +199,16 @@ inline constexpr std::string_view kReduceNames[] = {
     TG_REDUCE_OPS(TG_ROW_)
 #undef TG_ROW_
 };
+inline constexpr std::string_view kElementwiseNames[] = {
+#define TG_ROW_(K, NAME) NAME,
+    TG_ELEMENTWISE_OPS(TG_ROW_)
+#undef TG_ROW_
+};
+inline constexpr std::string_view kOtherNames[] = {
+#define TG_ROW_(K, NAME) NAME,
+    TG_OTHER_OPS(TG_ROW_)
+#undef TG_ROW_
+};
 
 constexpr const BinaryRow& binary_row(BinaryKind k) { return kBinaryRows[static_cast<int>(k)]; }
 constexpr const UnaryRow& unary_row(UnaryKind k) { return kUnaryRows[static_cast<int>(k)]; }
@@ -162,7 +218,8 @@ constexpr bool is_comparison(BinaryKind k) { return binary_row(k).cls == BinaryC
 // logical_not, isnan, isfinite, isinf: the result is bool.
 constexpr bool is_predicate(UnaryKind k) { return unary_row(k).cls == UnaryClass::Predicate; }
 
-// Element-wise ops with a lowering of their own that are neither unary nor binary.
-enum class ElementwiseKind : uint8_t { Where, Clip, AsType };
+// The builtin name of each kind ("where", "broadcast_to", "_stack_push").
+constexpr std::string_view elementwise_name(ElementwiseKind k) { return kElementwiseNames[static_cast<int>(k)]; }
+constexpr std::string_view other_name(OtherKind k) { return kOtherNames[static_cast<int>(k)]; }
 
 }  // namespace tg::stdlib

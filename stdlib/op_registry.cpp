@@ -4,6 +4,7 @@
 #include "stdlib/grad.hpp"
 #include "stdlib/index_gather.hpp"
 
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -71,5 +72,43 @@ void complete_attrs(const OpDef& def, std::vector<Attr>& attrs) {
 }
 
 std::span<const OpDef* const> all_ops() { return op_registry().all(); }
+
+namespace {
+
+// A new alternative of OpKind without its overload here is a compile error.
+struct KindName {
+    std::string_view operator()(std::monostate) const { return {}; }
+    std::string_view operator()(UnaryKind k) const { return unary_row(k).name; }
+    std::string_view operator()(BinaryKind k) const { return binary_row(k).name; }
+    std::string_view operator()(ReduceKind k) const { return kReduceNames[static_cast<int>(k)]; }
+    std::string_view operator()(ElementwiseKind k) const { return elementwise_name(k); }
+    std::string_view operator()(OtherKind k) const { return other_name(k); }
+};
+
+// The op of each value of the kind enum K, indexed by the value: filled from
+// the ops' own kinds (no name is looked up), once.
+template <class K, int N>
+const OpDef& op_by_kind(K kind) {
+    static const std::array<const OpDef*, N> ops = [] {
+        std::array<const OpDef*, N> a{};
+        for (const OpDef* d : all_ops())
+            if (const K* k = std::get_if<K>(&d->kind)) a[static_cast<size_t>(*k)] = d;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!a[i])
+                throw std::logic_error("no op has the kind `" + std::string(op_kind_name(static_cast<K>(i))) + "`");
+        return a;
+    }();
+    return *ops[static_cast<size_t>(kind)];
+}
+
+}  // namespace
+
+std::string_view op_kind_name(const OpKind& kind) { return std::visit(KindName{}, kind); }
+
+const OpDef& op_of(UnaryKind kind) { return op_by_kind<UnaryKind, kNumUnaryKinds>(kind); }
+const OpDef& op_of(BinaryKind kind) { return op_by_kind<BinaryKind, kNumBinaryKinds>(kind); }
+const OpDef& op_of(ReduceKind kind) { return op_by_kind<ReduceKind, kNumReduceKinds>(kind); }
+const OpDef& op_of(ElementwiseKind kind) { return op_by_kind<ElementwiseKind, kNumElementwiseKinds>(kind); }
+const OpDef& op_of(OtherKind kind) { return op_by_kind<OtherKind, kNumOtherKinds>(kind); }
 
 }  // namespace tg::stdlib

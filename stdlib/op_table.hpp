@@ -1,11 +1,12 @@
 // The one op table (STYLE.md, "JAX's primitive tables"): every tensor builtin
 // of docs/builtins.md is defined once here — name, parameters with keywords and
 // defaults, a shape-and-dtype rule that needs no data, an eager kernel, and
-// the facts other folders would otherwise match by name: its typed kind (the
-// enum value of an element-wise op or reduction, stdlib/op_kinds.hpp), whether
-// it may raise on valid types, its cost class and its effects. The tracer and
-// codegen attach their own rules per op, keyed by the kind, in their own
-// tables (codegen/op_lowering.cpp); docs/adding-an-op.md lists the places.
+// the facts other folders would otherwise match by name: its typed kind (its
+// row of stdlib/op_kinds.hpp), whether it may raise on valid types, its cost
+// class and its effects. The tracer, codegen and the ONNX exporter attach
+// their own rules per op, keyed by the kind, in their own tables
+// (codegen/native_ops.cpp, onnx_export/map_ops.cpp); docs/adding-an-op.md
+// lists the places.
 //
 // Host-side builtins that are not tensor ops (print, len, range, str, repr,
 // int, float, time, type, list methods) live in interp/.
@@ -94,11 +95,16 @@ enum OpFlags : uint32_t {
                              // no builtin of that name
 };
 
-// What an op is, typed: the enum value of an element-wise op or reduction
-// (the row of stdlib/op_kinds.hpp), or monostate for the others (linear
-// algebra, shapes, creation, random, nn), which compiled code runs through
-// the runtime. Backends key their rules on this, never on the name.
-using OpKind = std::variant<std::monostate, UnaryKind, BinaryKind, ReduceKind, ElementwiseKind>;
+// What an op is, typed: its row of stdlib/op_kinds.hpp (an element-wise op,
+// a reduction, or OtherKind for linear algebra, shapes, creation, random,
+// nn, ...). Backends key their rules on this, never on the name. Every
+// registered op has one; monostate is only an OpDef's "not set", which
+// tests/stdlib/test_core_kinds.cpp rejects for every op of the table.
+using OpKind = std::variant<std::monostate, UnaryKind, BinaryKind, ReduceKind, ElementwiseKind, OtherKind>;
+
+// The builtin name of a kind, from its X-macro row ("add", "broadcast_to");
+// empty for monostate. Equal to the name of the op that has the kind.
+std::string_view op_kind_name(const OpKind& kind);
 
 // When an op can fail at run time although its operand types are valid.
 enum class Raises : uint8_t {
@@ -169,6 +175,14 @@ std::span<const OpDef* const> all_ops();
 // tensors): same semantics as the table's kernels, no argument vectors.
 Tensor binary(BinaryKind kind, const Tensor& a, const Tensor& b);
 const OpDef& binary_op(BinaryKind kind);
+// The op of a kind, for code that applies a particular op (gradient rules,
+// the tracer, autodiff): `op_of(OtherKind::BroadcastTo)`, never
+// find_op("broadcast_to"). Each kind is the kind of exactly one op.
+const OpDef& op_of(UnaryKind kind);
+const OpDef& op_of(BinaryKind kind);  // binary_op
+const OpDef& op_of(ReduceKind kind);
+const OpDef& op_of(ElementwiseKind kind);
+const OpDef& op_of(OtherKind kind);
 // Unary operators and element-wise functions have the same kind of entry
 // point: `unary(UnaryKind::Neg, x)`, declared in stdlib/elementwise.hpp.
 

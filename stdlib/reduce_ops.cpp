@@ -57,7 +57,8 @@ void register_reduction_ops(OpRegistry& r) {
     r.add(OpDef{"_median_weights",
                 {{"x", ParamKind::Tensor}, {"axis", ParamKind::Axis, false, std::monostate{}}},
                 &infer_median_weights, &eager_median_weights, kInternal,
-                "the weight of each element in median(x, axis): what its gradient gives each"});
+                "the weight of each element in median(x, axis): what its gradient gives each",
+                OtherKind::MedianWeights});
 }
 
 }  // namespace tg::stdlib

@@ -46,10 +46,10 @@ Tensor eager_size(OpContext& ctx, const OpArgs&) {
 void register_stack_ops(OpRegistry& r) {
     constexpr uint32_t flags = kStack | kInternal;
     r.add({"_stack_push", {{"x", ParamKind::Tensor}}, &infer_push, &eager_push, flags,
-           "saves x for a backward loop (the result is x)"});
+           "saves x for a backward loop (the result is x)", OtherKind::StackPush});
     r.add({"_stack_pop", {{"dtype", ParamKind::DType}, {"shape", ParamKind::Shape}}, &infer_pop, &eager_pop,
-           flags, "the value saved last"});
-    r.add({"_stack_size", {}, &infer_size, &eager_size, flags, "how many values are saved"});
+           flags, "the value saved last", OtherKind::StackPop});
+    r.add({"_stack_size", {}, &infer_size, &eager_size, flags, "how many values are saved", OtherKind::StackSize});
 }
 
 }  // namespace tg::stdlib

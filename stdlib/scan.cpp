@@ -87,7 +87,8 @@ OpDef scan_op(std::string_view doc) {
                  &infer_scan<Prod>,
                  &eager_scan<Prod>,
                  0,
-                 doc};
+                 doc,
+                 Prod ? OtherKind::Cumprod : OtherKind::Cumsum};
 }
 
 }  // namespace

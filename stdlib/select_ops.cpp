@@ -196,11 +196,13 @@ void register_select_ops(OpRegistry& r) {
     const Attr none = std::monostate{};
     r.add({"take", {{"x", ParamKind::Tensor}, {"idx", ParamKind::Tensor}, {"axis", ParamKind::Axis, false, none}},
            &infer_take, &eager_take, 0,
-           "elements at integer indices along axis (of the flattened tensor when axis is None)", {}, Raises::OnData});
+           "elements at integer indices along axis (of the flattened tensor when axis is None)",
+           OtherKind::Take, Raises::OnData});
     r.add({"sort", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Axis, false, int64_t{-1}}}, &infer_sort<false>,
-           &eager_sort<false>, 0, "sorted along axis (stable, NaN last; the flattened tensor when axis is None)"});
+           &eager_sort<false>, 0, "sorted along axis (stable, NaN last; the flattened tensor when axis is None)",
+           OtherKind::Sort});
     r.add({"argsort", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Axis, false, int64_t{-1}}}, &infer_sort<true>,
-           &eager_sort<true>, 0, "the i64 indices that sort along axis (stable, NaN last)"});
+           &eager_sort<true>, 0, "the i64 indices that sort along axis (stable, NaN last)", OtherKind::Argsort});
 }
 
 }  // namespace tg::stdlib

@@ -378,24 +378,25 @@ Tensor eager_one_hot(OpContext&, const OpArgs& a) {
 void register_shape_ops(OpRegistry& r) {
     const Attr none = std::monostate{};
     r.add({"transpose", {{"x", ParamKind::Tensor}, {"axes", ParamKind::Axis, false, none}}, &infer_transpose,
-           &eager_transpose, 0, "permute the axes (reverse them when axes is None); a view"});
+           &eager_transpose, 0, "permute the axes (reverse them when axes is None); a view", OtherKind::Transpose});
     r.add({"reshape", {{"x", ParamKind::Tensor}, {"shape", ParamKind::Shape}}, &infer_reshape, &eager_reshape, 0,
-           "the same elements in a new shape (one -1 is inferred)"});
+           "the same elements in a new shape (one -1 is inferred)", OtherKind::Reshape});
     r.add({"expand_dims", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Axis}}, &infer_expand_dims,
-           &eager_expand_dims, 0, "insert axes of size 1 at the given positions; a view"});
+           &eager_expand_dims, 0, "insert axes of size 1 at the given positions; a view", OtherKind::ExpandDims});
     r.add({"squeeze", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Axis, false, none}}, &infer_squeeze,
-           &eager_squeeze, 0, "remove axes of size 1 (all of them when axis is None); a view"});
+           &eager_squeeze, 0, "remove axes of size 1 (all of them when axis is None); a view", OtherKind::Squeeze});
     r.add({"flatten", {{"x", ParamKind::Tensor}}, &infer_flatten, &eager_flatten, 0,
-           "the elements as a 1-d tensor, row-major"});
+           "the elements as a 1-d tensor, row-major", OtherKind::Flatten});
     r.add({"broadcast_to", {{"x", ParamKind::Tensor}, {"shape", ParamKind::Shape}}, &infer_broadcast_to,
-           &eager_broadcast_to, 0, "broadcast to a shape with NumPy rules; a view"});
+           &eager_broadcast_to, 0, "broadcast to a shape with NumPy rules; a view", OtherKind::BroadcastTo});
     r.add({"concat", {{"xs", ParamKind::TensorList}, {"axis", ParamKind::Int, false, int64_t{0}}}, &infer_concat,
-           &eager_concat, 0, "join tensors along an existing axis (dtypes promote)"});
+           &eager_concat, 0, "join tensors along an existing axis (dtypes promote)", OtherKind::Concat});
     r.add({"stack", {{"xs", ParamKind::TensorList}, {"axis", ParamKind::Int, false, int64_t{0}}}, &infer_stack,
-           &eager_stack, 0, "join tensors of one shape along a new axis (dtypes promote)"});
+           &eager_stack, 0, "join tensors of one shape along a new axis (dtypes promote)", OtherKind::Stack});
     r.add({"one_hot",
            {{"indices", ParamKind::Tensor}, {"n", ParamKind::Int}, {"dtype", ParamKind::DType, false, DType::F32}},
-           &infer_one_hot, &eager_one_hot, 0, "indices (integers in [0, n)) to one-hot vectors on a new last axis", {}, Raises::OnData});
+           &infer_one_hot, &eager_one_hot, 0, "indices (integers in [0, n)) to one-hot vectors on a new last axis",
+           OtherKind::OneHot, Raises::OnData});
 }
 
 }  // namespace tg::stdlib

@@ -278,26 +278,30 @@ Tensor eager_tri(OpContext&, const OpArgs& a) {
 void register_layout_ops(OpRegistry& r) {
     const Attr none = std::monostate{};
     r.add({"flip", {{"x", ParamKind::Tensor}, {"axis", ParamKind::Axis, false, none}}, &infer_flip, &eager_flip, 0,
-           "reverse the order of elements along the given axes (all of them when axis is None)"});
+           "reverse the order of elements along the given axes (all of them when axis is None)", OtherKind::Flip});
     r.add({"roll",
            {{"x", ParamKind::Tensor}, {"shift", ParamKind::Axis}, {"axis", ParamKind::Axis, false, none}},
            &infer_roll, &eager_roll, 0,
-           "shift elements along axes, wrapping around (the flattened tensor when axis is None)"});
+           "shift elements along axes, wrapping around (the flattened tensor when axis is None)", OtherKind::Roll});
     r.add({"tile", {{"x", ParamKind::Tensor}, {"reps", ParamKind::Shape}}, &infer_tile, &eager_tile, 0,
-           "repeat the whole tensor reps[d] times along each axis"});
+           "repeat the whole tensor reps[d] times along each axis", OtherKind::Tile});
     r.add({"repeat",
            {{"x", ParamKind::Tensor}, {"n", ParamKind::Shape}, {"axis", ParamKind::Axis, false, none}},
            &infer_repeat, &eager_repeat, 0,
-           "repeat each element n times (or n[i] times) along axis (the flattened tensor when axis is None)"});
+           "repeat each element n times (or n[i] times) along axis (the flattened tensor when axis is None)",
+           OtherKind::Repeat});
     r.add({"pad",
            {{"x", ParamKind::Tensor}, {"widths", ParamKind::Widths}, {"value", ParamKind::Scalar, false, int64_t{0}}},
-           &infer_pad, &eager_pad, 0, "pad with a constant: widths n, (before, after), or one pair per axis"});
+           &infer_pad, &eager_pad, 0, "pad with a constant: widths n, (before, after), or one pair per axis",
+           OtherKind::Pad});
     r.add({"diag", {{"x", ParamKind::Tensor}}, &infer_diag, &eager_diag, 0,
-           "a 1-d tensor as a diagonal matrix; the diagonal of a 2-d tensor"});
+           "a 1-d tensor as a diagonal matrix; the diagonal of a 2-d tensor", OtherKind::Diag});
     r.add({"tril", {{"x", ParamKind::Tensor}, {"k", ParamKind::Int, false, int64_t{0}}}, &infer_tri<true>,
-           &eager_tri<true>, 0, "the lower triangle of the last two axes (zeros above the k-th diagonal)"});
+           &eager_tri<true>, 0, "the lower triangle of the last two axes (zeros above the k-th diagonal)",
+           OtherKind::Tril});
     r.add({"triu", {{"x", ParamKind::Tensor}, {"k", ParamKind::Int, false, int64_t{0}}}, &infer_tri<false>,
-           &eager_tri<false>, 0, "the upper triangle of the last two axes (zeros below the k-th diagonal)"});
+           &eager_tri<false>, 0, "the upper triangle of the last two axes (zeros below the k-th diagonal)",
+           OtherKind::Triu});
 }
 
 }  // namespace tg::stdlib

@@ -73,9 +73,11 @@ TEST_CASE("element-wise rows lower every dtype the stdlib's signature accepts") 
     }
 }
 
-TEST_CASE("an element-wise op or reduction without a kind has no lowering") {
+TEST_CASE("an op without a kind has no lowering; an op of an OtherKind runs through the runtime") {
     stdlib::OpDef untyped{"untyped", {}, nullptr, nullptr, stdlib::kElementwise, "", {}};
     CHECK(codegen::coverage(untyped) == Coverage::Missing);
-    stdlib::OpDef shape_op{"shape_op", {}, nullptr, nullptr, 0, "", {}};
+    stdlib::OpDef untyped_shape_op{"untyped_shape_op", {}, nullptr, nullptr, 0, "", {}};
+    CHECK(codegen::coverage(untyped_shape_op) == Coverage::Missing);
+    stdlib::OpDef shape_op{"shape_op", {}, nullptr, nullptr, 0, "", stdlib::OtherKind::Reshape};
     CHECK(codegen::coverage(shape_op) == Coverage::Runtime);
 }
