@@ -215,8 +215,12 @@ std::string IrBuilder::binary(BinaryKind k, Ty t, const std::string& a, const st
             return def("call " + T + " @tg_" + impl.name + "_" + ty_suffix(t) + "(" + T + " " + a + ", " + T + " " + b +
                        ")");
         case How::Emit: return impl.emit(*this, t, a, b);
-        default: not_lowered(stdlib::binary_name(k), t);
+        case How::Excluded:
+        case How::Identity:  // unary forms: a binary row has none
+        case How::Literal:
+        case How::Intrinsic: break;
     }
+    not_lowered(stdlib::binary_name(k), t);
 }
 
 std::string IrBuilder::unary(UnaryKind k, Ty t, const std::string& x) {

@@ -356,7 +356,8 @@ void Lowerer::emit_node(NodeId n) {
         case Op::Index:
             if (emit_element_index(n)) return;
             break;
-        default: break;
+        case Op::Apply: case Op::Constant: case Op::Undef: case Op::Truth: case Op::IndexAssign:
+        case Op::Yield: case Op::Print: case Op::Raise: case Op::HostCall: break;
     }
     emit_runtime(n);
 }

@@ -155,7 +155,11 @@ private:
                 else if constexpr (std::is_same_v<K, stdlib::BinaryKind>) return map_binary(c, kind);
                 else if constexpr (std::is_same_v<K, stdlib::ReduceKind>) return map_reduce(c, kind);
                 else if constexpr (std::is_same_v<K, stdlib::ElementwiseKind>) return map_select(c, kind);
-                else return map_other(c);
+                else if constexpr (std::is_same_v<K, stdlib::OtherKind>) return map_other(c, kind);
+                else {
+                    static_assert(std::is_same_v<K, std::monostate>, "a kind of op without its mapping");
+                    c.fail("it has no ONNX mapping");  // an op without a kind
+                }
             },
             def.kind);
         names_[node.results[0]] = std::move(out);

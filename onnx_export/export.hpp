@@ -7,7 +7,9 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
+#include "stdlib/op_table.hpp"
 #include "tracer/errors.hpp"
 #include "tracer/graph_function.hpp"
 
@@ -29,5 +31,16 @@ struct ExportError : tracer::Error {
 
 // The model's bytes (a serialized onnx.ModelProto). Throws ExportError.
 std::string write_onnx(const tracer::GraphFunction& f, const ExportOptions& options = {});
+
+// Whether a graph using `def` can be exported: every op of the table is
+// mapped, or unmapped with the reason (read from the same switches the
+// exporter dispatches with; tests/onnx/test_mapping_coverage.cpp). A mapped
+// op may still reject some operands opset 17 has no op for (integer
+// bitwise ops, matmul of bools), with an error saying so.
+struct MappingStatus {
+    bool mapped = false;
+    std::string_view reason;  // why not, when !mapped
+};
+MappingStatus mapping_status(const stdlib::OpDef& def);
 
 }  // namespace tg::onnx_export

@@ -1,23 +1,26 @@
-// The ops without an element-wise or reduction kind: linear algebra, shapes,
-// gathers and scatters, nn helpers and creation, one mapping function each,
-// found by the op (the op table gives these no kind to key on). Ops that
-// are not here cannot be exported; the error names them.
+// The ops of an OtherKind: linear algebra, shapes, gathers and scatters, nn
+// helpers and creation, one mapping function each, chosen by a switch over
+// the kind (route, below) that names every kind and has no `default:`: a
+// new kind without its case is a compile error, and an op with no mapping
+// says why (mapping_status; tests/onnx/test_mapping_coverage.cpp).
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <numeric>
+#include <string_view>
 
+#include "onnx_export/export.hpp"
 #include "onnx_export/mapping.hpp"
 
 namespace tg::onnx_export {
 
 using stdlib::DType;
+using stdlib::OtherKind;
 
 namespace {
 
 using MapFn = std::string (*)(ApplyCtx&);
-
 
 int64_t norm_axis(int64_t a, int rank) { return a < 0 ? a + rank : a; }
 
@@ -202,17 +205,6 @@ std::string mse(ApplyCtx& c) {
     return mean_all(e, e.op("Mul", {diff, diff}).out, rank);
 }
 
-std::string cumsum(ApplyCtx& c) {
-    Emitter& e = c.e;
-    std::string x = c.arg(0, c.out_storage);
-    int64_t axis = 0;
-    if (std::holds_alternative<std::monostate>(c.attr(1)) || c.in[0].type.shape.rank() == 0)
-        x = e.reshape(x, stdlib::Shape{c.in[0].type.shape.numel()});
-    else
-        axis = c.axes(1, c.in[0].type.shape.rank())[0];
-    return e.op("CumSum", {x, e.scalar_i64(axis)}).out;
-}
-
 std::string one_hot(ApplyCtx& c) {
     Emitter& e = c.e;
     const int64_t n = c.attr_int(1);
@@ -237,7 +229,9 @@ std::string ones_like(ApplyCtx& c) {
 
 // roll, repeat, pad, diag: every result element is one element of x or the
 // fill value. The op's own kernel, run on x's positions (1-based; 0 is the
-// fill), gives the static map, and one Gather applies it.
+// fill), gives the static map, and one Gather applies it. Pad's fill is its
+// `value` argument, given to the kernel as 0 (the mark of a fill).
+template <bool Pad>
 std::string by_positions(ApplyCtx& c) {
     Emitter& e = c.e;
     const stdlib::OpDef& def = *c.node.def;
@@ -246,7 +240,7 @@ std::string by_positions(ApplyCtx& c) {
     std::iota(pos.data<int64_t>(), pos.data<int64_t>() + n, int64_t{1});
     std::vector<stdlib::Attr> attrs = c.node.attrs;
     double fill = 0;
-    if (def.name == "pad") {
+    if (Pad) {
         fill = c.attr_number(2, 0);
         attrs[2] = int64_t{0};
     }
@@ -268,118 +262,103 @@ std::string by_positions(ApplyCtx& c) {
     return e.select(e.constant(keep), gathered, e.scalar(fill, c.out_storage), c.out_storage);
 }
 
-// cumprod: no ONNX op; a Loop over the axis multiplies in tg's order (so
-// floats round as tg's do and integers wrap), its scan output the result.
-std::string cumprod(ApplyCtx& c) {
-    Emitter& e = c.e;
-    const DType d = c.out_storage;
-    const stdlib::Shape& xs = c.in[0].type.shape;
-    std::string x = c.arg(0, d);
-    stdlib::Shape shape = xs;
-    int64_t axis = 0;
-    if (std::holds_alternative<std::monostate>(c.attr(1)) || xs.rank() == 0) {
-        shape = stdlib::Shape{xs.numel()};
-        x = e.reshape(x, shape);
-    } else {
-        axis = c.axes(1, xs.rank())[0];
+// zeros, ones, arange, linspace, eye: no tensor operand, so the value is known now.
+std::string computed_now(ApplyCtx& c) {
+    stdlib::OpContext ctx;
+    return c.e.constant(c.node.def->eager(ctx, stdlib::OpArgs{{}, c.node.attrs}));
+}
+
+// How an op of kind k is exported: the function that maps it, or why none does.
+struct Route {
+    MapFn map = nullptr;
+    std::string_view unmapped;  // the reason, when map is null
+
+    Route() = default;
+    Route(MapFn f) : map(f) {}  // implicit, for `return {matmul};`
+    Route(std::nullptr_t, std::string_view why) : unmapped(why) {}
+};
+
+Route route(OtherKind k) {
+    using K = OtherKind;
+    switch (k) {
+        case K::Matmul: return {matmul};
+        case K::Dot: return {dot};
+        case K::Outer: return {outer};
+        case K::Det: return {det};
+        case K::Transpose: return {transpose};
+        case K::Reshape: case K::ExpandDims: case K::Squeeze: case K::Flatten: return {reshape};
+        case K::BroadcastTo: return {broadcast_to};
+        case K::Concat: return {concat};
+        case K::Stack: return {stack};
+        case K::OneHot: return {one_hot};
+        case K::Flip: return {flip};
+        case K::Tile: return {tile};
+        case K::Tril: return {tri<true>};
+        case K::Triu: return {tri<false>};
+        case K::Roll: case K::Repeat: case K::Diag: return {by_positions<false>};
+        case K::Pad: return {by_positions<true>};
+        case K::Take: return {take};
+        case K::Gather: return {gather};
+        case K::Scatter: return {scatter<false>};
+        case K::ScatterAdd: return {scatter<true>};
+        case K::Sort: return {map_sort};
+        case K::Argsort: return {map_argsort};
+        case K::Cumsum: return {map_cumsum};
+        case K::Cumprod: return {map_cumprod};
+        case K::Norm: return {map_norm};
+        case K::Softmax: return {softmax};
+        case K::LogSoftmax: return {log_softmax};
+        case K::CrossEntropy: return {cross_entropy};
+        case K::Mse: return {mse};
+        case K::Full: return {full};
+        case K::ZerosLike: return {zeros_like};
+        case K::OnesLike: return {ones_like};
+        case K::Zeros: case K::Ones: case K::Arange: case K::Linspace: case K::Eye: return {computed_now};
+        case K::Inv:
+            return {nullptr, "opset 17 has no matrix inverse, and tg raises on a singular matrix, which a "
+                             "composition could not"};
+        case K::Solve:
+            return {nullptr, "opset 17 has no linear solve, and tg raises on a singular matrix, which a "
+                             "composition could not"};
+        case K::Tensor:
+            return {nullptr, "never a node of a traced graph: its data is constant, so the tracer computes it "
+                             "(and cannot take a traced value as data)"};
+        case K::RandomUniform: case K::RandomNormal: case K::RandomInt:
+            return {nullptr, "ONNX's random ops cannot reproduce tg's random stream (the exporter rejects "
+                             "random ops before mapping: draw the numbers outside and pass them in)"};
+        case K::StackPush: case K::StackPop: case K::StackSize:
+            return {nullptr, "a gradient's saved values: the backward loop reads them in an order ONNX's Loop "
+                             "cannot express (the exporter rejects them before mapping)"};
+        case K::MedianWeights:
+            return {nullptr, "not mapped yet: the weights of median's gradient, so a gradient of median "
+                             "cannot be exported"};
     }
-    const int rank = shape.rank();
-    std::vector<int64_t> front{axis}, back(static_cast<size_t>(rank));
-    for (int64_t a = 0; a < rank; ++a)
-        if (a != axis) front.push_back(a);
-    for (int64_t a = 0; a < rank; ++a) back[static_cast<size_t>(front[static_cast<size_t>(a)])] = a;
-    stdlib::Shape rest;
-    for (size_t a = 1; a < front.size(); ++a) rest.push_back(shape[static_cast<int>(front[a])]);
-    const std::string xt = e.op("Transpose", {x}).attr("perm", front).out;
-
-    onnx::GraphProto body;
-    body.set_name(e.names().next("cumprod"));
-    Emitter b(body, e.names());
-    const std::string iter = e.names().next("iter"), cond = e.names().next("cond"), acc = e.names().next("acc");
-    Emitter::declare(*body.add_input(), iter, DType::I64, {});
-    Emitter::declare(*body.add_input(), cond, DType::Bool, {});
-    Emitter::declare(*body.add_input(), acc, d, rest);
-    const std::string xi = b.op("Gather", {xt, iter}).attr("axis", int64_t{0}).out;
-    const std::string next = b.op(d == DType::Bool ? "And" : "Mul", {acc, xi}).out;
-    const std::string cond_out = b.op("Identity", {cond}).out, carried = b.op("Identity", {next}).out,
-                      scanned = b.op("Identity", {next}).out;
-    Emitter::declare(*body.add_output(), cond_out, DType::Bool, {});
-    Emitter::declare(*body.add_output(), carried, d, rest);
-    Emitter::declare(*body.add_output(), scanned, d, rest);
-
-    std::vector<int64_t> rest_dims(rest.begin(), rest.end());
-    const std::string ones = e.op("Expand", {e.scalar(1, d), e.const_i64(rest_dims)}).out;
-    const std::string final_acc = e.names().next(), out = e.names().next();
-    e.op_outputs("Loop", {e.scalar_i64(shape[static_cast<int>(axis)]), "", ones}, {final_acc, out})
-        .attr("body", std::move(body));
-    return e.op("Transpose", {out}).attr("perm", back).out;
-}
-
-// sort / argsort on the order of sorted_indices (below).
-template <bool Indices>
-std::string sort(ApplyCtx& c) {
-    Emitter& e = c.e;
-    const DType xd = c.in[0].storage;
-    const stdlib::Shape& shape = c.out.shape;  // x's, or flattened when axis is None
-    const int rank = shape.rank();
-    if (rank == 0) return Indices ? e.scalar_i64(0) : c.arg(0, c.out_storage);
-    const int64_t axis = std::holds_alternative<std::monostate>(c.attr(1)) ? 0 : norm_axis(c.attr_int(1), rank);
-    const std::string x = e.reshape(c.in[0].name, shape);
-    const std::string idx = sorted_indices(e, x, xd, axis, shape[static_cast<int>(axis)]);
-    return Indices ? idx : e.op("GatherElements", {x, idx}).attr("axis", axis).out;
-}
-
-const std::map<std::string_view, MapFn>& table() {
-    static const std::map<std::string_view, MapFn> t = {
-        {"matmul", matmul},      {"dot", dot},           {"outer", outer},
-        {"transpose", transpose}, {"reshape", reshape},   {"expand_dims", reshape},
-        {"squeeze", reshape},    {"flatten", reshape},   {"broadcast_to", broadcast_to},
-        {"concat", concat},      {"stack", stack},       {"flip", flip},
-        {"tile", tile},          {"tril", tri<true>},    {"triu", tri<false>},
-        {"take", take},          {"_gather", gather},    {"_scatter", scatter<false>},
-        {"_scatter_add", scatter<true>}, {"softmax", softmax}, {"log_softmax", log_softmax},
-        {"cross_entropy", cross_entropy}, {"mse", mse}, {"cumsum", cumsum},
-        {"one_hot", one_hot},    {"full", full},         {"zeros_like", zeros_like},
-        {"ones_like", ones_like}, {"roll", by_positions}, {"repeat", by_positions},
-        {"pad", by_positions},   {"diag", by_positions},  {"norm", map_norm},
-        {"sort", sort<false>},   {"argsort", sort<true>},  {"cumprod", cumprod},
-        {"det", det},
-    };
-    return t;
+    return {};
 }
 
 }  // namespace
 
-// ONNX's TopK (smallest first, sorted) breaks ties by the lower index, so it
-// is a stable sort. NaN goes last, as in tg: sort by the value (NaN as 0),
-// then stably by isnan.
-std::string sorted_indices(Emitter& e, const std::string& x, DType d, int64_t axis, int64_t len) {
-    const DType kd = d == DType::Bool ? DType::I32 : d;
-    const std::string key = e.cast(x, d, kd);
-    const std::string k = e.const_i64({len});
-    auto order = [&](const std::string& v) {
-        const std::string values = e.names().next(), indices = e.names().next();
-        e.op_outputs("TopK", {v, k}, {values, indices}).attr("axis", axis).attr("largest", int64_t{0}).attr("sorted", int64_t{1});
-        return indices;
-    };
-    if (!stdlib::is_float(kd)) return order(key);
-    auto along = [&](const std::string& v, const std::string& idx) {
-        return e.op("GatherElements", {v, idx}).attr("axis", axis).out;
-    };
-    const std::string nan = e.op("IsNaN", {key}).out;
-    const std::string first = order(e.where(nan, e.scalar(0, kd), key));
-    return along(first, order(e.cast(along(nan, first), DType::Bool, kd)));
+std::string map_other(ApplyCtx& c, OtherKind k) {
+    const Route r = route(k);
+    if (!r.map) c.fail("it has no ONNX mapping");
+    return r.map(c);
 }
 
-std::string map_other(ApplyCtx& c) {
-    const stdlib::OpDef& def = *c.node.def;
-    if (auto it = table().find(def.name); it != table().end()) return it->second(c);
-    if ((def.flags & stdlib::kCreation) && c.in.empty()) {
-        // zeros, ones, arange, linspace, eye, tensor: the value is known now
-        stdlib::OpContext ctx;
-        return c.e.constant(def.eager(ctx, stdlib::OpArgs{{}, c.node.attrs}));
-    }
-    c.fail("it has no ONNX mapping");
+MappingStatus mapping_status(const stdlib::OpDef& def) {
+    // Every element-wise and reduction kind is a case of the switch (with no
+    // `default:`) of map_unary, map_binary, map_select or map_reduce.
+    struct Status {
+        MappingStatus operator()(stdlib::UnaryKind) const { return {true, {}}; }
+        MappingStatus operator()(stdlib::BinaryKind) const { return {true, {}}; }
+        MappingStatus operator()(stdlib::ReduceKind) const { return {true, {}}; }
+        MappingStatus operator()(stdlib::ElementwiseKind) const { return {true, {}}; }
+        MappingStatus operator()(OtherKind k) const {
+            const Route r = route(k);
+            return {r.map != nullptr, r.unmapped};
+        }
+        MappingStatus operator()(std::monostate) const { return {false, "the op has no kind (stdlib/op_kinds.hpp)"}; }
+    };
+    return std::visit(Status{}, def.kind);
 }
 
 }  // namespace tg::onnx_export

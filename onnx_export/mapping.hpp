@@ -1,7 +1,7 @@
 // The op mappings: one tg node (an Apply of the op table) as ONNX nodes with
 // tg's exact semantics. Each map_*.cpp file covers one group of ops; the
-// exporter (export.cpp) dispatches by the op's typed kind, and the others by
-// the op itself (map_ops.cpp's table).
+// exporter (export.cpp) dispatches by the op's typed kind, and each group
+// switches over its kind enum (map_ops.cpp's route for the OtherKind ops).
 #pragma once
 
 #include <string>
@@ -46,11 +46,17 @@ std::string map_unary(ApplyCtx& c, stdlib::UnaryKind k);
 std::string map_binary(ApplyCtx& c, stdlib::BinaryKind k);
 std::string map_select(ApplyCtx& c, stdlib::ElementwiseKind k);
 std::string map_reduce(ApplyCtx& c, stdlib::ReduceKind k);
-std::string map_other(ApplyCtx& c);  // linear algebra, shapes, nn, gather/scatter, creation
+// linear algebra, shapes, nn, gather/scatter, creation: fails naming the op when it has no mapping
+std::string map_other(ApplyCtx& c, stdlib::OtherKind k);
 std::string map_norm(ApplyCtx& c);   // (map_reduce.cpp) norm's ord 1, 2 and inf
+// (map_scan_sort.cpp) along the axis attr (None: of the flattened x)
+std::string map_sort(ApplyCtx& c);
+std::string map_argsort(ApplyCtx& c);
+std::string map_cumsum(ApplyCtx& c);
+std::string map_cumprod(ApplyCtx& c);
 
 // The indices that sort x (dtype d) along axis (of size len), stably, NaN
-// last (map_ops.cpp; sort, argsort and median use it).
+// last (map_scan_sort.cpp; sort, argsort and median use it).
 std::string sorted_indices(Emitter& e, const std::string& x, stdlib::DType d, int64_t axis, int64_t len);
 
 // Shared compositions (map_binary.cpp): NaN-propagating maximum / minimum,

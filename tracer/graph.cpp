@@ -427,8 +427,10 @@ bool has_side_effect(const Graph& g, NodeId n) {
             for (ValueId v : node.operands)
                 if (g.type(v).token) return true;
             return false;
-        default: return false;
+        case Op::Constant: case Op::Undef: case Op::Truth: case Op::Index: case Op::IndexAssign: case Op::Yield:
+            return false;
     }
+    return false;
 }
 
 static bool is_integer_result(const Graph& g, const Node& node) {
@@ -464,8 +466,9 @@ bool may_raise(const Graph& g, NodeId n) {
                 for (NodeId m : g.region(r).nodes)
                     if (may_raise(g, m) || has_side_effect(g, m)) return true;
             return false;
-        default: return false;
+        case Op::Constant: case Op::Undef: case Op::Truth: case Op::Yield: case Op::Print: return false;
     }
+    return false;
 }
 
 bool is_pure(const Graph& g, NodeId n) {

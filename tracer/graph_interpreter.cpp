@@ -209,7 +209,10 @@ private:
                 }
             }
             case Op::Yield: return;
-            default: NodeRunner(g_, env_, ctx_, sizes_).run(node); return;
+            case Op::Apply: case Op::Constant: case Op::Undef: case Op::Truth: case Op::Index: case Op::IndexAssign:
+            case Op::Print: case Op::Assert: case Op::Raise: case Op::HostCall:
+                NodeRunner(g_, env_, ctx_, sizes_).run(node);
+                return;
         }
     }
 

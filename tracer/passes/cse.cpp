@@ -75,7 +75,9 @@ std::optional<std::string> key_of(const Node& node) {
             }
             break;
         }
-        default: return std::nullopt;
+        // control flow, effects, and undefined contents are never merged
+        case Op::Undef: case Op::Cond: case Op::While: case Op::Yield: case Op::Print: case Op::Assert:
+        case Op::Raise: case Op::HostCall: return std::nullopt;
     }
     key += '(';
     for (ValueId v : node.operands) append_id(key, v);

@@ -46,8 +46,10 @@ std::optional<Tensor> evaluate(const Graph& g, const Node& node) {
                     if (spec.dynamic[i]) items[i].index = constant_of(g, node.operands[k++])->item_i64();
                 return stdlib::index(*constant_of(g, node.operands[0]), items);
             }
-            default: return std::nullopt;
+            case Op::Constant: case Op::Undef: case Op::IndexAssign: case Op::Cond: case Op::While: case Op::Yield:
+            case Op::Print: case Op::Assert: case Op::Raise: case Op::HostCall: return std::nullopt;
         }
+        return std::nullopt;
     } catch (const stdlib::OpError&) {
         return std::nullopt;
     }

@@ -68,7 +68,11 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
             case BinaryKind::FloorDiv:
                 if (stdlib::is_int(rt.dtype) && same(a) && is_const(b, 1.0, false)) return a;
                 break;
-            default: break;  // no identity to remove (a kind missing here is only not simplified)
+            // no identity to remove
+            case BinaryKind::Mod: case BinaryKind::Pow: case BinaryKind::Maximum: case BinaryKind::Minimum:
+            case BinaryKind::Eq: case BinaryKind::Ne: case BinaryKind::Lt: case BinaryKind::Le: case BinaryKind::Gt:
+            case BinaryKind::Ge: case BinaryKind::BitAnd: case BinaryKind::BitOr: case BinaryKind::BitXor:
+            case BinaryKind::Atan2: break;
         }
     } else if (const auto* uk = std::get_if<UnaryKind>(&kind); uk && in.size() == 1) {
         if (*uk == UnaryKind::Neg || *uk == UnaryKind::LogicalNot) {  // involutions
@@ -96,7 +100,7 @@ std::optional<ValueId> unbroadcast_operand(Graph& g, NodeId n, size_t k) {
     const NodeId d = g.value(v).def;
     if (d == kNoId) return std::nullopt;
     const Node& def = g.node(d);
-    if (def.op == Op::Apply && def.def->name == "broadcast_to") {
+    if (def.op == Op::Apply && def.def->kind == stdlib::OpKind{stdlib::OtherKind::BroadcastTo}) {
         const stdlib::TensorType& it = g.tensor_type(def.operands[0]);
         if (it.dtype == rt.dtype && !it.weak) return def.operands[0];
         return std::nullopt;
