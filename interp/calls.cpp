@@ -119,7 +119,11 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             temp = recv;
             target = &temp;
         } else {
-            recv = Value();  // the variable's list is changed in place, not copied first (copy-on-write)
+            // The variable's list is changed in place, not copied first
+            // (copy-on-write): no other reference may be held here, neither
+            // the receiver nor the value `d["a"]` was evaluated into.
+            recv = Value();
+            scratch = Value();
         }
         return located([&] {
             if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
@@ -171,7 +175,7 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         return located([&] {
             if (args.positional.size() != 1 || !args.keywords.empty())
                 throw Error(std::string(stdlib::dtype_name(callee.dtype())) + ": takes 1 argument");
-            const stdlib::OpDef* op = stdlib::find_op("astype");
+            const stdlib::OpDef* op = &table_op("astype");
             if (!op) throw Error("internal error: no astype op");
             Value a[2] = {args.positional[0], callee};
             return call_op(rt_, *op, CallArgs{a, {}, {}, args.loc});

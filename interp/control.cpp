@@ -1,6 +1,7 @@
 #include "interp/control.hpp"
 
 #include "interp/values/dict.hpp"
+#include "interp/values/text_chars.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/tracing/trace.hpp"
@@ -21,22 +22,6 @@ bool truth(const Value& v) {
     }
 }
 
-namespace {
-// Characters of a UTF-8 string (code points; invalid bytes stand alone).
-std::vector<std::string> chars_of(const std::string& s) {
-    std::vector<std::string> out;
-    for (size_t i = 0; i < s.size();) {
-        size_t n = 1;
-        unsigned char c = static_cast<unsigned char>(s[i]);
-        if (c >= 0xF0) n = 4; else if (c >= 0xE0) n = 3; else if (c >= 0xC0) n = 2;
-        if (i + n > s.size()) n = 1;
-        out.push_back(s.substr(i, n));
-        i += n;
-    }
-    return out;
-}
-}  // namespace
-
 Iterable::Iterable(Value v, Runtime& rt) : v_(std::move(v)), rt_(&rt) {
     switch (v_.kind()) {
     case Kind::List: case Kind::Tuple: size_ = static_cast<int64_t>(v_.items().size()); break;
@@ -46,7 +31,7 @@ Iterable::Iterable(Value v, Runtime& rt) : v_(std::move(v)), rt_(&rt) {
         break;
     case Kind::Str: {
         std::vector<Value> chars;
-        for (auto& c : chars_of(v_.text())) chars.push_back(Value::str(c));
+        for (auto& c : TextChars(v_.text()).all()) chars.push_back(Value::str(std::move(c)));
         v_ = Value::tuple(std::move(chars));
         size_ = static_cast<int64_t>(v_.items().size());
         break;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "interp/autodiff/autodiff.hpp"
+#include "interp/bind.hpp"
 #include "interp/error.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/runtime.hpp"
@@ -216,11 +217,15 @@ const char* binop_name(lang::BinOp op) {
     return "?";
 }
 
-const stdlib::OpDef& need_op(std::string_view name) {
+}  // namespace
+
+const stdlib::OpDef& table_op(std::string_view name) {
     const stdlib::OpDef* op = stdlib::find_op(name);
     if (!op) throw Error("internal error: the op table has no `" + std::string(name) + "`");
     return *op;
 }
+
+namespace {
 
 [[noreturn]] void unsupported(const char* sym, const Value& a, const Value& b) {
     throw Error(std::string("unsupported operand types for ") + sym + ": " + kind_name(a.kind()) + " and " +
@@ -302,18 +307,27 @@ Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> oper
     return symbolic(t, res[0]);
 }
 
-Value run_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<Attr> attrs) {
-    if (any_tracked(operands)) return tracked_op(rt, op, operands, std::move(attrs));
-    if (rt.trace) {
-        bool symbolic_operand = (op.flags & stdlib::kRandom) != 0;
-        for (const Value& v : operands) symbolic_operand = symbolic_operand || has_symbolic(v);
-        if (symbolic_operand) return trace_op(rt, op, operands, std::move(attrs));
+Value bind_op(Runtime& rt, Level level, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<Attr> attrs) {
+    switch (level) {
+    case Level::Tape: return tracked_op(rt, op, operands, std::move(attrs));
+    case Level::Trace: return trace_op(rt, op, operands, std::move(attrs));
+    case Level::Eager: break;
     }
     std::vector<Tensor> inputs;
     inputs.reserve(operands.size());
     for (const Value& v : operands) inputs.push_back(to_tensor(v, op.name));
     attrs.resize(op.params.size());
     return apply_op(rt, op, inputs, attrs);
+}
+
+Level operands_level(const Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands) {
+    return choose_level(
+        rt, [&] { return any_tracked(operands); },
+        [&] { return op.has_effect() || std::any_of(operands.begin(), operands.end(), has_symbolic); });
+}
+
+Value run_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<Attr> attrs) {
+    return bind_op(rt, operands_level(rt, op, operands), op, operands, std::move(attrs));
 }
 
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Tensor> inputs, std::span<const Attr> attrs) {
@@ -464,26 +478,27 @@ std::vector<Tensor> eager_inputs(const stdlib::OpDef& op, const BoundArgs& b, co
 
 }  // namespace
 
-// One call of a builtin op: bind, then record it on a tape (a differentiated
-// operand), append a node (tracing), or run the kernel.
+// One call of a builtin op: its arguments bound to the op's parameters, then
+// the op at its level (interp/bind.hpp).
 Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
     const std::string fname(op.name);
     const BoundArgs b = bind_op_args(op, args, fname);
     std::optional<DType> dtype_attr;
     std::vector<Attr> attrs = op_attrs(rt, op, b, fname, dtype_attr);
-    // A tensor being differentiated among the operands: recorded (autodiff.hpp).
-    bool tracked_operand = false;
-    for (size_t i = 0; i < op.params.size() && !tracked_operand; ++i)
-        tracked_operand = b.at[i] && is_operand_param(op.params[i].kind) && has_tracked(*b.at[i]);
-    if (tracked_operand) return tracked_op(rt, op, operand_values(op, b, fname, true), std::move(attrs));
-    if (rt.trace && traced_as_node(op, b, attrs)) {
-        std::vector<Value> operands = operand_values(op, b, fname, false);
+    const Level level = choose_level(
+        rt,
+        [&] {
+            for (size_t i = 0; i < op.params.size(); ++i)
+                if (b.at[i] && is_operand_param(op.params[i].kind) && has_tracked(*b.at[i])) return true;
+            return false;
+        },
+        [&] { return traced_as_node(op, b, attrs); });
+    if (level == Level::Eager) return apply_op(rt, op, eager_inputs(op, b, fname, dtype_attr), attrs);
+    if (level == Level::Trace)
         for (size_t i = 0; i < op.params.size(); ++i)
             if (b.at[i] && op.params[i].kind == ParamKind::Value)
                 unsupported_in_graph(fname + " of data inside a @graph function");
-        return trace_op(rt, op, operands, std::move(attrs));
-    }
-    return apply_op(rt, op, eager_inputs(op, b, fname, dtype_attr), attrs);
+    return bind_op(rt, level, op, operand_values(op, b, fname, level == Level::Tape), std::move(attrs));
 }
 
 namespace {
@@ -498,20 +513,16 @@ namespace {
 
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) {
-        if (a.tracked() || b.tracked()) {
+        if (const Level level = operator_level(rt, a, b); level != Level::Eager) {
             Value in[2] = {a, b};
-            return tracked_op(rt, op == lang::BinOp::MatMul ? need_op("matmul") : stdlib::binary_op(binary_kind(op)),
-                              in, {});
+            return bind_op(rt, level, op == lang::BinOp::MatMul ? table_op("matmul") : stdlib::binary_op(binary_kind(op)),
+                        in, {});
         }
         // The fast path: operators on tensors (0-d ones allocate nothing).
-        if ((a.is_symbolic() || b.is_symbolic()) && rt.trace) {
-            Value in[2] = {a, b};
-            return trace_op(rt, op == lang::BinOp::MatMul ? need_op("matmul") : stdlib::binary_op(binary_kind(op)), in, {});
-        }
         if (op == lang::BinOp::MatMul) {
             Tensor in[2] = {a.tensor(), b.tensor()};
             Attr attrs[2];
-            return apply_op(rt, need_op("matmul"), in, attrs);
+            return apply_op(rt, table_op("matmul"), in, attrs);
         }
         const stdlib::BinaryKind k = binary_kind(op);
         if (a.scalar() && b.scalar()) {
@@ -566,7 +577,6 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
 
 Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
     using B = stdlib::BinaryKind;
-    if (a.tracked() || b.tracked()) return compare(rt, op, untracked(a), untracked(b));  // bool: no gradient
     if (a.is_tensor() && b.is_tensor()) {
         B k = B::Eq;
         switch (op) {
@@ -578,9 +588,10 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
         case lang::CmpOp::Ge: k = B::Ge; break;
         default: throw Error(std::string("internal error: `") + lang::to_string(op) + "` reached compare()");
         }
-        if ((a.is_symbolic() || b.is_symbolic()) && rt.trace) {
+        // (on the tape a comparison records nothing: its bool result has no gradient)
+        if (const Level level = operator_level(rt, a, b); level != Level::Eager) {
             Value in[2] = {a, b};
-            return trace_op(rt, stdlib::binary_op(k), in, {});
+            return bind_op(rt, level, stdlib::binary_op(k), in, {});
         }
         if (a.scalar() && b.scalar()) {
             Scalar out;
@@ -611,11 +622,12 @@ Value unary(Runtime& rt, lang::UnaryOp op, const Value& a) {
     if (!a.is_tensor())
         throw Error(std::string("unsupported operand type for ") + lang::to_string(op) + ": " + kind_name(a.kind()));
     if (op == lang::UnaryOp::Pos) return a;
-    if (a.tracked()) return tracked_op(rt, need_op(name), std::span<const Value>(&a, 1), {});
-    if (a.is_symbolic() && rt.trace) return trace_op(rt, need_op(name), std::span<const Value>(&a, 1), {});
+    const stdlib::OpDef& def = table_op(name);
+    if (const Level level = operator_level(rt, a); level != Level::Eager)
+        return bind_op(rt, level, def, std::span<const Value>(&a, 1), {});
     Tensor in[1] = {a.tensor()};
     Attr attrs[1];
-    return apply_op(rt, need_op(name), in, attrs);
+    return apply_op(rt, def, in, attrs);
 }
 
 namespace {
@@ -634,10 +646,11 @@ tracer::IndexSpec index_spec(TraceState& t, std::span<const stdlib::IndexItem> i
 }  // namespace
 
 Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexItem> items, std::span<const Value> dynamic) {
-    if (x.tracked()) return tracked_index(rt, x, items, dynamic);
-    bool dyn = false;
-    for (const Value& d : dynamic) dyn = dyn || d.is_symbolic();
-    if ((x.is_symbolic() || dyn) && rt.trace) {
+    const Level level = choose_level(
+        rt, [&] { return x.tracked() != nullptr; },
+        [&] { return x.is_symbolic() || std::any_of(dynamic.begin(), dynamic.end(), [](const Value& d) { return d.is_symbolic(); }); });
+    if (level == Level::Tape) return tracked_index(rt, x, items, dynamic);
+    if (level == Level::Trace) {
         TraceState& t = *rt.trace;
         std::vector<tracer::ValueId> ids;
         tracer::ValueId xid = value_id(t, x);
@@ -651,10 +664,14 @@ Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexIte
 
 void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,
                          std::span<const Value> dynamic) {
-    if (x.tracked() || v.tracked()) return tracked_index_assign(rt, x, items, v, dynamic);
-    bool dyn = false;
-    for (const Value& d : dynamic) dyn = dyn || d.is_symbolic();
-    if ((x.is_symbolic() || v.is_symbolic() || dyn) && rt.trace) {
+    const Level level = choose_level(
+        rt, [&] { return x.tracked() || v.tracked(); },
+        [&] {
+            return x.is_symbolic() || v.is_symbolic() ||
+                   std::any_of(dynamic.begin(), dynamic.end(), [](const Value& d) { return d.is_symbolic(); });
+        });
+    if (level == Level::Tape) return tracked_index_assign(rt, x, items, v, dynamic);
+    if (level == Level::Trace) {
         TraceState& t = *rt.trace;
         Value src = v.is_tensor() ? v : Value(to_tensor(v, "index assignment: value"));
         std::vector<tracer::ValueId> ids;
@@ -743,9 +760,9 @@ private:
         stdlib::poll_limits();
         Tensor eq = stdlib::binary(stdlib::BinaryKind::Eq, x, y);
         Tensor in[1] = {eq};
-        const stdlib::OpDef& all = need_op("all");
-        std::vector<Attr> at(all.params.size());
-        for (size_t i = 0; i < at.size(); ++i) at[i] = all.params[i].default_value;
+        const stdlib::OpDef& all = table_op("all");
+        std::vector<Attr> at;
+        stdlib::complete_attrs(all, at);
         stdlib::OpContext ctx{&rt_.rng};
         return all.eager(ctx, stdlib::OpArgs{in, at}).item_bool();
     }

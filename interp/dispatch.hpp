@@ -28,13 +28,25 @@ namespace tg::interp {
 
 class Runtime;
 
-// Calls a table op with call arguments (binding, conversion, kernel).
+enum class Level : uint8_t;  // interp/bind.hpp
+
+// The op of the table with this builtin name (an internal error if the
+// table has none): how interp names the ops it applies itself.
+const stdlib::OpDef& table_op(std::string_view name);
+
+// Calls a table op with call arguments (binding, conversion, then bind).
 Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args);
 // Applies a table op to operand values (in the op's input order: Tensor
-// params, then TensorList items) with bound attributes: records it when an
-// operand is being differentiated, appends a node while tracing, else runs
-// the kernel. The rules of autodiff apply ops through this.
+// params, then TensorList items) with bound attributes, at the level its
+// operands call for (interp/bind.hpp). The rules of autodiff apply ops through this.
 Value run_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<stdlib::Attr> attrs);
+// The op at a level chosen by choose_level (interp/bind.hpp): recorded on the
+// tape, appended to the graph, or run now (operands converted with to_tensor).
+Value bind_op(Runtime& rt, Level level, const stdlib::OpDef& op, std::span<const Value> operands,
+           std::vector<stdlib::Attr> attrs);
+// The level of an op on these operands: a tracked one, else (tracing) a
+// symbolic one or an op with an effect, else eager.
+Level operands_level(const Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands);
 // Calls a table op on already-converted tensors and attributes.
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Tensor> inputs,
                std::span<const stdlib::Attr> attrs);

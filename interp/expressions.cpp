@@ -1,5 +1,6 @@
 // Expressions of docs/language.md.
 #include <algorithm>
+#include <optional>
 
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
@@ -10,6 +11,7 @@
 #include "interp/values/text_builder.hpp"
 #include "interp/tracing/graph_value.hpp"
 #include "interp/values/printing.hpp"
+#include "interp/values/text_chars.hpp"
 #include "interp/scalar_code.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/format.hpp"
@@ -455,7 +457,7 @@ Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
         at(loc);
         Value eq = compare(rt_, CmpOp::Eq, c, x);
         Value args[1] = {eq};
-        return call_op(rt_, *stdlib::find_op("any"), CallArgs{args, {}, {}, loc});
+        return call_op(rt_, table_op("any"), CallArgs{args, {}, {}, loc});
     }
     if (!c.is_sequence())
         throw Error(std::string("`in`: a ") + kind_name(c.kind()) +
@@ -700,32 +702,23 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
         if (base.is_sequence() || base.is(Kind::Str)) {
             if (items.size() != 1 || items[0].kind == stdlib::IndexItem::Ellipsis)
                 throw Error(std::string(kind_name(base.kind())) + " indices must be an int or a slice");
-            std::vector<Value> chars;
-            const std::vector<Value>* seq = nullptr;
-            if (base.is(Kind::Str)) {
-                chars.reserve(base.text().size());
-                Iterable it(base, rt_);
-                for (int64_t i = 0; i < it.size(); ++i) chars.push_back(it.item(i));
-                seq = &chars;
-            } else {
-                seq = &base.items();
-            }
-            int64_t n = static_cast<int64_t>(seq->size());
+            const bool str = base.is(Kind::Str);
+            std::optional<TextChars> chars;  // a string's characters, read in place
+            if (str) chars.emplace(base.text_chars());
+            const int64_t n = str ? chars->size() : static_cast<int64_t>(base.items().size());
             if (items[0].kind == stdlib::IndexItem::Int) {
                 int64_t k = items[0].index;
                 if (k < 0) k += n;
                 if (k < 0 || k >= n)
                     throw Error(std::string(kind_name(base.kind())) + " index " + std::to_string(items[0].index) +
                                 " is out of range for length " + std::to_string(n));
-                return (*seq)[static_cast<size_t>(k)];
+                return str ? Value::str(std::string(chars->at(k))) : base.items()[static_cast<size_t>(k)];
             }
+            const std::vector<int64_t> positions = slice_positions(items[0], n);
+            if (str) return Value::str(chars->gather(positions));
             std::vector<Value> out;
-            for (int64_t k : slice_positions(items[0], n)) out.push_back((*seq)[static_cast<size_t>(k)]);
-            if (base.is(Kind::Str)) {
-                std::string s;
-                for (auto& c : out) s += c.text();
-                return Value::str(std::move(s));
-            }
+            out.reserve(positions.size());
+            for (int64_t k : positions) out.push_back(base.items()[static_cast<size_t>(k)]);
             return base.is(Kind::List) ? Value::list(std::move(out)) : Value::tuple(std::move(out));
         }
         throw Error(std::string("a ") + kind_name(base.kind()) + " cannot be indexed");
@@ -773,7 +766,7 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
         if (a.attr == "dtype") return Value(t.dtype);
         if (a.attr == "T") {
             at(a.loc);
-            const stdlib::OpDef* op = stdlib::find_op("transpose");
+            const stdlib::OpDef* op = &table_op("transpose");
             if (!op) fail("internal error: no transpose op", a.loc);
             Value args[1] = {x};
             try {

@@ -22,10 +22,9 @@ namespace {
 std::vector<int64_t> dims(const Shape& s) { return {s.begin(), s.end()}; }
 
 Value op(Runtime& rt, const char* name, std::vector<Value> operands, std::vector<Attr> attrs) {
-    const stdlib::OpDef* d = stdlib::find_op(name);
-    if (!d) throw Error(std::string("internal error: no op ") + name);
-    attrs.resize(d->params.size());
-    return run_op(rt, *d, operands, std::move(attrs));
+    const stdlib::OpDef& d = table_op(name);
+    attrs.resize(d.params.size());
+    return run_op(rt, d, operands, std::move(attrs));
 }
 Value reshape(Runtime& rt, const Value& x, const Shape& s) {
     if (x.tensor_type().shape == s) return x;

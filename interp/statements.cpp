@@ -368,10 +368,10 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
 }
 
 void Evaluator::aug_assign(const AugAssign& s) {
-    auto apply = [&](const Value& cur, const Value& rhs) {
+    auto located = [&](auto&& fn) {
         at(s.op_loc);
         try {
-            return binary(rt_, s.op, cur, rhs);
+            return fn();
         } catch (const stdlib::OpError& err) {
             fail(err.what(), s.op_loc);
         } catch (Error& err) {
@@ -379,9 +379,16 @@ void Evaluator::aug_assign(const AugAssign& s) {
             throw;
         }
     };
+    auto apply = [&](const Value& cur, const Value& rhs) { return located([&] { return binary(rt_, s.op, cur, rhs); }); };
     if (s.target->kind == ExprKind::Name) {
         const Name& n = s.target->as<Name>();
         Value rhs = eval(*s.value);
+        const Value& cur = load(n);
+        // `text += more` on a string only this variable holds: appended in place
+        if (s.op == BinOp::Add && cur.is(Kind::Str) && rhs.is(Kind::Str) && !cur.sym_str() && !rhs.sym_str() &&
+            (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) &&
+            located([&] { return store_slot(n).append_text_unshared(rhs.text()); }))
+            return;
         Value next = apply(load(n), rhs);
         store_slot(n) = std::move(next);
         return;

@@ -91,7 +91,7 @@ Value len(Runtime& rt, const CallArgs& a) {
     const Value& x = a.positional[0];
     if (x.is_sequence()) return Value::from_int(static_cast<int64_t>(x.items().size()));
     if (x.is(Kind::Dict)) return Value::from_int(static_cast<int64_t>(x.dict().size()));
-    if (x.is(Kind::Str)) return Value::from_int(static_cast<int64_t>(lang::count_chars(x.text())));
+    if (x.is(Kind::Str)) return Value::from_int(x.text_chars().size());
     if (x.is_tensor()) {
         stdlib::TensorType t = x.tensor_type();  // static, also of a symbolic tensor
         if (t.shape.rank() == 0) throw Error("len: a 0-d tensor has no length");

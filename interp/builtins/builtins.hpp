@@ -31,8 +31,6 @@ void add_file_builtins(std::vector<std::pair<std::string, Value>>& out);
 // split, meshgrid, unique, nonzero, einsum (builtins_shape.cpp, builtins_einsum.cpp)
 void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
 Value einsum(Runtime& rt, const CallArgs& a);
-// The op of the table named `name` (an internal error if there is none).
-const stdlib::OpDef& table_op(std::string_view name);
 // A host builtin's call arguments bound to its parameter names, Python's
 // way (positional first, then keywords; an unknown, repeated or missing one
 // is an error naming `fn`); parameters at or past `required` are optional:

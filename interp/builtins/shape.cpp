@@ -21,12 +21,6 @@ using stdlib::Attr;
 using stdlib::IndexItem;
 using stdlib::Shape;
 
-const stdlib::OpDef& table_op(std::string_view name) {
-    const stdlib::OpDef* o = stdlib::find_op(name);
-    if (!o) throw Error("internal error: the op table has no `" + std::string(name) + "`");
-    return *o;
-}
-
 std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
                                     std::initializer_list<std::string_view> names, size_t required) {
     std::vector<const Value*> out(names.size(), nullptr);

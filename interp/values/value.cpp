@@ -167,12 +167,37 @@ Value Value::tuple(std::vector<Value> items) {
     return v;
 }
 Value Value::str(std::string text) {
-    auto obj = std::make_shared<StrObj>(StrObj{std::move(text), {}});
+    auto obj = std::make_shared<StrObj>(StrObj{std::move(text), {}, {}, false});
     obj->charge.set(text_bytes(obj->text.size()), "a string");
     Value v;
     v.v_ = std::shared_ptr<const StrObj>(std::move(obj));
     return v;
 }
+bool Value::append_text_unshared(std::string_view more) {
+    auto* p = std::get_if<std::shared_ptr<const StrObj>>(&v_);
+    if (!p || p->use_count() != 1) return false;
+    // Value::str made it as a non-const StrObj, and nothing else holds it.
+    StrObj& obj = const_cast<StrObj&>(**p);
+    const size_t total = obj.text.size() + more.size();
+    stdlib::check_fits(text_bytes(total), "a string");
+    stdlib::spend_work(static_cast<int64_t>(more.size()));
+    obj.text.append(more);
+    obj.charge.set(text_bytes(total), "a string");
+    obj.char_starts = nullptr;
+    obj.indexed = false;
+    return true;
+}
+
+TextChars Value::text_chars() const {
+    const std::string& t = text();
+    const StrObj& obj = *std::get<std::shared_ptr<const StrObj>>(v_);
+    if (!obj.indexed) {
+        obj.char_starts = TextChars::starts_of(t);
+        obj.indexed = true;
+    }
+    return TextChars(t, obj.char_starts);
+}
+
 Value Value::function(std::shared_ptr<const FunctionObj> f) {
     Value v;
     v.v_ = std::move(f);

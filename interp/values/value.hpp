@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "lang/ast.hpp"
+#include "interp/values/text_chars.hpp"
 #include "stdlib/budget.hpp"
 #include "stdlib/op_table.hpp"
 #include "stdlib/tensor.hpp"
@@ -117,6 +118,11 @@ struct TupleObj {
 struct StrObj {
     std::string text;
     stdlib::Charge charge;
+    // Where each character starts (text_chars.hpp), made by the first
+    // index, slice or len of the string and dropped when it is appended to;
+    // null once known to be ASCII (`indexed` says whether it is known).
+    mutable std::shared_ptr<const std::vector<size_t>> char_starts;
+    mutable bool indexed = false;
 };
 
 // A user function (def or lambda): code from the AST plus what it closed over.
@@ -259,6 +265,13 @@ public:
     const std::vector<Value>* children() const;
     Value with_children(std::vector<Value> items) const;
     const std::string& text() const;
+    // `s += t` in place: appends when this is a string no other value
+    // shares (CPython's trick, so a loop building a string is linear);
+    // false otherwise, and the caller builds a new string.
+    bool append_text_unshared(std::string_view more);
+    // The string's characters, for indexing and slicing in O(1) per
+    // character (the character index is made once per string).
+    TextChars text_chars() const;
     const FunctionObj& function() const { return *std::get<std::shared_ptr<const FunctionObj>>(v_); }
     const std::shared_ptr<const FunctionObj>& function_ptr() const {
         return std::get<std::shared_ptr<const FunctionObj>>(v_);
