@@ -110,7 +110,7 @@ void check_agrees(const Graph& g, codegen::CompiledGraph& c, int64_t n) {
 
 }  // namespace
 
-TEST_CASE("bounded_work: result elements (matmul: times the inner dim); a while has no bound") {
+TEST_CASE("bounded_work: result elements (matmul: times the inner dim), a while has no bound") {
     CHECK(codegen::bounded_work(*straight(100, 2.0)) == 300 + 1);  // mul, tanh, add + the constant
     CHECK(codegen::bounded_work(*looping()) == -1);
     Graph g("mm");

@@ -73,7 +73,7 @@ TEST_CASE("element-wise rows lower every dtype the stdlib's signature accepts") 
     }
 }
 
-TEST_CASE("an op without a kind has no lowering; an op of an OtherKind runs through the runtime") {
+TEST_CASE("an op without a kind has no lowering, an op of an OtherKind runs through the runtime") {
     stdlib::OpDef untyped{"untyped", {}, nullptr, nullptr, stdlib::kElementwise, "", {}};
     CHECK(codegen::coverage(untyped) == Coverage::Missing);
     stdlib::OpDef untyped_shape_op{"untyped_shape_op", {}, nullptr, nullptr, 0, "", {}};

@@ -189,7 +189,7 @@ TEST_CASE("the thread pool runs every task exactly once, also for several caller
     CHECK(h.each_once());
 }
 
-TEST_CASE("TG_NUM_THREADS: a positive integer sets the default thread count; anything else is not used") {
+TEST_CASE("TG_NUM_THREADS: a positive integer sets the default thread count, anything else is not used") {
     const char* old = std::getenv("TG_NUM_THREADS");
     const std::string saved = old ? old : "";
     setenv("TG_NUM_THREADS", "3", 1);

@@ -34,7 +34,7 @@ TEST_CASE("two interpreters in one process are independent") {
     CHECK(b.out == "2\n5\n");
 }
 
-TEST_CASE("variables can be read and bound; functions called with tensors") {
+TEST_CASE("variables can be read and bound, functions called with tensors") {
     Captured c;
     std::vector<float> data = {1.0f, 2.0f, 3.0f};
     c.interp.set("v", tg::Tensor::wrap(data.data(), tg::DType::F32, {3}));

@@ -38,7 +38,7 @@ Tensor vec(std::initializer_list<double> xs) {
 }
 }  // namespace
 
-TEST_CASE("ops on tracked tensors are recorded; bool results and stale wrappers are not") {
+TEST_CASE("ops on tracked tensors are recorded, bool results and stale wrappers are not") {
     OnTape h;
     Value x = h.tracked(vec({1, 2, 3}));
     Value y = binary(h.rt, tg::lang::BinOp::Mul, x, x);

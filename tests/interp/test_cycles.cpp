@@ -57,7 +57,7 @@ long growth_over_rounds(Run& r, const std::string& program) {
 }
 }  // namespace
 
-TEST_CASE("frames kept only by their own closures are freed; closures in use survive the collections") {
+TEST_CASE("frames kept only by their own closures are freed, closures in use survive the collections") {
     Run r;
     // warm up the allocator, then measure
     const char* program = R"(
@@ -89,7 +89,7 @@ print(total, sum([k() for k in kept]))
     CHECK(r.out == "1501500 1275\n60000300000 1275\n");
 }
 
-TEST_CASE("a @graph closure in a cycle is freed with its traces; recursion through a local function works") {
+TEST_CASE("a @graph closure in a cycle is freed with its traces, recursion through a local function works") {
     Run r;
     r.interp.run_source(R"(
 def outer(k):

@@ -81,7 +81,7 @@ const char* kProgram =
 
 }  // namespace
 
-TEST_CASE("a line breakpoint stops in eager code with the frame's variables; evaluate and set change them") {
+TEST_CASE("a line breakpoint stops in eager code with the frame's variables, evaluate and set change them") {
     std::string out;
     tg::Interpreter interp(capture(out));
     Recorder d;
@@ -143,7 +143,7 @@ TEST_CASE("a conditional breakpoint compiled into a graph stops only when it hol
     CHECK(out == "[4.0, 8.0]\n[4.0, 4.0]\n[4.0, 8.0]\n");
 }
 
-TEST_CASE("stepping: in, over, out; function breakpoints; temporary ones go") {
+TEST_CASE("stepping: in, over, out, function breakpoints, temporary ones go") {
     std::string out;
     tg::Interpreter interp(capture(out));
     Recorder d;
@@ -166,7 +166,7 @@ TEST_CASE("stepping: in, over, out; function breakpoints; temporary ones go") {
     CHECK(interp.breakpoints().size() == 1);
 }
 
-TEST_CASE("stop on raise: the frame that raised, eager and compiled; the error goes on after") {
+TEST_CASE("stop on raise: the frame that raised, eager and compiled, the error goes on after") {
     for (bool eager : {false, true}) {
         std::string out;
         tg::Options o = capture(out);
@@ -190,7 +190,7 @@ TEST_CASE("stop on raise: the frame that raised, eager and compiled; the error g
     }
 }
 
-TEST_CASE("logpoints write instead of stopping; line events reach the host") {
+TEST_CASE("logpoints write instead of stopping, line events reach the host") {
     std::string out;
     tg::Interpreter interp(capture(out));
     Recorder d;
@@ -206,7 +206,7 @@ TEST_CASE("logpoints write instead of stopping; line events reach the host") {
     CHECK(std::find(d.event_lines.begin(), d.event_lines.end(), 3) != d.event_lines.end());
 }
 
-TEST_CASE("request_pause from another thread stops a compiled loop; Terminate ends the run") {
+TEST_CASE("request_pause from another thread stops a compiled loop, Terminate ends the run") {
     std::string out;
     tg::Interpreter interp(capture(out));
     Recorder d;

@@ -85,7 +85,7 @@ TEST_CASE("dynamic shapes: 50 batch sizes take 4 traces in auto mode, one per sh
     CHECK(never.count("dynamic dimensions") == 0);
 }
 
-TEST_CASE("dynamic shapes: always generalizes at the first trace; a size-dependent graph says why and traces per shape") {
+TEST_CASE("dynamic shapes: always generalizes at the first trace, a size-dependent graph says why and traces per shape") {
     Run always(tg::DynamicShapes::Always), eager(tg::DynamicShapes::Always, true);
     const char* program = R"(
 @graph

@@ -181,7 +181,7 @@ TEST_CASE("graphs() shows each trace of a @graph function, as text or DOT") {
     CHECK_THROWS_AS(r.interp.graphs("nothing"), tg::Error);
 }
 
-TEST_CASE("a step limit stops a compiled @graph loop with eager's error; without limits the loop counts nothing") {
+TEST_CASE("a step limit stops a compiled @graph loop with eager's error, without limits the loop counts nothing") {
     const char* loop = "@graph\ndef spin(n):\n    i = 0\n    while i < n:\n        i += 1\n    return i\nprint(spin(100000000))\n";
     for (bool jit : {true, false}) {
         tg::Options o;
@@ -221,7 +221,7 @@ TEST_CASE("compiled code is released with its interpreter, and two interpreters 
     }
 }
 
-TEST_CASE("tiering: a small @graph function starts on the graph interpreter and switches to native code; the output "
+TEST_CASE("tiering: a small @graph function starts on the graph interpreter and switches to native code, the output "
           "never changes") {
     const char* program = "@graph\ndef g(x):\n    return (tanh(x) * 2.0 + x).sum()\nx = tensor([0.5, 1.0, -2.0])\n";
     Run eager(true);

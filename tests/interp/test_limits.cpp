@@ -188,7 +188,7 @@ TEST_CASE("interrupt: a loop of heavy ops stops soon after the flag") {
     }
 }
 
-TEST_CASE("a limit reached while tracing ends the run; it is never a raise node of a branch") {
+TEST_CASE("a limit reached while tracing ends the run, it is never a raise node of a branch") {
     // The step limit tripped inside a dynamic branch while tracing (a static
     // loop unrolled there) became a `raise` node like a program error; the
     // trace went on, failed again after the branch, and the call was rerun

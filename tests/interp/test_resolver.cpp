@@ -24,7 +24,7 @@ const lang::Name& returned_name(const lang::FunctionDef& f, size_t stmt) {
 }
 }  // namespace
 
-TEST_CASE("parameters and assigned names are locals; others are globals or builtins") {
+TEST_CASE("parameters and assigned names are locals, others are globals or builtins") {
     Resolved r("g = 1\ndef f(a, b):\n    c = a\n    return c\ndef h():\n    return g\ndef k():\n    return print\n");
     const auto& f = r.def(1);
     auto* facts = static_cast<const interp::FunctionFacts*>(f.info.get());
@@ -40,7 +40,7 @@ TEST_CASE("parameters and assigned names are locals; others are globals or built
     CHECK(returned_name(r.def(3), 0).scope == lang::Scope::Builtin);
 }
 
-TEST_CASE("enclosing variables resolve by depth; assignment makes a local") {
+TEST_CASE("enclosing variables resolve by depth, assignment makes a local") {
     Resolved r("def outer(x):\n    def inner():\n        return x\n    def shadow():\n        x = 2\n        return x\n    return inner\n");
     const auto& outer = r.def(0);
     const auto& inner = outer.body[0]->as<lang::FunctionDef>();

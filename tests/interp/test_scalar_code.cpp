@@ -37,7 +37,7 @@ struct Chunk {
 };
 }  // namespace
 
-TEST_CASE("pure scalar arithmetic and single comparisons are compiled; anything else is not") {
+TEST_CASE("pure scalar arithmetic and single comparisons are compiled, anything else is not") {
     Chunk c("s = 0\ni = 0\n"
             "s = s + (i * i) % 7\n"    // 2
             "t = i < 3\n"              // 3

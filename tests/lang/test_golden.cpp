@@ -39,7 +39,7 @@ TEST_CASE("golden: every syntax error of a broken file, rendered") {
     CHECK(out == read("golden/errors.err"));
 }
 
-TEST_CASE("the conformance scripts parse; the syntax-error case fails where it says") {
+TEST_CASE("the conformance scripts parse, the syntax-error case fails where it says") {
     int parsed = 0;
     for (const char* name : {"01_eager_basics", "02_native_if", "03_tomato_egg", "04_graph_cond", "05_graph_while",
                              "06_print_in_graph", "07_broadcast", "08_matmul", "09_grad", "10_div_by_zero",

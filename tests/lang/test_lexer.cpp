@@ -168,7 +168,7 @@ TEST_CASE("mismatched and unmatched closing brackets") {
     CHECK(lex(")")[0].text == "unmatched ')'");
 }
 
-TEST_CASE("unexpected characters are named; unprintable bytes as \\xNN") {
+TEST_CASE("unexpected characters are named, unprintable bytes as \\xNN") {
     CHECK(lex("$")[0].text == "unexpected character '$'");
     CHECK(lex("\xc3\xa9")[0].text == "unexpected character '\xc3\xa9'");
     CHECK(lex(std::string(1, '\0'))[0].text == "unexpected character '\\x00'");

@@ -77,7 +77,7 @@ TEST_CASE("long operator chains are limited too (the AST is walked recursively)"
     CHECK(first_error("x = 1" + repeat(" + 1", 500) + "\n").empty());
 }
 
-TEST_CASE("block nesting: 100 levels is the limit; long elif chains are bounded") {
+TEST_CASE("block nesting: 100 levels is the limit, long elif chains are bounded") {
     std::string ok, deep;
     for (int i = 0; i < 99; ++i) ok += std::string(i * 1, ' ') + "if x:\n";
     ok += std::string(99, ' ') + "pass\n";

@@ -52,7 +52,7 @@ TEST_CASE("if / elif / else: an elif is an If inside orelse") {
     CHECK(elif.orelse[0]->kind == StmtKind::Assign);
 }
 
-TEST_CASE("a simple statement may follow the colon; ';' separates statements") {
+TEST_CASE("a simple statement may follow the colon, ',' separates statements") {
     auto m = ok("if x > 0: y = 1; z = 2\nelse: y = 0\nwhile c: c -= 1\n");
     REQUIRE(m->body.size() == 2);
     const auto& s = m->body[0]->as<If>();

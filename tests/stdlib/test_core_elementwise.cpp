@@ -145,7 +145,7 @@ TEST_CASE("Python's // and % on negative values") {
     CHECK(std::isnan(fmd(1.0, 0.0)));
 }
 
-TEST_CASE("integer division and modulo by zero are errors; float division by zero is IEEE") {
+TEST_CASE("integer division and modulo by zero are errors, float division by zero is IEEE") {
     CHECK_THROWS_WITH_AS(binary(BinaryKind::FloorDiv, Tensor::weak_int(1), Tensor::weak_int(0)),
                          "integer division by zero", OpError);
     CHECK_THROWS_WITH_AS(binary(BinaryKind::Mod, Tensor::weak_int(1), Tensor::weak_int(0)), "integer modulo by zero",

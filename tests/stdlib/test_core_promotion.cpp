@@ -131,7 +131,7 @@ TEST_CASE("weak values keep their exact value until they meet a dtype") {
     CHECK(binary(BinaryKind::Mul, make_tensor<int64_t>({2}, {1, 2}), Tensor::weak_float(0.5)).dtype() == DType::F32);
 }
 
-TEST_CASE("comparisons give strong bool; division of ints gives f32") {
+TEST_CASE("comparisons give strong bool, division of ints gives f32") {
     Tensor c = binary(BinaryKind::Lt, Tensor::weak_int(1), Tensor::weak_int(2));
     CHECK(c.dtype() == DType::Bool);
     CHECK(!c.weak());

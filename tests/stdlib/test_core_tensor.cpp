@@ -105,7 +105,7 @@ TEST_CASE("huge allocations are errors, not aborts") {
     CHECK_THROWS_WITH_AS(Tensor::empty(DType::F32, Shape{-1, 2}), doctest::Contains("negative dimension"), OpError);
 }
 
-TEST_CASE("copies share the buffer; make_unique copies only when shared") {
+TEST_CASE("copies share the buffer, make_unique copies only when shared") {
     Tensor a = make_tensor<float>({3}, {1, 2, 3});
     Tensor b = a;
     CHECK(a.shares_buffer_with(b));

@@ -334,7 +334,7 @@ TEST_CASE("every gradient rule agrees with finite differences (f64)") {
     }
 }
 
-TEST_CASE("max and min split the gradient evenly among ties; relu'(0) = 0") {
+TEST_CASE("max and min split the gradient evenly among ties, relu'(0) = 0") {
     Tensor x = Tensor::empty(DType::F64, Shape{4});
     double vals[] = {1.0, 3.0, 3.0, 0.0};
     for (int i = 0; i < 4; ++i) x.data<double>()[i] = vals[i];

@@ -59,7 +59,7 @@ TEST_CASE("philox4x32_10 matches Random123's known-answer vectors") {
           philox4x32_10({0x243f6a88, 0x85a308d3, 0, 0}, {0xa4093822, 0x299f31d0}));
 }
 
-TEST_CASE("random ops: same seed, same numbers; the stream advances") {
+TEST_CASE("random ops: same seed, same numbers, the stream advances") {
     for (const char* op : {"random_uniform", "random_normal"}) {
         Rng a(42), b(42);
         std::vector<double> x1 = values(call(op, a, {std::vector<int64_t>{3, 5}}));

@@ -74,7 +74,7 @@ TEST_CASE("selection op errors") {
     }
 }
 
-TEST_CASE("solve op errors; singular matrices") {
+TEST_CASE("solve op errors, singular matrices") {
     for (const char* fn : {"inv", "det"}) {
         CAPTURE(fn);
         TG_CHECK_OP_ERROR(fn, std::vector<Tensor>{f32({2, 3})}, Kw{},

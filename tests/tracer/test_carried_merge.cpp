@@ -22,7 +22,7 @@ std::string joined(const TensorType& a, const TensorType& b) {
 }
 }  // namespace
 
-TEST_CASE("carried merge: equal types join; a literal takes a tensor's dtype of its own kind only") {
+TEST_CASE("carried merge: equal types join, a literal takes a tensor's dtype of its own kind only") {
     CHECK(joined(strong(DType::F32, {3}), strong(DType::F32, {3})) == "f32[3]");
     CHECK(joined(weak(DType::I64), weak(DType::I64)) == "weak i64[]");
     CHECK(joined(weak(DType::I64), strong(DType::I32)) == "i32[]");

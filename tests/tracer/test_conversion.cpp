@@ -164,7 +164,7 @@ TEST_CASE("conversion: where one branch raises, the other's static value is the 
     CHECK(results[0].side[1].kind == Fake::Undefined);
 }
 
-TEST_CASE("conversion: leaves that differ become results of the joined type; equal ones stay static") {
+TEST_CASE("conversion: leaves that differ become results of the joined type, equal ones stay static") {
     Results results;
     const Fake shared = tensor(DType::F32);
     const Fake a = tuple({shared, tensor(DType::I32)}), b = tuple({shared, literal(DType::I64)});
@@ -198,7 +198,7 @@ TEST_CASE("conversion: a variable defined in one branch only gets a defined-flag
     CHECK(results.size() == 1);
 }
 
-TEST_CASE("conversion: None against a value is carried with the None flag; None against undefined is not supported") {
+TEST_CASE("conversion: None against a value is carried with the None flag, None against undefined is not supported") {
     Results results;
     const Fake n = none(), t = tensor(DType::F32), undefined;
     BranchMerge<Fake> m = merge(x, undefined, &t, &n, results);
@@ -210,7 +210,7 @@ TEST_CASE("conversion: None against a value is carried with the None flag; None 
                          "`x`, which is None on some paths and not defined on others", Unsupported);
 }
 
-TEST_CASE("conversion: values that do not merge throw the mismatch; a return value of two kinds is unsupported") {
+TEST_CASE("conversion: values that do not merge throw the mismatch, a return value of two kinds is unsupported") {
     Results results;
     const Fake f = tensor(DType::F32), i = tensor(DType::I32);
     try {
@@ -292,7 +292,7 @@ TEST_CASE("conversion: a loop variable first assigned in the body is carried wit
     CHECK(to_string(loop.plan[0].types.at(0)) == "f64[]");
 }
 
-TEST_CASE("conversion: a leaf differentiated from now on makes the loop trace again; keys follow the plans") {
+TEST_CASE("conversion: a leaf differentiated from now on makes the loop trace again, keys follow the plans") {
     const Fake t = tensor(DType::F32);
     Loop loop{{x, {"break", CarriedRole::Flag}}, {t, static_bool(false)}, {}, {}};
     loop.plan.resize(2);
@@ -395,7 +395,7 @@ TEST_CASE("convert_cond: two values that do not merge roll the cond back, then r
     CHECK(h.tape_rollbacks == 1);
 }
 
-TEST_CASE("convert_cond: an error that stops the conversion in a branch rolls back; both raising keeps the token") {
+TEST_CASE("convert_cond: an error that stops the conversion in a branch rolls back, both raising keeps the token") {
     CondFixture f;
     const size_t nodes = f.g.num_nodes();
     FakeCond h = f.host({f.a});
@@ -499,7 +499,7 @@ TEST_CASE("convert_while: a dtype that changes in the body rolls the loop back, 
     CHECK(h.tok == f.tok);
 }
 
-TEST_CASE("convert_while: a body that always raises yields its arguments; an error that stops it rolls back") {
+TEST_CASE("convert_while: a body that always raises yields its arguments, an error that stops it rolls back") {
     CondFixture f;
     FakeWhile h = loop_host(f, {f.a}, {true});
     h.body = [&](FakeWhile& w) { w.vals[0] = f.b; return true; };

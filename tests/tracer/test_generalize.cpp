@@ -63,7 +63,7 @@ TEST_CASE("generalize: Auto waits for 3 traces that differ only in sizes, then t
     CHECK_FALSE(plan_generalization(ptrs(cached), sig({7, 4}, {4, 3}), DynamicShapes::Never));
 }
 
-TEST_CASE("generalize: dims that varied together share a symbol; independent ones do not") {
+TEST_CASE("generalize: dims that varied together share a symbol, independent ones do not") {
     std::vector<Signature> cached = {sig({2, 4}, {2, 5}), sig({3, 4}, {3, 6}), sig({5, 4}, {5, 5})};
     auto plan = plan_generalization(ptrs(cached), sig({7, 4}, {7, 6}), DynamicShapes::Auto);
     REQUIRE(plan);

@@ -100,7 +100,7 @@ func @a(%0: token) -> (token) {
 )");
 }
 
-TEST_CASE("cse: equal pure nodes merge; constants merge only when bit-identical") {
+TEST_CASE("cse: equal pure nodes merge, constants merge only when bit-identical") {
     Graph g("cse");
     ValueId x = g.add_input(f32({3}), "x"), y = g.add_input(f32({3}), "y");
     ValueId a = g.apply1("mul", {x, y});
@@ -182,7 +182,7 @@ TEST_CASE("cse: effects never merge") {
     CHECK_FALSE(eliminate_common_subexpressions(g));
 }
 
-TEST_CASE("dce: unused pure nodes go; effects, may-raise nodes and loops stay") {
+TEST_CASE("dce: unused pure nodes go, effects, may-raise nodes and loops stay") {
     Graph g("dce");
     ValueId tok = g.add_input_token();
     ValueId x = g.add_input(f32(), "x");
@@ -346,7 +346,7 @@ TEST_CASE("pipeline: a pass that breaks the graph is named") {
     CHECK(find_pass("nope") == nullptr);
 }
 
-TEST_CASE("pipeline: the sample chain keeps its shape; folded collatz stays correct") {
+TEST_CASE("pipeline: the sample chain keeps its shape, folded collatz stays correct") {
     Graph g = collatz_graph();
     optimize(g);
     // The loop's constants are still there (nothing to fold: n is an input), the graph is unchanged in meaning.
@@ -398,7 +398,7 @@ func @cr(%x: f32[]) -> (f32[]) {
     CHECK(run_str(g, {Tensor::scalar(0.5)}) + run_str(g, {Tensor::scalar(-0.5)}) == before);
 }
 
-TEST_CASE("dce: a cond that only passes the token through goes; one with an effect or a possible error stays") {
+TEST_CASE("dce: a cond that only passes the token through goes, one with an effect or a possible error stays") {
     // if x > 0: y = sin(x) else: y = x (y unused) — the token threaded through it
     Graph g("tok");
     ValueId tok = g.add_input_token();
