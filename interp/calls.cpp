@@ -175,7 +175,7 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         return located([&] {
             if (args.positional.size() != 1 || !args.keywords.empty())
                 throw Error(std::string(stdlib::dtype_name(callee.dtype())) + ": takes 1 argument");
-            const stdlib::OpDef* op = &table_op("astype");
+            const stdlib::OpDef* op = &stdlib::op_of(stdlib::ElementwiseKind::AsType);
             if (!op) throw Error("internal error: no astype op");
             Value a[2] = {args.positional[0], callee};
             return call_op(rt_, *op, CallArgs{a, {}, {}, args.loc});

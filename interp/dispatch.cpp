@@ -219,12 +219,6 @@ const char* binop_name(lang::BinOp op) {
 
 }  // namespace
 
-const stdlib::OpDef& table_op(std::string_view name) {
-    const stdlib::OpDef* op = stdlib::find_op(name);
-    if (!op) throw Error("internal error: the op table has no `" + std::string(name) + "`");
-    return *op;
-}
-
 namespace {
 
 [[noreturn]] void unsupported(const char* sym, const Value& a, const Value& b) {
@@ -515,14 +509,14 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
     if (a.is_tensor() && b.is_tensor()) {
         if (const Level level = operator_level(rt, a, b); level != Level::Eager) {
             Value in[2] = {a, b};
-            return bind_op(rt, level, op == lang::BinOp::MatMul ? table_op("matmul") : stdlib::binary_op(binary_kind(op)),
+            return bind_op(rt, level, op == lang::BinOp::MatMul ? stdlib::op_of(stdlib::OtherKind::Matmul) : stdlib::binary_op(binary_kind(op)),
                         in, {});
         }
         // The fast path: operators on tensors (0-d ones allocate nothing).
         if (op == lang::BinOp::MatMul) {
             Tensor in[2] = {a.tensor(), b.tensor()};
             Attr attrs[2];
-            return apply_op(rt, table_op("matmul"), in, attrs);
+            return apply_op(rt, stdlib::op_of(stdlib::OtherKind::Matmul), in, attrs);
         }
         const stdlib::BinaryKind k = binary_kind(op);
         if (a.scalar() && b.scalar()) {
@@ -618,11 +612,10 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
 }
 
 Value unary(Runtime& rt, lang::UnaryOp op, const Value& a) {
-    const char* name = op == lang::UnaryOp::Neg ? "neg" : op == lang::UnaryOp::Invert ? "invert" : "pos";
     if (!a.is_tensor())
         throw Error(std::string("unsupported operand type for ") + lang::to_string(op) + ": " + kind_name(a.kind()));
     if (op == lang::UnaryOp::Pos) return a;
-    const stdlib::OpDef& def = table_op(name);
+    const stdlib::OpDef& def = stdlib::op_of(op == lang::UnaryOp::Neg ? stdlib::UnaryKind::Neg : stdlib::UnaryKind::Invert);
     if (const Level level = operator_level(rt, a); level != Level::Eager)
         return bind_op(rt, level, def, std::span<const Value>(&a, 1), {});
     Tensor in[1] = {a.tensor()};
@@ -760,7 +753,7 @@ private:
         stdlib::poll_limits();
         Tensor eq = stdlib::binary(stdlib::BinaryKind::Eq, x, y);
         Tensor in[1] = {eq};
-        const stdlib::OpDef& all = table_op("all");
+        const stdlib::OpDef& all = stdlib::op_of(stdlib::ReduceKind::All);
         std::vector<Attr> at;
         stdlib::complete_attrs(all, at);
         stdlib::OpContext ctx{&rt_.rng};

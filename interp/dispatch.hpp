@@ -30,10 +30,6 @@ class Runtime;
 
 enum class Level : uint8_t;  // interp/bind.hpp
 
-// The op of the table with this builtin name (an internal error if the
-// table has none): how interp names the ops it applies itself.
-const stdlib::OpDef& table_op(std::string_view name);
-
 // Calls a table op with call arguments (binding, conversion, then bind).
 Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args);
 // Applies a table op to operand values (in the op's input order: Tensor

@@ -457,7 +457,7 @@ Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
         at(loc);
         Value eq = compare(rt_, CmpOp::Eq, c, x);
         Value args[1] = {eq};
-        return call_op(rt_, table_op("any"), CallArgs{args, {}, {}, loc});
+        return call_op(rt_, stdlib::op_of(stdlib::ReduceKind::Any), CallArgs{args, {}, {}, loc});
     }
     if (!c.is_sequence())
         throw Error(std::string("`in`: a ") + kind_name(c.kind()) +
@@ -766,7 +766,7 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
         if (a.attr == "dtype") return Value(t.dtype);
         if (a.attr == "T") {
             at(a.loc);
-            const stdlib::OpDef* op = &table_op("transpose");
+            const stdlib::OpDef* op = &stdlib::op_of(stdlib::OtherKind::Transpose);
             if (!op) fail("internal error: no transpose op", a.loc);
             Value args[1] = {x};
             try {

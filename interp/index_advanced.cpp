@@ -21,19 +21,18 @@ namespace {
 
 std::vector<int64_t> dims(const Shape& s) { return {s.begin(), s.end()}; }
 
-Value op(Runtime& rt, const char* name, std::vector<Value> operands, std::vector<Attr> attrs) {
-    const stdlib::OpDef& d = table_op(name);
+Value op(Runtime& rt, const stdlib::OpDef& d, std::vector<Value> operands, std::vector<Attr> attrs) {
     attrs.resize(d.params.size());
     return run_op(rt, d, operands, std::move(attrs));
 }
 Value reshape(Runtime& rt, const Value& x, const Shape& s) {
     if (x.tensor_type().shape == s) return x;
-    return op(rt, "reshape", {x}, {std::monostate{}, dims(s)});
+    return op(rt, stdlib::op_of(stdlib::OtherKind::Reshape), {x}, {std::monostate{}, dims(s)});
 }
 Value astype(Runtime& rt, const Value& x, stdlib::DType d) {
     const stdlib::TensorType t = x.tensor_type();
     if (t.dtype == d && !t.weak) return x;
-    return op(rt, "astype", {x}, {std::monostate{}, d});
+    return op(rt, stdlib::op_of(stdlib::ElementwiseKind::AsType), {x}, {std::monostate{}, d});
 }
 Value as_tensor(const Value& v, const char* what) { return v.is_tensor() ? v : Value(to_tensor(v, what)); }
 
@@ -224,7 +223,7 @@ Value checked_index(Runtime& rt, const Plan& p, size_t j) {
     stdlib::Tensor positions = stdlib::Tensor::empty(stdlib::DType::I64, along);
     std::iota(positions.data<int64_t>(), positions.data<int64_t>() + n, int64_t{0});
     const Value& index = p.indices[j];
-    const Value picked = op(rt, "_gather", {Value(std::move(positions)), index}, {{}, {}, int64_t{axis}});
+    const Value picked = op(rt, stdlib::op_of(stdlib::OtherKind::Gather), {Value(std::move(positions)), index}, {{}, {}, int64_t{axis}});
     return reshape(rt, picked, index.tensor_type().shape);
 }
 
@@ -235,7 +234,7 @@ Value linear_index(Runtime& rt, const Plan& p) {
     for (size_t j = p.indices.size(); j-- > 0;) {
         Value term = checked_index(rt, p, j);
         if (!(term.tensor_type().shape == p.broadcast))
-            term = op(rt, "broadcast_to", {term}, {std::monostate{}, dims(p.broadcast)});
+            term = op(rt, stdlib::op_of(stdlib::OtherKind::BroadcastTo), {term}, {std::monostate{}, dims(p.broadcast)});
         if (stride != 1) term = binary(rt, lang::BinOp::Mul, term, Value(stdlib::Tensor::scalar(stride)));
         total = total.defined() ? binary(rt, lang::BinOp::Add, term, total) : term;
         stride *= p.view[p.index_axes[j]];
@@ -245,13 +244,13 @@ Value linear_index(Runtime& rt, const Plan& p) {
 
 // The basic view with its indexed axes merged into one, and back.
 Value merge_axes(Runtime& rt, const Plan& p, Value view) {
-    if (!p.merge_perm.empty()) view = op(rt, "transpose", {view}, {std::monostate{}, p.merge_perm});
+    if (!p.merge_perm.empty()) view = op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), {view}, {std::monostate{}, p.merge_perm});
     return reshape(rt, view, p.merged);
 }
 Value unmerge_axes(Runtime& rt, const Plan& p, const Value& merged) {
     if (p.merge_perm.empty()) return reshape(rt, merged, p.view);
     const Value t = reshape(rt, merged, permuted(p.view, p.merge_perm));
-    return op(rt, "transpose", {t}, {std::monostate{}, inverse(p.merge_perm)});
+    return op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), {t}, {std::monostate{}, inverse(p.merge_perm)});
 }
 
 // ---- bool masks
@@ -301,7 +300,7 @@ Value mask_select(Runtime& rt, const Value& x, const Value& mask) {
     check_mask(xs, ms);
     need_concrete_mask(rt, mask, "x[mask] has a length that");
     const Value flat = reshape(rt, x, merged(xs, ms));
-    return op(rt, "_gather", {flat, Value(mask_positions(mask.tensor()))}, {{}, {}, int64_t{0}});
+    return op(rt, stdlib::op_of(stdlib::OtherKind::Gather), {flat, Value(mask_positions(mask.tensor()))}, {{}, {}, int64_t{0}});
 }
 
 void mask_assign(Runtime& rt, Value& x, const Value& mask, const Value& value) {
@@ -316,7 +315,7 @@ void mask_assign(Runtime& rt, Value& x, const Value& mask, const Value& value) {
         // the same value for every selected element: where(mask, v, x)
         Shape m = ms;
         for (int d = 0; d < rest.rank(); ++d) m.push_back(1);
-        x = op(rt, "where", {reshape(rt, mask, m), v, x}, {});
+        x = op(rt, stdlib::op_of(stdlib::ElementwiseKind::Where), {reshape(rt, mask, m), v, x}, {});
         return;
     }
     need_concrete_mask(rt, mask, "x[mask] = v with one value per selected element (v of shape " + vs.to_string() + ")");
@@ -326,9 +325,9 @@ void mask_assign(Runtime& rt, Value& x, const Value& mask, const Value& value) {
     if (!stdlib::broadcasts_to(vs, selected))
         throw Error("index assignment: cannot assign a value of shape " + vs.to_string() + " to the " +
                     std::to_string(pos.numel()) + " elements selected by the mask (shape " + selected.to_string() + ")");
-    Value vb = vs == selected ? v : op(rt, "broadcast_to", {v}, {std::monostate{}, dims(selected)});
+    Value vb = vs == selected ? v : op(rt, stdlib::op_of(stdlib::OtherKind::BroadcastTo), {v}, {std::monostate{}, dims(selected)});
     const Value flat = reshape(rt, x, merged(xt.shape, ms));
-    x = reshape(rt, op(rt, "_scatter", {flat, Value(pos), vb}, {{}, {}, {}, int64_t{0}}), xt.shape);
+    x = reshape(rt, op(rt, stdlib::op_of(stdlib::OtherKind::Scatter), {flat, Value(pos), vb}, {{}, {}, {}, int64_t{0}}), xt.shape);
 }
 
 }  // namespace
@@ -345,10 +344,10 @@ Value index_advanced(Runtime& rt, const Value& x, const Subscript& s) {
     const Plan p = plan(x.tensor_type().shape, s);
     Value y = index_tensor(rt, x, p.basic, p.dynamic);
     if (p.indices.size() > 1)
-        y = op(rt, "_gather", {merge_axes(rt, p, y), linear_index(rt, p)}, {{}, {}, int64_t{p.axis}});
+        y = op(rt, stdlib::op_of(stdlib::OtherKind::Gather), {merge_axes(rt, p, y), linear_index(rt, p)}, {{}, {}, int64_t{p.axis}});
     else if (p.index.defined())
-        y = op(rt, "_gather", {y, p.index}, {{}, {}, int64_t{p.axis}});
-    if (!p.perm.empty()) y = op(rt, "transpose", {y}, {std::monostate{}, p.perm});
+        y = op(rt, stdlib::op_of(stdlib::OtherKind::Gather), {y, p.index}, {{}, {}, int64_t{p.axis}});
+    if (!p.perm.empty()) y = op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), {y}, {std::monostate{}, p.perm});
     return reshape(rt, y, p.result);
 }
 
@@ -362,15 +361,15 @@ void assign_advanced(Runtime& rt, Value& x, const Subscript& s, const Value& val
     if (!stdlib::broadcasts_to(vs, p.result))
         throw Error("index assignment: cannot broadcast a value of shape " + vs.to_string() + " to the indexed shape " +
                     p.result.to_string());
-    if (!(vs == p.result)) v = op(rt, "broadcast_to", {v}, {std::monostate{}, dims(p.result)});
+    if (!(vs == p.result)) v = op(rt, stdlib::op_of(stdlib::OtherKind::BroadcastTo), {v}, {std::monostate{}, dims(p.result)});
     v = reshape(rt, v, p.before_newaxes);
-    if (!p.perm.empty()) v = op(rt, "transpose", {v}, {std::monostate{}, inverse(p.perm)});
+    if (!p.perm.empty()) v = op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), {v}, {std::monostate{}, inverse(p.perm)});
     if (p.indices.size() > 1) {
         const Value view = merge_axes(rt, p, index_tensor(rt, x, p.basic, p.dynamic));
-        v = unmerge_axes(rt, p, op(rt, "_scatter", {view, linear_index(rt, p), v}, {{}, {}, {}, int64_t{p.axis}}));
+        v = unmerge_axes(rt, p, op(rt, stdlib::op_of(stdlib::OtherKind::Scatter), {view, linear_index(rt, p), v}, {{}, {}, {}, int64_t{p.axis}}));
     } else if (p.index.defined()) {
         const Value view = index_tensor(rt, x, p.basic, p.dynamic);
-        v = op(rt, "_scatter", {view, p.index, v}, {{}, {}, {}, int64_t{p.axis}});
+        v = op(rt, stdlib::op_of(stdlib::OtherKind::Scatter), {view, p.index, v}, {{}, {}, {}, int64_t{p.axis}});
     }
     assign_index_tensor(rt, x, p.basic, v, p.dynamic);
 }

@@ -23,12 +23,6 @@ using Var = GradVar;
 
 std::vector<int64_t> dims(const Shape& s) { return {s.begin(), s.end()}; }
 
-const OpDef& op(std::string_view name) {
-    const OpDef* d = find_op(name);
-    if (!d) throw std::logic_error("gradient rules: no op " + std::string(name));
-    return *d;
-}
-
 // A small vocabulary over the builder, so that rules read like the math.
 struct Ops {
     GradBuilder& b;
@@ -42,8 +36,8 @@ struct Ops {
     Var sub(Var x, Var y) { return bin(B::Sub, x, y); }
     Var mul(Var x, Var y) { return bin(B::Mul, x, y); }
     Var div(Var x, Var y) { return bin(B::Div, x, y); }
-    Var un(std::string_view name, Var x) { return b.apply(op(name), std::span<const Var>(&x, 1), {}); }
-    Var neg(Var x) { return un("neg", x); }
+    Var un(UnaryKind k, Var x) { return b.apply(op_of(k), std::span<const Var>(&x, 1), {}); }
+    Var neg(Var x) { return un(U::Neg, x); }
     // A 0-d constant of v's dtype (weak, so it never changes a result's dtype).
     Var scalar(double value, Var like) {
         const DType d = type(like).dtype;
@@ -51,30 +45,30 @@ struct Ops {
     }
     Var where(Var c, Var x, Var y) {
         Var in[3] = {c, x, y};
-        return b.apply(op("where"), in, {});
+        return b.apply(op_of(ElementwiseKind::Where), in, {});
     }
     Var cast(Var x, DType d) {
         if (type(x).dtype == d && !type(x).weak) return x;
-        return b.apply(op("astype"), std::span<const Var>(&x, 1), {std::monostate{}, d});
+        return b.apply(op_of(ElementwiseKind::AsType), std::span<const Var>(&x, 1), {std::monostate{}, d});
     }
     Var like_dtype(Var x, Var of) { return cast(x, type(of).dtype); }
     Var reshape(Var x, const Shape& s) {
         if (type(x).shape == s) return x;
-        return b.apply(op("reshape"), std::span<const Var>(&x, 1), {std::monostate{}, dims(s)});
+        return b.apply(op_of(OtherKind::Reshape), std::span<const Var>(&x, 1), {std::monostate{}, dims(s)});
     }
     Var broadcast_to(Var x, const Shape& s) {
         if (type(x).shape == s) return x;
-        return b.apply(op("broadcast_to"), std::span<const Var>(&x, 1), {std::monostate{}, dims(s)});
+        return b.apply(op_of(OtherKind::BroadcastTo), std::span<const Var>(&x, 1), {std::monostate{}, dims(s)});
     }
-    Var reduce(std::string_view name, Var x, std::vector<int64_t> axes, bool keepdims) {
-        return b.apply(op(name), std::span<const Var>(&x, 1), {std::monostate{}, std::move(axes), keepdims});
+    Var reduce(const OpDef& op, Var x, std::vector<int64_t> axes, bool keepdims) {
+        return b.apply(op, std::span<const Var>(&x, 1), {std::monostate{}, std::move(axes), keepdims});
     }
     Var transpose(Var x, std::vector<int64_t> perm) {
-        return b.apply(op("transpose"), std::span<const Var>(&x, 1), {std::monostate{}, std::move(perm)});
+        return b.apply(op_of(OtherKind::Transpose), std::span<const Var>(&x, 1), {std::monostate{}, std::move(perm)});
     }
     Var matmul(Var x, Var y) {
         Var in[2] = {x, y};
-        return b.apply(op("matmul"), in, {});
+        return b.apply(op_of(OtherKind::Matmul), in, {});
     }
     // n / d, and 0 where d is 0 (a subgradient where the derivative is 0 / 0).
     Var div_or_zero(Var n, Var d) {
@@ -111,8 +105,8 @@ bool want(const VjpArgs& a, size_t i) { return i < a.wanted.size() && a.wanted[i
 
 // gelu'(x) = Phi(x) + x * phi(x)
 Var gelu_grad(Ops& o, Var x) {
-    Var cdf = o.mul(o.scalar(0.5, x), o.add(o.scalar(1, x), o.un("erf", o.mul(x, o.scalar(0.70710678118654752440, x)))));
-    Var pdf = o.mul(o.scalar(0.39894228040143267794, x), o.un("exp", o.mul(o.scalar(-0.5, x), o.mul(x, x))));
+    Var cdf = o.mul(o.scalar(0.5, x), o.add(o.scalar(1, x), o.un(U::Erf, o.mul(x, o.scalar(0.70710678118654752440, x)))));
+    Var pdf = o.mul(o.scalar(0.39894228040143267794, x), o.un(U::Exp, o.mul(o.scalar(-0.5, x), o.mul(x, x))));
     return o.add(cdf, o.mul(x, pdf));
 }
 
@@ -120,7 +114,7 @@ Var gelu_grad(Ops& o, Var x) {
 Var gelu_tanh_grad(Ops& o, Var x) {
     Var x2 = o.mul(x, x);
     Var u = o.mul(o.scalar(0.79788456080286535588, x), o.add(x, o.mul(o.scalar(0.044715, x), o.mul(x2, x))));
-    Var t = o.un("tanh", u);
+    Var t = o.un(U::Tanh, u);
     Var du = o.mul(o.scalar(0.79788456080286535588, x), o.add(o.scalar(1, x), o.mul(o.scalar(3 * 0.044715, x), x2)));
     return o.add(o.mul(o.scalar(0.5, x), o.add(o.scalar(1, t), t)),
                  o.mul(o.mul(o.scalar(0.5, x), x), o.mul(o.sub(o.scalar(1, t), o.mul(t, t)), du)));
@@ -133,15 +127,15 @@ Var unary_vjp(Ops& o, UnaryKind k, Var g, Var x, Var y) {
     auto one_minus_sq = [&] { return o.sub(o.scalar(1, x), o.mul(x, x)); };
     switch (k) {
     case U::Neg: return o.neg(g);
-    case U::Abs: return o.mul(g, o.un("sign", x));
+    case U::Abs: return o.mul(g, o.un(U::Sign, x));
     case U::Exp: return o.mul(g, y);
     case U::Expm1: return o.mul(g, o.add(y, o.scalar(1, y)));
     case U::Log: return o.div(g, x);
     case U::Log1p: return o.div(g, o.add(x, o.scalar(1, x)));
     case U::Sqrt: return o.div(g, o.mul(o.scalar(2, y), y));
     case U::Rsqrt: return o.mul(g, o.div(o.mul(o.scalar(-0.5, y), y), x));
-    case U::Sin: return o.mul(g, o.un("cos", x));
-    case U::Cos: return o.neg(o.mul(g, o.un("sin", x)));
+    case U::Sin: return o.mul(g, o.un(U::Cos, x));
+    case U::Cos: return o.neg(o.mul(g, o.un(U::Sin, x)));
     case U::Tan: return o.mul(g, o.add(o.scalar(1, y), o.mul(y, y)));
     case U::Tanh: return o.mul(g, o.sub(o.scalar(1, y), o.mul(y, y)));
     case U::Sigmoid: return o.mul(g, o.mul(y, o.sub(o.scalar(1, y), y)));
@@ -149,16 +143,16 @@ Var unary_vjp(Ops& o, UnaryKind k, Var g, Var x, Var y) {
     case U::Square: return o.mul(g, o.mul(o.scalar(2, x), x));
     case U::Log2: return o.div(g, o.mul(x, o.scalar(0.69314718055994530942, x)));
     case U::Log10: return o.div(g, o.mul(x, o.scalar(2.30258509299404568402, x)));
-    case U::Asin: return o.mul(g, o.un("rsqrt", one_minus_sq()));
-    case U::Acos: return o.neg(o.mul(g, o.un("rsqrt", one_minus_sq())));
+    case U::Asin: return o.mul(g, o.un(U::Rsqrt, one_minus_sq()));
+    case U::Acos: return o.neg(o.mul(g, o.un(U::Rsqrt, one_minus_sq())));
     case U::Atan: return o.div(g, o.add(o.scalar(1, x), o.mul(x, x)));
-    case U::Sinh: return o.mul(g, o.un("cosh", x));
-    case U::Cosh: return o.mul(g, o.un("sinh", x));
+    case U::Sinh: return o.mul(g, o.un(U::Cosh, x));
+    case U::Cosh: return o.mul(g, o.un(U::Sinh, x));
     case U::Erf:  // 2 / sqrt(pi) * exp(-x^2)
-        return o.mul(g, o.mul(o.scalar(1.12837916709551257390, x), o.un("exp", o.neg(o.mul(x, x)))));
+        return o.mul(g, o.mul(o.scalar(1.12837916709551257390, x), o.un(U::Exp, o.neg(o.mul(x, x)))));
     case U::Gelu: return o.mul(g, gelu_grad(o, x));
     case U::GeluTanh: return o.mul(g, gelu_tanh_grad(o, x));
-    case U::Softplus: return o.mul(g, o.un("sigmoid", x));
+    case U::Softplus: return o.mul(g, o.un(U::Sigmoid, x));
     case U::Reciprocal: return o.neg(o.mul(g, o.mul(y, y)));
     case U::Floor: case U::Ceil: case U::Round: case U::Sign: case U::Trunc:
         return o.mul(g, o.scalar(0, g));  // piecewise constant
@@ -217,7 +211,7 @@ void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var
             Var xa = o.like_dtype(x, out);
             Var pos = o.bin(B::Gt, xa, o.scalar(0, xa));
             Var safe = o.where(pos, xa, o.add(o.mul(xa, o.scalar(0, xa)), o.scalar(1, xa)));
-            gy = o.where(pos, o.mul(g, o.mul(out, o.un("log", safe))), o.mul(g, o.scalar(0, g)));
+            gy = o.where(pos, o.mul(g, o.mul(out, o.un(U::Log, safe))), o.mul(g, o.scalar(0, g)));
         }
         return;
     }
@@ -263,14 +257,14 @@ Var stat_vjp(Ops& o, ReduceKind k, const VjpArgs& a, Var g, Var y, const std::ve
             n *= xt.shape[i];
         }
     if (k == ReduceKind::Median) {  // to the middle element(s), split evenly
-        Var w = o.b.apply(op("_median_weights"), std::span<const Var>(&x, 1), {std::monostate{}, ax});
+        Var w = o.b.apply(op_of(OtherKind::MedianWeights), std::span<const Var>(&x, 1), {std::monostate{}, ax});
         return o.mul(g, w);
     }
     // var: 2 (x - mean) / (n - ddof); std: (x - mean) / ((n - ddof) std)
     double ddof = 0;
     if (auto* i = std::get_if<int64_t>(&a.attrs[3])) ddof = double(*i);
     else if (auto* d = std::get_if<double>(&a.attrs[3])) ddof = *d;
-    Var dev = o.sub(x, o.reduce("mean", x, ax, true));
+    Var dev = o.sub(x, o.reduce(op_of(ReduceKind::Mean), x, ax, true));
     Var gd = o.mul(g, dev);
     if (k == ReduceKind::Var) return o.div(o.mul(gd, o.scalar(2, gd)), o.scalar(double(n) - ddof, gd));
     // std 0 (all equal): 0, the subgradient (as norm's at 0), not 0 / 0
@@ -301,7 +295,7 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
         for (int i = 0; i < xt.shape.rank(); ++i)
             if (axes[static_cast<size_t>(i)]) ax.push_back(i);
         Var hit = o.mask(o.bin(B::Eq, x, y), g);
-        Var count = expand_reduced(o, o.reduce("sum", hit, ax, false), xt, axes);
+        Var count = expand_reduced(o, o.reduce(op_of(ReduceKind::Sum), hit, ax, false), xt, axes);
         gx = o.div(o.mul(g, hit), count);
     } else if constexpr (K == ReduceKind::Prod) {
         // the product of the others, also where x has zeros
@@ -311,15 +305,15 @@ void vjp_reduce(GradBuilder& b, const VjpArgs& a) {
             if (axes[static_cast<size_t>(i)]) ax.push_back(i);
         Var zero = o.bin(B::Eq, x, o.scalar(0, x));
         Var nz = o.where(zero, o.add(o.mul(x, o.scalar(0, x)), o.scalar(1, x)), x);
-        Var p = expand_reduced(o, o.reduce("prod", nz, ax, false), xt, axes);
-        Var zc = expand_reduced(o, o.reduce("sum", o.mask(zero, x), ax, false), xt, axes);
+        Var p = expand_reduced(o, o.reduce(op_of(ReduceKind::Prod), nz, ax, false), xt, axes);
+        Var zc = expand_reduced(o, o.reduce(op_of(ReduceKind::Sum), o.mask(zero, x), ax, false), xt, axes);
         Var none = o.bin(B::Eq, zc, o.scalar(0, zc));
         Var one = o.bin(B::BitAnd, o.bin(B::Eq, zc, o.scalar(1, zc)), zero);
         Var others = o.where(none, o.div(p, nz), o.where(one, p, o.mul(p, o.scalar(0, p))));
         gx = o.mul(g, others);
     } else if constexpr (K == ReduceKind::Logsumexp) {
         Var g = expand_reduced(o, a.cot, xt, axes), y = expand_reduced(o, a.out, xt, axes);
-        gx = o.mul(g, o.un("exp", o.sub(x, y)));
+        gx = o.mul(g, o.un(U::Exp, o.sub(x, y)));
     } else if constexpr (K == ReduceKind::Var || K == ReduceKind::Std || K == ReduceKind::Median) {
         Var g = expand_reduced(o, a.cot, xt, axes), y = expand_reduced(o, a.out, xt, axes);
         gx = stat_vjp(o, K, a, g, y, axes);
@@ -429,7 +423,7 @@ void vjp_softmax(GradBuilder& b, const VjpArgs& a) {
     Ops o{b};
     const Var y = a.out, g = a.cot;
     std::vector<int64_t> ax{attr_int(a.attrs[1], -1)};
-    Var s = o.reduce("sum", o.mul(g, y), ax, true);
+    Var s = o.reduce(op_of(ReduceKind::Sum), o.mul(g, y), ax, true);
     a.cots[0] = o.like_dtype(o.mul(y, o.sub(g, s)), a.inputs[0]);
 }
 
@@ -437,8 +431,8 @@ void vjp_log_softmax(GradBuilder& b, const VjpArgs& a) {
     if (!want(a, 0)) return;
     Ops o{b};
     std::vector<int64_t> ax{attr_int(a.attrs[1], -1)};
-    Var s = o.reduce("sum", a.cot, ax, true);
-    a.cots[0] = o.like_dtype(o.sub(a.cot, o.mul(o.un("exp", a.out), s)), a.inputs[0]);
+    Var s = o.reduce(op_of(ReduceKind::Sum), a.cot, ax, true);
+    a.cots[0] = o.like_dtype(o.sub(a.cot, o.mul(o.un(U::Exp, a.out), s)), a.inputs[0]);
 }
 
 // mean over the labels of -log_softmax(logits)[label]: (softmax - one_hot) / n
@@ -449,8 +443,8 @@ void vjp_cross_entropy(GradBuilder& b, const VjpArgs& a) {
     const TensorType lt = b.type(logits);
     const int64_t classes = lt.shape[lt.shape.rank() - 1];
     const int64_t n = b.type(labels).shape.numel();
-    Var p = b.apply(op("softmax"), std::span<const Var>(&logits, 1), {std::monostate{}, int64_t{-1}});
-    Var hot = b.apply(op("one_hot"), std::span<const Var>(&labels, 1), {std::monostate{}, classes, lt.dtype});
+    Var p = b.apply(op_of(OtherKind::Softmax), std::span<const Var>(&logits, 1), {std::monostate{}, int64_t{-1}});
+    Var hot = b.apply(op_of(OtherKind::OneHot), std::span<const Var>(&labels, 1), {std::monostate{}, classes, lt.dtype});
     Var scale = o.div(a.cot, o.scalar(double(n > 0 ? n : 1), a.cot));
     a.cots[0] = o.like_dtype(o.mul(o.sub(p, hot), scale), logits);
 }
@@ -543,13 +537,13 @@ void vjp_norm(GradBuilder& b, const VjpArgs& a) {
     else if (auto* d = std::get_if<double>(&a.attrs[1])) ord = *d;
     Var gx;
     if (ord == 1) {
-        gx = o.mul(g, o.un("sign", x));
+        gx = o.mul(g, o.un(U::Sign, x));
     } else if (ord == 2) {
         gx = o.div_or_zero(o.mul(g, x), y);
     } else {
-        Var hit = o.mask(o.bin(B::Eq, o.un("abs", x), y), g);
-        Var count = expand_reduced(o, o.reduce("sum", hit, ax, false), x0t, axes);
-        gx = o.div(o.mul(o.mul(g, hit), o.un("sign", x)), count);
+        Var hit = o.mask(o.bin(B::Eq, o.un(U::Abs, x), y), g);
+        Var count = expand_reduced(o, o.reduce(op_of(ReduceKind::Sum), hit, ax, false), x0t, axes);
+        gx = o.div(o.mul(o.mul(g, hit), o.un(U::Sign, x)), count);
     }
     a.cots[0] = o.like_dtype(gx, x0);
 }
@@ -561,15 +555,15 @@ Attr kern_axis_or_zero(const Attr& axis) {
     return int64_t{0};
 }
 
-Var scan(Ops& o, std::string_view name, Var x, const Attr& axis) {
-    return o.b.apply(op(name), std::span<const Var>(&x, 1), {std::monostate{}, axis});
+Var scan(Ops& o, const OpDef& op, Var x, const Attr& axis) {
+    return o.b.apply(op, std::span<const Var>(&x, 1), {std::monostate{}, axis});
 }
 
 // The sum of g[j] for j >= i along axis (g's own shape; axis None: g is 1-d).
 Var reverse_cumsum(Ops& o, Var g, const Attr& axis) {
     const Attr ax = kern_axis_or_zero(axis);
     std::vector<int64_t> red{std::get<int64_t>(ax)};
-    return o.add(o.sub(o.reduce("sum", g, red, true), scan(o, "cumsum", g, ax)), g);
+    return o.add(o.sub(o.reduce(op_of(ReduceKind::Sum), g, red, true), scan(o, op_of(OtherKind::Cumsum), g, ax)), g);
 }
 
 // cumsum: the reverse cumulative sum of g, reshaped to x's shape.
@@ -592,12 +586,12 @@ void vjp_cumprod(GradBuilder& b, const VjpArgs& a) {
     Var x = o.cast(o.reshape(x0, b.type(a.out).shape), b.type(a.out).dtype);
     Var g = a.cot, y = a.out;
     Var zero = o.bin(B::Eq, x, o.scalar(0, x));
-    Var zeros_so_far = scan(o, "cumsum", zero, ax);
+    Var zeros_so_far = scan(o, op_of(OtherKind::Cumsum), zero, ax);
     Var before = o.bin(B::Eq, zeros_so_far, o.scalar(0, zeros_so_far));
     Var first = o.bin(B::BitAnd, zero, o.bin(B::Eq, zeros_so_far, o.scalar(1, zeros_so_far)));
     Var one = o.add(o.mul(x, o.scalar(0, x)), o.scalar(1, x));
     Var x_safe = o.where(before, x, one);
-    Var y1 = scan(o, "cumprod", o.where(first, one, x), ax);
+    Var y1 = scan(o, op_of(OtherKind::Cumprod), o.where(first, one, x), ax);
     Var at_before = o.div(reverse_cumsum(o, o.mul(g, y), a.attrs[1]), x_safe);
     Var at_first = reverse_cumsum(o, o.mul(g, y1), a.attrs[1]);
     Var gx = o.where(before, at_before, o.where(first, at_first, o.mul(g, o.scalar(0, g))));
@@ -608,7 +602,7 @@ void vjp_cumprod(GradBuilder& b, const VjpArgs& a) {
 
 Var zeros_of(GradBuilder& b, const TensorType& t) {
     const DType d = t.dtype;
-    return b.apply(op("zeros"), {}, {dims(t.shape), d});
+    return b.apply(op_of(OtherKind::Zeros), {}, {dims(t.shape), d});
 }
 
 Var unbroadcast(GradBuilder& b, Var g, const TensorType& to) {
@@ -622,7 +616,7 @@ Var unbroadcast(GradBuilder& b, Var g, const TensorType& to) {
         // Summing only leading axes gives `to`'s shape directly; otherwise keep
         // the summed axes as 1s and reshape away the leading ones.
         const bool leading_only = !axes.empty() && axes.back() < extra;
-        if (!axes.empty()) g = o.reduce("sum", g, axes, !leading_only);
+        if (!axes.empty()) g = o.reduce(op_of(ReduceKind::Sum), g, axes, !leading_only);
         g = o.reshape(g, to.shape);
     }
     return o.cast(g, to.dtype);

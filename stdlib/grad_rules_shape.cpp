@@ -17,12 +17,6 @@ namespace {
 
 using Var = GradVar;
 
-const OpDef& op(std::string_view name) {
-    const OpDef* d = find_op(name);
-    if (!d) throw std::logic_error("gradient rules: no op " + std::string(name));
-    return *d;
-}
-
 std::vector<int64_t> dims(const Shape& s) { return {s.begin(), s.end()}; }
 std::vector<int64_t> ints(const Attr& a) {
     if (auto* i = std::get_if<int64_t>(&a)) return {*i};
@@ -38,25 +32,25 @@ int64_t prod(const Shape& s, int from, int to) {
 
 struct Ops {
     GradBuilder& b;
-    Var apply1(std::string_view name, Var x, std::vector<Attr> attrs) {
+    Var apply1(const OpDef& op, Var x, std::vector<Attr> attrs) {
         attrs.insert(attrs.begin(), std::monostate{});
-        return b.apply(op(name), std::span<const Var>(&x, 1), std::move(attrs));
+        return b.apply(op, std::span<const Var>(&x, 1), std::move(attrs));
     }
-    Var apply2(std::string_view name, Var x, Var y, std::vector<Attr> attrs = {}) {
+    Var apply2(const OpDef& op, Var x, Var y, std::vector<Attr> attrs = {}) {
         Var in[2] = {x, y};
         attrs.insert(attrs.begin(), 2, std::monostate{});
-        return b.apply(op(name), in, std::move(attrs));
+        return b.apply(op, in, std::move(attrs));
     }
     Var reshape(Var x, const Shape& s) {
         if (b.type(x).shape == s) return x;
-        return apply1("reshape", x, {dims(s)});
+        return apply1(op_of(OtherKind::Reshape), x, {dims(s)});
     }
-    Var sum(Var x, int64_t axis) { return apply1("sum", x, {std::vector<int64_t>{axis}, false}); }
+    Var sum(Var x, int64_t axis) { return apply1(op_of(ReduceKind::Sum), x, {std::vector<int64_t>{axis}, false}); }
     Var cast(Var x, DType d) {
         if (b.type(x).dtype == d && !b.type(x).weak) return x;
-        return apply1("astype", x, {d});
+        return apply1(op_of(ElementwiseKind::AsType), x, {d});
     }
-    Var matmul(Var x, Var y) { return apply2("matmul", x, y); }
+    Var matmul(Var x, Var y) { return apply2(op_of(OtherKind::Matmul), x, y); }
     // take's transpose: g's idx-shaped block at `axis` summed into n positions
     Var take_adjoint(Var g, Var idx, int64_t n, int axis) {
         const TensorType gt = b.type(g);
@@ -65,17 +59,17 @@ struct Ops {
         out.push_back(n);
         for (int d = axis + b.type(idx).shape.rank(); d < gt.shape.rank(); ++d) out.push_back(gt.shape[d]);
         Var in[3] = {zeros_of(b, TensorType{gt.dtype, out, false}), idx, g};
-        return b.apply(*find_op("_scatter_add"), in, {std::monostate{}, std::monostate{}, std::monostate{}, int64_t{axis}});
+        return b.apply(op_of(OtherKind::ScatterAdd), in, {std::monostate{}, std::monostate{}, std::monostate{}, int64_t{axis}});
     }
     Var mul(Var x, Var y) { return b.apply(binary_op(BinaryKind::Mul), std::array<Var, 2>{x, y}, {}); }
-    Var neg(Var x) { return apply1("neg", x, {}); }
+    Var neg(Var x) { return apply1(op_of(UnaryKind::Neg), x, {}); }
     // x with its last two axes swapped
     Var swap_last(Var x) {
         const int r = b.type(x).shape.rank();
         std::vector<int64_t> perm(static_cast<size_t>(r));
         std::iota(perm.begin(), perm.end(), 0);
         std::swap(perm[size_t(r - 1)], perm[size_t(r - 2)]);
-        return apply1("transpose", x, {perm});
+        return apply1(op_of(OtherKind::Transpose), x, {perm});
     }
 };
 
@@ -90,14 +84,14 @@ std::pair<Shape, int> gather_axis(const Shape& x, const Attr& axis_attr) {
 
 void vjp_flip(GradBuilder& b, const VjpArgs& a) {
     Ops o{b};
-    if (want(a, 0)) a.cots[0] = o.apply1("flip", a.cot, {a.attrs[1]});
+    if (want(a, 0)) a.cots[0] = o.apply1(op_of(OtherKind::Flip), a.cot, {a.attrs[1]});
 }
 
 void vjp_roll(GradBuilder& b, const VjpArgs& a) {
     Ops o{b};
     std::vector<int64_t> back = ints(a.attrs[1]);
     for (int64_t& s : back) s = -s;
-    if (want(a, 0)) a.cots[0] = o.apply1("roll", a.cot, {back, a.attrs[2]});
+    if (want(a, 0)) a.cots[0] = o.apply1(op_of(OtherKind::Roll), a.cot, {back, a.attrs[2]});
 }
 
 // tile: the copies summed, one axis at a time ((P, reps, n, S) -> (P, n, S))
@@ -156,10 +150,10 @@ void vjp_diag(GradBuilder& b, const VjpArgs& a) {
     if (!want(a, 0)) return;
     Ops o{b};
     const Shape xs = b.type(a.inputs[0]).shape;
-    Var d = o.apply1("diag", a.cot, {});
+    Var d = o.apply1(op_of(OtherKind::Diag), a.cot, {});
     if (xs.rank() == 2) {
         const int64_t k = std::min(xs[0], xs[1]);
-        if (xs[0] != xs[1]) d = o.apply1("pad", d, {std::vector<int64_t>{0, xs[0] - k, 0, xs[1] - k}, int64_t{0}});
+        if (xs[0] != xs[1]) d = o.apply1(op_of(OtherKind::Pad), d, {std::vector<int64_t>{0, xs[0] - k, 0, xs[1] - k}, int64_t{0}});
     }
     a.cots[0] = d;
 }
@@ -168,7 +162,7 @@ template <bool Lower>
 void vjp_tri(GradBuilder& b, const VjpArgs& a) {
     if (!want(a, 0)) return;
     Ops o{b};
-    Var g = o.apply1(Lower ? "tril" : "triu", a.cot, {a.attrs[1]});
+    Var g = o.apply1(op_of(Lower ? OtherKind::Tril : OtherKind::Triu), a.cot, {a.attrs[1]});
     // a 1-d x was broadcast along the rows
     if (b.type(a.inputs[0]).shape.rank() == 1) g = o.sum(g, 0);
     a.cots[0] = g;
@@ -199,15 +193,15 @@ void vjp_sort(GradBuilder& b, const VjpArgs& a) {
     to_last.push_back(axis);
     for (int d = 0; d < r; ++d) back[size_t(to_last[size_t(d)])] = d;
     const int64_t len = in[axis], rows = len == 0 ? 0 : in.numel() / len;
-    Var perm = o.apply1("transpose", o.apply1("argsort", o.reshape(a.inputs[0], in), {int64_t{axis}}), {to_last});
-    Var inv = o.reshape(o.apply1("argsort", perm, {int64_t{-1}}), Shape{rows, len});
+    Var perm = o.apply1(op_of(OtherKind::Transpose), o.apply1(op_of(OtherKind::Argsort), o.reshape(a.inputs[0], in), {int64_t{axis}}), {to_last});
+    Var inv = o.reshape(o.apply1(op_of(OtherKind::Argsort), perm, {int64_t{-1}}), Shape{rows, len});
     Tensor offsets = Tensor::empty(DType::I64, Shape{rows, 1});
     for (int64_t i = 0; i < rows; ++i) offsets.data<int64_t>()[i] = i * len;
     Var flat = b.apply(binary_op(BinaryKind::Add), std::array<Var, 2>{inv, b.constant(offsets)}, {});
-    Var g = o.reshape(o.apply1("transpose", a.cot, {to_last}), Shape{rows * len});
-    Var gx = o.apply2("take", g, flat, {std::monostate{}});  // (rows, len)
+    Var g = o.reshape(o.apply1(op_of(OtherKind::Transpose), a.cot, {to_last}), Shape{rows * len});
+    Var gx = o.apply2(op_of(OtherKind::Take), g, flat, {std::monostate{}});  // (rows, len)
     const Shape moved = b.type(perm).shape;
-    a.cots[0] = o.reshape(o.apply1("transpose", o.reshape(gx, moved), {back}), xt.shape);
+    a.cots[0] = o.reshape(o.apply1(op_of(OtherKind::Transpose), o.reshape(gx, moved), {back}), xt.shape);
 }
 
 // inv: d(A^-1) = -A^-1 dA A^-1, so gA = -Y^T g Y^T
@@ -226,7 +220,7 @@ void vjp_solve(GradBuilder& b, const VjpArgs& a) {
     Shape col = b.type(a.out).shape;
     if (vec) col.push_back(1);
     Var g = o.reshape(a.cot, col), x = o.reshape(a.out, col);
-    Var gb = o.apply2("solve", o.swap_last(a.inputs[0]), g);
+    Var gb = o.apply2(op_of(OtherKind::Solve), o.swap_last(a.inputs[0]), g);
     if (want(a, 0)) a.cots[0] = unbroadcast(b, o.neg(o.matmul(gb, o.swap_last(x))), at);
     if (want(a, 1)) {
         Shape bcol = bt.shape;
@@ -243,7 +237,7 @@ void vjp_det(GradBuilder& b, const VjpArgs& a) {
     s.push_back(1);
     s.push_back(1);
     Var scale = o.reshape(o.mul(a.cot, a.out), s);
-    Var invt = o.swap_last(o.apply1("inv", a.inputs[0], {}));
+    Var invt = o.swap_last(o.apply1(op_of(OtherKind::Inv), a.inputs[0], {}));
     a.cots[0] = o.cast(o.mul(scale, invt), b.type(a.inputs[0]).dtype);
 }
 

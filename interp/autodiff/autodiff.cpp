@@ -97,7 +97,7 @@ private:
 };
 
 Value zeros_value(Runtime& rt, const TensorType& t) {
-    const stdlib::OpDef* zeros = &table_op("zeros");
+    const stdlib::OpDef* zeros = &stdlib::op_of(stdlib::OtherKind::Zeros);
     std::vector<int64_t> dims(t.shape.begin(), t.shape.end());
     return run_op(rt, *zeros, {}, {dims, t.dtype});
 }
@@ -105,7 +105,7 @@ Value zeros_value(Runtime& rt, const TensorType& t) {
 Value cast_value(Runtime& rt, const Value& v, stdlib::DType d) {
     if (v.tensor_type().dtype == d) return v;
     Value in[1] = {v};
-    return run_op(rt, table_op("astype"), in, {std::monostate{}, d});
+    return run_op(rt, stdlib::op_of(stdlib::ElementwiseKind::AsType), in, {std::monostate{}, d});
 }
 
 // The cotangents of one entry's inputs (Undefined: zero).
@@ -211,7 +211,7 @@ Value yield_ready(Runtime& rt, const Value& c, const TensorType& t) {
     const TensorType ct = c.tensor_type();
     if (ct.dtype == t.dtype && !ct.weak) return c;
     Value in[1] = {c};
-    return run_op(rt, table_op("astype"), in, {std::monostate{}, t.dtype});
+    return run_op(rt, stdlib::op_of(stdlib::ElementwiseKind::AsType), in, {std::monostate{}, t.dtype});
 }
 
 // Finishes a backward cond/while: the token goes on, and `count` results
@@ -328,7 +328,7 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
         g.enter(cond_r);
         std::span<const tracer::ValueId> a = g.args(cond_r);
         T.token = a[0];
-        Value size = trace_op(rt, table_op("_stack_size"), {}, {});
+        Value size = trace_op(rt, stdlib::op_of(stdlib::OtherKind::StackSize), {}, {});
         Value more = compare(rt, lang::CmpOp::Gt, size, d.saved_before);
         std::vector<tracer::ValueId> ys{more.sym()->id, T.token};
         ys.insert(ys.end(), a.begin() + 1, a.end());
@@ -339,7 +339,7 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
     std::vector<tracer::ValueId> a(g.args(body_r).begin(), g.args(body_r).end());
     T.token = a[0];
     std::map<uint32_t, Value> remap;
-    const stdlib::OpDef& pop = table_op("_stack_pop");
+    const stdlib::OpDef& pop = stdlib::op_of(stdlib::OtherKind::StackPop);
     std::vector<tracer::NodeId> pop_nodes(d.residuals.size());
     for (size_t k = d.residuals.size(); k-- > 0;) {
         const TensorType t = d.residuals[k].tensor_type();

@@ -37,15 +37,9 @@ void arity(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
     }
 }
 
-const stdlib::OpDef& op(std::string_view name) {
-    const stdlib::OpDef* o = stdlib::find_op(name);
-    if (!o) throw Error("internal error: the op table has no `" + std::string(name) + "`");
-    return *o;
-}
-
 Value cast(Runtime& rt, const Value& x, DType d) {
     Value args[2] = {x, Value(d)};
-    return call_op(rt, op("astype"), CallArgs{args, {}, {}, {}});
+    return call_op(rt, stdlib::op_of(stdlib::ElementwiseKind::AsType), CallArgs{args, {}, {}, {}});
 }
 
 // Tracing: one `print` node with the whole line (docs/graph.md "Static and dynamic": it prints every
@@ -212,9 +206,9 @@ Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
         bool axis_like = y.is_sequence() || y.is(Kind::None) ||
                          (y.is_tensor() && y.tensor_type().weak && stdlib::is_int(y.tensor_type().dtype) &&
                           !(x.is_tensor() && x.tensor_type().shape.rank() == 0));
-        if (!axis_like) return call_op(rt, op(is_max ? "maximum" : "minimum"), a);
+        if (!axis_like) return call_op(rt, stdlib::op_of(is_max ? stdlib::BinaryKind::Maximum : stdlib::BinaryKind::Minimum), a);
     }
-    return call_op(rt, op(is_max ? "max" : "min"), a);
+    return call_op(rt, stdlib::op_of(is_max ? stdlib::ReduceKind::Max : stdlib::ReduceKind::Min), a);
 }
 
 void add(std::vector<std::pair<std::string, Value>>& out, std::string name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr) {
@@ -231,17 +225,17 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         if (o->flags & stdlib::kInternal) continue;  // the tracer's own ops
         add(out, std::string(o->name), [o](Runtime& rt, const CallArgs& a) { return call_op(rt, *o, a); }, o);
     }
-    if (const stdlib::OpDef* t = stdlib::find_op("constant"))
-        add(out, "constant", [t](Runtime& rt, const CallArgs& a) { return call_op(rt, *t, a); }, t);
-    if (const stdlib::OpDef* sum = stdlib::find_op("sum"))
-        add(out, "sum", [sum](Runtime& rt, const CallArgs& a) {
-            if (auto v = python_fold(rt, a, PythonFold::Sum)) return *v;
-            return call_op(rt, *sum, a);
-        }, sum);
-    if (stdlib::find_op("max"))
-        add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
-    if (stdlib::find_op("min"))
-        add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
+    // `constant` is another name of `tensor`
+    const stdlib::OpDef* t = &stdlib::op_of(stdlib::OtherKind::Tensor);
+    add(out, "constant", [t](Runtime& rt, const CallArgs& a) { return call_op(rt, *t, a); }, t);
+    // sum, max and min also take Python's forms (a list of numbers, strings...)
+    const stdlib::OpDef* sum = &stdlib::op_of(stdlib::ReduceKind::Sum);
+    add(out, "sum", [sum](Runtime& rt, const CallArgs& a) {
+        if (auto v = python_fold(rt, a, PythonFold::Sum)) return *v;
+        return call_op(rt, *sum, a);
+    }, sum);
+    add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
+    add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
 
     add(out, "print", print);
     add(out, "len", len);

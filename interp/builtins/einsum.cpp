@@ -35,21 +35,20 @@ struct Term {
 
 struct Builder {
     Runtime& rt;
-    Value apply(std::string_view name, std::vector<Value> in, std::vector<Attr> attrs) {
-        const stdlib::OpDef& d = table_op(name);
+    Value apply(const stdlib::OpDef& d, std::vector<Value> in, std::vector<Attr> attrs) {
         std::vector<Attr> all(in.size(), std::monostate{});
         all.insert(all.end(), attrs.begin(), attrs.end());
         stdlib::complete_attrs(d, all);
         return run_op(rt, d, in, std::move(all));
     }
-    Value reshape(const Value& x, std::vector<int64_t> s) { return apply("reshape", {x}, {std::move(s)}); }
+    Value reshape(const Value& x, std::vector<int64_t> s) { return apply(stdlib::op_of(stdlib::OtherKind::Reshape), {x}, {std::move(s)}); }
     Value transpose(const Value& x, std::vector<int64_t> perm) {
         bool identity = true;
         for (size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == int64_t(i);
-        return identity ? x : apply("transpose", {x}, {std::move(perm)});
+        return identity ? x : apply(stdlib::op_of(stdlib::OtherKind::Transpose), {x}, {std::move(perm)});
     }
     Value sum(const Value& x, std::vector<int64_t> axes) {
-        return axes.empty() ? x : apply("sum", {x}, {std::move(axes), false});
+        return axes.empty() ? x : apply(stdlib::op_of(stdlib::ReduceKind::Sum), {x}, {std::move(axes), false});
     }
 };
 
@@ -64,8 +63,8 @@ void take_diagonals(Builder& b, Term& t) {
         std::vector<int64_t> es(static_cast<size_t>(s.rank()), 1);
         es[p] = n;
         es[q] = n;
-        Value eye = b.reshape(b.apply("eye", {}, {n, t.x.tensor_type().dtype}), es);
-        t.x = b.sum(b.apply("mul", {t.x, eye}, {}), {int64_t(q)});
+        Value eye = b.reshape(b.apply(stdlib::op_of(stdlib::OtherKind::Eye), {}, {n, t.x.tensor_type().dtype}), es);
+        t.x = b.sum(b.apply(stdlib::op_of(stdlib::BinaryKind::Mul), {t.x, eye}, {}), {int64_t(q)});
         t.letters.erase(q, 1);
         --p;  // the letter may appear a third time
     }
@@ -122,7 +121,7 @@ Term contract(Builder& bl, const Term& a, const Term& b, const std::vector<Term>
     r.letters = batch + aonly + bonly;
     std::vector<int64_t> dims;
     for (char c : r.letters) dims.push_back(size(c));
-    r.x = bl.reshape(bl.apply("matmul", {x, y}, {}), dims);
+    r.x = bl.reshape(bl.apply(stdlib::op_of(stdlib::OtherKind::Matmul), {x, y}, {}), dims);
     return r;
 }
 
@@ -186,7 +185,7 @@ Value einsum(Runtime& rt, const CallArgs& a) {
         std::vector<int64_t> full;
         for (char c : t.letters) full.push_back(sizes[static_cast<unsigned char>(c)]);
         const Shape s = t.shape();
-        if (!std::equal(full.begin(), full.end(), s.begin())) t.x = b.apply("broadcast_to", {t.x}, {full});
+        if (!std::equal(full.begin(), full.end(), s.begin())) t.x = b.apply(stdlib::op_of(stdlib::OtherKind::BroadcastTo), {t.x}, {full});
     }
     for (Term& t : terms) take_diagonals(b, t);
     for (size_t i = 0; i < terms.size(); ++i) {

@@ -19,9 +19,9 @@ namespace {
 using stdlib::Attr;
 using stdlib::DType;
 
-Value apply(Runtime& rt, std::string_view name, std::initializer_list<Value> operands) {
+Value apply(Runtime& rt, const stdlib::OpDef& op, std::initializer_list<Value> operands) {
     const std::vector<Value> in(operands);
-    return run_op(rt, table_op(name), in, std::vector<Attr>(table_op(name).params.size()));
+    return run_op(rt, op, in, std::vector<Attr>(op.params.size()));
 }
 
 // A tensor operand (numbers and nested lists are converted, as for table ops).
@@ -42,7 +42,7 @@ Value gelu(Runtime& rt, const CallArgs& a) {
         approximate = v->tensor().item_bool();
     }
     const Value x = operand(*args[0], "gelu: argument `x`");
-    return apply(rt, approximate ? "gelu_tanh" : "gelu", {x});
+    return apply(rt, stdlib::op_of(approximate ? stdlib::UnaryKind::GeluTanh : stdlib::UnaryKind::Gelu), {x});
 }
 
 // NumPy's isclose: |a - b| <= atol + rtol * |b| where both are finite, a == b
@@ -61,14 +61,14 @@ Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
     auto to_d = [&](const Value& v, const stdlib::TensorType& t) {
         if (t.dtype == d && !t.weak) return v;
         const Value in[1] = {v};
-        return run_op(rt, table_op("astype"), in, cast_attrs);
+        return run_op(rt, stdlib::op_of(stdlib::ElementwiseKind::AsType), in, cast_attrs);
     };
     x = to_d(x, xt);
     y = to_d(y, yt);
-    const Value within = apply(rt, "le", {apply(rt, "abs", {apply(rt, "sub", {x, y})}),
-                                          apply(rt, "add", {atol, apply(rt, "mul", {rtol, apply(rt, "abs", {y})})})});
-    const Value finite = apply(rt, "bitand", {apply(rt, "isfinite", {x}), apply(rt, "isfinite", {y})});
-    return apply(rt, "where", {finite, within, apply(rt, "eq", {x, y})});
+    const Value within = apply(rt, stdlib::op_of(stdlib::BinaryKind::Le), {apply(rt, stdlib::op_of(stdlib::UnaryKind::Abs), {apply(rt, stdlib::op_of(stdlib::BinaryKind::Sub), {x, y})}),
+                                          apply(rt, stdlib::op_of(stdlib::BinaryKind::Add), {atol, apply(rt, stdlib::op_of(stdlib::BinaryKind::Mul), {rtol, apply(rt, stdlib::op_of(stdlib::UnaryKind::Abs), {y})})})});
+    const Value finite = apply(rt, stdlib::op_of(stdlib::BinaryKind::BitAnd), {apply(rt, stdlib::op_of(stdlib::UnaryKind::IsFinite), {x}), apply(rt, stdlib::op_of(stdlib::UnaryKind::IsFinite), {y})});
+    return apply(rt, stdlib::op_of(stdlib::ElementwiseKind::Where), {finite, within, apply(rt, stdlib::op_of(stdlib::BinaryKind::Eq), {x, y})});
 }
 
 }  // namespace
@@ -77,11 +77,11 @@ void add_math_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto add = [&](const std::string& name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr) {
         out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef})));
     };
-    add("gelu", gelu, stdlib::find_op("gelu"));  // replaces the table op's builtin: adds `approximate`
+    add("gelu", gelu, &stdlib::op_of(stdlib::UnaryKind::Gelu));  // replaces the table op's builtin: adds `approximate`
     add("isclose", [](Runtime& rt, const CallArgs& a) { return isclose(rt, "isclose", a); });
     add("allclose", [](Runtime& rt, const CallArgs& a) {
         const Value close = isclose(rt, "allclose", a);
-        return run_op(rt, table_op("all"), std::span<const Value>(&close, 1), {std::monostate{}, std::monostate{}, false});
+        return run_op(rt, stdlib::op_of(stdlib::ReduceKind::All), std::span<const Value>(&close, 1), {std::monostate{}, std::monostate{}, false});
     });
 }
 

@@ -198,10 +198,11 @@ std::optional<Value> python_fold(Runtime& rt, const CallArgs& a, PythonFold whic
     // tensors has no Python order), stacked by the op so that it traces and
     // differentiates; strings, tuples and None compare with `<`
     const std::string fn = which == PythonFold::Max ? "max" : "min";
+    const stdlib::OpDef& fold = stdlib::op_of(which == PythonFold::Max ? stdlib::ReduceKind::Max : stdlib::ReduceKind::Min);
     if (std::any_of(xs.begin(), xs.end(), [](const Value& x) { return x.is_tensor(); })) {
         Value list[1] = {a.positional[0]};
-        Value stacked[1] = {call_op(rt, table_op("stack"), CallArgs{list, {}, {}, a.loc})};
-        return call_op(rt, table_op(fn), CallArgs{stacked, {}, {}, a.loc});
+        Value stacked[1] = {call_op(rt, stdlib::op_of(stdlib::OtherKind::Stack), CallArgs{list, {}, {}, a.loc})};
+        return call_op(rt, fold, CallArgs{stacked, {}, {}, a.loc});
     }
     size_t best = 0;
     for (size_t i = 1; i < xs.size(); ++i)

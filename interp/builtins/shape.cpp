@@ -107,7 +107,7 @@ Value meshgrid(Runtime& rt, const CallArgs& a) {
         const std::string what = "meshgrid: argument " + std::to_string(i + 1);
         Value x = operand(a.positional[i], what);
         const int64_t n = x.tensor_type().shape.numel();
-        xs.push_back(run_op(rt, table_op("reshape"), std::span<const Value>(&x, 1), {std::monostate{}, std::vector<int64_t>{n}}));
+        xs.push_back(run_op(rt, stdlib::op_of(stdlib::OtherKind::Reshape), std::span<const Value>(&x, 1), {std::monostate{}, std::vector<int64_t>{n}}));
         full.push_back(n);
     }
     // "xy": the first two axes swapped (Cartesian indexing), as NumPy
@@ -118,8 +118,8 @@ Value meshgrid(Runtime& rt, const CallArgs& a) {
         const size_t at = swap && i < 2 ? 1 - i : i;
         std::vector<int64_t> shape(xs.size(), 1);
         shape[at] = full[static_cast<int>(at)];
-        Value r = run_op(rt, table_op("reshape"), std::span<const Value>(&xs[i], 1), {std::monostate{}, shape});
-        out.push_back(run_op(rt, table_op("broadcast_to"), std::span<const Value>(&r, 1),
+        Value r = run_op(rt, stdlib::op_of(stdlib::OtherKind::Reshape), std::span<const Value>(&xs[i], 1), {std::monostate{}, shape});
+        out.push_back(run_op(rt, stdlib::op_of(stdlib::OtherKind::BroadcastTo), std::span<const Value>(&r, 1),
                              {std::monostate{}, std::vector<int64_t>(full.begin(), full.end())}));
     }
     return Value::list(std::move(out));

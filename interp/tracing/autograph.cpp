@@ -240,7 +240,7 @@ ValueId leaf_id(Runtime& rt, const Value& v, const TensorType& want, const trace
     if (v.tracked()) unsupported_in_graph("a gradient through a converted `if` or loop (it depends on a tensor)");
     if (const SymObj* s = v.sym()) {
         if (s->type.weak && !want.weak) {
-            const stdlib::OpDef* astype = &table_op("astype");
+            const stdlib::OpDef* astype = &stdlib::op_of(stdlib::ElementwiseKind::AsType);
             Value in[1] = {v};
             t.source = where.source;
             t.loc = where.loc;
@@ -536,7 +536,7 @@ std::shared_ptr<WhileData> push_residuals(Runtime& rt, const LoopTape& body_tape
         return vi.def == tracer::kNoId ? vi.region == body_r : g.node(vi.def).parent == body_r;
     });
     if (wd->residuals.empty()) wd->residuals.push_back(Value::weak_int(0));  // counts the iterations
-    const stdlib::OpDef& push = table_op("_stack_push");
+    const stdlib::OpDef& push = stdlib::op_of(stdlib::OtherKind::StackPush);
     for (const Value& r : wd->residuals) {
         Value in[1] = {r};
         wd->push_nodes.push_back(g.value(trace_op(rt, push, in, {}).sym()->id).def);
@@ -548,7 +548,7 @@ std::shared_ptr<WhileData> push_residuals(Runtime& rt, const LoopTape& body_tape
 // threaded on the token.
 Value stack_size_before(TraceState& T, NodeId node, const tracer::SrcLoc& where) {
     Graph& g = T.graph;
-    const stdlib::OpDef& size = table_op("_stack_size");
+    const stdlib::OpDef& size = stdlib::op_of(stdlib::OtherKind::StackSize);
     const tracer::ValueType types[2] = {tracer::ValueType::of({stdlib::DType::I64, {}, false}),
                                         tracer::ValueType::token_type()};
     const NodeId sn = g.create(tracer::Op::Apply, &size, {g.node(node).operands[0]}, types, {}, {}, where);

@@ -282,7 +282,7 @@ Evaluator::Flow Evaluator::convert_for(const For& s, const ForRange& r) {
             Value up = compare(rt_, CmpOp::Gt, r.step, Value::weak_int(0));
             Value lt = compare(rt_, CmpOp::Lt, counter, r.stop);
             Value gt = compare(rt_, CmpOp::Gt, counter, r.stop);
-            const stdlib::OpDef* where = &table_op("where");
+            const stdlib::OpDef* where = &stdlib::op_of(stdlib::ElementwiseKind::Where);
             Value in[3] = {up, lt, gt};
             return trace_op(rt_, *where, in, {});
         }
