@@ -176,6 +176,7 @@ const BinaryLowering kBinaryRows[] = {
     {BinaryKind::BitOr, inst<B>("or"), inst<B>("or"), none<B>()},
     {BinaryKind::BitXor, inst<B>("xor"), inst<B>("xor"), none<B>()},
     {BinaryKind::Atan2, none<B>(), none<B>(), call<B>("atan2"), TG_RT2(Atan2)},
+    {BinaryKind::Logaddexp, none<B>(), none<B>(), call<B>("logaddexp"), TG_RT2(Logaddexp)},
 };
 
 const ReduceLowering kReduceRows[] = {

@@ -67,6 +67,19 @@ std::string atan2(Emitter& e, const std::string& y, const std::string& x, DType 
     return e.where(f2("Less", x, zero), left, e.where(f2("Equal", x, zero), on_axis, base));
 }
 
+// tg's (NumPy's) logaddexp: the larger plus log1p(exp(-|a - b|)); equal
+// operands give a + log(2), so inf and inf stay inf. A NaN operand makes
+// the difference NaN, and with it the result.
+std::string logaddexp(Emitter& e, const std::string& a, const std::string& b, DType d) {
+    auto f = [&](const char* op, const std::string& x) { return e.op(op, {x}).out; };
+    auto f2 = [&](const char* op, const std::string& x, const std::string& y) { return e.op(op, {x, y}).out; };
+    const std::string diff = f2("Sub", a, b);
+    const std::string larger = e.where(f2("Greater", diff, e.scalar(0, d)), a, b);
+    const std::string general = f2("Add", larger, log1p(e, f("Exp", f("Neg", f("Abs", diff))), d));
+    const std::string same = f2("Add", a, e.scalar(0.693147180559945309417232121458176568, d));
+    return e.where(f2("Equal", a, b), same, general);
+}
+
 DType compute_dtype(const stdlib::TensorType& a, const stdlib::TensorType& b) {
     const stdlib::Promoted p = stdlib::promote(a.dtype, a.weak, b.dtype, b.weak);
     return p.weak ? stdlib::weak_compute_dtype(p.dtype) : p.dtype;
@@ -106,6 +119,7 @@ std::string map_binary(ApplyCtx& c, BinaryKind k) {
             if (!is_bool) c.fail("ONNX opset 17 has no bitwise ops on integers (only on bool)");
             return f2(k == BinaryKind::BitAnd ? "And" : k == BinaryKind::BitOr ? "Or" : "Xor", a, b);
         case BinaryKind::Atan2: return atan2(e, a, b, d);
+        case BinaryKind::Logaddexp: return logaddexp(e, a, b, d);
     }
     c.fail("no mapping");
 }

@@ -8,6 +8,18 @@ namespace tg::onnx_export {
 using stdlib::DType;
 using stdlib::UnaryKind;
 
+// log(1 + y) loses every digit for small y: there, y - y^2/2 + y^3/3
+std::string log1p(Emitter& e, const std::string& y, DType d) {
+    auto f = [&](const char* op, const std::string& a) { return e.op(op, {a}).out; };
+    auto f2 = [&](const char* op, const std::string& a, const std::string& b) { return e.op(op, {a, b}).out; };
+    auto num = [&](double v) { return e.scalar(v, d); };
+    const std::string small = f2("Less", f("Abs", y), num(1e-4));
+    const std::string y2 = f2("Mul", y, y);
+    const std::string series =
+        f2("Add", f2("Sub", y, f2("Mul", y2, num(0.5))), f2("Mul", f2("Mul", y2, y), num(1.0 / 3)));
+    return e.where(small, series, f("Log", f2("Add", y, num(1))));
+}
+
 std::string map_unary(ApplyCtx& c, UnaryKind k) {
     Emitter& e = c.e;
     const DType d = c.out_storage;
@@ -17,14 +29,7 @@ std::string map_unary(ApplyCtx& c, UnaryKind k) {
     auto f = [&](const char* op, const std::string& a) { return e.op(op, {a}).out; };
     auto f2 = [&](const char* op, const std::string& a, const std::string& b) { return e.op(op, {a, b}).out; };
     auto num = [&](double v) { return e.scalar(v, d); };
-    // log(1 + y) loses every digit for small y: there, y - y^2/2 + y^3/3
-    auto log1p = [&](const std::string& y) {
-        const std::string small = f2("Less", f("Abs", y), num(1e-4));
-        const std::string y2 = f2("Mul", y, y);
-        const std::string series =
-            f2("Add", f2("Sub", y, f2("Mul", y2, num(0.5))), f2("Mul", f2("Mul", y2, y), num(1.0 / 3)));
-        return e.where(small, series, f("Log", f2("Add", y, num(1))));
-    };
+    auto log1p = [&](const std::string& y) { return onnx_export::log1p(e, y, d); };
     const std::string x = c.arg(0, stdlib::is_predicate(k) ? in : d);
     switch (k) {
         case UnaryKind::Neg: return f("Neg", x);

@@ -62,5 +62,7 @@ std::string sorted_indices(Emitter& e, const std::string& x, stdlib::DType d, in
 // Shared compositions (map_binary.cpp): NaN-propagating maximum / minimum,
 // as tg's (and NumPy's) maximum, in dtype d.
 std::string nan_max(Emitter& e, const std::string& a, const std::string& b, stdlib::DType d, bool is_max);
+// log(1 + y) in dtype d, accurate near 0 (map_unary.cpp; log1p, softplus, logaddexp).
+std::string log1p(Emitter& e, const std::string& y, stdlib::DType d);
 
 }  // namespace tg::onnx_export

@@ -149,6 +149,22 @@ struct BitOr {
 };
 // NumPy's arctan2 (libm's atan2: the quadrant from the signs of both).
 struct Atan2 { template <class T> static T f(T y, T x) { if constexpr (std::is_floating_point_v<T>) return std::atan2(y, x); else return y; } };
+// NumPy's npy_logaddexp: the larger plus log1p(exp(-|a - b|)), which never
+// overflows; equal operands give a + log(2) (so inf and inf give inf, not NaN).
+struct Logaddexp {
+    template <class T>
+    static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (a == b) return a + T(0.693147180559945309417232121458176568L);
+            const T d = a - b;
+            if (d > 0) return a + std::log1p(std::exp(-d));
+            if (d <= 0) return b + std::log1p(std::exp(d));
+            return d;  // NaN
+        } else {
+            return a;  // never reached: the signature makes integers f32
+        }
+    }
+};
 struct BitXor {
     template <class T> static T f(T a, T b) {
         if constexpr (std::is_floating_point_v<T>) return a;  // unreachable

@@ -230,6 +230,10 @@ void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var
         if (wy) gy = o.neg(o.div(o.mul(g, x), r2));
         return;
     }
+    case B::Logaddexp:  // d/dx = exp(x - out), d/dy = exp(y - out) (PyTorch's form)
+        if (wx) gx = o.mul(g, o.un(U::Exp, o.sub(x, out)));
+        if (wy) gy = o.mul(g, o.un(U::Exp, o.sub(y, out)));
+        return;
     case B::Eq: case B::Ne: case B::Lt: case B::Le: case B::Gt: case B::Ge:
     case B::BitAnd: case B::BitOr: case B::BitXor:
         return;  // comparisons and bitwise ops: NoGradient (attach_grad_rules)

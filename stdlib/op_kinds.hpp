@@ -41,7 +41,8 @@ namespace tg::stdlib {
     X(BitAnd, "bitand", Bitwise, None, "", "a & b on bool and integer tensors")                                \
     X(BitOr, "bitor", Bitwise, None, "", "a | b on bool and integer tensors")                                  \
     X(BitXor, "bitxor", Bitwise, None, "", "a ^ b on bool and integer tensors")                                \
-    X(Atan2, "atan2", TrueDiv, None, "", "atan2(y, x): the angle of the point (x, y), in [-pi, pi]")
+    X(Atan2, "atan2", TrueDiv, None, "", "atan2(y, x): the angle of the point (x, y), in [-pi, pi]")          \
+    X(Logaddexp, "logaddexp", TrueDiv, None, "", "log(exp(a) + exp(b)), computed without overflow")
 
 // ---- unary: X(Kind, "name", class, "doc")
 //   class (unary_signature):

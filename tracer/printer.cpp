@@ -352,7 +352,7 @@ private:
         using B = stdlib::BinaryKind;
         switch (*k) {  // every kind named: a new one is a compile error (-Wswitch) until it is sorted here
             case B::Add: case B::Mul: case B::Maximum: case B::Minimum: case B::Eq: case B::Ne:
-            case B::BitAnd: case B::BitOr: case B::BitXor: return true;
+            case B::BitAnd: case B::BitOr: case B::BitXor: case B::Logaddexp: return true;
             case B::Sub: case B::Div: case B::FloorDiv: case B::Mod: case B::Pow: case B::Lt: case B::Le:
             case B::Gt: case B::Ge: case B::Atan2: return false;
         }

@@ -54,7 +54,8 @@ TOL = {np.float32: (1e-5, 1e-6), np.float64: (1e-9, 1e-12)}
 REQUIRED = [
     "tests/onnx/cases/edges.tg: " + f for f in
     ["floor_mod_int.1", "floor_mod_float.1", "nan_extremes.1", "arg_ties.1", "rounding_and_casts.1", "logic.1",
-     "unary_functions.1", "reductions.1", "shapes.1", "nn_helpers.1", "fill_and_scatter_add.1", "layouts.1", "sorting.1"]
+     "unary_functions.1", "log_add_exp.1", "reductions.1", "shapes.1", "nn_helpers.1", "fill_and_scatter_add.1", "layouts.1",
+     "sorting.1"]
 ] + [
     "tests/onnx/cases/mlp.tg: predict.1",
     "tests/scripts/graph/if_dynamic.tg: g.1",
@@ -69,7 +70,7 @@ REQUIRED = [
 MAPPED = set("""
 neg invert logical_not abs exp expm1 log log1p sqrt rsqrt sin cos tan tanh sigmoid relu floor ceil round sign square
 isnan isfinite isinf log2 log10 asin acos atan sinh cosh erf gelu gelu_tanh softplus trunc reciprocal
-add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor bitxor atan2
+add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor bitxor atan2 logaddexp
 where clip astype sum mean max min prod argmax argmin any all logsumexp var std
 matmul dot outer transpose reshape expand_dims squeeze flatten broadcast_to concat stack flip tile tril triu take
 roll repeat pad diag norm det sort argsort median _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum cumprod one_hot full zeros_like ones_like

@@ -73,6 +73,7 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
             case BinaryKind::Eq: case BinaryKind::Ne: case BinaryKind::Lt: case BinaryKind::Le: case BinaryKind::Gt:
             case BinaryKind::Ge: case BinaryKind::BitAnd: case BinaryKind::BitOr: case BinaryKind::BitXor:
             case BinaryKind::Atan2: break;
+            case BinaryKind::Logaddexp: break;
         }
     } else if (const auto* uk = std::get_if<UnaryKind>(&kind); uk && in.size() == 1) {
         if (*uk == UnaryKind::Neg || *uk == UnaryKind::LogicalNot) {  // involutions
