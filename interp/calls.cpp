@@ -7,6 +7,7 @@
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
+#include "interp/suggest.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/tracing/graph_value.hpp"
 #include "interp/builtins/list_methods.hpp"
@@ -235,7 +236,11 @@ std::shared_ptr<Env> bind_parameters(const FunctionObj& fn, const CallArgs& args
         std::string_view kw = args.keywords[k].name;
         size_t i = 0;
         while (i < n && params[i].name != kw) ++i;
-        if (i == n) throw err_at("unknown keyword argument `" + std::string(kw) + "`", args.keywords[k].loc);
+        if (i == n) {
+            std::vector<std::string_view> names;
+            for (const auto& p : params) names.push_back(p.name);
+            throw err_at("unknown keyword argument `" + std::string(kw) + "`" + did_you_mean(kw, names), args.keywords[k].loc);
+        }
         if (env->slots[i].defined()) throw err_at("argument `" + std::string(kw) + "` given twice", args.keywords[k].loc);
         env->slots[i] = args.keyword_values[k];
     }

@@ -13,6 +13,7 @@
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/bind.hpp"
 #include "interp/error.hpp"
+#include "interp/suggest.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/runtime.hpp"
 #include "interp/tracing/trace.hpp"
@@ -356,7 +357,11 @@ BoundArgs bind_op_args(const stdlib::OpDef& op, const CallArgs& args, const std:
         std::string_view kw = args.keywords[k].name;
         size_t i = 0;
         while (i < n && op.params[i].name != kw) ++i;
-        if (i == n) throw Error(fname + ": unknown keyword argument `" + std::string(kw) + "`");
+        if (i == n) {
+            std::vector<std::string_view> names;
+            for (const auto& p : op.params) names.push_back(p.name);
+            throw Error(fname + ": unknown keyword argument `" + std::string(kw) + "`" + did_you_mean(kw, names));
+        }
         if (b.at[i]) throw Error(fname + ": argument `" + std::string(kw) + "` given twice");
         b.at[i] = &args.keyword_values[k];
     }

@@ -191,6 +191,9 @@ private:
         return *v;
     }
     const Value& load_slow(const lang::Name& n);
+    // Names for "did you mean" (interp/suggest.hpp): what is visible here, and x's methods.
+    std::vector<std::string> visible_names() const;
+    std::vector<std::string> method_names(const Value& x) const;
     Value& store_slot(const lang::Name& n);
     // The storage a target expression denotes (a variable, or an item of a
     // list inside one), for in-place updates; null if it is not a variable.

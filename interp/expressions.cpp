@@ -13,6 +13,7 @@
 #include "interp/values/printing.hpp"
 #include "interp/values/text_chars.hpp"
 #include "interp/scalar_code.hpp"
+#include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/format.hpp"
 
@@ -63,6 +64,19 @@ Value Evaluator::eval_passing_none(const Expr& e) {
     return eval(e);
 }
 
+// Every name a misspelt one could have meant: the frames' variables (with a
+// value), the module's globals and the builtins.
+std::vector<std::string> Evaluator::visible_names() const {
+    std::vector<std::string> out = rt_.builtin_names();
+    for (const Env* e = f_->env; e; e = e->parent.get())
+        if (e->facts)
+            for (size_t i = 0; i < e->facts->slots.size() && i < e->slots.size(); ++i)
+                if (e->slots[i].defined()) out.push_back(e->facts->slots[i].name);
+    for (const auto& [name, slot] : f_->module->index)
+        if (f_->module->globals[static_cast<size_t>(slot)].defined()) out.push_back(name);
+    return out;
+}
+
 std::string Evaluator::undefined_message(const Name& n) const {
     std::vector<Loc> where;
     if (n.scope == lang::Scope::Global) {
@@ -73,6 +87,7 @@ std::string Evaluator::undefined_message(const Name& n) const {
         if (e && e->facts) where = e->facts->slots[n.slot].assigned_at;
     }
     std::string msg = "`" + n.id + "` is not defined";
+    if (where.empty()) msg += did_you_mean(n.id, visible_names());
     if (!where.empty()) {
         msg += ": it is assigned only at ";
         for (size_t i = 0; i < where.size(); ++i) {
@@ -743,12 +758,32 @@ Value Evaluator::eval_attribute(const Attribute& a) {
     return attribute_of(eval_ref(*a.value, scratch), a);
 }
 
+// What `x.name` may name: the methods of x's kind, and (for a tensor, whose
+// method is any builtin) the builtins.
+std::vector<std::string> Evaluator::method_names(const Value& x) const {
+    std::vector<std::string> out;
+    auto add = [&](std::span<const std::string_view> names) { out.insert(out.end(), names.begin(), names.end()); };
+    if (x.is(Kind::List)) add(list_method_names());
+    if (x.is(Kind::Dict)) add(dict_method_names());
+    if (x.is(Kind::Str)) add(string_method_names());
+    if (x.is_tensor()) {
+        add(tensor_attribute_names());
+        std::vector<std::string> builtins = rt_.builtin_names();
+        out.insert(out.end(), builtins.begin(), builtins.end());
+    }
+    return out;
+}
+
 Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
     if (x.is(Kind::Module)) {
         ModuleState* m = x.module();
         int slot = m->find(a.attr);
-        if (slot < 0 || !m->globals[slot].defined())
-            fail("module `" + m->name + "` has no attribute `" + a.attr + "`", a.loc);
+        if (slot < 0 || !m->globals[slot].defined()) {
+            std::vector<std::string> names;
+            for (const auto& [name, s] : m->index)
+                if (m->globals[static_cast<size_t>(s)].defined()) names.push_back(name);
+            fail("module `" + m->name + "` has no attribute `" + a.attr + "`" + did_you_mean(a.attr, names), a.loc);
+        }
         if (rt_.trace) rt_.trace->capture(m->name + "." + a.attr, m, nullptr, slot, m->globals[slot]);
         return m->globals[slot];
     }
@@ -783,7 +818,8 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
     }
     int b = rt_.builtin_slot(a.attr);
     if (b >= 0 && (rt_.builtin(b).is(Kind::Builtin))) return Value::bound(x, rt_.builtin(b));
-    fail(std::string(kind_name(x.kind())) + " has no attribute `" + a.attr + "`", a.loc);
+    fail(std::string(kind_name(x.kind())) + " has no attribute `" + a.attr + "`" + did_you_mean(a.attr, method_names(x)),
+         a.loc);
 }
 
 DictKey Evaluator::key_at(const Value& k, Loc loc) {

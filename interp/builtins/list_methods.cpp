@@ -1,5 +1,7 @@
 #include "interp/builtins/list_methods.hpp"
 
+#include "interp/suggest.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -13,6 +15,8 @@ namespace {
 constexpr std::array<std::string_view, 9> kMethods = {"append", "pop",   "extend", "index", "insert",
                                                       "remove", "count", "sort",   "copy"};
 }  // namespace
+
+std::span<const std::string_view> list_method_names() { return kMethods; }
 
 bool is_list_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
 bool mutates_list(std::string_view name) { return name != "index" && name != "count" && name != "copy"; }

@@ -1,5 +1,7 @@
 #include "interp/builtins/string_methods.hpp"
 
+#include "interp/suggest.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -324,6 +326,8 @@ Value Method::format() {
 }
 
 }  // namespace
+
+std::span<const std::string_view> string_method_names() { return kMethods; }
 
 bool is_string_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
 

@@ -1,5 +1,7 @@
 #include "interp/values/dict.hpp"
 
+#include "interp/suggest.hpp"
+
 #include <algorithm>
 
 #include "interp/control.hpp"
@@ -127,6 +129,8 @@ void merge_keywords(DictObj& d, const CallArgs& a) {
 }
 
 }  // namespace
+
+std::span<const std::string_view> dict_method_names() { return kMethods; }
 
 bool is_dict_method(std::string_view name) {
     return std::find(std::begin(kMethods), std::end(kMethods), name) != std::end(kMethods);
