@@ -37,6 +37,9 @@ struct EvaluatedArgs {
 };
 }  // namespace
 
+void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
+                      std::vector<Value>& pos);
+
 Value Evaluator::eval_call(const Call& c) {
     check_stack(c.loc);
     if (c.callee->kind == ExprKind::Attribute) return call_method(c, c.callee->as<Attribute>());
@@ -187,12 +190,49 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         std::vector<Value> pos;
         pos.reserve(args.positional.size() + 1);
         pos.push_back(bm.self);
-        pos.insert(pos.end(), args.positional.begin(), args.positional.end());
+        if (const stdlib::OpDef* op = bm.fn.is(Kind::Builtin) ? bm.fn.builtin().op : nullptr)
+            method_arguments(*op, args, call_source, pos);
+        else
+            pos.insert(pos.end(), args.positional.begin(), args.positional.end());
         return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc}, call_source);
     }
     default:
         throw Error(std::string("a ") + kind_name(callee.kind()) + " is not callable", call_source, args.loc);
     }
+}
+
+namespace {
+
+bool is_int_value(const Value& v) {
+    const Scalar* s = v.scalar();
+    return s && stdlib::is_int(s->dtype);
+}
+
+}  // namespace
+
+// `x.op(args)` for a table op: NumPy's varargs forms (`x.reshape(3, 4)`,
+// `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes),
+// and an arity error that counts the arguments the way they were written,
+// without the tensor the method is called on.
+void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
+                      std::vector<Value>& pos) {
+    const size_t n = op.params.size();
+    const bool varargs = n >= 2 &&
+                         (op.params[1].kind == stdlib::ParamKind::Shape || op.params[1].kind == stdlib::ParamKind::Axis) &&
+                         args.positional.size() >= 2 && args.keywords.empty() &&
+                         std::all_of(args.positional.begin(), args.positional.end(), is_int_value);
+    if (varargs) {
+        pos.push_back(Value::tuple(std::vector<Value>(args.positional.begin(), args.positional.end())));
+        return;
+    }
+    if (args.positional.size() + 1 > n) {
+        const size_t takes = n - 1, given = args.positional.size();
+        throw Error(std::string(op.name) + ": takes " + std::to_string(takes) + (takes == 1 ? " argument" : " arguments") +
+                        " after the tensor it is called on, but " + std::to_string(given) +
+                        (given == 1 ? " was given" : " were given"),
+                    call_source, args.loc);
+    }
+    pos.insert(pos.end(), args.positional.begin(), args.positional.end());
 }
 
 namespace {
