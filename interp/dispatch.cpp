@@ -178,6 +178,11 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
     case ParamKind::DType:
         if (v.is(Kind::None)) return std::monostate{};
         if (v.is(Kind::DType)) return v.dtype();
+        if (v.is(Kind::Str)) {
+            if (auto d = stdlib::dtype_from_string(v.text())) return *d;
+            throw Error(std::string(what) + ": unknown dtype '" + v.text() +
+                        "' (tg's dtypes: f32 f64 i32 i64 bool; NumPy's names such as \"float32\" or \"i8\" work too)");
+        }
         return fail("a dtype");
     default: return std::monostate{};
     }

@@ -60,7 +60,7 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 
 std::string_view tg_spelling(std::string_view word) {
     static constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
-        {"array", "tensor"},          {"asarray", "tensor"},       {"concatenate", "concat"},
+        {"array", "tensor"},          {"asarray", "tensor"},
         {"amax", "max"},              {"amin", "min"},             {"absolute", "abs"},
         {"power", "pow"},             {"arctan2", "atan2"},        {"arcsin", "asin"},
         {"arccos", "acos"},           {"arctan", "atan"},          {"float32", "f32"},

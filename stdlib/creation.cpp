@@ -8,7 +8,7 @@
 //  * arange: all-int arguments give i64 computed exactly; any float argument
 //    gives f32 computed as start + i * step in f64, then rounded. The length
 //    is ceil((stop - start) / step), at least 0, as NumPy's.
-//  * linspace(start, stop, num): f32; element i is start + i * step in f64
+//  * linspace(start, stop, num, dtype=None): f32 unless dtype; element i is start + i * step in f64
 //    with step = (stop - start) / (num - 1), the last element exactly stop.
 #include <cmath>
 #include <string>
@@ -157,19 +157,24 @@ Tensor eager_arange(OpContext&, const OpArgs& a) {
 TensorType infer_linspace(const TypeArgs& a) {
     int64_t num = kern::attr_int("linspace", "num", a.attrs[2]);
     if (num < 0) fail("linspace", "num must be >= 0, got " + std::to_string(num));
-    return {DType::F32, Shape{num}, false};
+    return {dtype_or(a.attrs[3], DType::F32), Shape{num}, false};
 }
+// The values in f64, then in the dtype asked for: floats rounded once,
+// integers rounded toward -inf (NumPy's linspace since 1.20), bool nonzero.
 Tensor eager_linspace(OpContext&, const OpArgs& a) {
     double start = kern::attr_number("linspace", "start", a.attrs[0]);
     double stop = kern::attr_number("linspace", "stop", a.attrs[1]);
     int64_t num = kern::attr_int("linspace", "num", a.attrs[2]);
     if (num < 0) fail("linspace", "num must be >= 0, got " + std::to_string(num));
-    Tensor out = Tensor::empty(DType::F32, Shape{num});
-    float* o = out.data<float>();
+    Tensor values = Tensor::empty(DType::F64, Shape{num});
+    double* v = values.data<double>();
     const double step = num > 1 ? (stop - start) / static_cast<double>(num - 1) : 0.0;
-    for (int64_t i = 0; i < num; ++i) o[i] = static_cast<float>(static_cast<double>(i) * step + start);
-    if (num > 1) o[num - 1] = static_cast<float>(stop);
-    return out;
+    for (int64_t i = 0; i < num; ++i) v[i] = static_cast<double>(i) * step + start;
+    if (num > 1) v[num - 1] = stop;
+    const DType d = dtype_or(a.attrs[3], DType::F32);
+    if (is_int(d))
+        for (int64_t i = 0; i < num; ++i) v[i] = std::floor(v[i]);
+    return d == DType::F64 ? values : cast(values, d);
 }
 
 // ---- eye
@@ -219,9 +224,11 @@ void register_creation_ops(OpRegistry& r) {
             {"dtype", ParamKind::DType, false, none}},
            &infer_arange, &eager_arange, kCreation,
            "evenly spaced values in [start, stop) (ints give i64, any float f32)", OtherKind::Arange});
-    r.add({"linspace", {{"start", ParamKind::Scalar}, {"stop", ParamKind::Scalar}, {"num", ParamKind::Int}},
-           &infer_linspace, &eager_linspace, kCreation, "num evenly spaced f32 values from start to stop inclusive",
-           OtherKind::Linspace});
+    r.add({"linspace",
+           {{"start", ParamKind::Scalar}, {"stop", ParamKind::Scalar}, {"num", ParamKind::Int},
+            {"dtype", ParamKind::DType, false, none}},
+           &infer_linspace, &eager_linspace, kCreation,
+           "num evenly spaced values from start to stop inclusive (f32 unless dtype says)", OtherKind::Linspace});
     r.add({"eye", {{"n", ParamKind::Int}, {"dtype", ParamKind::DType, false, DType::F32}}, &infer_eye, &eager_eye,
            kCreation, "the n x n identity matrix", OtherKind::Eye});
 }

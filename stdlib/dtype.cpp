@@ -1,6 +1,8 @@
 // dtype names, sizes and the promotion rule (decisions: see dtype.hpp).
 #include "stdlib/dtype.hpp"
 
+#include <utility>
+
 #include <algorithm>
 
 namespace tg::stdlib {
@@ -19,6 +21,18 @@ const char* dtype_name(DType d) {
 std::optional<DType> dtype_from_name(std::string_view name) {
     for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
         if (name == dtype_name(d)) return d;
+    return std::nullopt;
+}
+
+std::optional<DType> dtype_from_string(std::string_view name) {
+    if (auto d = dtype_from_name(name)) return d;
+    static constexpr std::pair<std::string_view, DType> kNumPy[] = {
+        {"float32", DType::F32}, {"f4", DType::F32}, {"float64", DType::F64}, {"f8", DType::F64},
+        {"double", DType::F64},  {"int32", DType::I32}, {"i4", DType::I32},   {"int64", DType::I64},
+        {"i8", DType::I64},      {"bool_", DType::Bool}, {"?", DType::Bool},
+    };
+    for (const auto& [n, d] : kNumPy)
+        if (n == name) return d;
     return std::nullopt;
 }
 

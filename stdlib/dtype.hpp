@@ -33,6 +33,10 @@ inline constexpr int kNumDTypes = 5;
 
 const char* dtype_name(DType d);                       // "bool", "i32", ...
 std::optional<DType> dtype_from_name(std::string_view); // inverse of dtype_name
+// A dtype written as a string, tg's or NumPy's: "f32", "float32", "f4",
+// "int64", "i8", "bool", "bool_", "?" (not "float" or "int": Python's float
+// is f64 where tg's float literal is f32, so they are refused).
+std::optional<DType> dtype_from_string(std::string_view);
 size_t dtype_size(DType d);
 inline bool is_float(DType d) { return d == DType::F32 || d == DType::F64; }
 inline bool is_int(DType d) { return d == DType::I32 || d == DType::I64; }

@@ -225,9 +225,12 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         if (o->flags & stdlib::kInternal) continue;  // the tracer's own ops
         add(out, std::string(o->name), [o](Runtime& rt, const CallArgs& a) { return call_op(rt, *o, a); }, o);
     }
-    // `constant` is another name of `tensor`
-    const stdlib::OpDef* t = &stdlib::op_of(stdlib::OtherKind::Tensor);
-    add(out, "constant", [t](Runtime& rt, const CallArgs& a) { return call_op(rt, *t, a); }, t);
+    // other names of ops: TF's `constant`, NumPy's `concatenate` and `ravel`
+    for (auto [alias, kind] : {std::pair{"constant", stdlib::OtherKind::Tensor}, std::pair{"concatenate", stdlib::OtherKind::Concat},
+                               std::pair{"ravel", stdlib::OtherKind::Flatten}}) {
+        const stdlib::OpDef* op = &stdlib::op_of(kind);
+        add(out, alias, [op](Runtime& rt, const CallArgs& a) { return call_op(rt, *op, a); }, op);
+    }
     // sum, max and min also take Python's forms (a list of numbers, strings...)
     const stdlib::OpDef* sum = &stdlib::op_of(stdlib::ReduceKind::Sum);
     add(out, "sum", [sum](Runtime& rt, const CallArgs& a) {
