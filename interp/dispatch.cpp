@@ -101,6 +101,13 @@ struct NestedWalk {
     }
 };
 
+// A dtype written as a string: tg's name or NumPy's (stdlib::dtype_from_string).
+DType dtype_named(const std::string& name, std::string_view what) {
+    if (auto d = stdlib::dtype_from_string(name)) return *d;
+    throw Error(std::string(what) + ": unknown dtype '" + name +
+                "' (tg's dtypes: f32 f64 i32 i64 bool; NumPy's names such as \"float32\" or \"i8\" work too)");
+}
+
 Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
     auto fail = [&](const char* expected) -> Attr {
         throw Error(std::string(what) + " must be " + expected + ", not " + type_desc(v));
@@ -178,11 +185,7 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
     case ParamKind::DType:
         if (v.is(Kind::None)) return std::monostate{};
         if (v.is(Kind::DType)) return v.dtype();
-        if (v.is(Kind::Str)) {
-            if (auto d = stdlib::dtype_from_string(v.text())) return *d;
-            throw Error(std::string(what) + ": unknown dtype '" + v.text() +
-                        "' (tg's dtypes: f32 f64 i32 i64 bool; NumPy's names such as \"float32\" or \"i8\" work too)");
-        }
+        if (v.is(Kind::Str)) return dtype_named(v.text(), what);
         return fail("a dtype");
     default: return std::monostate{};
     }

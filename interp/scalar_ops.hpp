@@ -5,7 +5,7 @@
 // runs three of these per iteration, and a call plus the general promotion
 // cost as much as the arithmetic. Same semantics as stdlib::binary's 0-d
 // path (same promotion, docs/builtins.md; the same element functions, so integers
-// wrap); every case not covered here (bool, int/float mixes, integer
+// wrap); every case not covered here (bool, integer
 // division by zero, pow...) returns false and the caller takes the general
 // path.
 #pragma once
@@ -59,12 +59,36 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     }
 }
 
-// Operands of different dtypes within one kind (int or float).
+// An int with a float (`2 * x`, `i * 0.5`, `x > 4`): the promotion of
+// stdlib::promote (a float result: an int operand takes the float's dtype, a
+// weak float with a strong int gives f32), both operands converted to the
+// compute dtype first, as stdlib::binary's 0-d path does.
+template <class T>
+inline T as_compute(const Scalar& s) {
+    return stdlib::is_float(s.dtype) ? static_cast<T>(s.f) : static_cast<T>(s.i);
+}
+inline bool int_with_float(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out) {
+    using stdlib::DType;
+    const stdlib::Promoted p = stdlib::promote(a.dtype, a.weak, b.dtype, b.weak);
+    if (!stdlib::is_float(p.dtype)) return false;
+    const DType compute = p.weak ? stdlib::weak_compute_dtype(p.dtype) : p.dtype;
+    Scalar x = a, y = b;  // the operands in the compute dtype's kind (typed() reads .f for floats)
+    if (compute == DType::F32) {
+        x.f = static_cast<double>(as_compute<float>(a));
+        y.f = static_cast<double>(as_compute<float>(b));
+        return typed<float>(k, x, y, p.dtype, p.weak, out);
+    }
+    x.f = as_compute<double>(a);
+    y.f = as_compute<double>(b);
+    return typed<double>(k, x, y, p.dtype, p.weak, out);
+}
+
+// Operands of different dtypes.
 inline bool promoted(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Scalar& out) {
     using stdlib::DType;
     if (a.dtype == DType::Bool || b.dtype == DType::Bool) return false;
     const bool af = stdlib::is_float(a.dtype);
-    if (af != stdlib::is_float(b.dtype)) return false;
+    if (af != stdlib::is_float(b.dtype)) return int_with_float(k, a, b, out);
     // Within one kind, promotion is simple (docs/builtins.md): a weak operand takes
     // the other's dtype, two strong ones the larger, two weak ones stay weak
     // (computed as i64 / f64). Same as stdlib::promote for these cases.

@@ -71,10 +71,15 @@ TEST_CASE("a program computes what the general path computes, or gives up") {
     CHECK(out.dtype == DType::Bool);
     CHECK(out.i == 1);
 
-    // operands it does not cover: a bool, an int with a float, a tensor, an unassigned variable
-    c.global("i") = Value::from_bool(true);
-    CHECK_FALSE(c.run(2, out));
+    // an int with a float: stdlib::promote's result, as the general path
+    c.global("s") = Value::from_int(10);
     c.global("i") = Value::weak_float(0.5);
+    REQUIRE(c.run(2, out));
+    CHECK(out.dtype == DType::F32);
+    CHECK_FALSE(out.weak);
+    CHECK(out.f == 10.25);
+    // operands it does not cover: a bool, a tensor, an unassigned variable
+    c.global("i") = Value::from_bool(true);
     CHECK_FALSE(c.run(2, out));
     c.global("i") = Value(stdlib::Tensor::zeros(DType::I64, {2}));
     CHECK_FALSE(c.run(2, out));
