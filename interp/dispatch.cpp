@@ -609,6 +609,25 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
     }
     if (op == lang::CmpOp::Eq) return Value::from_bool(values_equal(rt, a, b));
     if (op == lang::CmpOp::Ne) return Value::from_bool(!values_equal(rt, a, b));
+    if ((a.is(Kind::Tuple) && b.is(Kind::Tuple)) || (a.is(Kind::List) && b.is(Kind::List))) {
+        // Python's order: the first items that differ decide; if none does, the shorter is less
+        const auto& x = a.items();
+        const auto& y = b.items();
+        for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+            stdlib::spend_work(1);
+            if (values_equal(rt, x[i], y[i])) continue;
+            const Value r = compare(rt, op, x[i], y[i]);
+            if (r.is_symbolic()) unsupported_in_graph("ordering lists or tuples by traced values");
+            return Value::from_bool(r.scalar() ? r.scalar()->nonzero() : stdlib::truth(r.tensor()));
+        }
+        const size_t m = x.size(), n = y.size();
+        switch (op) {
+        case lang::CmpOp::Lt: return Value::from_bool(m < n);
+        case lang::CmpOp::Le: return Value::from_bool(m <= n);
+        case lang::CmpOp::Gt: return Value::from_bool(m > n);
+        default: return Value::from_bool(m >= n);
+        }
+    }
     if (a.is(Kind::Str) && b.is(Kind::Str)) {
         int c = a.text().compare(b.text());
         switch (op) {
