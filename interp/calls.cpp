@@ -190,8 +190,9 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         std::vector<Value> pos;
         pos.reserve(args.positional.size() + 1);
         pos.push_back(bm.self);
-        if (const stdlib::OpDef* op = bm.fn.is(Kind::Builtin) ? bm.fn.builtin().op : nullptr)
-            method_arguments(*op, args, call_source, pos);
+        const BuiltinObj* b = bm.fn.is(Kind::Builtin) ? &bm.fn.builtin() : nullptr;
+        if (b && b->op && !b->adds_params)
+            method_arguments(*b->op, args, call_source, pos);
         else
             pos.insert(pos.end(), args.positional.begin(), args.positional.end());
         return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc}, call_source);

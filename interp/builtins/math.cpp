@@ -2,6 +2,7 @@
 // `approximate` keyword (it picks the table's gelu or gelu_tanh op),
 // isclose and allclose (NumPy's formula in element-wise ops). Being ops of
 // the table underneath, they trace, fuse, and differentiate like any code.
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -45,6 +46,31 @@ Value gelu(Runtime& rt, const CallArgs& a) {
     return apply(rt, stdlib::op_of(approximate ? stdlib::UnaryKind::GeluTanh : stdlib::UnaryKind::Gelu), {x});
 }
 
+// round(x, decimals=0), NumPy's: floats are rint(x * 10^d) / 10^d in x's
+// dtype (so round(2.675, 2) is 2.67, as NumPy); integers stay as they are
+// for d >= 0 and round to a multiple of 10^-d (half to even) for d < 0.
+Value round_decimals(Runtime& rt, const CallArgs& a) {
+    const auto args = bind_args("round", a, {"x", "decimals"}, 1);
+    const Value x = operand(*args[0], "round: argument `x`");
+    const int64_t d = args[1] ? to_int(*args[1], "round: argument `decimals`") : 0;
+    const stdlib::OpDef& round = stdlib::op_of(stdlib::UnaryKind::Round);
+    if (d == 0) return apply(rt, round, {x});
+    const stdlib::TensorType t = x.tensor_type();
+    if (d > 308 || d < -308) throw Error("round: argument `decimals` must be within [-308, 308]");
+    const bool integer = stdlib::is_int(t.dtype) || t.dtype == DType::Bool;
+    if (integer && d > 0) return x;
+    const Value scale = Value::weak_float(std::pow(10.0, static_cast<double>(std::abs(d))));
+    const auto& mul = stdlib::op_of(stdlib::BinaryKind::Mul);
+    const auto& div = stdlib::op_of(stdlib::BinaryKind::Div);
+    if (!integer)
+        return d > 0 ? apply(rt, div, {apply(rt, round, {apply(rt, mul, {x, scale})}), scale})
+                     : apply(rt, mul, {apply(rt, round, {apply(rt, div, {x, scale})}), scale});
+    // an integer to a multiple of 10^-d: in f64, then back to its dtype
+    const Value xf = run_op(rt, stdlib::op_of(stdlib::ElementwiseKind::AsType), std::vector<Value>{x}, {std::monostate{}, DType::F64});
+    const Value r = apply(rt, mul, {apply(rt, round, {apply(rt, div, {xf, scale})}), scale});
+    return run_op(rt, stdlib::op_of(stdlib::ElementwiseKind::AsType), std::vector<Value>{r}, {std::monostate{}, t.dtype});
+}
+
 // NumPy's isclose: |a - b| <= atol + rtol * |b| where both are finite, a == b
 // where not (equal infinities are close; NaN is never close). Computed in
 // the promoted float dtype (bool and integers: f64, as NumPy).
@@ -75,9 +101,12 @@ Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
 
 void add_math_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto add = [&](const std::string& name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr) {
-        out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef})));
+        auto b = std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef});
+        b->adds_params = opdef != nullptr;  // the ops' builtins replaced here take more than their op
+        out.emplace_back(name, Value::builtin(std::move(b)));
     };
     add("gelu", gelu, &stdlib::op_of(stdlib::UnaryKind::Gelu));  // replaces the table op's builtin: adds `approximate`
+    add("round", round_decimals, &stdlib::op_of(stdlib::UnaryKind::Round));  // adds `decimals`
     add("isclose", [](Runtime& rt, const CallArgs& a) { return isclose(rt, "isclose", a); });
     add("allclose", [](Runtime& rt, const CallArgs& a) {
         const Value close = isclose(rt, "allclose", a);

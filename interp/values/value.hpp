@@ -170,6 +170,7 @@ struct BuiltinObj {
     const stdlib::OpDef* op = nullptr;  // when this builtin is a tensor op of the table
     bool host = false;         // defined by the embedding host: not traceable (runs eagerly)
     CallerFn caller = nullptr; // set instead of fn by such builtins
+    bool adds_params = false;  // takes more than its op (gelu's approximate, round's decimals)
 };
 
 // `x.f` for a builtin f, not yet called: calling it passes x first.

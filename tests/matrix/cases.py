@@ -159,6 +159,7 @@ FORMS = {
              ("inf", "norm({0}, inf, 0)", (MIX, F32)), ("ord2", "norm({0}, 2, axis=-1, keepdims=True)", (P, F64)),
              ("kd", "norm({0}, axis=-1, keepdims=True)", (MIX, F32))],
     "gelu": [("approx", "gelu({0}, approximate=True)", (MIX, F32))],
+    "round": [("decimals", "round({0}, 2)", (MIX, F32)), ("negative", "round({0}, -1)", (INT, I32))],
     "pow": [("lit_base_f64", "pow(2.5, {0})", ("[2.0, 0.5]", F64)), ("op_lit_base", "2.5 ** {0}", ("[2.0, 0.5]", F64)),
             ("op_lit_base_f32", "2.5 ** {0}", ("[2.0, 0.5]", F32))],
     "sign": [("neg_zero", "sign({0})", ("[-0.0, 0.0, -2.0, 3.0]", F32), {"expect": "[0.0, 0.0, -1.0, 1.0]\n" * 2}),
