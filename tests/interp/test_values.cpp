@@ -1,4 +1,5 @@
 // Value semantics: copy-on-write lists, unboxed scalars, the scalar fast path.
+#include <cmath>
 #include <doctest/doctest.h>
 
 #include "interp/dispatch.hpp"
@@ -72,6 +73,9 @@ TEST_CASE("the scalar fast path agrees with stdlib::binary") {
         Scalar::of_int(INT64_MAX, DType::I64), Scalar::of_int(INT64_MIN, DType::I64, true),
         Scalar::of_int(-7, DType::I64), Scalar::of_int(4, DType::I64, true), Scalar::of_float(-7.5, DType::F64),
         Scalar::of_int(-2147483647 - 1, DType::I32),
+        // an int with a float (int_with_float): rounding of a big int to f32, NaN, inf
+        Scalar::of_int((int64_t{1} << 40) + 1, DType::I64), Scalar::of_float(std::nan(""), DType::F32),
+        Scalar::of_float(-INFINITY, DType::F64, true),
     };
     const BinaryKind kinds[] = {BinaryKind::Add, BinaryKind::Sub, BinaryKind::Mul, BinaryKind::Div,
                                 BinaryKind::FloorDiv, BinaryKind::Mod, BinaryKind::Lt, BinaryKind::Eq,
@@ -86,7 +90,9 @@ TEST_CASE("the scalar fast path agrees with stdlib::binary") {
                 Scalar ref = Scalar::from_tensor(slow);
                 CHECK(fast.dtype == ref.dtype);
                 CHECK(fast.weak == ref.weak);
-                if (tg::stdlib::is_float(ref.dtype)) CHECK(fast.f == ref.f);
+                if (tg::stdlib::is_float(ref.dtype))  // the same value, NaN-ness and sign of zero
+                    CHECK(((std::isnan(fast.f) && std::isnan(ref.f)) ||
+                           (fast.f == ref.f && std::signbit(fast.f) == std::signbit(ref.f))));
                 else CHECK(fast.i == ref.i);
                 ++compared;
             }
