@@ -12,6 +12,7 @@
 #include "interp/builtins/compose.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "stdlib/format.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::interp {
@@ -71,7 +72,9 @@ Value batch_norm(Runtime& rt, const CallArgs& a) {
     if (!training) {
         if (is_none(args[1]) || is_none(args[2]))
             throw Error(fn + ": running_mean and running_var are needed when training is False");
-        const Value y = normalized(c, x, fit("running_mean", *args[1]), fit("running_var", *args[2]), eps);
+        const Value mean = fit("running_mean", *args[1]);  // checked in argument order
+        const Value var = fit("running_var", *args[2]);
+        const Value y = normalized(c, x, mean, var, eps);
         return affine(c, y, args[3], args[4], fit);
     }
     const int64_t count = xs.numel() / std::max<int64_t>(1, ch);
@@ -154,7 +157,7 @@ Value dropout(Runtime& rt, const CallArgs& a) {
     Compose c{rt};
     const Value x = tensor_operand(*args[0], arg_name(fn, "x"));
     const double p = args[1] ? static_number(*args[1], arg_name(fn, "p")) : 0.5;
-    if (!(p >= 0.0 && p <= 1.0)) throw Error(fn + ": p must be between 0 and 1, got " + std::to_string(p));
+    if (!(p >= 0.0 && p <= 1.0)) throw Error(fn + ": p must be between 0 and 1, got " + stdlib::format_float(p, stdlib::DType::F64));
     const bool training = !args[2] || static_bool(*args[2], arg_name(fn, "training"));
     if (!training || p == 0.0) return x;
     const Shape xs = x.tensor_type().shape;
