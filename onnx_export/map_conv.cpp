@@ -72,36 +72,67 @@ std::string map_conv2d_weight_grad(ApplyCtx& c) {
     return e.op("Transpose", {cropped}).attr("perm", swap).out;
 }
 
-// max_pool2d (Indices = false) or _max_pool2d_indices: MaxPool on 4-d input
-// (a 3-d one gains a batch axis of 1), i32 computed in f64 (exact).
-std::string map_max_pool(ApplyCtx& c, bool indices) {
+namespace {
+
+struct Pooled {
+    std::string values, indices;  // of the pooled shape (values in dtype `compute`)
+    DType compute;
+};
+
+// MaxPool of operand 0 with the attributes from `first` on (kernel_size,
+// stride, padding, dilation, ceil_mode), on 4-d input (a 3-d one gains a
+// batch axis of 1; its flat indices are the same), i32 computed in f64.
+Pooled max_pool(ApplyCtx& c, size_t first, const stdlib::Shape& pooled) {
     const DType d = c.in[0].storage;
     if (d == DType::I64) c.fail("ONNX's MaxPool takes no 64-bit integers");
     const DType compute = d == DType::I32 ? DType::F64 : d;
-    const auto pair = [&](size_t i, int64_t otherwise_from) -> std::vector<int64_t> {
-        const stdlib::Attr& a = c.attr(i);
-        if (std::holds_alternative<std::monostate>(a)) return {-1, otherwise_from};
+    const auto pair = [&](size_t i) -> std::vector<int64_t> {
+        const stdlib::Attr& a = c.attr(first + i);
+        if (std::holds_alternative<std::monostate>(a)) return {};
         if (const auto* v = std::get_if<int64_t>(&a)) return {*v, *v};
         const auto& v = std::get<std::vector<int64_t>>(a);
         return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v;
     };
-    const std::vector<int64_t> k = pair(1, 0);
-    std::vector<int64_t> s = pair(2, 0);
-    if (s[0] < 0) s = k;
-    const std::vector<int64_t> pad = pair(3, 0), dil = pair(4, 0);
+    const std::vector<int64_t> k = pair(0), given = pair(1), pad = pair(2), dil = pair(3);
     const bool three = c.in[0].type.shape.rank() == 3;
     std::string x = c.arg(0, compute);
     if (three) x = c.e.unsqueeze(x, {0});
-    const std::string out = c.e.names().next(), idx = c.e.names().next();
-    c.e.op_outputs("MaxPool", {x}, {out, idx})
+    Pooled p{c.e.names().next(), c.e.names().next(), compute};
+    c.e.op_outputs("MaxPool", {x}, {p.values, p.indices})
         .attr("kernel_shape", k)
-        .attr("strides", s)
+        .attr("strides", given.empty() ? k : given)
         .attr("pads", std::vector<int64_t>{pad[0], pad[1], pad[0], pad[1]})
         .attr("dilations", dil)
-        .attr("ceil_mode", int64_t{std::get<bool>(c.attr(5)) ? 1 : 0});
-    std::string r = indices ? idx : c.e.cast(out, compute, c.out_storage);
-    if (three) r = c.e.reshape(r, c.out.shape);
-    return r;
+        .attr("ceil_mode", int64_t{std::get<bool>(c.attr(first + 4)) ? 1 : 0});
+    if (three) {
+        p.values = c.e.reshape(p.values, pooled);
+        p.indices = c.e.reshape(p.indices, pooled);
+    }
+    return p;
+}
+
+}  // namespace
+
+// max_pool2d (indices = false) or _max_pool2d_indices.
+std::string map_max_pool(ApplyCtx& c, bool indices) {
+    const Pooled p = max_pool(c, 1, c.out.shape);
+    return indices ? p.indices : c.e.cast(p.values, p.compute, c.out_storage);
+}
+
+// _max_pool2d_backward: g added at the indices into zeros like x (ScatterElements with add).
+std::string map_max_pool_backward(ApplyCtx& c) {
+    const stdlib::Shape& xs = c.in[0].type.shape;
+    const stdlib::Shape& gs = c.in[1].type.shape;
+    const Pooled p = max_pool(c, 2, gs);
+    Emitter& e = c.e;
+    const std::string zeros = e.op("Expand", {e.scalar(0.0, c.out_storage), e.const_i64({xs.numel()})}).out;
+    const std::string flat_idx = e.reshape(p.indices, stdlib::Shape{gs.numel()});
+    const std::string flat_g = e.reshape(c.arg(1, c.out_storage), stdlib::Shape{gs.numel()});
+    const std::string dx = e.op("ScatterElements", {zeros, flat_idx, flat_g})
+                               .attr("axis", int64_t{0})
+                               .attr("reduction", std::string("add"))
+                               .out;
+    return e.reshape(dx, xs);
 }
 
 }  // namespace tg::onnx_export

@@ -311,6 +311,7 @@ Route route(OtherKind k) {
         case K::Conv2dWeightGrad: return {map_conv2d_weight_grad};
         case K::MaxPool2d: return {[](ApplyCtx& c) { return map_max_pool(c, false); }};
         case K::MaxPool2dIndices: return {[](ApplyCtx& c) { return map_max_pool(c, true); }};
+        case K::MaxPool2dBackward: return {map_max_pool_backward};
         case K::Softmax: return {softmax};
         case K::LogSoftmax: return {log_softmax};
         case K::CrossEntropy: return {cross_entropy};

@@ -3,9 +3,9 @@
 // kernel_size), padding (at most half the kernel; padded positions never
 // win), dilation and ceil_mode, on (N, C, H, W) or (C, H, W). The gradient
 // goes to the first maximum of each window (a NaN wins, as PyTorch):
-// _max_pool2d_indices gives its flat index into x (ONNX MaxPool's Indices),
-// and the rule scatter-adds the cotangent there, so gradients of gradients
-// are those of the scatter. avg_pool2d is a depthwise conv2d
+// _max_pool2d_backward adds the cotangent there; its own gradient takes
+// the cotangent at the flat indices _max_pool2d_indices gives (ONNX
+// MaxPool's Indices), so gradients of gradients work. avg_pool2d is a depthwise conv2d
 // (interp/builtins/nn.cpp).
 #include <cmath>
 #include <limits>
@@ -77,33 +77,43 @@ Shape pooled_shape(const Shape& x, const PoolGeom& g) {
     return out;
 }
 
-// The window maxima (Indices = false) or their flat indices into x.
-template <class T, bool Indices>
-void pool_kernel(const PoolGeom& g, const T* x, std::conditional_t<Indices, int64_t, T>* out) {
+// The taps [lo, hi) of a window starting at `start` (stride dilation d)
+// that fall inside [0, n).
+std::pair<int64_t, int64_t> taps(int64_t start, int64_t k, int64_t d, int64_t n) {
+    const int64_t lo = start >= 0 ? 0 : (-start + d - 1) / d;
+    const int64_t hi = n - 1 - start < 0 ? 0 : std::min(k, (n - 1 - start) / d + 1);
+    return {lo, std::max(lo, hi)};
+}
+
+// f(plane, position in the plane's output, position of the maximum in the
+// plane, the maximum) for every window: the first maximum, a NaN wins (the
+// last one, as PyTorch).
+template <class T, class F>
+void for_each_max(const PoolGeom& g, const T* x, F&& f) {
     for (int64_t pl = 0; pl < g.planes; ++pl) {
         const T* plane = x + pl * g.h * g.w;
-        for (int64_t oy = 0; oy < g.ho; ++oy)
+        for (int64_t oy = 0; oy < g.ho; ++oy) {
+            const int64_t y0 = oy * g.sh - g.ph;
+            const auto [ilo, ihi] = taps(y0, g.kh, g.dh, g.h);
             for (int64_t ox = 0; ox < g.wo; ++ox) {
+                const int64_t x0 = ox * g.sw - g.pw;
+                const auto [jlo, jhi] = taps(x0, g.kw, g.dw, g.w);
                 T best = std::numeric_limits<T>::lowest();
                 if constexpr (std::numeric_limits<T>::has_infinity) best = -std::numeric_limits<T>::infinity();
-                int64_t at = -1;
-                for (int64_t i = 0; i < g.kh; ++i) {
-                    const int64_t iy = oy * g.sh - g.ph + i * g.dh;
-                    if (iy < 0 || iy >= g.h) continue;
-                    for (int64_t j = 0; j < g.kw; ++j) {
-                        const int64_t ix = ox * g.sw - g.pw + j * g.dw;
-                        if (ix < 0 || ix >= g.w) continue;
-                        const T v = plane[iy * g.w + ix];
-                        if (at < 0 || v > best || v != v) {
+                int64_t at = (y0 + ilo * g.dh) * g.w + x0 + jlo * g.dw;
+                for (int64_t i = ilo; i < ihi; ++i) {
+                    const int64_t row = (y0 + i * g.dh) * g.w + x0;
+                    for (int64_t j = jlo; j < jhi; ++j) {
+                        const T v = plane[row + j * g.dw];
+                        if (v > best || v != v) {
                             best = v;
-                            at = iy * g.w + ix;
+                            at = row + j * g.dw;
                         }
                     }
                 }
-                auto& o = out[(pl * g.ho + oy) * g.wo + ox];
-                if constexpr (Indices) o = pl * g.h * g.w + at;
-                else o = best;
+                f(pl, oy * g.wo + ox, at, best);
             }
+        }
     }
 }
 
@@ -121,39 +131,66 @@ TensorType infer_indices(const TypeArgs& a) {
     check_dtype(x.dtype);
     return {DType::I64, pooled_shape(x.shape, pool_geom(x.shape, a.attrs)), false};
 }
+// _max_pool2d_backward(x, g, kernel_size, ...): g has the pooled shape
+TensorType infer_backward(const TypeArgs& a) {
+    const TensorType& x = a.inputs[0];
+    check_dtype(x.dtype);
+    const Shape pooled = pooled_shape(x.shape, pool_geom(x.shape, a.attrs.subspan(1)));
+    if (!(a.inputs[1].shape == pooled))
+        fail("_max_pool2d_backward", "g of shape " + a.inputs[1].shape.to_string() + " is not the pooled shape " + pooled.to_string());
+    return {x.dtype, x.shape, false};
+}
 
-template <bool Indices>
+enum class PoolOut { Max, Indices, Backward };
+
+// max_pool2d, its indices, or its backward (the cotangent g added at each
+// window's maximum of x).
+template <PoolOut Out>
 Tensor eager_pool(OpContext&, const OpArgs& a) {
     const Tensor x = kern::strong(a.inputs[0]).contiguous();
     check_dtype(x.dtype());
-    const PoolGeom g = pool_geom(x.shape(), a.attrs);
-    Tensor out = Tensor::empty(Indices ? DType::I64 : x.dtype(), pooled_shape(x.shape(), g));
-    if (out.numel() == 0) return out;
+    const PoolGeom g = pool_geom(x.shape(), Out == PoolOut::Backward ? a.attrs.subspan(1) : a.attrs);
+    const Shape pooled = pooled_shape(x.shape(), g);
+    const DType d = Out == PoolOut::Indices ? DType::I64 : x.dtype();
+    Tensor out = Out == PoolOut::Backward ? Tensor::zeros(d, x.shape()) : Tensor::empty(d, pooled);
+    if (out.numel() == 0 || g.planes * g.ho * g.wo == 0) return out;
     kern::visit_dtype(x.dtype(), [&](auto t) {
         using T = decltype(t);
         if constexpr (!std::is_same_v<T, bool>) {
-            if constexpr (Indices) pool_kernel<T, true>(g, x.data<T>(), out.data<int64_t>());
-            else pool_kernel<T, false>(g, x.data<T>(), out.data<T>());
+            const int64_t plane_in = g.h * g.w, plane_out = g.ho * g.wo;
+            if constexpr (Out == PoolOut::Max) {
+                T* o = out.data<T>();
+                for_each_max(g, x.data<T>(), [&](int64_t pl, int64_t p, int64_t, T best) { o[pl * plane_out + p] = best; });
+            } else if constexpr (Out == PoolOut::Indices) {
+                int64_t* o = out.data<int64_t>();
+                for_each_max(g, x.data<T>(), [&](int64_t pl, int64_t p, int64_t at, T) { o[pl * plane_out + p] = pl * plane_in + at; });
+            } else {
+                const Tensor gc = cast(kern::strong(a.inputs[1]), d).contiguous();
+                const T* gp = gc.data<T>();
+                T* o = out.data<T>();
+                for_each_max(g, x.data<T>(), [&](int64_t pl, int64_t p, int64_t at, T) { o[pl * plane_in + at] += gp[pl * plane_out + p]; });
+            }
         }
     });
     return out;
 }
 
-// dx = the cotangent scatter-added at each window's maximum
+// max_pool2d: dx = the backward op (the cotangent added at each maximum)
 void vjp_max_pool(GradBuilder& b, const VjpArgs& a) {
     if (a.wanted.empty() || !a.wanted[0]) return;
-    const TensorType xt = b.type(a.inputs[0]);
     std::vector<Attr> attrs(a.attrs.begin(), a.attrs.end());
-    const GradVar idx = b.apply(op_of(OtherKind::MaxPool2dIndices), a.inputs.first(1), attrs);
-    auto flat = [&](GradVar v) {
-        return b.apply(op_of(OtherKind::Reshape), std::span<const GradVar>(&v, 1),
-                       {std::monostate{}, std::vector<int64_t>{b.type(v).shape.numel()}});
-    };
-    const GradVar zeros = zeros_of(b, {xt.dtype, Shape{xt.shape.numel()}, false});
-    const GradVar in[3] = {zeros, flat(idx), flat(a.cot)};
-    const GradVar dx = b.apply(op_of(OtherKind::ScatterAdd), in, {std::monostate{}, std::monostate{}, std::monostate{}, int64_t{0}});
-    a.cots[0] = b.apply(op_of(OtherKind::Reshape), std::span<const GradVar>(&dx, 1),
-                        {std::monostate{}, std::vector<int64_t>(xt.shape.begin(), xt.shape.end())});
+    attrs.insert(attrs.begin(), std::monostate{});
+    const GradVar in[2] = {a.inputs[0], a.cot};
+    a.cots[0] = b.apply(op_of(OtherKind::MaxPool2dBackward), in, std::move(attrs));
+}
+
+// the backward op, linear in g: its transpose reads the cotangent at each
+// window's maximum (a take at the indices); x only chooses the positions
+void vjp_backward(GradBuilder& b, const VjpArgs& a) {
+    if (a.wanted.size() < 2 || !a.wanted[1]) return;
+    std::vector<Attr> attrs(a.attrs.begin() + 1, a.attrs.end());
+    const GradVar in[2] = {a.cot, b.apply(op_of(OtherKind::MaxPool2dIndices), a.inputs.first(1), attrs)};
+    a.cots[1] = b.apply(op_of(OtherKind::Take), in, {std::monostate{}, std::monostate{}, std::monostate{}});  // flat take
 }
 
 }  // namespace
@@ -165,15 +202,21 @@ void register_pool_ops(OpRegistry& r) {
                                           {"padding", ParamKind::Shape, false, int64_t{0}},
                                           {"dilation", ParamKind::Shape, false, int64_t{1}},
                                           {"ceil_mode", ParamKind::Bool, false, false}};
-    OpDef m{"max_pool2d", params, &infer_max_pool, &eager_pool<false>, 0,
+    OpDef m{"max_pool2d", params, &infer_max_pool, &eager_pool<PoolOut::Max>, 0,
             "2-d max pooling of x (N, C, H, W) over windows of kernel_size (stride defaults to kernel_size)",
             OtherKind::MaxPool2d};
     m.grad = {GradRule::Vjp, &vjp_max_pool};
     r.add(std::move(m));
-    OpDef i{"_max_pool2d_indices", params, &infer_indices, &eager_pool<true>, kInternal,
-            "flat indices into x of max_pool2d's maxima (its gradient)", OtherKind::MaxPool2dIndices};
+    OpDef i{"_max_pool2d_indices", params, &infer_indices, &eager_pool<PoolOut::Indices>, kInternal,
+            "flat indices into x of max_pool2d's maxima (the transpose of its gradient)", OtherKind::MaxPool2dIndices};
     i.grad = {GradRule::NoGradient, nullptr};
     r.add(std::move(i));
+    std::vector<ParamDef> bparams = params;
+    bparams.insert(bparams.begin() + 1, ParamDef{"g", ParamKind::Tensor});
+    OpDef bw{"_max_pool2d_backward", bparams, &infer_backward, &eager_pool<PoolOut::Backward>, kInternal,
+             "max_pool2d's gradient: g added into zeros like x at each window's maximum", OtherKind::MaxPool2dBackward};
+    bw.grad = {GradRule::Vjp, &vjp_backward};
+    r.add(std::move(bw));
 }
 
 }  // namespace tg::stdlib

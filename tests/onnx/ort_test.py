@@ -48,6 +48,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "bool": np.bool_}
 TOL = {np.float32: (1e-5, 1e-6), np.float64: (1e-9, 1e-12)}
+# Sums of many products (matmul, conv2d: hundreds of terms, and layers of
+# them) round differently in ONNX Runtime's kernels: an element also agrees
+# when within this fraction of the output's largest magnitude.
+NORM_TOL = {np.float32: 1e-4, np.float64: 1e-12}
 # Graphs that must be among those that agree (when their folder is tested):
 # the edges where ONNX's ops differ from tg's, the trained MLP, and If / Loop
 # with break and early return.
@@ -74,7 +78,7 @@ add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor 
 where clip astype sum mean max min prod argmax argmin any all logsumexp var std
 matmul dot outer transpose reshape expand_dims squeeze flatten broadcast_to concat stack flip tile tril triu take
 roll repeat pad diag norm det sort argsort median _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum cumprod one_hot full zeros_like ones_like
-conv2d conv_transpose2d _conv2d_weight_grad max_pool2d _max_pool2d_indices
+conv2d conv_transpose2d _conv2d_weight_grad max_pool2d _max_pool2d_backward
 const cond while index index_assign truth undef
 """.split())
 ATTEMPTS = 3
@@ -184,6 +188,9 @@ def agree(tg_out, ort_out):
         return f"dtype {tg_out.dtype} vs ONNX Runtime's {ort_out.dtype}"
     if tg_out.dtype.type in TOL:
         rtol, atol = TOL[tg_out.dtype.type]
+        finite = np.abs(tg_out[np.isfinite(tg_out)])
+        if finite.size:
+            atol = max(atol, NORM_TOL[tg_out.dtype.type] * float(finite.max()))
         if not np.allclose(ort_out, tg_out, rtol=rtol, atol=atol, equal_nan=True):
             i = np.unravel_index(np.argmax(~np.isclose(ort_out, tg_out, rtol=rtol, atol=atol, equal_nan=True)), tg_out.shape)
             return f"at {tuple(int(x) for x in i)}: tg {tg_out[i]!r}, ONNX Runtime {ort_out[i]!r}"

@@ -337,6 +337,11 @@ std::vector<Case> cases_for(const OpDef& op) {
         out.push_back({n + " overlapping padded ceil", {x}, {{}, int64_t{3}, int64_t{2}, int64_t{1}, int64_t{1}, true}, {true}});
         out.push_back({n + " dilation 3-d", {T(Shape{2, 6, 5}, -1, 1)}, {{}, v({2, 2}), int64_t{1}, int64_t{0}, int64_t{2}}, {true}});
     }
+    if (n == "_max_pool2d_backward") {  // linear in g; x only picks the positions
+        Tensor x = T(Shape{1, 2, 5, 5}, -1, 1);
+        for (int64_t i = 0; i < x.numel(); ++i) x.data<double>()[i] += 0.01 * double(i);
+        out.push_back({n, {x, T(Shape{1, 2, 3, 3}, -1, 1)}, {{}, {}, int64_t{3}, int64_t{2}, int64_t{1}}, {false, true}});
+    }
     return out;
 }
 
