@@ -97,6 +97,13 @@ FileBytes::~FileBytes() {
         if (Budget* b = Budget::current()) b->credit(charged_);
 }
 
+FileContents::FileContents(const FileRoot& root, const std::string& path, bool gunzip)
+    : raw_(std::make_unique<FileBytes>(root, path)) {
+    if (!gunzip) return;
+    gz_ = std::make_unique<Gunzipped>(raw_->bytes());
+    raw_.reset();
+}
+
 Tensor npy_read_file(const FileRoot& root, const std::string& path) {
     ReadableFile f = root.open_for_reading(path);
     return npy_read(f.size, [&](void* dst, size_t n) { return read_fully(f.fd.get(), dst, n); });

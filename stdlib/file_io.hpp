@@ -10,10 +10,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 
 #include "stdlib/file_open.hpp"
+#include "stdlib/gzip.hpp"
 #include "stdlib/npy.hpp"
 
 namespace tg::stdlib {
@@ -31,6 +33,20 @@ public:
 private:
     std::string bytes_;
     size_t charged_ = 0;
+};
+
+// What a reader of bytes in memory reads: the file's bytes, or with
+// `gunzip` (a name ending in .gz) its decompressed bytes (stdlib/gzip.hpp;
+// the compressed bytes are let go once decompressed). Counted against the
+// current Budget while held.
+class FileContents {
+public:
+    FileContents(const FileRoot& root, const std::string& path, bool gunzip);
+    std::string_view bytes() const { return gz_ ? gz_->bytes() : raw_->bytes(); }
+
+private:
+    std::unique_ptr<FileBytes> raw_;
+    std::unique_ptr<Gunzipped> gz_;
 };
 
 // A .npy file (stdlib/npy.hpp): the header is checked against the file's

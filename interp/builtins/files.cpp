@@ -1,11 +1,13 @@
 // The file builtins of docs/builtins.md: load(path), save(path, x) and
 // loadtxt(path, delimiter=",", skiprows=0, dtype=f32).
 //
-// The format is the file's extension (case-insensitive): .npy holds one
-// tensor, .npz a dict of tensors (str keys); .tgx / .onnx will hold graph
-// values (docs/language.md "Graphs as values") and are refused for now. Every path goes through
+// The format is the file's name (case-insensitive): .npy holds one tensor,
+// .npz a dict of tensors (str keys), an IDX file (-ubyte, .idx; read only)
+// one tensor, and .tgx / .onnx a graph value (docs/language.md "Graphs as
+// values"); a name ending in .gz after the format's is read decompressed
+// (loadtxt's too; never written). Every path goes through
 // check_file_path (the host's allow_files / file_root). The formats are
-// stdlib's (npy, npz, csv, file_io); this file binds arguments, checks that
+// stdlib's (npy, npz, idx, gzip, csv, file_io); this file binds arguments, checks that
 // the value fits the extension, and names the function and the file in every
 // error: "load: 'w.npy': truncated: ...". Files are host-side: inside a
 // @graph function each of these is a trace error.
@@ -24,6 +26,7 @@
 #include "stdlib/budget.hpp"
 #include "stdlib/csv.hpp"
 #include "stdlib/file_io.hpp"
+#include "stdlib/idx.hpp"
 #include "stdlib/npz.hpp"
 
 namespace tg::interp {
@@ -37,19 +40,32 @@ std::string path_argument(const std::string& fn, const Value& v) {
     return v.text();
 }
 
-enum class Format { Npy, Npz, Tgx, Onnx, Other };
+enum class Format { Npy, Npz, Idx, Tgx, Onnx, Other };
 
-Format format_of(const std::string& path) {
-    const size_t dot = path.rfind('.');
-    const size_t slash = path.rfind('/');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return Format::Other;
-    std::string ext = path.substr(dot + 1);
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (ext == "npy") return Format::Npy;
-    if (ext == "npz") return Format::Npz;
-    if (ext == "tgx") return Format::Tgx;
-    if (ext == "onnx") return Format::Onnx;
-    return Format::Other;
+// What a path's name says (in any case): the format, and whether the file
+// is gzip-compressed (a name ending in .gz, then the format's name).
+struct FileKind {
+    Format format = Format::Other;
+    bool gzip = false;
+};
+
+bool ends_with(const std::string& s, std::string_view end) {
+    return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+}
+
+FileKind kind_of(const std::string& path) {
+    std::string name = path.substr(path.rfind('/') + 1);  // npos + 1 == 0: the whole path
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    FileKind k;
+    k.gzip = ends_with(name, ".gz");
+    if (k.gzip) name.resize(name.size() - 3);
+    // IDX files as MNIST names them (train-images-idx3-ubyte) or by an extension of their own
+    if (ends_with(name, "-ubyte") || ends_with(name, ".idx")) k.format = Format::Idx;
+    else if (ends_with(name, ".npy")) k.format = Format::Npy;
+    else if (ends_with(name, ".npz")) k.format = Format::Npz;
+    else if (ends_with(name, ".tgx")) k.format = Format::Tgx;
+    else if (ends_with(name, ".onnx")) k.format = Format::Onnx;
+    return k;
 }
 
 // Files are read and written by the host, not by a graph (the trace error
@@ -63,6 +79,12 @@ void host_side(const Runtime& rt, const std::string& fn) {
 
 // Runs `body` on the checked path, opened through the file root; errors
 // name the function and the file.
+Value npz_dict(stdlib::NamedTensors members) {
+    DictObj d;
+    for (auto& [name, t] : members) d.set(DictKey{false, 0, name}, Value(std::move(t)));
+    return Value::dict(std::move(d));
+}
+
 template <class F>
 auto with_file(Runtime& rt, const std::string& fn, const std::string& path, F&& body) {
     FilePlace place;
@@ -85,21 +107,25 @@ Value load(Runtime& rt, const CallArgs& a) {
     host_side(rt, "load");
     const auto args = bind_args("load", a, {"path"}, 1);
     const std::string path = path_argument("load", *args[0]);
-    const Format f = format_of(path);
-    if (f == Format::Onnx)
+    const FileKind k = kind_of(path);
+    if (k.format == Format::Onnx)
         throw Error("load: '" + path + "': tg writes ONNX files but does not read them (save the graph as .tgx to load it again)");
-    if (f == Format::Other)
+    if (k.format == Format::Other)
         throw Error("load: cannot tell the format of '" + path +
-                    "' from its extension (load reads .npy, .npz and .tgx; loadtxt reads text)");
+                    "' from its name (load reads .npy, .npz, .tgx and IDX files named *-ubyte or *.idx; a .gz "
+                    "after any but .tgx is decompressed; loadtxt reads text)");
+    if (k.format == Format::Tgx && k.gzip)
+        throw Error("load: '" + path + "': tg reads .tgx files uncompressed only (decompress it first)");
     return with_file(rt, "load", path, [&](const stdlib::FileRoot& root, const std::string& file) -> Value {
-        if (f == Format::Npy) return Value(stdlib::npy_read_file(root, file));
-        if (f == Format::Tgx) return read_graph_file(rt, root, file);
-        DictObj d;
-        for (auto& [name, t] : stdlib::npz_read_file(root, file)) d.set(DictKey{false, 0, name}, Value(std::move(t)));
-        return Value::dict(std::move(d));
+        if (k.format == Format::Tgx) return read_graph_file(rt, root, file);
+        if (k.format == Format::Npy && !k.gzip) return Value(stdlib::npy_read_file(root, file));
+        if (k.format == Format::Npz && !k.gzip) return npz_dict(stdlib::npz_read_file(root, file));
+        const stdlib::FileContents contents(root, file, k.gzip);
+        if (k.format == Format::Npy) return Value(stdlib::npy_decode(contents.bytes()));
+        if (k.format == Format::Idx) return Value(stdlib::idx_decode(contents.bytes()));
+        return npz_dict(stdlib::npz_decode(contents.bytes()));
     });
 }
-
 
 // save gets its call site (a caller builtin): an ONNX export error is
 // located at the graph's node, with the frames down to this call.
@@ -108,10 +134,15 @@ Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
     const auto args = bind_args("save", a, {"path", "x", "drop_prints"}, 2);
     const std::string path = path_argument("save", *args[0]);
     const Value& x = *args[1];
-    const Format f = format_of(path);
+    const FileKind k = kind_of(path);
+    const Format f = k.format;
     if (f == Format::Other)
         throw Error("save: cannot tell the format of '" + path +
-                    "' from its extension (save writes .npy, .npz, .tgx and .onnx)");
+                    "' from its name (save writes .npy, .npz, .tgx and .onnx)");
+    // reading them is for datasets as they are published; a result is saved as .npy
+    if (f == Format::Idx || k.gzip)
+        throw Error("save: '" + path + "': tg reads " + (k.gzip ? "gzip-compressed" : "IDX") +
+                    " files but does not write them (save a tensor as .npy, a dict as .npz)");
     bool drop_prints = false;
     if (const Value* d = args[2]) {
         if (f != Format::Onnx) throw Error("save: argument `drop_prints` applies to .onnx files only");
@@ -181,7 +212,7 @@ Value loadtxt(Runtime& rt, const CallArgs& a) {
         o.dtype = t->dtype();
     }
     return with_file(rt, "loadtxt", path, [&](const stdlib::FileRoot& root, const std::string& file) {
-        stdlib::FileBytes text(root, file);
+        const stdlib::FileContents text(root, file, kind_of(path).gzip);  // t.csv.gz is decompressed, as np.loadtxt does
         return Value(stdlib::parse_text_table(text.bytes(), o));
     });
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Round trips of .npy / .npz files between tg and NumPy (docs/language.md "Files").
+"""Round trips of .npy / .npz files between tg and NumPy, and the datasets tg
+reads (IDX, .gz) against NumPy (docs/language.md "Files").
 
 usage: roundtrip_test.py TG_BINARY
 
@@ -13,11 +14,17 @@ usage: roundtrip_test.py TG_BINARY
 2. tg builds tensors of its own (views, transposes, weak scalars, a dict,
    the empty dict) and saves them; NumPy loads them and compares with the
    same arrays built in NumPy.
-3. Atomic writes: a save that fails while writing (the file-size limit,
+3. Datasets as published: IDX files (every type: u8 i8 i16 i32 f32 f64;
+   ranks 1 to 4; named -ubyte and .idx; plain and gzipped as MNIST ships
+   them) and .npy.gz / .npz.gz / .csv.gz (Python's gzip, one member or
+   several) are read by tg, saved as .npy, and must be what NumPy reads
+   from the same files (IDX's integers as int32, bit for bit).
+4. Atomic writes: a save that fails while writing (the file-size limit,
    RLIMIT_FSIZE) leaves the old file as it was and no temporary file; a value
    that does not fit its format is refused before any file is touched.
 Exits 1 with a list of failures.
 """
+import gzip
 import io
 import os
 import resource
@@ -194,6 +201,58 @@ def tg_to_numpy(tg, tmp):
     check(not left, f"temporary files left: {left}")
 
 
+IDX_CODES = {np.dtype(np.uint8): 0x08, np.dtype(np.int8): 0x09, np.dtype(np.int16): 0x0B,
+             np.dtype(np.int32): 0x0C, np.dtype(np.float32): 0x0D, np.dtype(np.float64): 0x0E}
+
+
+def idx_bytes(a):
+    """MNIST's IDX format: 0, 0, type, rank, big-endian u32 sizes, big-endian data."""
+    head = bytes([0, 0, IDX_CODES[a.dtype], a.ndim]) + b"".join(int(d).to_bytes(4, "big") for d in a.shape)
+    return head + a.astype(a.dtype.newbyteorder(">")).tobytes()
+
+
+def datasets_from_numpy(tg, tmp):
+    folder = os.path.join(tmp, "datasets")
+    os.makedirs(os.path.join(folder, "out"))
+    rng = np.random.default_rng(30)
+    expected = {}  # the file's name -> what tg must read from it
+    for dtype in IDX_CODES:
+        for shape in [(7,), (2, 3), (2, 3, 4), (2, 1, 3, 2), (0, 28, 28)]:
+            a = sample(dtype, shape, rng)
+            base = f"{dtype.name}_{len(shape)}d{'_empty' if 0 in shape else ''}"
+            want = a.astype(np.int32) if dtype.kind in "iu" else a
+            for name, data in [(base + "-ubyte", idx_bytes(a)), (base + ".idx.gz", gzip.compress(idx_bytes(a))),
+                               (base + "-ubyte.gz", gzip.compress(idx_bytes(a)[:9]) + gzip.compress(idx_bytes(a)[9:]))]:
+                open(os.path.join(folder, name), "wb").write(data)
+                expected[name] = want
+    for dtype in TG_DTYPE:
+        a = sample(dtype, (3, 4), rng)
+        name = f"{TG_DTYPE[dtype]}.npy.gz"
+        open(os.path.join(folder, name), "wb").write(gzip.compress(np_save_bytes(a)))
+        expected[name] = a
+    members = {"w": sample(np.float32, (2, 3), rng), "n": sample(np.int64, (4,), rng)}
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **members)
+    open(os.path.join(folder, "params.npz.gz"), "wb").write(gzip.compress(buf.getvalue()))
+    table = np.round(rng.standard_normal((5, 3)) * 100, 3)
+    np.savetxt(os.path.join(folder, "table.csv.gz"), table, delimiter=",")  # NumPy gzips a name ending in .gz
+
+    lines = [f'save("datasets/out/{i}.npy", load("datasets/{name}"))' for i, name in enumerate(expected)]
+    lines += ['p = load("datasets/params.npz.gz")', 'save("datasets/out/params.npz", p)',
+              'save("datasets/out/table.npy", loadtxt("datasets/table.csv.gz", dtype=f64))']
+    r = run_tg(tg, "\n".join(lines) + "\n", tmp)
+    check(r.returncode == 0, f"tg failed loading IDX / .gz files:\n{r.stderr}")
+    if r.returncode != 0:
+        return
+    for i, (name, want) in enumerate(expected.items()):
+        same_array(np.load(os.path.join(folder, "out", f"{i}.npy")), want, name)
+    with np.load(os.path.join(folder, "out", "params.npz")) as back:
+        for k, a in members.items():
+            same_array(back[k], a, f"params.npz.gz[{k}]")
+    same_array(np.load(os.path.join(folder, "out", "table.npy")),
+               np.loadtxt(os.path.join(folder, "table.csv.gz"), delimiter=","), "table.csv.gz")
+
+
 def atomic_writes(tg, tmp):
     folder = os.path.join(tmp, "atomic")
     os.makedirs(folder)
@@ -219,6 +278,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="tg-files-") as tmp:
         numpy_to_tg_and_back(tg, tmp)
         tg_to_numpy(tg, tmp)
+        datasets_from_numpy(tg, tmp)
         atomic_writes(tg, tmp)
     for f in failures:
         print("FAIL:", f)

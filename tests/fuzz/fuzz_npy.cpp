@@ -8,26 +8,18 @@
 #include <cstdint>
 #include <string_view>
 
-#include "stdlib/budget.hpp"
+#include "file_reader.hpp"
 #include "stdlib/npy.hpp"
 #include "stdlib/npz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-    tg::stdlib::Budget* budget = tg::stdlib::Budget::create();
-    budget->max_bytes = int64_t{64} << 20;
-    {
-        tg::stdlib::Budget::Scope scope(budget);
-        try {
-            if (bytes.substr(0, 2) == "PK") {
-                for (const auto& [name, t] : tg::stdlib::npz_decode(bytes)) (void)t.numel();
-            } else {
-                (void)tg::stdlib::npy_decode(bytes).numel();
-            }
-        } catch (const tg::stdlib::OpError&) {
-            // a malformed file or the memory limit: what the reader must do
+    read_within_limits([&] {
+        if (bytes.substr(0, 2) == "PK") {
+            for (const auto& [name, t] : tg::stdlib::npz_decode(bytes)) (void)t.numel();
+        } else {
+            (void)tg::stdlib::npy_decode(bytes).numel();
         }
-    }
-    budget->release();
+    });
     return 0;
 }

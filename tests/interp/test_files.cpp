@@ -17,6 +17,8 @@
 #include "stdlib/file_open.hpp"
 #include "stdlib/npy.hpp"
 
+#include <zlib.h>
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -221,6 +223,11 @@ TEST_CASE("load, save, loadtxt: every way out of the file root is an error") {
         "loadtxt(\"" + abs_outside + "\")",
         "loadtxt(\"csv_out\")",
         "loadtxt(\"dir_out/x.csv\")",
+        // the dataset formats go through the same opener
+        "load(\"../outside/x.npy.gz\")",
+        "load(\"dir_out/train-images-idx3-ubyte.gz\")",
+        "load(\"" + (t.outside / "t10k-labels-idx1-ubyte").string() + "\")",
+        "loadtxt(\"../outside/x.csv.gz\")",
     };
     for (const std::string& call : calls) {
         CAPTURE(call);
@@ -238,7 +245,8 @@ TEST_CASE("load, save, loadtxt: allow_files = false refuses them all") {
     tg::Options o;
     o.allow_files = false;
     tg::Interpreter interp(o);
-    for (const std::string call : {"load(\"a.npy\")", "save(\"a.npy\", 1)", "loadtxt(\"a.csv\")"}) {
+    for (const std::string call : {"load(\"a.npy\")", "save(\"a.npy\", 1)", "loadtxt(\"a.csv\")", "load(\"a-ubyte.gz\")",
+                                   "loadtxt(\"a.csv.gz\")"}) {
         CAPTURE(call);
         try {
             interp.run_source(call + "\n", "files.tg");
@@ -342,4 +350,33 @@ TEST_CASE("load: a member past the memory limit (a zip bomb) names the file and 
     } catch (const tg::Error& e) {
         CHECK(e.message().rfind("load: 'big.npz': member 'a.npy': memory limit exceeded", 0) == 0);
     }
+}
+
+TEST_CASE("load: a gzip bomb past the memory limit is an error at the call, before it is all in memory") {
+    Tree t;
+    {
+        // 64 MiB of zeros in ~64 KiB, as a .npy whose header says so: only the memory limit stops it
+        gzFile gz = gzopen((t.root / "bomb.npy.gz").c_str(), "wb9");
+        REQUIRE(gz);
+        const std::string header = tg::stdlib::npy_header(tg::stdlib::DType::F64, tg::stdlib::Shape{8 << 20});
+        gzwrite(gz, header.data(), static_cast<unsigned>(header.size()));
+        const std::string zeros(1 << 20, '\0');
+        for (int i = 0; i < 64; ++i) gzwrite(gz, zeros.data(), static_cast<unsigned>(zeros.size()));
+        gzclose(gz);
+    }
+    CHECK(fs::file_size(t.root / "bomb.npy.gz") < (size_t{256} << 10));
+    tg::Options o;
+    o.file_root = t.root.string();
+    o.max_memory_bytes = 8 << 20;
+    tg::Interpreter interp(o);
+    try {
+        interp.run_source("x = 1\ny = load('bomb.npy.gz')\n", "bomb.tg");
+        FAIL("no error");
+    } catch (const tg::Error& e) {
+        CHECK(e.message().rfind("load: 'bomb.npy.gz': memory limit exceeded: decompressing it (", 0) == 0);
+        CHECK(e.message().find("would pass max_memory_bytes = 8.0 MiB") != std::string::npos);
+        CHECK(e.line() == 2);
+        CHECK(e.col() == 5);
+    }
+    CHECK(interp.memory_bytes() < (1 << 20));  // all given back
 }

@@ -69,3 +69,48 @@ with zipfile.ZipFile(other, "w") as z:
 write("not_npy_member.npz", other.getvalue())
 write("ragged.csv", b"1,2,3\n4,5,6\n7,8\n")
 write("bad_value.csv", b"1,2\n3,four\n")
+
+# IDX files (MNIST's format) and gzip-compressed files: good ones, then one
+# per kind of damage. gzip.compress(mtime=0) makes the same bytes every run.
+import gzip
+
+
+def idx_bytes(a, type_code=None):
+    """An IDX file of `a`: 0, 0, the type, the rank, big-endian u32 sizes, big-endian data."""
+    codes = {"u1": 0x08, "i1": 0x09, "i2": 0x0B, "i4": 0x0C, "f4": 0x0D, "f8": 0x0E}
+    code = type_code if type_code is not None else codes[a.dtype.str[1:]]
+    head = bytes([0, 0, code, a.ndim]) + b"".join(int(d).to_bytes(4, "big") for d in a.shape)
+    return head + a.astype(a.dtype.newbyteorder(">")).tobytes()
+
+
+def gz(data):
+    return gzip.compress(data, mtime=0)
+
+
+images = (np.arange(24, dtype=np.uint8) * 11).reshape(2, 3, 4)  # up to 253
+write("images-idx3-ubyte.gz", gz(idx_bytes(images)))
+write("labels-idx1-ubyte", idx_bytes(np.array([7, 0, 255], dtype=np.uint8)))
+write("signal.idx", idx_bytes(np.array([[-1.5, 0.25], [1e30, -0.0]], dtype=np.float32)))
+write("deltas.idx.gz", gz(idx_bytes(np.array([-32768, -1, 0, 32767], dtype=np.int16))))
+write("matrix.npy.gz", gz(npy_bytes(matrix)))
+buf = io.BytesIO()
+np.savez(buf, w=matrix, b=np.array([1, 2], dtype=np.int32))
+write("params.npz.gz", gz(buf.getvalue()))
+write("table.csv.gz", gz(b"# x, y, z\n1, 2.5, -3\n\n4,5e-1,6  # a comment\n"))
+
+good_idx = idx_bytes(np.arange(6, dtype=np.uint8).reshape(2, 3))
+write("wrong_magic-ubyte", b"\x01\x00" + good_idx[2:])
+write("unknown_type.idx", good_idx[:2] + b"\x0a" + good_idx[3:])
+write("rank_zero.idx", b"\x00\x00\x08\x00" + good_idx[4:])
+write("huge_rank.idx", b"\x00\x00\x08\xc8" + good_idx[4:])
+write("overflow-ubyte", b"\x00\x00\x0e\x03" + b"\xff\xff\xff\xff" * 3)
+write("truncated_sizes.idx", good_idx[:10])
+write("short-ubyte.gz", gz(idx_bytes(np.zeros((60000, 28, 28), dtype=np.uint8))[:1000]))
+write("trailing-ubyte", good_idx + b"\x00")
+npy_gz = gz(good)
+write("truncated.npy.gz", npy_gz[: len(npy_gz) // 2])
+corrupt = bytearray(npy_gz)
+corrupt[-8] ^= 0xFF  # the trailer's CRC-32 no longer matches the data
+write("corrupt.npy.gz", bytes(corrupt))
+write("not_gzip.csv.gz", b"1,2,3\n")
+write("trailing.npy.gz", npy_gz + b"junk")
