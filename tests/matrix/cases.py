@@ -292,9 +292,30 @@ FORMS = {
                  {"contexts": ["eager", "repl"]})],   # run_matrix.py writes the file
     # optim (docs/training.md, "Optimizers"): one step of each, in f64
     "optim.sgd": [("momentum", "_opt_step(optim.sgd(0.1, momentum=0.9), {0}, {1})", ("1.0", F64), ("0.5", F64),
-                   {"expect": [0.95, 0.95]})],
+                   {"expect": [0.95, 0.95]}),
+                  ("nesterov_wd", "_opt_step(optim.sgd(0.1, momentum=0.9, nesterov=True, weight_decay=0.1), {0}, {1})",
+                   ("1.0", F64), ("0.5", F64), {"expect": [0.886, 0.886]})],
     "optim.adam": [("f64", "_opt_step(optim.adam(0.1), {0}, {1})", ("1.0", F64), ("0.5", F64),
-                    {"expect": [0.9000000020, 0.9000000020]})],
+                    {"expect": [0.9000000020, 0.9000000020]}),
+                   ("schedule", "_opt_step(optim.adam(optim.exponential(0.1, 0.5)), {0}, {1})", ("1.0", F64),
+                    ("0.5", F64), {"expect": [0.9000000020, 0.9000000020]})],
+    # the others' one step in f64: torch.optim's (tests/scripts/optim has 10 steps of each)
+    "optim.adamw": [("f64", "_opt_step(optim.adamw(0.1), {0}, {1})", ("1.0", F64), ("0.5", F64),
+                     {"expect": [0.899000002, 0.899000002]})],
+    "optim.rmsprop": [("centered", "_opt_step(optim.rmsprop(0.1, centered=True, momentum=0.9), {0}, {1})",
+                       ("1.0", F64), ("0.5", F64), {"expect": [-0.0050376132390502655, -0.0050376132390502655]})],
+    "optim.adagrad": [("f64", "_opt_step(optim.adagrad(0.1), {0}, {1})", ("1.0", F64), ("0.5", F64),
+                       {"expect": [0.90000000002, 0.90000000002]})],
+    "optim.chain": [("clip", "_opt_step(optim.chain([optim.clip_by_global_norm(0.1), optim.sgd(1.0)]), {0}, {1})",
+                     ("1.0", F64), ("0.5", F64), {"expect": [0.9000001999996, 0.9000001999996]})],
+    # schedules at a step count (an i64): torch.optim.lr_scheduler's / optax's rates
+    "optim.step": [("def", "optim.step(0.1, 3, gamma=0.5)({0})", ("7", I64), {"expect": [0.025, 0.025]})],
+    "optim.exponential": [("def", "optim.exponential(0.1, 0.8)({0})", ("3", I64),
+                           {"expect": [0.051200000000000016, 0.051200000000000016]})],
+    "optim.cosine_decay": [("def", "optim.cosine_decay(0.1, 10)({0})", ("3", I64),
+                            {"expect": [0.07938926261462366, 0.07938926261462366]})],
+    "optim.warmup_cosine": [("def", "optim.warmup_cosine(1.0, 2, 6, end=0.1)({0})", ("3", I64),
+                             {"expect": [0.8681980515339464, 0.8681980515339464]})],
     "str.methods": [("many", "[\"a,b\".split(\",\"), \"x\".upper(), \" y \".strip(), \"-\".join([\"p\", \"q\"]), "
                      "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False})],
     "list.methods": [("many", "_list_ops({0})", (VEC, F32))],
