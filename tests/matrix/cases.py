@@ -211,6 +211,8 @@ FORMS = {
     "inf": [("min", "minimum({0}, inf)", (VEC, F32))], "nan": [("isnan", "isnan({0} + nan)", (VEC, F32))],
     "seed": [("draw", "[seed(3), random_uniform((2,))][1]", {"seed": True})],
     "time": [("type", "type(time())", {"ret": False, "contexts": ["eager", "repl"]})],  # an error in @graph
+    # the matrix's output is a pipe: False (tests/nn/progress.tg draws both kinds of bar)
+    "isatty": [("pipe", "isatty()", {"ret": False, "contexts": ["eager", "repl"], "expect": "False\nNone\n"})],
     # with no debugger and no terminal: nothing, in every context but the REPL,
     # where it opens the debugger, which would read the next inputs as its
     # commands (tests/repl/sessions/debugger.repl and tests/debugger cover it)
