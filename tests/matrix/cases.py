@@ -255,12 +255,23 @@ FORMS = {
                    {"expect": [0.95, 0.95]})],
     "optim.adam": [("f64", "_opt_step(optim.adam(0.1), {0}, {1})", ("1.0", F64), ("0.5", F64),
                     {"expect": [0.9000000020, 0.9000000020]})],
+    # nn (docs/training.md, "Layers and data"): each layer initialized from the
+    # random stream (seeded before each evaluation) and applied
+    "nn.linear": [("def", "_layer(nn.linear(3, 2), {0})", (P, F32), {"seed": True, "grad": True})],
+    "nn.layer_norm": [("def", "_layer(nn.layer_norm(3), {0})", (MIX, F32), {"seed": True, "grad": True})],
+    "nn.embedding": [("i64", "_layer(nn.embedding(5, 2), {0})", ("[[0, 1, 4], [2, 2, 3]]", I64), {"seed": True})],
+    "nn.dropout": [("train", "_layer(nn.dropout(0.5), {0}, True)", (P, F32), {"seed": True, "grad": True})],
+    "nn.batch_norm": [("train", "_stateful(nn.batch_norm(3), {0}, True)", (MIX, F32), {"seed": True, "grad": True}),
+                      ("eval", "_stateful(nn.batch_norm(3), {0}, False)", (MIX, F32), {"seed": True, "grad": True})],
+    "nn.sequential": [("mlp", "_stateful(nn.sequential([nn.linear(3, 4), nn.batch_norm(4), relu, nn.linear(4, 2)]), {0}, True)",
+                       (P, F32), {"seed": True, "grad": True})],
+    "nn.accuracy": [("def", "nn.accuracy({0}, {1})", (P, F32), ("[2, 1]", I64))],
     "str.methods": [("many", "[\"a,b\".split(\",\"), \"x\".upper(), \" y \".strip(), \"-\".join([\"p\", \"q\"]), "
                      "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False})],
     "list.methods": [("many", "_list_ops({0})", (VEC, F32))],
 }
 
-# helpers every script defines after `import optim` (the `_` names above)
+# helpers every script defines after `import optim` and `import nn` (the `_` names above)
 PRELUDE = '''def _sum_loop(xs):
     s = 0.0
     for a in xs:
@@ -279,6 +290,24 @@ def _opt_step(opt, p, g):
     state = init(p)
     p, state = update(g, state, p)
     return p
+
+def _layer(layer, x, training=False):
+    init, apply = layer
+    return apply(init(), x, training=training)
+
+# the state's tensors in a list (a graph value returns no dicts)
+def _leaves(tree):
+    if type(tree) == "dict":
+        tree = list(tree.values())
+    if type(tree) != "list":
+        return [] if tree is None else [tree]
+    return [t for item in tree for t in _leaves(item)]
+
+def _stateful(layer, x, training):
+    init, apply = layer
+    params, state = init()
+    y, state = apply(params, state, x, training=training)
+    return y, _leaves(state)
 
 def _list_ops(x):
     xs = [x, x * 2.0]
