@@ -306,6 +306,11 @@ Route route(OtherKind k) {
         case K::Cumsum: return {map_cumsum};
         case K::Cumprod: return {map_cumprod};
         case K::Norm: return {map_norm};
+        case K::Conv2d: return {map_conv2d};
+        case K::ConvTranspose2d: return {map_conv_transpose2d};
+        case K::Conv2dWeightGrad: return {map_conv2d_weight_grad};
+        case K::MaxPool2d: return {[](ApplyCtx& c) { return map_max_pool(c, false); }};
+        case K::MaxPool2dIndices: return {[](ApplyCtx& c) { return map_max_pool(c, true); }};
         case K::Softmax: return {softmax};
         case K::LogSoftmax: return {log_softmax};
         case K::CrossEntropy: return {cross_entropy};

@@ -54,6 +54,12 @@ std::string map_sort(ApplyCtx& c);
 std::string map_argsort(ApplyCtx& c);
 std::string map_cumsum(ApplyCtx& c);
 std::string map_cumprod(ApplyCtx& c);
+// (map_conv.cpp) conv2d, conv_transpose2d, _conv2d_weight_grad, max_pool2d
+// (indices = false) and _max_pool2d_indices
+std::string map_conv2d(ApplyCtx& c);
+std::string map_conv_transpose2d(ApplyCtx& c);
+std::string map_conv2d_weight_grad(ApplyCtx& c);
+std::string map_max_pool(ApplyCtx& c, bool indices);
 
 // The indices that sort x (dtype d) along axis (of size len), stably, NaN
 // last (map_scan_sort.cpp; sort, argsort and median use it).

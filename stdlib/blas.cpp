@@ -7,6 +7,8 @@
 #include <string>
 #include <thread>
 
+#include "stdlib/shape_ops_util.hpp"
+
 namespace tg::stdlib::blas {
 
 namespace {
@@ -51,6 +53,14 @@ const Functions& functions() {
     static const Loaded loaded = load();  // thread-safe initialization, once per process
     if (!loaded.error.empty()) throw std::runtime_error(loaded.error);
     return loaded.fns;
+}
+
+const Functions& functions_for(std::string_view fn) {
+    try {
+        return functions();
+    } catch (const std::runtime_error& e) {
+        kern::fail(fn, e.what());
+    }
 }
 
 void prefetch() {

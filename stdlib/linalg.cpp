@@ -118,25 +118,6 @@ void for_each_batch(const MatmulPlan& p, const Tensor& a, const Tensor& b, F&& f
 }
 
 template <class T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb, T* c) {
-    const auto TA = ta ? CblasTrans : CblasNoTrans;
-    const auto TB = tb ? CblasTrans : CblasNoTrans;
-    const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
-    const blas::Functions* f = nullptr;
-    try {
-        f = &blas::functions();
-    } catch (const std::exception& e) {
-        fail("matmul", e.what());
-    }
-    if constexpr (std::is_same_v<T, float>)
-        f->sgemm(CblasRowMajor, TA, TB, M, N, K, 1.0f, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb),
-                    0.0f, c, N);
-    else
-        f->dgemm(CblasRowMajor, TA, TB, M, N, K, 1.0, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb), 0.0,
-                    c, N);
-}
-
-template <class T>
 void matmul_float(const MatmulPlan& p, Tensor a, Tensor b, T* out) {
     auto la = blas_layout(mat_of(a, p.a_vec, true));
     if (!la) {
@@ -152,7 +133,7 @@ void matmul_float(const MatmulPlan& p, Tensor a, Tensor b, T* out) {
     const T* pb = b.data<T>();
     const int64_t mn = p.m * p.n;
     for_each_batch(p, a, b, [&](int64_t ao, int64_t bo, int64_t i) {
-        gemm<T>(la->first, lb->first, p.m, p.n, p.k, pa + ao, la->second, pb + bo, lb->second, out + i * mn);
+        blas::gemm<T>("matmul", la->first, lb->first, p.m, p.n, p.k, pa + ao, la->second, pb + bo, lb->second, out + i * mn);
     });
 }
 

@@ -143,6 +143,10 @@ namespace tg::stdlib {
     X(Softmax, "softmax") X(LogSoftmax, "log_softmax")                               \
     X(CrossEntropy, "cross_entropy") X(Mse, "mse")                                   \
     X(Cumsum, "cumsum") X(Cumprod, "cumprod") X(Norm, "norm")                        \
+    /* convolution: conv_ops.cpp; pooling: pool.cpp */                               \
+    X(Conv2d, "conv2d") X(ConvTranspose2d, "conv_transpose2d")                       \
+    X(Conv2dWeightGrad, "_conv2d_weight_grad")                                       \
+    X(MaxPool2d, "max_pool2d") X(MaxPool2dIndices, "_max_pool2d_indices")            \
     /* median's gradient: reduce_ops.cpp; autodiff's saved values: saved_stack.cpp */ \
     X(MedianWeights, "_median_weights")                                              \
     X(StackPush, "_stack_push") X(StackPop, "_stack_pop") X(StackSize, "_stack_size")

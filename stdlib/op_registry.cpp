@@ -52,6 +52,8 @@ const OpRegistry& op_registry() {
         register_creation_ops(r);
         register_random_ops(r);
         register_nn_ops(r);
+        register_conv_ops(r);
+        register_pool_ops(r);
         register_scan_ops(r);
         register_norm_ops(r);
         register_stack_ops(r);

@@ -49,6 +49,8 @@ void register_solve_ops(OpRegistry& r);        // linalg_solve.cpp: inv solve de
 void register_creation_ops(OpRegistry& r);     // creation*.cpp (kernels)
 void register_random_ops(OpRegistry& r);       // random*.cpp (kernels)
 void register_nn_ops(OpRegistry& r);           // nn*.cpp (kernels)
+void register_conv_ops(OpRegistry& r);         // conv_ops.cpp: conv2d conv_transpose2d _conv2d_weight_grad
+void register_pool_ops(OpRegistry& r);         // pool.cpp: max_pool2d _max_pool2d_indices
 void register_scan_ops(OpRegistry& r);          // scan.cpp (cumsum, cumprod)
 void register_norm_ops(OpRegistry& r);          // norm.cpp
 void register_stack_ops(OpRegistry& r);        // saved_stack.cpp (autodiff's reverse loops)

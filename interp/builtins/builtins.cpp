@@ -303,6 +303,10 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     add_file_builtins(out);
     add_shape_builtins(out);
     add_math_builtins(out);
+    add_nn_conv_builtins(out);
+    add_nn_norm_builtins(out);
+    add_nn_act_builtins(out);
+    add_nn_resize_builtins(out);
     add_debug_builtins(out);
     add_dict_builtins(out);
     return out;

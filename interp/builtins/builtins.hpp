@@ -4,6 +4,8 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,10 +37,22 @@ Value einsum(Runtime& rt, const CallArgs& a);
 // way (positional first, then keywords; an unknown, repeated or missing one
 // is an error naming `fn`); parameters at or past `required` are optional:
 // null when not given.
-std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
-                                    std::initializer_list<std::string_view> names, size_t required);
+std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
+                                    size_t required);
+inline std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
+                                           std::initializer_list<std::string_view> names, size_t required) {
+    return bind_args(fn, a, std::span<const std::string_view>(names.begin(), names.size()), required);
+}
 // gelu(x, approximate=False), isclose, allclose: made of table ops (builtins_math.cpp)
 void add_math_builtins(std::vector<std::pair<std::string, Value>>& out);
+// The neural-network builtins made of table ops: conv1d, conv2d and
+// conv_transpose2d with bias and PyTorch's paddings, avg_pool2d
+// (nn_conv.cpp); batch_norm, layer_norm, group_norm, dropout, embedding
+// (nn_norm.cpp); activations (nn_act.cpp); interpolate (nn_resize.cpp)
+void add_nn_conv_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_nn_norm_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_nn_act_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_nn_resize_builtins(std::vector<std::pair<std::string, Value>>& out);
 // breakpoint() (interp/debug/breakpoint_builtin.cpp)
 void add_debug_builtins(std::vector<std::pair<std::string, Value>>& out);
 

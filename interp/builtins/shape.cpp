@@ -21,8 +21,8 @@ using stdlib::Attr;
 using stdlib::IndexItem;
 using stdlib::Shape;
 
-std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
-                                    std::initializer_list<std::string_view> names, size_t required) {
+std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
+                                    size_t required) {
     std::vector<const Value*> out(names.size(), nullptr);
     if (a.positional.size() > names.size())
         throw Error(fn + ": takes at most " + std::to_string(names.size()) + " arguments but " +

@@ -31,6 +31,13 @@ BOOL = "[[True, False, True], [False, False, True]]"
 BOOL2 = "[[True, True, False], [False, True, True]]"
 SQ = "[[2.0, 0.5], [1.0, 3.0]]"
 UNS = "[[3.0, 1.0, 2.0], [0.5, -1.0, 4.0]]"
+# neural-network operands: an image (1, 1, 3, 4) (and in integers), a 2x2
+# kernel, a sequence (1, 1, 5) and its kernel
+IMG = "[[[[0.5, 0.125, 0.75, 0.25], [0.25, 0.875, 0.625, 1.0], [0.375, 0.5, 0.0, 0.75]]]]"
+IMGI = "[[[[3, -1, 0, 7], [2, 5, -4, 1], [0, 6, 2, 2]]]]"
+KER = "[[[[1.0, -0.5], [0.25, 2.0]]]]"
+SEQ1 = "[[[0.5, 0.125, 0.75, 0.25, 1.0]]]"
+KER1 = "[[[1.0, -0.5]]]"
 
 
 class Case:
@@ -158,7 +165,42 @@ FORMS = {
     "norm": [("def", "norm({0})", (MIX, F32)), ("ord1", "norm({0}, ord=1, axis=-1)", (MIX, F32)),
              ("inf", "norm({0}, inf, 0)", (MIX, F32)), ("ord2", "norm({0}, 2, axis=-1, keepdims=True)", (P, F64)),
              ("kd", "norm({0}, axis=-1, keepdims=True)", (MIX, F32))],
+    "selu": [("def", "selu({0})", (MIX, F32))],
+    "silu": [("def", "silu({0})", (MIX, F32))],
+    "mish": [("def", "mish({0})", (MIX, F32))],
+    "relu6": [("def", "relu6({0})", (MIX, F32))],
+    "hardsigmoid": [("def", "hardsigmoid({0})", (MIX, F32))],
+    "hardswish": [("def", "hardswish({0})", (MIX, F32))],
+    "logsigmoid": [("def", "logsigmoid({0})", (MIX, F32))],
+    "softsign": [("def", "softsign({0})", (MIX, F32))],
+    "tanhshrink": [("def", "tanhshrink({0})", (MIX, F32))],
     "gelu": [("approx", "gelu({0}, approximate=True)", (MIX, F32))],
+    # the neural-network builtins (docs/builtins.md, "Neural networks")
+    "conv2d": [("def", "conv2d({0}, {1})", (IMG, F32), (KER, F32)),
+               ("bias_same", "conv2d({0}, {1}, {2}, padding=\"same\")", (IMG, F32), (KER, F32), ("[0.5]", F32)),
+               ("stride_f64", "conv2d({0}, {1}, stride=2, padding=1)", (IMG, F64), (KER, F64))],
+    "conv1d": [("def", "conv1d({0}, {1}, padding=1)", (SEQ1, F32), (KER1, F32))],
+    "conv_transpose2d": [("def", "conv_transpose2d({0}, {1}, stride=2)", (IMG, F32), (KER, F32))],
+    "max_pool2d": [("def", "max_pool2d({0}, 2)", (IMG, F32)),
+                   ("pad", "max_pool2d({0}, 3, stride=1, padding=1)", (IMG, F64)),
+                   ("i32_ceil", "max_pool2d({0}, 2, ceil_mode=True)", (IMGI, I32))],
+    "avg_pool2d": [("def", "avg_pool2d({0}, 2)", (IMG, F32)),
+                   ("pad", "avg_pool2d({0}, 3, stride=2, padding=1, count_include_pad=False)", (IMG, F64))],
+    "interpolate": [("nearest", "interpolate({0}, scale_factor=2)", (IMG, F32)),
+                    ("bilinear", "interpolate({0}, size=(4, 5), mode=\"bilinear\", align_corners=True)", (IMG, F32))],
+    "batch_norm": [("eval", "batch_norm({0}, {1}, {2})", (P, F32), (VEC, F32), ("[1.0, 0.5, 2.0]", F32)),
+                   ("train", "batch_norm({0}, {1}, {2}, training=True, momentum=0.5)[2]", (P, F32), (VEC, F32),
+                    ("[1.0, 0.5, 2.0]", F32))],
+    "layer_norm": [("def", "layer_norm({0}, 3)", (P, F32)), ("affine", "layer_norm({0}, (3,), {1}, {1})", (P, F32), (VEC, F32))],
+    "group_norm": [("def", "group_norm({0}, 1)", (IMG, F32))],
+    "dropout": [("eval", "dropout({0}, 0.5, training=False)", (P, F32)),
+                ("train", "dropout({0}, 0.5)", (P, F32), {"seed": True})],
+    "embedding": [("def", "embedding({0}, {1})", ("[1, 0, 1]", I64), (SQ, F32))],
+    "leaky_relu": [("def", "leaky_relu({0})", (MIX, F32)), ("slope", "leaky_relu({0}, negative_slope=0.2)", (MIX, F64))],
+    "elu": [("def", "elu({0})", (MIX, F32)), ("alpha", "elu({0}, 0.5)", (MIX, F32))],
+    "celu": [("def", "celu({0}, alpha=2.0)", (MIX, F32))],
+    "hardtanh": [("def", "hardtanh({0})", (MIX, F32)), ("range", "hardtanh({0}, 0.0, 1.0)", (MIX, F32))],
+
     "round": [("decimals", "round({0}, 2)", (MIX, F32)), ("negative", "round({0}, -1)", (INT, I32))],
     "pow": [("lit_base_f64", "pow(2.5, {0})", ("[2.0, 0.5]", F64)), ("op_lit_base", "2.5 ** {0}", ("[2.0, 0.5]", F64)),
             ("op_lit_base_f32", "2.5 ** {0}", ("[2.0, 0.5]", F32))],

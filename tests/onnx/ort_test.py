@@ -55,7 +55,7 @@ REQUIRED = [
     "tests/onnx/cases/edges.tg: " + f for f in
     ["floor_mod_int.1", "floor_mod_float.1", "nan_extremes.1", "arg_ties.1", "rounding_and_casts.1", "logic.1",
      "unary_functions.1", "log_add_exp.1", "reductions.1", "shapes.1", "nn_helpers.1", "fill_and_scatter_add.1", "layouts.1",
-     "sorting.1"]
+     "sorting.1", "conv_layers.1", "conv_gradients.1"]
 ] + [
     "tests/onnx/cases/mlp.tg: predict.1",
     "tests/scripts/graph/if_dynamic.tg: g.1",
@@ -74,6 +74,7 @@ add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor 
 where clip astype sum mean max min prod argmax argmin any all logsumexp var std
 matmul dot outer transpose reshape expand_dims squeeze flatten broadcast_to concat stack flip tile tril triu take
 roll repeat pad diag norm det sort argsort median _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum cumprod one_hot full zeros_like ones_like
+conv2d conv_transpose2d _conv2d_weight_grad max_pool2d _max_pool2d_indices
 const cond while index index_assign truth undef
 """.split())
 ATTEMPTS = 3

@@ -311,6 +311,32 @@ std::vector<Case> cases_for(const OpDef& op) {
             out.push_back({n + " zeros flat", {z}, {}, {true}});
         }
     }
+    // convolution: strides, asymmetric pads, dilation, groups, a batch of 2
+    // (one GEMM over both samples) and of 1
+    if (n == "conv2d") {
+        out.push_back({n + " plain", {T(Shape{2, 2, 5, 4}, -1, 1), T(Shape{3, 2, 3, 2}, -1, 1)}, {}, {true, true}});
+        out.push_back({n + " stride pad dilation", {T(Shape{1, 2, 6, 5}, -1, 1), T(Shape{2, 2, 2, 3}, -1, 1)},
+                       {{}, {}, v({2, 1}), v({1, 0, 2, 1}), v({2, 1}), int64_t{1}}, {true, true}});
+        out.push_back({n + " groups", {T(Shape{2, 4, 4, 4}, -1, 1), T(Shape{6, 2, 3, 3}, -1, 1)},
+                       {{}, {}, int64_t{1}, int64_t{1}, int64_t{1}, int64_t{2}}, {true, true}});
+    }
+    if (n == "conv_transpose2d") {
+        out.push_back({n + " plain", {T(Shape{2, 3, 3, 2}, -1, 1), T(Shape{3, 2, 2, 3}, -1, 1)}, {}, {true, true}});
+        out.push_back({n + " stride pad output_padding groups", {T(Shape{1, 4, 3, 3}, -1, 1), T(Shape{4, 1, 3, 2}, -1, 1)},
+                       {{}, {}, v({2, 2}), v({1, 0}), v({1, 0}), int64_t{2}, int64_t{1}}, {true, true}});
+    }
+    if (n == "_conv2d_weight_grad") {
+        out.push_back({n, {T(Shape{2, 2, 5, 4}, -1, 1), T(Shape{2, 3, 3, 3}, -1, 1)}, {{}, {}, v({3, 2})}, {true, true}});
+        out.push_back({n + " stride groups", {T(Shape{1, 4, 6, 5}, -1, 1), T(Shape{1, 2, 3, 3}, -1, 1)},
+                       {{}, {}, v({2, 2}), v({2, 2}), v({1, 0, 0, 1}), int64_t{1}, int64_t{2}}, {true, true}});
+    }
+    if (n == "max_pool2d") {  // distinct values: the maximum of each window is unique
+        Tensor x = T(Shape{2, 2, 5, 5}, -1, 1);
+        for (int64_t i = 0; i < x.numel(); ++i) x.data<double>()[i] += 0.01 * double(i);
+        out.push_back({n + " 2x2", {x}, {{}, int64_t{2}}, {true}});
+        out.push_back({n + " overlapping padded ceil", {x}, {{}, int64_t{3}, int64_t{2}, int64_t{1}, int64_t{1}, true}, {true}});
+        out.push_back({n + " dilation 3-d", {T(Shape{2, 6, 5}, -1, 1)}, {{}, v({2, 2}), int64_t{1}, int64_t{0}, int64_t{2}}, {true}});
+    }
     return out;
 }
 
