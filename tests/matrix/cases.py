@@ -300,6 +300,8 @@ FORMS = {
     # nn (docs/training.md, "Layers and data"): each layer initialized from the
     # random stream (seeded before each evaluation) and applied
     "nn.linear": [("def", "_layer(nn.linear(3, 2), {0})", (P, F32), {"seed": True, "grad": True})],
+    "nn.conv2d": [("def", "_layer(nn.conv2d(2, 3, 2, padding=1), {0})", ("[[[[0.5, -1.0], [2.0, 0.25]], [[1.5, 0.0], [-0.5, 1.0]]]]", F32),
+                   {"seed": True, "grad": True})],
     "nn.layer_norm": [("def", "_layer(nn.layer_norm(3), {0})", (MIX, F32), {"seed": True, "grad": True})],
     "nn.embedding": [("i64", "_layer(nn.embedding(5, 2), {0})", ("[[0, 1, 4], [2, 2, 3]]", I64), {"seed": True})],
     "nn.dropout": [("train", "_layer(nn.dropout(0.5), {0}, True)", (P, F32), {"seed": True, "grad": True})],
