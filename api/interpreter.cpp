@@ -60,6 +60,7 @@ interp::Options to_internal(const Options& o) {
     interp::Options r;
     r.write_output = o.write_output;
     r.write_log = o.write_log;
+    r.output_is_terminal = o.output_is_terminal;
     r.eager = o.eager;
     r.trace = o.trace;
     r.no_jit = o.no_jit;

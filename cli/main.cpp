@@ -50,7 +50,13 @@ std::map<std::string, tg::DynamicShapes> dynamic_shapes_names() {
     return {{"auto", tg::DynamicShapes::Auto}, {"always", tg::DynamicShapes::Always}, {"never", tg::DynamicShapes::Never}};
 }
 
-void write_stdout(std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+// On a terminal, a write that does not end its line (a progress bar's "\r...", print(end=""))
+// is flushed: C's line buffering would hold it until the next newline.
+void write_stdout(std::string_view s) {
+    static const bool terminal = ::isatty(1) != 0;
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    if (terminal && !s.empty() && s.back() != '\n') std::fflush(stdout);
+}
 
 // Errors go to stderr after everything printed so far (docs/language.md "Values"). The
 // report is written whole (fputs would stop at a NUL).
@@ -96,6 +102,7 @@ std::string prepare_dump_dir(const std::string& dir) {
 
 int run(const std::string& file, const std::vector<std::string>& args, tg::Options opts) {
     opts.write_output = write_stdout;
+    opts.output_is_terminal = ::isatty(1) != 0;
     opts.write_log = [](std::string_view s) {
         std::fflush(stdout);
         std::fwrite(s.data(), 1, s.size(), stderr);

@@ -277,6 +277,7 @@ void refresh_candidates(const Interpreter& in) {
 int repl(Options options) {
     const bool tty = isatty(0);
     options.write_output = out;
+    options.output_is_terminal = isatty(1) != 0;
     options.write_log = err;
     options.interrupt = &g_interrupt;
     Session session(options, tty);

@@ -203,6 +203,11 @@ struct Options {
     // Where print() writes. The interpreter never writes to stdout itself;
     // without a callback, output is dropped.
     std::function<void(std::string_view)> write_output;
+    // Whether write_output draws on a terminal: the tg builtin isatty()
+    // returns it (a progress bar redraws its line in place on a terminal and
+    // writes plain lines elsewhere: nn.progress, docs/training.md). The tg
+    // command sets it from isatty(1); a host that writes to a terminal sets it.
+    bool output_is_terminal = false;
     // Diagnostic logs (--trace). Without a callback they are dropped.
     std::function<void(std::string_view)> write_log;
     // Tracer switches (docs/graph.md "Flags").

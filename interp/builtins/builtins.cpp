@@ -216,6 +216,23 @@ void add(std::vector<std::pair<std::string, Value>>& out, std::string name, Buil
     out.emplace_back(std::move(name), Value::builtin(std::move(b)));
 }
 
+// What the host knows and tg code may ask in eager code: the time and whether output is a terminal.
+void add_host_state_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    add(out, "time", [](Runtime& rt, const CallArgs& a) {
+        arity("time", a, 0, 0);
+        if (rt.trace) dynamic_value_error("time: cannot be called inside a @graph function");
+        auto now = std::chrono::system_clock::now().time_since_epoch();
+        return Value(Tensor::scalar(std::chrono::duration<double>(now).count(), DType::F64));
+    });
+    // Whether print() writes to a terminal, as the host says (Options::output_is_terminal); a
+    // constant of the run, but host-side like time(): a progress bar asks it in eager code.
+    add(out, "isatty", [](Runtime& rt, const CallArgs& a) {
+        arity("isatty", a, 0, 0);
+        if (rt.trace) dynamic_value_error("isatty: cannot be called inside a @graph function");
+        return Value::from_bool(rt.options.output_is_terminal);
+    });
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, Value>> make_builtins() {
@@ -265,12 +282,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     });
     add(out, "int", to_int_builtin);
     add(out, "float", to_float_builtin);
-    add(out, "time", [](Runtime& rt, const CallArgs& a) {
-        arity("time", a, 0, 0);
-        if (rt.trace) dynamic_value_error("time: cannot be called inside a @graph function");
-        auto now = std::chrono::system_clock::now().time_since_epoch();
-        return Value(Tensor::scalar(std::chrono::duration<double>(now).count(), DType::F64));
-    });
+    add_host_state_builtins(out);
     add(out, "type", [](Runtime&, const CallArgs& a) {
         arity("type", a, 1, 1);
         return Value::str(kind_name(a.positional[0].kind()));

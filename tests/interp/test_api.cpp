@@ -188,3 +188,14 @@ TEST_CASE("every kind of value has its own kind: a graph is not None") {
     const tg::Value y = c.interp.call_value(c.interp.get("g"), {tg::Tensor::wrap(x.data(), tg::DType::F32, {2})});
     CHECK(y.as_tensor().data_as<float>()[1] == 5.0f);  // a graph value is callable
 }
+
+TEST_CASE("isatty() is the host's output_is_terminal") {
+    Captured pipe;
+    pipe.interp.run_source("print(isatty())\n");
+    CHECK(pipe.out == "False\n");
+    tg::Options o;
+    o.output_is_terminal = true;
+    Captured terminal(o);
+    terminal.interp.run_source("print(isatty())\n");
+    CHECK(terminal.out == "True\n");
+}

@@ -253,6 +253,8 @@ FORMS = {
     "inf": [("min", "minimum({0}, inf)", (VEC, F32))], "nan": [("isnan", "isnan({0} + nan)", (VEC, F32))],
     "seed": [("draw", "[seed(3), random_uniform((2,))][1]", {"seed": True})],
     "time": [("type", "type(time())", {"ret": False, "contexts": ["eager", "repl"]})],  # an error in @graph
+    # the matrix's output is a pipe: False (tests/nn/progress.tg draws both kinds of bar)
+    "isatty": [("pipe", "isatty()", {"ret": False, "contexts": ["eager", "repl"], "expect": "False\nNone\n"})],
     # with no debugger and no terminal: nothing, in every context but the REPL,
     # where it opens the debugger, which would read the next inputs as its
     # commands (tests/repl/sessions/debugger.repl and tests/debugger cover it)
@@ -316,12 +318,25 @@ FORMS = {
                             {"expect": [0.07938926261462366, 0.07938926261462366]})],
     "optim.warmup_cosine": [("def", "optim.warmup_cosine(1.0, 2, 6, end=0.1)({0})", ("3", I64),
                              {"expect": [0.8681980515339464, 0.8681980515339464]})],
+    # nn (docs/training.md, "Layers and data"): each layer initialized from the
+    # random stream (seeded before each evaluation) and applied
+    "nn.linear": [("def", "_layer(nn.linear(3, 2), {0})", (P, F32), {"seed": True, "grad": True})],
+    "nn.conv2d": [("def", "_layer(nn.conv2d(2, 3, 2, padding=1), {0})", ("[[[[0.5, -1.0], [2.0, 0.25]], [[1.5, 0.0], [-0.5, 1.0]]]]", F32),
+                   {"seed": True, "grad": True})],
+    "nn.layer_norm": [("def", "_layer(nn.layer_norm(3), {0})", (MIX, F32), {"seed": True, "grad": True})],
+    "nn.embedding": [("i64", "_layer(nn.embedding(5, 2), {0})", ("[[0, 1, 4], [2, 2, 3]]", I64), {"seed": True})],
+    "nn.dropout": [("train", "_layer(nn.dropout(0.5), {0}, True)", (P, F32), {"seed": True, "grad": True})],
+    "nn.batch_norm": [("train", "_stateful(nn.batch_norm(3), {0}, True)", (MIX, F32), {"seed": True, "grad": True}),
+                      ("eval", "_stateful(nn.batch_norm(3), {0}, False)", (MIX, F32), {"seed": True, "grad": True})],
+    "nn.sequential": [("mlp", "_stateful(nn.sequential([nn.linear(3, 4), nn.batch_norm(4), relu, nn.linear(4, 2)]), {0}, True)",
+                       (P, F32), {"seed": True, "grad": True})],
+    "nn.accuracy": [("def", "nn.accuracy({0}, {1})", (P, F32), ("[2, 1]", I64))],
     "str.methods": [("many", "[\"a,b\".split(\",\"), \"x\".upper(), \" y \".strip(), \"-\".join([\"p\", \"q\"]), "
                      "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False})],
     "list.methods": [("many", "_list_ops({0})", (VEC, F32))],
 }
 
-# helpers every script defines after `import optim` (the `_` names above)
+# helpers every script defines after `import optim` and `import nn` (the `_` names above)
 PRELUDE = '''def _sum_loop(xs):
     s = 0.0
     for a in xs:
@@ -340,6 +355,24 @@ def _opt_step(opt, p, g):
     state = init(p)
     p, state = update(g, state, p)
     return p
+
+def _layer(layer, x, training=False):
+    init, apply = layer
+    return apply(init(), x, training=training)
+
+# the state's tensors in a list (a graph value returns no dicts)
+def _leaves(tree):
+    if type(tree) == "dict":
+        tree = list(tree.values())
+    if type(tree) != "list":
+        return [] if tree is None else [tree]
+    return [t for item in tree for t in _leaves(item)]
+
+def _stateful(layer, x, training):
+    init, apply = layer
+    params, state = init()
+    y, state = apply(params, state, x, training=training)
+    return y, _leaves(state)
 
 def _list_ops(x):
     xs = [x, x * 2.0]
