@@ -2,7 +2,8 @@
 // loadtxt(path, delimiter=",", skiprows=0, dtype=f32).
 //
 // The format is the file's name (case-insensitive): .npy holds one tensor,
-// .npz a dict of tensors (str keys), an IDX file (-ubyte, .idx; read only)
+// .npz a dict of tensors (str keys) or a tree of them (a checkpoint:
+// interp/builtins/checkpoint.hpp), an IDX file (-ubyte, .idx; read only)
 // one tensor, and .tgx / .onnx a graph value (docs/language.md "Graphs as
 // values"); a name ending in .gz after the format's is read decompressed
 // (loadtxt's too; never written). Every path goes through
@@ -15,6 +16,7 @@
 #include <cctype>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/builtins/checkpoint.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
@@ -79,12 +81,6 @@ void host_side(const Runtime& rt, const std::string& fn) {
 
 // Runs `body` on the checked path, opened through the file root; errors
 // name the function and the file.
-Value npz_dict(stdlib::NamedTensors members) {
-    DictObj d;
-    for (auto& [name, t] : members) d.set(DictKey{false, 0, name}, Value(std::move(t)));
-    return Value::dict(std::move(d));
-}
-
 template <class F>
 auto with_file(Runtime& rt, const std::string& fn, const std::string& path, F&& body) {
     FilePlace place;
@@ -105,9 +101,15 @@ auto with_file(Runtime& rt, const std::string& fn, const std::string& path, F&& 
 
 Value load(Runtime& rt, const CallArgs& a) {
     host_side(rt, "load");
-    const auto args = bind_args("load", a, {"path"}, 1);
+    const auto args = bind_args("load", a, {"path", "like"}, 1);
     const std::string path = path_argument("load", *args[0]);
     const FileKind k = kind_of(path);
+    const Value* like = args[1] && !args[1]->is(Kind::None) ? args[1] : nullptr;
+    if (like && k.format != Format::Npz) throw Error("load: argument `like` applies to .npz files (checkpoints)");
+    // a checkpoint: nested dicts by the members' paths, or like's tree
+    auto tree = [&](stdlib::NamedTensors members) {
+        return like ? restore_like(std::move(members), *like, path) : nest_members(std::move(members));
+    };
     if (k.format == Format::Onnx)
         throw Error("load: '" + path + "': tg writes ONNX files but does not read them (save the graph as .tgx to load it again)");
     if (k.format == Format::Other)
@@ -119,11 +121,11 @@ Value load(Runtime& rt, const CallArgs& a) {
     return with_file(rt, "load", path, [&](const stdlib::FileRoot& root, const std::string& file) -> Value {
         if (k.format == Format::Tgx) return read_graph_file(rt, root, file);
         if (k.format == Format::Npy && !k.gzip) return Value(stdlib::npy_read_file(root, file));
-        if (k.format == Format::Npz && !k.gzip) return npz_dict(stdlib::npz_read_file(root, file));
+        if (k.format == Format::Npz && !k.gzip) return tree(stdlib::npz_read_file(root, file));
         const stdlib::FileContents contents(root, file, k.gzip);
         if (k.format == Format::Npy) return Value(stdlib::npy_decode(contents.bytes()));
         if (k.format == Format::Idx) return Value(stdlib::idx_decode(contents.bytes()));
-        return npz_dict(stdlib::npz_decode(contents.bytes()));
+        return tree(stdlib::npz_decode(contents.bytes()));
     });
 }
 
@@ -163,20 +165,10 @@ Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
                         (x.is(Kind::Dict) ? " (save a dict of tensors as .npz)" : ""));
         members.emplace_back("", x.tensor());
     } else {
-        if (!x.is(Kind::Dict))
-            throw Error(std::string("save: a .npz file holds a dict of tensors, not a ") + kind_name(x.kind()) +
-                        " (save one tensor as .npy)");
-        const DictObj& d = x.dict();
-        for (size_t i = 0; i < d.keys.size(); ++i) {
-            if (d.keys[i].is_int)
-                throw Error("save: a .npz file names its tensors by strings; the key " + key_repr(d.keys[i]) +
-                            " is an integer");
-            const Value& v = d.values[i];
-            if (!v.is_tensor())
-                throw Error("save: a .npz file holds tensors, but the value of key " + key_repr(d.keys[i]) + " is a " +
-                            kind_name(v.kind()));
-            members.emplace_back(d.keys[i].s, v.tensor());
-        }
+        if (!x.is(Kind::Dict) && !x.is_sequence())
+            throw Error(std::string("save: a .npz file holds a dict (or a tree) of tensors, not a ") +
+                        kind_name(x.kind()) + (x.is_tensor() ? " (save one tensor as .npy)" : ""));
+        members = flatten_tree(x);
     }
     with_file(rt, "save", path, [&](const stdlib::FileRoot& root, const std::string& file) {
         stdlib::write_atomically(root, file, [&](int fd) {

@@ -182,6 +182,9 @@ def tg_to_numpy(tg, tmp):
     lines.append('save("tg/dict.npz", {"w": reshape(arange(6, dtype=f32), (3, 2)), "b": tensor([1, 2], dtype=i32), '
                  '"flag": True})')
     lines.append('save("tg/empty.npz", {})')
+    # a checkpoint: a tree of tensors, one member per leaf named by its path
+    lines.append('save("tg/tree.npz", {"l1": {"w": ones((2, 2)), "b": zeros(2)}, "layers": [tensor([1, 2]), None, '
+                 '(f64(2.5),)]})')
     r = run_tg(tg, "\n".join(lines) + "\n", tmp)
     check(r.returncode == 0, f"tg failed saving:\n{r.stderr}")
     for name, _, want in TG_BUILT:
@@ -195,6 +198,11 @@ def tg_to_numpy(tg, tmp):
         same_array(d["w"], np.arange(6, dtype=np.float32).reshape(3, 2), "dict.npz[w]")
         same_array(d["b"], np.array([1, 2], dtype=np.int32), "dict.npz[b]")
         same_array(d["flag"], np.array(True), "dict.npz[flag]")
+    with np.load(os.path.join(tmp, "tg", "tree.npz")) as d:
+        check(list(d.keys()) == ["l1/w", "l1/b", "layers/0", "layers/2/0"], f"tree.npz keys {list(d.keys())}")
+        same_array(d["l1/w"], np.ones((2, 2), np.float32), "tree.npz[l1/w]")
+        same_array(d["layers/0"], np.array([1, 2], np.int64), "tree.npz[layers/0]")
+        same_array(d["layers/2/0"], np.array(2.5), "tree.npz[layers/2/0]")
     with np.load(os.path.join(tmp, "tg", "empty.npz")) as d:
         check(list(d.keys()) == [], "empty.npz has members")
     left = [f for f in os.listdir(os.path.join(tmp, "tg")) if f.startswith(".")]
@@ -268,8 +276,8 @@ def atomic_writes(tg, tmp):
         with open(target, "rb") as f:
             check(f.read() == b"the old contents", f"a failed save changed the old .{ext} file")
     # a value that does not fit is refused before any file exists
-    r = run_tg(tg, 'save("atomic/new.npz", {"a": 1, "b": [1, 2]})\n', tmp)
-    check(r.returncode == 1 and "the value of key 'b' is a list" in r.stderr, f"npz of a list: {r.stderr}")
+    r = run_tg(tg, 'save("atomic/new.npz", {"a": 1, "b": [1, "x"]})\n', tmp)
+    check(r.returncode == 1 and "but 'b/1' is a str" in r.stderr, f"npz of a str: {r.stderr}")
     check(sorted(os.listdir(folder)) == ["old.npy", "old.npz"], f"files left behind: {sorted(os.listdir(folder))}")
 
 
