@@ -8,6 +8,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/values/dict.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/tracing/graph_cache.hpp"
 #include "interp/runtime.hpp"
@@ -755,8 +756,11 @@ std::string type_desc(const Value& v) {
     return std::string("a ") + kind_name(v.kind());
 }
 
-// The differentiated argument with its tensor leaves tracked (pytrees: lists, tuples).
+// The differentiated argument with its tensor leaves tracked (pytrees: lists,
+// tuples, dicts; None is an empty subtree, as in JAX: its gradient is None).
+// `what` names a leaf by its path: argument `p`['l2']['b'].
 Value track_leaves(Tape& tape, const Value& v, const std::string& what, std::vector<Value>& leaves) {
+    if (v.is(Kind::None)) return v;
     if (v.is_tensor()) {
         const TensorType t = v.tensor_type();
         if (!differentiable_type(t))
@@ -769,15 +773,16 @@ Value track_leaves(Tape& tape, const Value& v, const std::string& what, std::vec
     if (const std::vector<Value>* xs = v.children()) {
         std::vector<Value> items;
         for (size_t i = 0; i < xs->size(); ++i)
-            items.push_back(track_leaves(tape, (*xs)[i], what + "[" + std::to_string(i) + "]", leaves));
+            items.push_back(track_leaves(tape, (*xs)[i], what + child_suffix(v, i), leaves));
         return v.with_children(std::move(items));
     }
-    throw Error(what + " is " + type_desc(v) + "; grad differentiates tensors, and lists, tuples and dicts of them");
+    throw Error(what + " is " + type_desc(v) + "; grad differentiates tensors, and lists, tuples and dicts of them (None is an empty subtree)");
 }
 
 // The gradient with the structure of `arg`, leaf by leaf from the cotangents.
 Value gradient_tree(Runtime& rt, const Value& arg, const std::vector<Value>& cot, size_t& k,
                     const std::vector<Value>& leaves) {
+    if (arg.is(Kind::None)) return arg;
     if (arg.is_tensor()) {
         const GradObj* g = leaves[k++].tracked();
         const TensorType t = g->primal.tensor_type();
