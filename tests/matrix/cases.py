@@ -262,6 +262,13 @@ FORMS = {
     "isclose": [("def", "isclose({0}, {1})", (P, F32), (P2, F32)),
                 ("tol", "isclose({0}, {1}, rtol=0.5, atol=0.1)", (P, F32), (P2, F32))],
     "allclose": [("def", "allclose({0}, {0} + 1e-9)", (P, F32)), ("tol", "allclose({0}, {1}, atol=2.0)", (P, F32), (P2, F32))],
+    # JAX's tree utilities (docs/training.md, "Pytrees")
+    "tree_map": [("two", "tree_map(lambda a, b: a * b + 1.0, {{\"w\": {0}, \"b\": [{1}, None]}}, {{\"w\": {0}, \"b\": [{1}, None]}})",
+                  (P, F32), (VEC, F32), {"skip": ["concrete"]})],   # a graph value returns no dicts (docs/language.md)
+    "tree_leaves": [("def", "tree_leaves({{\"w\": {0}, \"b\": [{1}, None]}})", (P, F32), (VEC, F32))],
+    "tree_flatten": [("def", "tree_flatten(({0}, [{1}]))[0]", (P, F32), (VEC, F32))],
+    "tree_structure": [("def", "tree_structure(({0}, [{1}, None]))", (P, F32), (VEC, F32), {"grad": False})],
+    "tree_unflatten": [("def", "tree_unflatten([0, [1]], [{0}, {1}])", (P, F32), (VEC, F32))],
     "split": [("n", "split({0}, 3, axis=1)", (P, F32)), ("sizes", "split({0}, [1, 2], axis=-1)", (P, F32)),
               ("def", "split({0}, 2)", (P, F32))],
     "meshgrid": [("xy", "meshgrid({0}, {1})", (VEC, F32), ("[1.0, 2.0]", F32)),
