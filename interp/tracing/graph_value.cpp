@@ -118,7 +118,13 @@ stdlib::Shape shape_arg(const Value& v) {
     if (v.is_tensor()) {
         dims.push_back(to_int(v, what));
     } else if (v.is_sequence()) {
-        for (const Value& d : v.items()) dims.push_back(to_int(d, what));
+        for (const Value& d : v.items()) {
+            if (d.is(Kind::None))
+                throw Error("spec: argument `shape` has None at axis " + std::to_string(dims.size()) +
+                            ": dimensions of any size are not in specs yet (a @graph function called at several "
+                            "sizes makes them dynamic by itself: docs/graph.md \"Dynamic dimensions\")");
+            dims.push_back(to_int(d, "spec: each dimension of argument `shape`"));
+        }
     } else {
         throw Error(what + ", not a " + kind_name(v.kind()));
     }
