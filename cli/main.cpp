@@ -26,6 +26,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <filesystem>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -222,7 +223,8 @@ bool is_identifier(const std::string& s) {
     return true;
 }
 
-// tg export: runs FILE, traces NAME for the specs with concrete() and saves
+// tg export: runs FILE as a module (its __name__ is the file's name, so an
+// `if __name__ == "__main__":` block does not run), traces NAME for the specs with concrete() and saves
 // the graph (docs/language.md "Graphs as values"). Mistakes in the command line are usage errors (2),
 // also a wrong number of specs; errors of the program are its own (1).
 int export_graph(const std::string& file, const std::string& function, const std::string& args_text,
@@ -244,6 +246,8 @@ int export_graph(const std::string& file, const std::string& function, const std
     opts.no_jit = true;  // the graph is saved, not run
     try {
         tg::Interpreter interp(opts);
+        // imported, not run: a script's `if __name__ == "__main__":` block (its training) is skipped
+        interp.set("__name__", tg::Value(std::filesystem::path(file).stem().string()));
         interp.run_file(file);
         tg::Value f;
         try {

@@ -41,6 +41,9 @@ int ModuleState::find(std::string_view name) const {
 Runtime::Runtime(Options opts)
     : options(std::move(opts)), budget(stdlib::Budget::create()), main_(std::make_unique<ModuleState>()) {
     main_->name = "<main>";
+    // Python's __name__: "__main__" for the program (a host may set another,
+    // as `tg export` does); an imported module's is its name
+    main_->globals[static_cast<size_t>(main_->slot_of("__name__"))] = Value::str("__main__");
     budget->max_bytes = options.max_memory_bytes;
     budget->max_seconds = options.max_seconds;
     budget->interrupt = options.interrupt;
@@ -282,6 +285,7 @@ ModuleState& Runtime::import_module(const std::string& name, const std::string& 
     auto m = std::make_unique<ModuleState>();
     m->name = name;
     m->path = path;
+    m->globals[static_cast<size_t>(m->slot_of("__name__"))] = Value::str(name);
     ModuleState& ref = *m;
     modules_[key] = std::move(m);
     ref.loading = true;
