@@ -227,8 +227,20 @@ bool is_identifier(const std::string& s) {
 // `if __name__ == "__main__":` block does not run), traces NAME for the specs with concrete() and saves
 // the graph (docs/language.md "Graphs as values"). Mistakes in the command line are usage errors (2),
 // also a wrong number of specs; errors of the program are its own (1).
-int export_graph(const std::string& file, const std::string& function, const std::string& args_text,
-                 const std::string& out_path, const std::string& format, bool drop_prints, tg::Options opts) {
+// `tg export`'s arguments.
+struct ExportArgs {
+    std::string file, function, args, out, format = "tgx";
+    std::string params;  // a checkpoint (.npz) for the function's first parameter
+    bool drop_prints = false;
+};
+
+int export_graph(const ExportArgs& ex, tg::Options opts) {
+    const std::string& file = ex.file;
+    const std::string& function = ex.function;
+    const std::string& out_path = ex.out;
+    const std::string& format = ex.format;
+    const bool drop_prints = ex.drop_prints;
+    const std::string& args_text = ex.args;
     std::string problem;
     const std::string specs = specs_source(args_text, problem);
     if (!problem.empty()) return usage_error(problem);
@@ -258,8 +270,18 @@ int export_graph(const std::string& file, const std::string& function, const std
         if (f.kind() != tg::Value::Kind::Function)
             return usage_error("--function: `" + function + "` in " + file + " is not a function");
         interp.set("__export_path", tg::Value(out_path));
+        std::string all = specs;
+        if (!ex.params.empty()) {  // the weights, baked into the graph as constants
+            interp.set("__export_params", tg::Value(ex.params));
+            try {
+                interp.run_source("__export_tree = load(__export_params)\n", "<tg export>");
+            } catch (const tg::Error& e) {
+                return usage_error("--params: " + e.message());
+            }
+            all = "__export_tree" + std::string(specs.empty() ? "" : ", ") + specs;
+        }
         try {
-            interp.run_source("save(__export_path, concrete(" + function + (specs.empty() ? "" : ", ") + specs + ")" +
+            interp.run_source("save(__export_path, concrete(" + function + (all.empty() ? "" : ", ") + all + ")" +
                                   (drop_prints ? ", drop_prints=True" : "") + ")\n",
                               "<tg export>");
         } catch (const tg::Error& e) {
@@ -358,11 +380,6 @@ void add_graph_flags(CLI::App* cmd, tg::Options& opts) {
     cmd->add_option("--dump-graphs", opts.dump_graphs_dir, "write every traced graph into DIR");
 }
 
-// `tg export`'s arguments.
-struct ExportArgs {
-    std::string file, function, args, out, format = "tgx";
-    bool drop_prints = false;
-};
 CLI::App* add_export_command(CLI::App& app, ExportArgs& e) {
     auto* cmd = app.add_subcommand("export", "trace a function of FILE for the given specs and save the graph");
     cmd->add_option("file", e.file, "the .tg script that defines the function")->required();
@@ -371,6 +388,9 @@ CLI::App* add_export_command(CLI::App& app, ExportArgs& e) {
     cmd->add_option("-o,--output", e.out, "the file to write (.tgx, or .onnx with --format onnx)")->required();
     cmd->add_option("--format", e.format, "the file format: tgx (default) or onnx")->check(CLI::IsMember({"tgx", "onnx"}));
     cmd->add_flag("--drop-prints", e.drop_prints, "ONNX: leave the function's print calls out");
+    cmd->add_option("--params", e.params,
+                    "a checkpoint (.npz, as save writes a tree) for the function's first parameter, baked in as constants; "
+                    "--args then gives the specs of the others");
     return cmd;
 }
 
@@ -447,7 +467,7 @@ int tg_main(int argc, char** argv) {
         return tg::cli::debug_script(file, opts);
     }
     if (check_cmd->parsed()) return check(check_file, want_ast);
-    if (export_cmd->parsed()) return export_graph(ex.file, ex.function, ex.args, ex.out, ex.format, ex.drop_prints, opts);
+    if (export_cmd->parsed()) return export_graph(ex, opts);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     if (dap_cmd->parsed()) return tg::cli::dap(opts, dap_port);
     std::cerr << app.help();

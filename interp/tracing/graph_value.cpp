@@ -41,6 +41,14 @@ bool has_input_leaf(const Value& v) {
     return false;
 }
 
+bool has_spec_leaf(const Value& v) {
+    if (v.is(Kind::Spec)) return true;
+    if (const std::vector<Value>* xs = v.children())
+        for (const Value& x : *xs)
+            if (has_spec_leaf(x)) return true;
+    return false;
+}
+
 // Rebuilds v with each leaf (a spec or a tensor) replaced by leaf(v, name)
 // and records its structure (tuples, lists, None); any other value is
 // other(v, name)'s error. Names are "x", "x[0]", "x[0][1]".
@@ -259,7 +267,15 @@ Value Evaluator::concrete(const CallArgs& a, const lang::SourcePtr& call_source)
             env->slots[i] = v;  // baked into the graph
             continue;
         }
-        if (v.is(Kind::Dict)) throw Error("concrete: argument `" + name + "`: a dict cannot be an input of a graph");
+        if (v.is(Kind::Dict)) {
+            // a dict of weights (params) is baked into the graph as constants; a
+            // graph's inputs are tensors, lists and tuples (docs/deploying.md)
+            if (has_spec_leaf(v))
+                throw Error("concrete: argument `" + name + "`: a dict cannot be an input of a graph; give its "
+                            "tensors (baked in as constants), or pass the specs as a list or tuple");
+            env->slots[i] = v;
+            continue;
+        }
         Structure st;
         env->slots[i] = make_spec_inputs(*T, v, name, st);
         out.params.push_back(name);
