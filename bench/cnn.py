@@ -1,12 +1,14 @@
 # LeNet-5 on Fashion-MNIST and single convolutions, the PyTorch side of
 # bench/run_cnn_bench (and the data both sides read):
-#   data DIR     decode the IDX gz files with NumPy and write into DIR what
-#                bench/cnn.tg and this file read: the training set in batch
-#                order (one fixed shuffle), the test set, LeNet-5's initial
-#                weights (PyTorch's default init, drawn with NumPy) and the
-#                inputs of the single-convolution timings
-#   train DIR [BATCHES]   one epoch of SGD (momentum 0.9, lr 0.01, batch 64),
-#                then the accuracy on the 10,000 test images
+#   data DIR     write into DIR what bench/cnn.tg and this file read: the
+#                batch order (one fixed shuffle of the 60,000 training
+#                images), LeNet-5's initial weights (PyTorch's default init,
+#                drawn with NumPy) and the inputs of the single-convolution
+#                timings
+#   train DIR [BATCHES]   decode the IDX gz files (NumPy here, tg's `load`
+#                in bench/cnn.tg), one epoch of SGD (momentum 0.9, lr 0.01,
+#                batch 64) in that order, then the accuracy on the 10,000
+#                test images
 #   ops DIR [REPS]        conv2d forward, and forward + backward (the
 #                gradients of sum(conv2d(x, w) * dy) with respect to x and w)
 # Same model, data, order and printed keys as bench/cnn.tg.
@@ -46,11 +48,7 @@ def images(name):
 
 def write_data(out):
     rng = np.random.default_rng(5)
-    order = rng.permutation(60000)
-    np.save(os.path.join(out, "train_x.npy"), images("train-images-idx3-ubyte.gz")[order])
-    np.save(os.path.join(out, "train_y.npy"), idx("train-labels-idx1-ubyte.gz")[order].astype(np.int64))
-    np.save(os.path.join(out, "test_x.npy"), images("t10k-images-idx3-ubyte.gz"))
-    np.save(os.path.join(out, "test_y.npy"), idx("t10k-labels-idx1-ubyte.gz").astype(np.int64))
+    np.save(os.path.join(out, "order.npy"), rng.permutation(60000).astype(np.int64))
     for name, shape in LAYERS:
         fan_in = int(np.prod(shape[1:])) if len(shape) == 4 else shape[0]
         bound = 1.0 / np.sqrt(fan_in)  # PyTorch's Conv2d / Linear default (kaiming_uniform with a = sqrt(5))
@@ -90,7 +88,9 @@ def forward(p, x):
 
 
 def train():
-    xs, ys = load("train_x"), load("train_y")
+    order = np.load(os.path.join(d, "order.npy"))
+    xs = torch.from_numpy(images("train-images-idx3-ubyte.gz")[order])
+    ys = torch.from_numpy(idx("train-labels-idx1-ubyte.gz")[order].astype(np.int64))
     batches = (len(xs) + BATCH - 1) // BATCH
     if len(sys.argv) > 3:
         batches = min(batches, int(sys.argv[3]))
@@ -107,7 +107,8 @@ def train():
         if i == 0:
             first = time.perf_counter() - t0
     epoch = time.perf_counter() - t0
-    tx, ty = load("test_x"), load("test_y")
+    tx = torch.from_numpy(images("t10k-images-idx3-ubyte.gz"))
+    ty = torch.from_numpy(idx("t10k-labels-idx1-ubyte.gz").astype(np.int64))
     correct = 0
     with torch.no_grad():
         for i in range(0, len(tx), 1000):

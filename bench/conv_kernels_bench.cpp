@@ -14,11 +14,15 @@
 // max |tg|). Built only when oneDNN is found (bench/CMakeLists.txt); tg
 // itself does not depend on it.
 // usage: tg_conv_kernels_bench [REPS] [CASE]     (CASE: conv1, conv2 or conv32; default all)
-// Prints `kernel SHAPE PASS tg_ms dnnl_ms dnnl_nchw_ms` lines, then one
-// `impl SHAPE PASS ...` line per oneDNN primitive naming its implementation.
+// Prints per case and pass `kernel SHAPE PASS tg_ms dnnl_ms dnnl_nchw_ms`,
+// `impl SHAPE PASS blocked | nchw` (oneDNN's implementations) and `bits
+// SHAPE PASS tg dnnl dnnl_nchw` (a hash of each result's bytes, to compare
+// between thread counts), and per case `setup SHAPE ms` (creating oneDNN's
+// six primitives and their reorders: what a first call would pay).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -68,6 +72,14 @@ Tensor random_tensor(const tg::stdlib::Shape& s, std::mt19937& rng, float scale)
     float* p = t.data<float>();
     for (int64_t i = 0; i < t.numel(); ++i) p[i] = dist(rng);
     return t;
+}
+
+// FNV-1a of the bytes of n floats.
+uint64_t bits_hash(const float* p, int64_t n) {
+    uint64_t h = 1469598103934665603ull;
+    const auto* b = reinterpret_cast<const unsigned char*>(p);
+    for (int64_t i = 0; i < n * int64_t(sizeof(float)); ++i) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
 }
 
 float rel_diff(const float* a, const float* b, int64_t n) {
@@ -167,7 +179,10 @@ void run_case(const dnnl::engine& eng, dnnl::stream& s, const Case& c, int reps)
     float* px = const_cast<float*>(x.data<float>());
     float* pw = const_cast<float*>(w.data<float>());
     float* pdy = const_cast<float*>(dy.data<float>());
+    const auto t0 = std::chrono::steady_clock::now();
     DnnlConv blocked = make_dnnl(eng, c, true, px, pw, y.data(), pdy, dx.data(), dw.data());
+    std::printf("setup %s %.3f\n", c.name,
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     DnnlConv plain = make_dnnl(eng, c, false, px, pw, y.data(), pdy, dx.data(), dw.data());
 
     struct Pass {
@@ -183,14 +198,20 @@ void run_case(const dnnl::engine& eng, dnnl::stream& s, const Case& c, int reps)
                      {"backward-weights", [&] { return conv::weight_grad(g, x, dy); }, &blocked.bwd_weights,
                       &plain.bwd_weights, &tdw, dw.data()}};
     for (Pass& ps : passes) {
-        for (Prepared* prep : {ps.blocked, ps.plain}) {
-            prep->run(s);
-            const float d = rel_diff(ps.want->data<float>(), ps.got, ps.want->numel());
+        const int64_t n = ps.want->numel();
+        uint64_t hash[2];
+        for (int k = 0; k < 2; ++k) {
+            (k == 0 ? ps.blocked : ps.plain)->run(s);
+            const float d = rel_diff(ps.want->data<float>(), ps.got, n);
             if (d > 1e-4f) {
                 std::fprintf(stderr, "conv_kernels_bench: oneDNN's %s of %s differs from tg's (%g)\n", ps.name, c.name, d);
                 std::exit(1);
             }
+            hash[k] = bits_hash(ps.got, n);
         }
+        std::printf("bits %s %s %016llx %016llx %016llx\n", c.name, ps.name,
+                    static_cast<unsigned long long>(bits_hash(ps.want->data<float>(), n)),
+                    static_cast<unsigned long long>(hash[0]), static_cast<unsigned long long>(hash[1]));
         const double t_tg = median_ms(reps, [&] { (void)ps.tg(); });
         const double t_blocked = median_ms(reps, [&] { ps.blocked->run(s); });
         const double t_plain = median_ms(reps, [&] { ps.plain->run(s); });

@@ -39,7 +39,7 @@ int64_t out_size(int64_t in, int64_t pad, int64_t k, int64_t s, int64_t d) {
 // The work is done in chunks whose column matrix (one group's) stays within
 // kChunk elements, so that im2col writes it into the cache the GEMM then
 // reads it from: 128 KB in f32 (chunks of up to 16 MB made LeNet's
-// convolutions 2-4x slower, docs/performance.md "Convolution"). A chunk is
+// convolutions 2-5x slower, docs/performance.md "Convolution"). A chunk is
 // several whole samples, or when one sample is larger, a range of one
 // sample's output rows. Constants of the shapes, so the weight gradient's
 // sums always group the same way.

@@ -97,7 +97,8 @@ bool windows_inside(const PoolGeom& g) {
 // time, which the compiler vectorizes (SW: the column stride when known at
 // compile time, else 0). The maximum's position is kept as its tap number
 // k (32 bits, as wide as an f32 lane) and turned into a position at the
-// end of the row. 3-6x faster than the general loop on LeNet's 2x2 pools.
+// end of the row. On LeNet's first pool, 2x2 over (64, 6, 28, 28): the
+// forward pass 4-5x faster than the general loop, the gradient 2.3x.
 template <int64_t SW, class T, class F>
 void for_each_max_inside(const PoolGeom& g, const T* x, F&& f) {
     const int64_t sw = SW ? SW : g.sw;
