@@ -3,7 +3,12 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "stdlib/blas.hpp"
 #include "stdlib/shape_ops_util.hpp"
@@ -31,12 +36,41 @@ int64_t out_size(int64_t in, int64_t pad, int64_t k, int64_t s, int64_t d) {
     return span < 0 ? 0 : span / s + 1;
 }
 
-// Samples per GEMM: as many as keep one group's column matrix within 4M
-// elements (16 MB in f32), at least one. A constant of the shapes, so the
-// weight gradient's sums always group the same way.
+// The work is done in chunks whose column matrix (one group's) stays within
+// kChunk elements, so that im2col writes it into the cache the GEMM then
+// reads it from: 128 KB in f32 (chunks of up to 16 MB made LeNet's
+// convolutions 2-5x slower, docs/performance.md "Convolution"). A chunk is
+// several whole samples, or when one sample is larger, a range of one
+// sample's output rows. Constants of the shapes, so the weight gradient's
+// sums always group the same way.
+constexpr int64_t kChunk = int64_t{1} << 15;
+
+// Samples [n0, n0 + nb), output rows [y0, y1) of each.
+struct Chunk {
+    int64_t n0, nb, y0, y1;
+    int64_t per_sample(const Geom& g) const { return (y1 - y0) * g.wo; }  // columns of one sample
+};
+
 int64_t chunk_samples(const Geom& g) {
     const int64_t per = std::max<int64_t>(1, g.k() * g.p());
-    return std::clamp<int64_t>((int64_t{1} << 22) / per, 1, std::max<int64_t>(1, g.n));
+    return std::clamp<int64_t>(kChunk / per, 1, std::max<int64_t>(1, g.n));
+}
+int64_t chunk_rows(const Geom& g) {
+    return std::clamp<int64_t>(kChunk / std::max<int64_t>(1, g.k() * g.wo), 1, std::max<int64_t>(1, g.ho));
+}
+
+// Row-major C (ldc) = op(A) op(B) + beta C: blas::gemm with C's leading
+// dimension, to write a chunk's rows into y in place.
+template <class T>
+void gemm_ld(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
+             T* c, int64_t ldc, T beta = T{0}) {
+    const auto TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+    const auto i = [](int64_t v) { return static_cast<blasint>(v); };
+    const blas::Functions& f = blas::functions_for("conv2d");
+    if constexpr (std::is_same_v<T, float>)
+        f.sgemm(CblasRowMajor, TA, TB, i(m), i(n), i(k), 1.0f, a, i(lda), b, i(ldb), beta, c, i(ldc));
+    else
+        f.dgemm(CblasRowMajor, TA, TB, i(m), i(n), i(k), 1.0, a, i(lda), b, i(ldb), beta, c, i(ldc));
 }
 
 // The output columns [lo, hi) whose input column ox * sw + x0 lies in [0, w).
@@ -46,53 +80,104 @@ std::pair<int64_t, int64_t> valid_cols(const Geom& g, int64_t x0) {
     return {std::min(lo, g.wo), std::clamp(hi, std::min(lo, g.wo), g.wo)};
 }
 
-// Visits each (row of the column matrix, sample, output row) of group `grp`:
-// f(cols_row, plane_row_or_null, lo, hi, x0) with the output columns
-// [lo, hi) reading input columns ox * sw + x0 of the plane row.
+// Visits each (row of the column matrix, sample, output row) of group `grp`
+// in chunk c: f(cols_row, plane_row_or_null, lo, hi, x0) with the output
+// columns [lo, hi) reading input columns ox * sw + x0 of the plane row.
 template <class T, class F>
-void for_each_window_row(const Geom& g, T* x, int64_t grp, int64_t n0, int64_t nb, F&& f) {
-    const int64_t P = g.p(), NP = nb * P;
+void for_each_window_row(const Geom& g, T* x, int64_t grp, const Chunk& c, F&& f) {
+    const int64_t P = c.per_sample(g), NP = c.nb * P;
     for (int64_t ci = 0; ci < g.cg(); ++ci)
         for (int64_t i = 0; i < g.kh; ++i)
             for (int64_t j = 0; j < g.kw; ++j) {
                 const int64_t row = (ci * g.kh + i) * g.kw + j;
                 const int64_t x0 = j * g.dw - g.pl;
                 const auto [lo, hi] = valid_cols(g, x0);
-                for (int64_t s = 0; s < nb; ++s) {
-                    T* plane = x + ((n0 + s) * g.c + grp * g.cg() + ci) * g.h * g.w;
-                    for (int64_t oy = 0; oy < g.ho; ++oy) {
+                for (int64_t s = 0; s < c.nb; ++s) {
+                    T* plane = x + ((c.n0 + s) * g.c + grp * g.cg() + ci) * g.h * g.w;
+                    for (int64_t oy = c.y0; oy < c.y1; ++oy) {
                         const int64_t iy = oy * g.sh - g.pt + i * g.dh;
-                        const int64_t at = row * NP + s * P + oy * g.wo;
+                        const int64_t at = row * NP + s * P + (oy - c.y0) * g.wo;
                         f(at, iy < 0 || iy >= g.h ? nullptr : plane + iy * g.w, lo, hi, x0);
                     }
                 }
             }
 }
 
-// cols (K, nb * P) = the windows of samples [n0, n0 + nb) of group grp.
+// Short rows (an output row: tens of elements) moved with AVX-512 masked
+// loads and stores when the kernels are compiled for it (TG_NATIVE_KERNELS):
+// a loop's vector body and scalar tail, or a call to memmove, cost more than
+// the copy itself at these lengths. Same values either way.
 template <class T>
-void im2col(const Geom& g, const T* x, int64_t grp, int64_t n0, int64_t nb, T* cols) {
-    for_each_window_row(g, x, grp, n0, nb, [&](int64_t at, const T* src, int64_t lo, int64_t hi, int64_t x0) {
-        T* o = cols + at;
-        if (!src) {
-            std::fill(o, o + g.wo, T{0});
-            return;
+void copy_row(const T* src, T* dst, int64_t n) {
+#ifdef __AVX512F__
+    if constexpr (std::is_same_v<T, float>) {
+        int64_t k = 0;
+        for (; k + 16 <= n; k += 16) _mm512_storeu_ps(dst + k, _mm512_loadu_ps(src + k));
+        if (k < n) {
+            const auto m = static_cast<__mmask16>((1u << (n - k)) - 1);
+            _mm512_mask_storeu_ps(dst + k, m, _mm512_maskz_loadu_ps(m, src + k));
         }
-        std::fill(o, o + lo, T{0});
-        if (g.sw == 1) std::copy(src + lo + x0, src + hi + x0, o + lo);
+        return;
+    }
+#endif
+    for (int64_t k = 0; k < n; ++k) dst[k] = src[k];
+}
+
+template <class T>
+void zero_row(T* dst, int64_t n) {
+#ifdef __AVX512F__
+    if constexpr (std::is_same_v<T, float>) {
+        int64_t k = 0;
+        for (; k + 16 <= n; k += 16) _mm512_storeu_ps(dst + k, _mm512_setzero_ps());
+        if (k < n) _mm512_mask_storeu_ps(dst + k, static_cast<__mmask16>((1u << (n - k)) - 1), _mm512_setzero_ps());
+        return;
+    }
+#endif
+    for (int64_t k = 0; k < n; ++k) dst[k] = T{0};
+}
+
+// dst[0, n) += src[0, n), element by element in order (as the plain loop).
+template <class T>
+void add_row(const T* src, T* dst, int64_t n) {
+#ifdef __AVX512F__
+    if constexpr (std::is_same_v<T, float>) {
+        int64_t k = 0;
+        for (; k + 16 <= n; k += 16)
+            _mm512_storeu_ps(dst + k, _mm512_add_ps(_mm512_loadu_ps(dst + k), _mm512_loadu_ps(src + k)));
+        if (k < n) {
+            const auto m = static_cast<__mmask16>((1u << (n - k)) - 1);
+            _mm512_mask_storeu_ps(dst + k, m,
+                                  _mm512_add_ps(_mm512_maskz_loadu_ps(m, dst + k), _mm512_maskz_loadu_ps(m, src + k)));
+        }
+        return;
+    }
+#endif
+    for (int64_t k = 0; k < n; ++k) dst[k] += src[k];
+}
+
+// cols (K, chunk columns) = the windows of chunk c of group grp.
+template <class T>
+void im2col(const Geom& g, const T* x, int64_t grp, const Chunk& c, T* cols) {
+    for_each_window_row(g, x, grp, c, [&](int64_t at, const T* src, int64_t lo, int64_t hi, int64_t x0) {
+        T* o = cols + at;
+        if (!src) lo = hi = g.wo;
+        zero_row(o, lo);
+        if (g.sw == 1) copy_row(src + lo + x0, o + lo, hi - lo);
         else
             for (int64_t ox = lo; ox < hi; ++ox) o[ox] = src[ox * g.sw + x0];
-        std::fill(o + hi, o + g.wo, T{0});
+        zero_row(o + hi, g.wo - hi);
     });
 }
 
 // dx += the windows of cols scattered back (the transpose of im2col).
 template <class T>
-void col2im(const Geom& g, const T* cols, int64_t grp, int64_t n0, int64_t nb, T* dx) {
-    for_each_window_row(g, dx, grp, n0, nb, [&](int64_t at, T* dst, int64_t lo, int64_t hi, int64_t x0) {
+void col2im(const Geom& g, const T* cols, int64_t grp, const Chunk& c, T* dx) {
+    for_each_window_row(g, dx, grp, c, [&](int64_t at, T* dst, int64_t lo, int64_t hi, int64_t x0) {
         if (!dst) return;
-        const T* c = cols + at;
-        for (int64_t ox = lo; ox < hi; ++ox) dst[ox * g.sw + x0] += c[ox];
+        const T* col = cols + at;
+        if (g.sw == 1) add_row(col + lo, dst + lo + x0, hi - lo);
+        else
+            for (int64_t ox = lo; ox < hi; ++ox) dst[ox * g.sw + x0] += col[ox];
     });
 }
 
@@ -109,44 +194,54 @@ void move_block(const Geom& g, T* nchw, T* block, int64_t grp, int64_t n0, int64
         }
 }
 
-// f(n0, nb, grp, cols, block) for each chunk of samples [n0, n0 + nb) and
-// group, with scratch for one group's column matrix and (nb > 1) its block
-// of y or dy.
+// f(chunk, grp, cols, block) for each chunk and group, with scratch for one
+// group's column matrix and (several samples) its block of y or dy.
 template <class T, class F>
 void for_each_chunk(const Geom& g, F&& f) {
-    const int64_t cs = chunk_samples(g);
-    std::vector<T> cols(static_cast<size_t>(g.k() * cs * g.p()));
-    std::vector<T> block(cs > 1 ? static_cast<size_t>(g.og() * cs * g.p()) : 0);
+    const int64_t cs = chunk_samples(g), rows = cs > 1 ? g.ho : chunk_rows(g);
+    constexpr DType d = std::is_same_v<T, double> ? DType::F64 : DType::F32;
+    Tensor cols = Tensor::empty(d, Shape{g.k() * cs * rows * g.wo});
+    Tensor block = Tensor::empty(d, Shape{cs > 1 ? g.og() * cs * g.p() : 0});
     for (int64_t n0 = 0; n0 < g.n; n0 += cs)
-        for (int64_t grp = 0; grp < g.groups; ++grp) f(n0, std::min(cs, g.n - n0), grp, cols.data(), block.data());
+        for (int64_t y0 = 0; y0 < g.ho; y0 += rows)
+            for (int64_t grp = 0; grp < g.groups; ++grp)
+                f(Chunk{n0, std::min(cs, g.n - n0), y0, std::min(y0 + rows, g.ho)}, grp, cols.data<T>(),
+                  block.data<T>());
 }
 
-// One group's dy as an (og, nb * P) matrix: in place for one sample.
+// One group's dy in chunk c as an (og, columns) matrix and its leading
+// dimension: in place for one sample.
 template <class T>
-const T* dy_block(const Geom& g, const T* dy, T* block, int64_t grp, int64_t n0, int64_t nb) {
-    if (nb == 1) return dy + (n0 * g.o + grp * g.og()) * g.p();
-    move_block<T, true>(g, const_cast<T*>(dy), block, grp, n0, nb);
-    return block;
+std::pair<const T*, int64_t> dy_block(const Geom& g, const T* dy, T* block, int64_t grp, const Chunk& c) {
+    if (c.nb == 1) return {dy + (c.n0 * g.o + grp * g.og()) * g.p() + c.y0 * g.wo, g.p()};
+    move_block<T, true>(g, const_cast<T*>(dy), block, grp, c.n0, c.nb);
+    return {block, c.nb * g.p()};
 }
 
 template <class T>
 void forward_t(const Geom& g, const T* x, const T* w, T* y) {
     const int64_t K = g.k(), P = g.p(), og = g.og();
-    for_each_chunk<T>(g, [&](int64_t n0, int64_t nb, int64_t grp, T* cols, T* block) {
-        im2col(g, x, grp, n0, nb, cols);
-        T* out = nb == 1 ? y + (n0 * g.o + grp * og) * P : block;
-        blas::gemm<T>("conv2d", false, false, og, nb * P, K, w + grp * og * K, K, cols, nb * P, out);
-        if (nb > 1) move_block<T, false>(g, y, block, grp, n0, nb);
+    for_each_chunk<T>(g, [&](const Chunk& c, int64_t grp, T* cols, T* block) {
+        im2col(g, x, grp, c, cols);
+        const int64_t N = c.nb * c.per_sample(g);
+        const T* wg = w + grp * og * K;
+        if (c.nb == 1) {
+            gemm_ld<T>(false, false, og, N, K, wg, K, cols, N, y + (c.n0 * g.o + grp * og) * P + c.y0 * g.wo, P);
+            return;
+        }
+        gemm_ld<T>(false, false, og, N, K, wg, K, cols, N, block, N);
+        move_block<T, false>(g, y, block, grp, c.n0, c.nb);
     });
 }
 
 template <class T>
 void input_grad_t(const Geom& g, const T* dy, const T* w, T* dx) {
-    const int64_t K = g.k(), P = g.p(), og = g.og();
-    for_each_chunk<T>(g, [&](int64_t n0, int64_t nb, int64_t grp, T* cols, T* block) {
-        const T* dyg = dy_block(g, dy, block, grp, n0, nb);
-        blas::gemm<T>("conv2d", true, false, K, nb * P, og, w + grp * og * K, K, dyg, nb * P, cols);
-        col2im(g, cols, grp, n0, nb, dx);
+    const int64_t K = g.k(), og = g.og();
+    for_each_chunk<T>(g, [&](const Chunk& c, int64_t grp, T* cols, T* block) {
+        const auto [dyg, ld] = dy_block(g, dy, block, grp, c);
+        const int64_t N = c.nb * c.per_sample(g);
+        gemm_ld<T>(true, false, K, N, og, w + grp * og * K, K, dyg, ld, cols, N);
+        col2im(g, cols, grp, c, dx);
     });
 }
 
@@ -154,11 +249,12 @@ void input_grad_t(const Geom& g, const T* dy, const T* w, T* dx) {
 // same way for the same shapes.
 template <class T>
 void weight_grad_t(const Geom& g, const T* x, const T* dy, T* dw) {
-    const int64_t K = g.k(), P = g.p(), og = g.og();
-    for_each_chunk<T>(g, [&](int64_t n0, int64_t nb, int64_t grp, T* cols, T* block) {
-        im2col(g, x, grp, n0, nb, cols);
-        const T* dyg = dy_block(g, dy, block, grp, n0, nb);
-        blas::gemm<T>("conv2d", false, true, og, K, nb * P, dyg, nb * P, cols, nb * P, dw + grp * og * K, T{1});
+    const int64_t K = g.k(), og = g.og();
+    for_each_chunk<T>(g, [&](const Chunk& c, int64_t grp, T* cols, T* block) {
+        im2col(g, x, grp, c, cols);
+        const auto [dyg, ld] = dy_block(g, dy, block, grp, c);
+        const int64_t N = c.nb * c.per_sample(g);
+        gemm_ld<T>(false, true, og, K, N, dyg, ld, cols, N, dw + grp * og * K, K, T{1});
     });
 }
 

@@ -1,9 +1,10 @@
 // 2-d convolution in NCHW, as PyTorch's conv2d: im2col + one BLAS GEMM per
-// group and chunk of samples (the measurement behind the choice is in
-// docs/performance.md, "Convolution"). The three kernels below are the
-// forward pass, the input gradient (which is also conv_transpose2d's
-// forward pass) and the weight gradient; eager code, the graph interpreter
-// and compiled code all call them, so every mode gives the same bits.
+// group and cache-sized chunk of samples or output rows (the measurement
+// behind the choice is in docs/performance.md, "Convolution"). The three
+// kernels below are the forward pass, the input gradient (which is also
+// conv_transpose2d's forward pass) and the weight gradient; eager code, the
+// graph interpreter and compiled code all call them, so every mode gives
+// the same bits.
 #pragma once
 
 #include <cstdint>
