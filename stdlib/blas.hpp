@@ -46,20 +46,21 @@ const Functions& functions();
 // functions(), or OpError("fn: <why the library could not be loaded>").
 const Functions& functions_for(std::string_view fn);
 
-// Row-major C = op(A) op(B) + beta C in f32 or f64 (matmul, conv2d).
+// Row-major C = op(A) op(B) + beta C in f32 or f64 (matmul, conv2d); C's
+// leading dimension is ldc, or n when 0 (rows written into a larger matrix).
 template <class T>
 void gemm(std::string_view fn, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
-          int64_t ldb, T* c, T beta = T{0}) {
+          int64_t ldb, T* c, T beta = T{0}, int64_t ldc = 0) {
     const auto TA = ta ? CblasTrans : CblasNoTrans;
     const auto TB = tb ? CblasTrans : CblasNoTrans;
     const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
     const Functions& f = functions_for(fn);
     if constexpr (std::is_same_v<T, float>)
         f.sgemm(CblasRowMajor, TA, TB, M, N, K, 1.0f, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta,
-                c, N);
+                c, ldc ? static_cast<blasint>(ldc) : N);
     else
         f.dgemm(CblasRowMajor, TA, TB, M, N, K, 1.0, a, static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta,
-                c, N);
+                c, ldc ? static_cast<blasint>(ldc) : N);
 }
 
 }  // namespace tg::stdlib::blas

@@ -59,20 +59,6 @@ int64_t chunk_rows(const Geom& g) {
     return std::clamp<int64_t>(kChunk / std::max<int64_t>(1, g.k() * g.wo), 1, std::max<int64_t>(1, g.ho));
 }
 
-// Row-major C (ldc) = op(A) op(B) + beta C: blas::gemm with C's leading
-// dimension, to write a chunk's rows into y in place.
-template <class T>
-void gemm_ld(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
-             T* c, int64_t ldc, T beta = T{0}) {
-    const auto TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
-    const auto i = [](int64_t v) { return static_cast<blasint>(v); };
-    const blas::Functions& f = blas::functions_for("conv2d");
-    if constexpr (std::is_same_v<T, float>)
-        f.sgemm(CblasRowMajor, TA, TB, i(m), i(n), i(k), 1.0f, a, i(lda), b, i(ldb), beta, c, i(ldc));
-    else
-        f.dgemm(CblasRowMajor, TA, TB, i(m), i(n), i(k), 1.0, a, i(lda), b, i(ldb), beta, c, i(ldc));
-}
-
 // The output columns [lo, hi) whose input column ox * sw + x0 lies in [0, w).
 std::pair<int64_t, int64_t> valid_cols(const Geom& g, int64_t x0) {
     const int64_t lo = x0 >= 0 ? 0 : (-x0 + g.sw - 1) / g.sw;
@@ -226,10 +212,10 @@ void forward_t(const Geom& g, const T* x, const T* w, T* y) {
         const int64_t N = c.nb * c.per_sample(g);
         const T* wg = w + grp * og * K;
         if (c.nb == 1) {
-            gemm_ld<T>(false, false, og, N, K, wg, K, cols, N, y + (c.n0 * g.o + grp * og) * P + c.y0 * g.wo, P);
+            blas::gemm<T>("conv2d", false, false, og, N, K, wg, K, cols, N, y + (c.n0 * g.o + grp * og) * P + c.y0 * g.wo, T{0}, P);
             return;
         }
-        gemm_ld<T>(false, false, og, N, K, wg, K, cols, N, block, N);
+        blas::gemm<T>("conv2d", false, false, og, N, K, wg, K, cols, N, block);
         move_block<T, false>(g, y, block, grp, c.n0, c.nb);
     });
 }
@@ -240,7 +226,7 @@ void input_grad_t(const Geom& g, const T* dy, const T* w, T* dx) {
     for_each_chunk<T>(g, [&](const Chunk& c, int64_t grp, T* cols, T* block) {
         const auto [dyg, ld] = dy_block(g, dy, block, grp, c);
         const int64_t N = c.nb * c.per_sample(g);
-        gemm_ld<T>(true, false, K, N, og, w + grp * og * K, K, dyg, ld, cols, N);
+        blas::gemm<T>("conv2d", true, false, K, N, og, w + grp * og * K, K, dyg, ld, cols);
         col2im(g, cols, grp, c, dx);
     });
 }
@@ -254,7 +240,7 @@ void weight_grad_t(const Geom& g, const T* x, const T* dy, T* dw) {
         im2col(g, x, grp, c, cols);
         const auto [dyg, ld] = dy_block(g, dy, block, grp, c);
         const int64_t N = c.nb * c.per_sample(g);
-        gemm_ld<T>(false, true, og, K, N, dyg, ld, cols, N, dw + grp * og * K, K, T{1});
+        blas::gemm<T>("conv2d", false, true, og, K, N, dyg, ld, cols, N, dw + grp * og * K, T{1});
     });
 }
 
