@@ -146,7 +146,10 @@ template <class T>
 void im2col(const Geom& g, const T* x, int64_t grp, const Chunk& c, T* cols) {
     for_each_window_row(g, x, grp, c, [&](int64_t at, const T* src, int64_t lo, int64_t hi, int64_t x0) {
         T* o = cols + at;
-        if (!src) lo = hi = g.wo;
+        if (!src) {  // a row of the padding
+            zero_row(o, g.wo);
+            return;
+        }
         zero_row(o, lo);
         if (g.sw == 1) copy_row(src + lo + x0, o + lo, hi - lo);
         else
