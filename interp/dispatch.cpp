@@ -151,6 +151,8 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
         if (v.is_sequence()) return int_list(v);
         return to_int(v, what);
     case ParamKind::Shape:
+        // None where None is the default (max_pool2d's stride: the kernel size)
+        if (v.is(Kind::None) && !p.required && std::holds_alternative<std::monostate>(p.default_value)) return std::monostate{};
         if (v.is_sequence()) return int_list(v);
         if (v.is_tensor() && v.tensor().rank() == 1 && stdlib::is_int(v.tensor().dtype())) {
             std::vector<int64_t> out;
