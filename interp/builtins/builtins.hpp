@@ -53,6 +53,8 @@ void add_nn_conv_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_nn_norm_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_nn_act_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_nn_resize_builtins(std::vector<std::pair<std::string, Value>>& out);
+// ord, chr, hex, oct, bin, divmod (python_builtins.cpp)
+void add_python_builtins(std::vector<std::pair<std::string, Value>>& out);
 // tree_map, tree_leaves, tree_flatten, tree_unflatten, tree_structure (tree.cpp)
 void add_tree_builtins(std::vector<std::pair<std::string, Value>>& out);
 // breakpoint() (interp/debug/breakpoint_builtin.cpp)

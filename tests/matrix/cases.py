@@ -262,6 +262,13 @@ FORMS = {
     "isclose": [("def", "isclose({0}, {1})", (P, F32), (P2, F32)),
                 ("tol", "isclose({0}, {1}, rtol=0.5, atol=0.1)", (P, F32), (P2, F32))],
     "allclose": [("def", "allclose({0}, {0} + 1e-9)", (P, F32)), ("tol", "allclose({0}, {1}, atol=2.0)", (P, F32), (P2, F32))],
+    # Python's number and character builtins
+    "ord": [("def", "ord(\"é\")", {"ret": False, "contexts": ["eager", "repl"]})],
+    "chr": [("def", "chr({0})", ("233", I64), {"ret": False, "contexts": ["eager", "repl"]})],
+    "hex": [("def", "hex({0})", ("-255", I64), {"ret": False, "contexts": ["eager", "repl"]})],
+    "oct": [("def", "oct({0})", ("8", I64), {"ret": False, "contexts": ["eager", "repl"]})],
+    "bin": [("def", "bin({0})", ("5", I64), {"ret": False, "contexts": ["eager", "repl"]})],
+    "divmod": [("tensors", "divmod({0}, {1})", (INT, I64), (DIV, I64)), ("f32", "divmod({0}, 0.75)", (MIX, F32))],
     # JAX's tree utilities (docs/training.md, "Pytrees")
     "tree_map": [("two", "tree_map(lambda a, b: a * b + 1.0, {{\"w\": {0}, \"b\": [{1}, None]}}, {{\"w\": {0}, \"b\": [{1}, None]}})",
                   (P, F32), (VEC, F32), {"skip": ["concrete"]})],   # a graph value returns no dicts (docs/language.md)

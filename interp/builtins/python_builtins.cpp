@@ -1,0 +1,117 @@
+// Python's ord, chr, hex, oct, bin and divmod (docs/builtins.md, "Host-side
+// builtins"), with Python's results: characters are Unicode code points
+// (strings are UTF-8), hex/oct/bin write an int with its 0x/0o/0b prefix
+// and a minus sign for negatives. divmod(a, b) is (a // b, a % b) — the
+// table's floordiv and mod, so on tensors it is NumPy's divmod, and it
+// traces and differentiates like those operators.
+#include <string>
+
+#include "interp/builtins/builtins.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/error.hpp"
+#include "stdlib/op_table.hpp"
+
+namespace tg::interp {
+
+namespace {
+
+std::string utf8(int64_t cp) {
+    std::string s;
+    const auto c = static_cast<uint32_t>(cp);
+    if (c < 0x80) {
+        s += static_cast<char>(c);
+    } else if (c < 0x800) {
+        s += static_cast<char>(0xC0 | (c >> 6));
+        s += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        s += static_cast<char>(0xE0 | (c >> 12));
+        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        s += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+        s += static_cast<char>(0xF0 | (c >> 18));
+        s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        s += static_cast<char>(0x80 | (c & 0x3F));
+    }
+    return s;
+}
+
+// the bytes of the first character (a truncated or invalid sequence: one byte)
+size_t char_length(const std::string& s) {
+    const auto lead = static_cast<unsigned char>(s[0]);
+    size_t n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    if (n > s.size()) return 1;
+    for (size_t i = 1; i < n; ++i)
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) return 1;
+    return n;
+}
+
+size_t char_count(const std::string& s) {
+    size_t count = 0;
+    for (size_t i = 0; i < s.size(); i += char_length(s.substr(i))) ++count;
+    return count;
+}
+
+// The code point of a string of one character (UTF-8); an invalid byte is itself.
+int64_t code_point(const std::string& s) {
+    const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+    const size_t n = s.empty() ? 0 : char_length(s);
+    if (n != s.size() || s.empty())
+        throw Error("ord: expected a string of one character, but a string of " + std::to_string(char_count(s)) +
+                    " characters was given");
+    if (n == 1) return b(0);
+    int64_t cp = b(0) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+    for (size_t i = 1; i < n; ++i) cp = (cp << 6) | (b(i) & 0x3F);
+    return cp;
+}
+
+// |v| in base 2, 8 or 16 with Python's prefix and sign
+std::string in_base(const std::string& fn, const CallArgs& a, int base) {
+    const auto args = bind_args(fn, a, {"x"}, 1);
+    const Value& x = *args[0];
+    if (x.is_tensor() && stdlib::is_float(x.tensor_type().dtype))
+        throw Error(fn + ": a float cannot be written as an integer (" + fn + " takes an int)");
+    const int64_t v = to_int(x, fn + ": argument `x`");
+    uint64_t m = v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), "0123456789abcdef"[m % static_cast<uint64_t>(base)]);
+        m /= static_cast<uint64_t>(base);
+    } while (m != 0);
+    const char* prefix = base == 16 ? "0x" : base == 8 ? "0o" : "0b";
+    return (v < 0 ? "-" : "") + std::string(prefix) + digits;
+}
+
+}  // namespace
+
+void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    auto add = [&](const std::string& name, BuiltinFn fn) {
+        out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), nullptr})));
+    };
+    add("ord", [](Runtime&, const CallArgs& a) {
+        const Value& s = *bind_args("ord", a, {"c"}, 1)[0];
+        if (!s.is(Kind::Str)) throw Error(std::string("ord: expected a string, not ") + kind_name(s.kind()));
+        return Value::from_int(code_point(s.text()));
+    });
+    add("chr", [](Runtime&, const CallArgs& a) {
+        const int64_t cp = to_int(*bind_args("chr", a, {"i"}, 1)[0], "chr: argument `i`");
+        if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            throw Error("chr: " + std::to_string(cp) + " is not a Unicode code point (0 to 0x10ffff, no surrogates)");
+        return Value::str(utf8(cp));
+    });
+    add("hex", [](Runtime&, const CallArgs& a) { return Value::str(in_base("hex", a, 16)); });
+    add("oct", [](Runtime&, const CallArgs& a) { return Value::str(in_base("oct", a, 8)); });
+    add("bin", [](Runtime&, const CallArgs& a) { return Value::str(in_base("bin", a, 2)); });
+    add("divmod", [](Runtime& rt, const CallArgs& a) {
+        const auto args = bind_args("divmod", a, {"a", "b"}, 2);
+        const Value x = args[0]->is_tensor() ? *args[0] : Value(to_tensor(*args[0], "divmod: argument `a`"));
+        const Value y = args[1]->is_tensor() ? *args[1] : Value(to_tensor(*args[1], "divmod: argument `b`"));
+        const Value in[2] = {x, y};
+        const stdlib::OpDef& div = stdlib::op_of(stdlib::BinaryKind::FloorDiv);
+        const stdlib::OpDef& mod = stdlib::op_of(stdlib::BinaryKind::Mod);
+        return Value::tuple({run_op(rt, div, in, std::vector<stdlib::Attr>(div.params.size())),
+                             run_op(rt, mod, in, std::vector<stdlib::Attr>(mod.params.size()))});
+    });
+}
+
+}  // namespace tg::interp
