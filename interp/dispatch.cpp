@@ -108,6 +108,25 @@ DType dtype_named(const std::string& name, std::string_view what) {
                 "' (tg's dtypes: f32 f64 i32 i64 bool; NumPy's names such as \"float32\" or \"i8\" work too)");
 }
 
+// A Shape parameter's value: an int, a tuple / list or 1-d tensor of ints,
+// or None where None is the default (max_pool2d's stride: the kernel size).
+Attr shape_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
+    if (v.is(Kind::None) && !p.required && std::holds_alternative<std::monostate>(p.default_value)) return std::monostate{};
+    if (v.is_sequence()) {
+        std::vector<int64_t> out;
+        for (const auto& x : v.items()) out.push_back(to_int(x, what));
+        return out;
+    }
+    if (v.is_tensor() && v.tensor().rank() == 1 && stdlib::is_int(v.tensor().dtype())) {
+        std::vector<int64_t> out;
+        Tensor c = v.tensor().contiguous();
+        for (int64_t i = 0; i < c.numel(); ++i) out.push_back(c.dtype() == DType::I32 ? c.data<int32_t>()[i] : c.data<int64_t>()[i]);
+        return out;
+    }
+    if (v.is_tensor() && v.tensor().rank() == 0) return std::vector<int64_t>{to_int(v, what)};
+    throw Error(std::string(what) + " must be a shape (an int or a tuple of ints), not " + type_desc(v));
+}
+
 Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
     auto fail = [&](const char* expected) -> Attr {
         throw Error(std::string(what) + " must be " + expected + ", not " + type_desc(v));
@@ -150,19 +169,7 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
         if (v.is(Kind::None)) return std::monostate{};
         if (v.is_sequence()) return int_list(v);
         return to_int(v, what);
-    case ParamKind::Shape:
-        // None where None is the default (max_pool2d's stride: the kernel size)
-        if (v.is(Kind::None) && !p.required && std::holds_alternative<std::monostate>(p.default_value)) return std::monostate{};
-        if (v.is_sequence()) return int_list(v);
-        if (v.is_tensor() && v.tensor().rank() == 1 && stdlib::is_int(v.tensor().dtype())) {
-            std::vector<int64_t> out;
-            Tensor c = v.tensor().contiguous();
-            for (int64_t i = 0; i < c.numel(); ++i)
-                out.push_back(c.dtype() == DType::I32 ? c.data<int32_t>()[i] : c.data<int64_t>()[i]);
-            return out;
-        }
-        if (v.is_tensor() && v.tensor().rank() == 0) return std::vector<int64_t>{to_int(v, what)};
-        return fail("a shape (an int or a tuple of ints)");
+    case ParamKind::Shape: return shape_attr(v, p, what);
     case ParamKind::Widths: {
         // n, (before, after), ((b0, a0), (b1, a1), ...) or ((b, a),) as NumPy's pad_width
         if (!v.is_sequence()) {

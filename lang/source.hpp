@@ -44,6 +44,8 @@ using SourcePtr = std::shared_ptr<const Source>;
 
 // Number of UTF-8 code points in `s` (invalid bytes count one each).
 size_t count_chars(std::string_view s);
+// The UTF-8 bytes of code point cp appended to out (the lexer's \u escapes, chr).
+void append_utf8(std::string& out, uint32_t cp);
 
 // The largest source file tg reads (a script, a module, :load): 64 MiB.
 inline constexpr size_t kMaxSourceBytes = size_t{64} << 20;

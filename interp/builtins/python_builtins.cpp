@@ -9,32 +9,13 @@
 #include "interp/builtins/builtins.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "lang/source.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::interp {
 
 namespace {
 
-std::string utf8(int64_t cp) {
-    std::string s;
-    const auto c = static_cast<uint32_t>(cp);
-    if (c < 0x80) {
-        s += static_cast<char>(c);
-    } else if (c < 0x800) {
-        s += static_cast<char>(0xC0 | (c >> 6));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        s += static_cast<char>(0xE0 | (c >> 12));
-        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        s += static_cast<char>(0xF0 | (c >> 18));
-        s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    }
-    return s;
-}
 
 // the bytes of the first character (a truncated or invalid sequence: one byte)
 size_t char_length(const std::string& s) {
@@ -46,18 +27,13 @@ size_t char_length(const std::string& s) {
     return n;
 }
 
-size_t char_count(const std::string& s) {
-    size_t count = 0;
-    for (size_t i = 0; i < s.size(); i += char_length(s.substr(i))) ++count;
-    return count;
-}
 
 // The code point of a string of one character (UTF-8); an invalid byte is itself.
 int64_t code_point(const std::string& s) {
     const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
     const size_t n = s.empty() ? 0 : char_length(s);
     if (n != s.size() || s.empty())
-        throw Error("ord: expected a string of one character, but a string of " + std::to_string(char_count(s)) +
+        throw Error("ord: expected a string of one character, but a string of " + std::to_string(lang::count_chars(s)) +
                     " characters was given");
     if (n == 1) return b(0);
     int64_t cp = b(0) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
@@ -97,7 +73,9 @@ void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
         const int64_t cp = to_int(*bind_args("chr", a, {"i"}, 1)[0], "chr: argument `i`");
         if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
             throw Error("chr: " + std::to_string(cp) + " is not a Unicode code point (0 to 0x10ffff, no surrogates)");
-        return Value::str(utf8(cp));
+        std::string s;
+        lang::append_utf8(s, static_cast<uint32_t>(cp));
+        return Value::str(std::move(s));
     });
     add("hex", [](Runtime&, const CallArgs& a) { return Value::str(in_base("hex", a, 16)); });
     add("oct", [](Runtime&, const CallArgs& a) { return Value::str(in_base("oct", a, 8)); });
