@@ -10,6 +10,7 @@
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
 #include "interp/values/text_builder.hpp"
+#include "lang/source.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/errors.hpp"
 
@@ -17,8 +18,9 @@ namespace tg::interp {
 
 namespace {
 
-constexpr std::array<std::string_view, 11> kMethods = {"join",       "split",    "strip", "lstrip", "rstrip", "replace",
-                                                       "startswith", "endswith", "upper", "lower",  "format"};
+constexpr std::array<std::string_view, 21> kMethods = {
+    "join",  "split", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "upper",   "lower",  "format",
+    "find",  "rfind", "index", "rindex", "count",  "isdigit", "isalpha",    "isspace",  "isalnum", "zfill"};
 
 // Python's str.isspace for ASCII (what split() and strip() remove by default)
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
@@ -79,6 +81,9 @@ private:
     Value replace();
     Value affix(bool start);
     Value format();
+    Value search();
+    Value predicate();
+    Value zfill();
 };
 
 Value Method::run() {
@@ -93,12 +98,72 @@ Value Method::run() {
     if (name_ == "startswith") return affix(true);
     if (name_ == "endswith") return affix(false);
     if (name_ == "format") return format();
+    if (name_ == "find" || name_ == "rfind" || name_ == "index" || name_ == "rindex" || name_ == "count") return search();
+    if (name_.rfind("is", 0) == 0) return predicate();
+    if (name_ == "zfill") return zfill();
     // upper, lower (ASCII, as the rest of tg's text)
     keywords({});
     arity(0, 0);
     std::string s = self();
     for (char& c : s) c = static_cast<char>(name_ == "upper" ? std::toupper(static_cast<unsigned char>(c))
                                                             : std::tolower(static_cast<unsigned char>(c)));
+    return Value::str(std::move(s));
+}
+
+// find, rfind, index, rindex (the first / last position of sub, in
+// characters; find gives -1 and index an error where it is absent) and
+// count (non-overlapping occurrences), as Python's without start / end
+Value Method::search() {
+    keywords({"sub"});
+    arity(0, 1);
+    const Value* v = arg(0, "sub");
+    if (!v) fail("missing argument `sub`");
+    const std::string& sub = str_arg(*v, "sub");
+    const std::string& s = self();
+    if (name_ == "count") {
+        if (sub.empty()) return Value::from_int(static_cast<int64_t>(lang::count_chars(s)) + 1);
+        int64_t n = 0;
+        for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
+        return Value::from_int(n);
+    }
+    const bool last = name_[0] == 'r';
+    const size_t at = last ? s.rfind(sub) : s.find(sub);
+    if (at == std::string::npos) {
+        if (name_.find("index") != std::string::npos) fail("substring not found");
+        return Value::from_int(-1);
+    }
+    return Value::from_int(static_cast<int64_t>(lang::count_chars(std::string_view(s).substr(0, at))));
+}
+
+// isdigit, isalpha, isspace, isalnum: every character is one (ASCII, as the
+// rest of tg's text), and there is at least one
+Value Method::predicate() {
+    keywords({});
+    arity(0, 0);
+    const std::string& s = self();
+    auto test = [&](unsigned char c) {
+        if (name_ == "isdigit") return std::isdigit(c) != 0;
+        if (name_ == "isalpha") return std::isalpha(c) != 0;
+        if (name_ == "isalnum") return std::isalnum(c) != 0;
+        return is_space(static_cast<char>(c));
+    };
+    bool all = !s.empty();
+    for (char c : s) all = all && test(static_cast<unsigned char>(c));
+    return Value::from_bool(all);
+}
+
+// zfill(width): zeros after the sign, up to width characters
+Value Method::zfill() {
+    keywords({"width"});
+    arity(0, 1);
+    const Value* v = arg(0, "width");
+    if (!v) fail("missing argument `width`");
+    const int64_t width = to_int(*v, "zfill: argument `width`");
+    std::string s = self();
+    const int64_t have = static_cast<int64_t>(lang::count_chars(s));
+    if (width <= have) return Value::str(std::move(s));
+    const size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    s.insert(sign, static_cast<size_t>(width - have), '0');
     return Value::str(std::move(s));
 }
 

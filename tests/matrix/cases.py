@@ -346,7 +346,9 @@ FORMS = {
                        (P, F32), {"seed": True, "grad": True})],
     "nn.accuracy": [("def", "nn.accuracy({0}, {1})", (P, F32), ("[2, 1]", I64))],
     "str.methods": [("many", "[\"a,b\".split(\",\"), \"x\".upper(), \" y \".strip(), \"-\".join([\"p\", \"q\"]), "
-                     "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False})],
+                     "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False}),
+                    ("search", "[\"héllo\".find(\"l\"), \"abca\".rfind(\"a\"), \"abc\".index(\"c\"), \"aXbX\".count(\"X\"), "
+                     "\"12\".isdigit(), \"ab\".isalpha(), \" \".isspace(), \"a1\".isalnum(), \"-7\".zfill(4)]", {"ret": False})],
     "list.methods": [("many", "_list_ops({0})", (VEC, F32))],
 }
 
