@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "stdlib/grad.hpp"
+#include "stdlib/pool.hpp"
 #include "stdlib/op_registry.hpp"
 #include "stdlib/shape_ops_util.hpp"
 
@@ -35,12 +36,6 @@ std::pair<int64_t, int64_t> pair_of(const char* arg, const Attr& a) {
     fail("max_pool2d", std::string("argument `") + arg + "` must be an int or a pair of ints");
 }
 
-int64_t pooled(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil) {
-    const int64_t span = in + 2 * p - d * (k - 1) - 1;
-    int64_t out = (ceil ? (span + s - 1) / s : span / s) + 1;
-    if (ceil && (out - 1) * s >= in + p) --out;  // the last window must start inside the input or the left padding
-    return out;
-}
 
 // attrs: x, kernel_size, stride, padding, dilation, ceil_mode
 PoolGeom pool_geom(const Shape& x, std::span<const Attr> at) {
@@ -62,8 +57,8 @@ PoolGeom pool_geom(const Shape& x, std::span<const Attr> at) {
     g.h = x[r - 2];
     g.w = x[r - 1];
     g.planes = x[0] * (r == 4 ? x[1] : 1);
-    g.ho = pooled(g.h, g.kh, g.sh, g.ph, g.dh, ceil);
-    g.wo = pooled(g.w, g.kw, g.sw, g.pw, g.dw, ceil);
+    g.ho = pooled_size(g.h, g.kh, g.sh, g.ph, g.dh, ceil);
+    g.wo = pooled_size(g.w, g.kw, g.sw, g.pw, g.dw, ceil);
     if (g.ho < 1 || g.wo < 1)
         fail("max_pool2d", "the kernel (" + std::to_string(g.kh) + ", " + std::to_string(g.kw) +
                                ") is larger than the padded input (" + std::to_string(g.h + 2 * g.ph) + ", " +

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/builtins/compose.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/tracing/trace.hpp"
@@ -25,11 +26,6 @@ Value apply(Runtime& rt, const stdlib::OpDef& op, std::initializer_list<Value> o
     return run_op(rt, op, in, std::vector<Attr>(op.params.size()));
 }
 
-// A tensor operand (numbers and nested lists are converted, as for table ops).
-Value operand(const Value& v, const std::string& what) {
-    if (v.is_tensor()) return v;
-    return Value(to_tensor(v, what));
-}
 
 Value gelu(Runtime& rt, const CallArgs& a) {
     const auto args = bind_args("gelu", a, {"x", "approximate"}, 1);
@@ -42,7 +38,7 @@ Value gelu(Runtime& rt, const CallArgs& a) {
             throw Error("gelu: argument `approximate` must be True or False, not " + std::string(kind_name(v->kind())));
         approximate = v->tensor().item_bool();
     }
-    const Value x = operand(*args[0], "gelu: argument `x`");
+    const Value x = tensor_operand(*args[0], "gelu: argument `x`");
     return apply(rt, stdlib::op_of(approximate ? stdlib::UnaryKind::GeluTanh : stdlib::UnaryKind::Gelu), {x});
 }
 
@@ -51,7 +47,7 @@ Value gelu(Runtime& rt, const CallArgs& a) {
 // for d >= 0 and round to a multiple of 10^-d (half to even) for d < 0.
 Value round_decimals(Runtime& rt, const CallArgs& a) {
     const auto args = bind_args("round", a, {"x", "decimals"}, 1);
-    const Value x = operand(*args[0], "round: argument `x`");
+    const Value x = tensor_operand(*args[0], "round: argument `x`");
     const int64_t d = args[1] ? to_int(*args[1], "round: argument `decimals`") : 0;
     const stdlib::OpDef& round = stdlib::op_of(stdlib::UnaryKind::Round);
     if (d == 0) return apply(rt, round, {x});
@@ -76,10 +72,10 @@ Value round_decimals(Runtime& rt, const CallArgs& a) {
 // the promoted float dtype (bool and integers: f64, as NumPy).
 Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
     const auto args = bind_args(fn, a, {"a", "b", "rtol", "atol"}, 2);
-    Value x = operand(*args[0], fn + ": argument `a`");
-    Value y = operand(*args[1], fn + ": argument `b`");
-    const Value rtol = args[2] ? operand(*args[2], fn + ": argument `rtol`") : Value::weak_float(1e-5);
-    const Value atol = args[3] ? operand(*args[3], fn + ": argument `atol`") : Value::weak_float(1e-8);
+    Value x = tensor_operand(*args[0], fn + ": argument `a`");
+    Value y = tensor_operand(*args[1], fn + ": argument `b`");
+    const Value rtol = args[2] ? tensor_operand(*args[2], fn + ": argument `rtol`") : Value::weak_float(1e-5);
+    const Value atol = args[3] ? tensor_operand(*args[3], fn + ": argument `atol`") : Value::weak_float(1e-8);
     const stdlib::TensorType xt = x.tensor_type(), yt = y.tensor_type();
     DType d = stdlib::promote(xt.dtype, xt.weak, yt.dtype, yt.weak).dtype;
     if (!stdlib::is_float(d)) d = DType::F64;

@@ -14,6 +14,7 @@
 #include "interp/error.hpp"
 #include "stdlib/cast.hpp"
 #include "stdlib/op_table.hpp"
+#include "stdlib/pool.hpp"
 
 namespace tg::interp {
 
@@ -154,12 +155,6 @@ stdlib::Tensor avg_divisors(int64_t h, int64_t w, int64_t ho, int64_t wo, const 
     return stdlib::cast(t, d);
 }
 
-int64_t pooled(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil) {
-    const int64_t span = in + 2 * p - k;
-    int64_t out = (ceil ? (span + s - 1) / s : span / s) + 1;
-    if (ceil && (out - 1) * s >= in + p) --out;
-    return out;
-}
 
 Value avg_pool2d(Runtime& rt, const CallArgs& a) {
     const std::string fn = "avg_pool2d";
@@ -176,7 +171,8 @@ Value avg_pool2d(Runtime& rt, const CallArgs& a) {
     if (p[0] < 0 || p[1] < 0 || 2 * p[0] > k[0] || 2 * p[1] > k[1])
         throw Error(fn + ": padding must be at least 0 and at most half the kernel size");
     const Shape xs = x.tensor_type().shape;
-    const int64_t ho = pooled(xs[2], k[0], s[0], p[0], ceil), wo = pooled(xs[3], k[1], s[1], p[1], ceil);
+    const int64_t ho = stdlib::pooled_size(xs[2], k[0], s[0], p[0], 1, ceil);
+    const int64_t wo = stdlib::pooled_size(xs[3], k[1], s[1], p[1], 1, ceil);
     if (ho < 1 || wo < 1) throw Error(fn + ": the kernel is larger than the padded input " + xs.to_string());
     // every plane as an image of one channel, summed by a kernel of ones
     const stdlib::DType d = stdlib::is_float(x.tensor_type().dtype) ? x.tensor_type().dtype : stdlib::DType::F32;

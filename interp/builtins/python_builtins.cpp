@@ -7,6 +7,7 @@
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/builtins/compose.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "lang/source.hpp"
@@ -82,8 +83,8 @@ void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add("bin", [](Runtime&, const CallArgs& a) { return Value::str(in_base("bin", a, 2)); });
     add("divmod", [](Runtime& rt, const CallArgs& a) {
         const auto args = bind_args("divmod", a, {"a", "b"}, 2);
-        const Value x = args[0]->is_tensor() ? *args[0] : Value(to_tensor(*args[0], "divmod: argument `a`"));
-        const Value y = args[1]->is_tensor() ? *args[1] : Value(to_tensor(*args[1], "divmod: argument `b`"));
+        const Value x = tensor_operand(*args[0], "divmod: argument `a`");
+        const Value y = tensor_operand(*args[1], "divmod: argument `b`");
         const Value in[2] = {x, y};
         const stdlib::OpDef& div = stdlib::op_of(stdlib::BinaryKind::FloorDiv);
         const stdlib::OpDef& mod = stdlib::op_of(stdlib::BinaryKind::Mod);

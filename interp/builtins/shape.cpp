@@ -9,6 +9,7 @@
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/builtins/compose.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
@@ -42,13 +43,10 @@ std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, st
 
 namespace {
 
-// A tensor operand: tensors (concrete, symbolic or tracked) as they are,
-// numbers and nested lists converted.
-Value operand(const Value& v, const std::string& what) { return v.is_tensor() ? v : Value(to_tensor(v, what)); }
 
 Value split(Runtime& rt, const CallArgs& a) {
     auto args = bind_args("split", a, {"x", "n_or_sizes", "axis"}, 2);
-    const Value x = operand(*args[0], "split: argument `x`");
+    const Value x = tensor_operand(*args[0], "split: argument `x`");
     const Shape s = x.tensor_type().shape;
     if (s.rank() == 0) throw Error("split: argument `x` is 0-d; it needs an axis to split");
     int64_t axis = args[2] ? to_int(*args[2], "split: argument `axis`") : 0;
@@ -105,7 +103,7 @@ Value meshgrid(Runtime& rt, const CallArgs& a) {
     Shape full;
     for (size_t i = 0; i < a.positional.size(); ++i) {
         const std::string what = "meshgrid: argument " + std::to_string(i + 1);
-        Value x = operand(a.positional[i], what);
+        Value x = tensor_operand(a.positional[i], what);
         const int64_t n = x.tensor_type().shape.numel();
         xs.push_back(run_op(rt, stdlib::op_of(stdlib::OtherKind::Reshape), std::span<const Value>(&x, 1), {std::monostate{}, std::vector<int64_t>{n}}));
         full.push_back(n);
