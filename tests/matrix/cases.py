@@ -442,11 +442,59 @@ def derive(op):
     return out
 
 
+def top_level_args(call, name):
+    """The arguments of `name(...)` when `call` is exactly that call, else None."""
+    if not call.startswith(name + "(") or not call.endswith(")"):
+        return None
+    args, depth, cur, quote = [], 0, "", None
+    for ch in call[len(name) + 1:-1]:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None  # the first parenthesis closes before the end: not one call
+        elif ch == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    if cur.strip():
+        args.append(cur.strip())
+    return args
+
+
+def explicit_none_forms(op, forms):
+    """A parameter whose default is None also takes None written out
+    (`max_pool2d(x, 2, stride=None)`, as PyTorch and NumPy code write it):
+    the op's first plain call again with `param=None` for each such
+    parameter it does not already give."""
+    for form in forms:
+        args = top_level_args(form[1], op["name"])
+        if args is None:
+            continue
+        given = [a.split("=")[0].strip() for a in args if "=" in a and "==" not in a]
+        positional = sum(1 for a in args if not ("=" in a and "==" not in a))
+        out = []
+        for i, p in enumerate(op["params"]):
+            if p["default"] != "None" or p["kind"] in ("tensor", "tensors") or i < positional or p["name"] in given:
+                continue
+            call = form[1][:-1] + ", %s=None)" % p["name"]
+            out.append(("none_" + p["name"], call) + tuple(form[2:]))
+        return out
+    return []
+
+
 def build(info):
     """Every case: derived forms, then the FORMS table (host builtins too)."""
     cases = []
     for op in info["ops"]:
-        for form in derive(op) + FORMS.get(op["name"], []):
+        forms = derive(op) + FORMS.get(op["name"], [])
+        for form in forms + explicit_none_forms(op, forms):
             cases.append(make(op["name"], form, op))
     op_names = {op["name"] for op in info["ops"]}
     for name, forms in FORMS.items():
