@@ -12,6 +12,7 @@
 #include <langinfo.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -60,14 +61,29 @@ std::string history_path() {
     return {};
 }
 
-// Tab completion: names in scope (variables and builtins) and `:` commands.
-// libedit's completion callback has no user pointer, so the REPL keeps the
-// candidate list here and refreshes it before each prompt.
+// Tab completion (docs/repl.md "Completion and help"): the interpreter's
+// engine (Interpreter::complete) on the line typed so far — names in scope,
+// keywords, builtins, and after `.` a module's names or a value's methods —
+// and the `:` commands. libedit's completion callback has no user pointer,
+// so the REPL keeps the session's interpreter and the candidates here.
+const Interpreter* g_completing = nullptr;
 std::vector<std::string> g_candidates;
+
+const char* kCommands[] = {":trace", ":eager", ":graph", ":time", ":vars", ":load", ":reset", ":help", ":quit"};
 
 char* next_candidate(const char* text, int state) {
     static size_t index;
-    if (state == 0) index = 0;
+    if (state == 0) {
+        index = 0;
+        g_candidates.clear();
+        std::string_view line(rl_line_buffer ? rl_line_buffer : "");
+        size_t point = std::min(static_cast<size_t>(std::max(rl_point, 0)), line.size());
+        if (line.starts_with(':') && line.find(' ') == std::string_view::npos) {
+            g_candidates.assign(std::begin(kCommands), std::end(kCommands));
+        } else if (g_completing) {
+            for (Completion& c : g_completing->complete(line, point).items) g_candidates.push_back(std::move(c.text));
+        }
+    }
     size_t len = std::strlen(text);
     while (index < g_candidates.size()) {
         const std::string& c = g_candidates[index++];
@@ -82,7 +98,6 @@ char** complete(const char* text, int, int) {
     return rl_completion_matches(text, next_candidate);
 }
 
-const char* kCommands[] = {":trace", ":eager", ":graph", ":time", ":vars", ":load", ":reset", ":help", ":quit"};
 
 // Input is UTF-8 (docs/repl.md), also when typed: libedit decodes and redraws
 // wide characters by LC_CTYPE, so the REPL asks for the user's locale and,
@@ -266,11 +281,6 @@ std::optional<std::string> read_statement(Session& session, bool tty, const std:
     return code;
 }
 
-void refresh_candidates(const Interpreter& in) {
-    g_candidates.assign(std::begin(kCommands), std::end(kCommands));
-    for (auto& n : in.variables()) g_candidates.push_back(n);
-    for (auto& n : in.builtin_names()) g_candidates.push_back(n);
-}
 
 }  // namespace
 
@@ -286,12 +296,15 @@ int repl(Options options) {
         use_utf8_ctype();
         out(std::string("tg ") + version() + " — :help for help, :quit to leave\n");
         rl_attempted_completion_function = complete;
+        // `.` ends a word, so `x.res<Tab>` completes `res` (the engine sees the whole line)
+        static char word_breaks[] = " \t\n\"\\'`@$><=;|&{(,[.+-*/%";
+        rl_completer_word_break_characters = word_breaks;
         rl_getc_function = read_key;
         if (!history.empty()) read_history(history.c_str());
     }
     std::string line;
     for (;;) {
-        if (tty) refresh_candidates(session.interpreter());
+        if (tty) g_completing = &session.interpreter();
         Read r = read_line(tty, ">>> ", line);
         if (r == Read::End) break;
         if (r == Read::TooLong) {

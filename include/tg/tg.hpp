@@ -286,6 +286,20 @@ struct Options {
     bool debug_nans = false;
 };
 
+// One completion candidate (Interpreter::complete): the text to insert, what
+// it names ("variable", "function", "module", "builtin", "keyword",
+// "method", "attribute") and, for builtins and methods, the signature the
+// builtin reference shows.
+struct Completion {
+    std::string text;
+    std::string kind;
+    std::string detail;
+};
+struct Completions {
+    size_t start = 0, end = 0;  // the bytes of the code the candidates replace (the word at the cursor)
+    std::vector<Completion> items;
+};
+
 class Debugger;
 struct BreakpointSpec;
 struct BreakpointInfo;
@@ -324,6 +338,18 @@ public:
     void set(std::string_view name, Value v);
     std::vector<std::string> variables() const;  // defined names, sorted
     std::vector<std::string> builtin_names() const;  // builtins and host functions, sorted
+
+    // Editor services (docs/repl.md "Completion and help"). complete: the
+    // candidates for the word at byte `cursor` of `code` — names in scope,
+    // keywords and builtins; after `.`, the members of the value the dotted
+    // name before it holds (a module's names, a tensor's methods, a list's,
+    // dict's or string's). Nothing is run: a receiver that is not a plain
+    // (dotted) variable gets every kind's methods.
+    Completions complete(std::string_view code, size_t cursor) const;
+    // help(name): the builtin reference's signatures and line for a builtin
+    // (or method: "x.reshape", "reshape"); a function of the session: its
+    // signature and leading comment. "" when nothing is known.
+    std::string help(std::string_view name) const;
 
     // Call a tg function (plain or @graph) by name, or a function value.
     Value call(std::string_view function, std::vector<Value> args);

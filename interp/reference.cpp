@@ -1,0 +1,106 @@
+#include "interp/reference.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tg::interp {
+
+namespace {
+
+// The cells of a Markdown table row "| a | b |" (backquoted `|` kept: a cell
+// may show `a | b`).
+std::vector<std::string> cells(std::string_view row) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool code = false;
+    for (size_t i = 1; i < row.size(); ++i) {
+        char c = row[i];
+        if (c == '`') code = !code;
+        if (c == '|' && !code) {
+            out.push_back(cur);
+            cur.clear();
+            continue;
+        }
+        cur += c;
+    }
+    for (std::string& s : out) {
+        size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
+        s = b == std::string::npos ? "" : s.substr(b, e - b + 1);
+    }
+    return out;
+}
+
+// The backquoted spans of a cell: `range(stop)`, `range(start, stop)`.
+std::vector<std::string> code_spans(std::string_view cell) {
+    std::vector<std::string> out;
+    for (size_t i = cell.find('`'); i != std::string_view::npos; i = cell.find('`', i)) {
+        size_t j = cell.find('`', i + 1);
+        if (j == std::string_view::npos) break;
+        out.emplace_back(cell.substr(i + 1, j - i - 1));
+        i = j + 1;
+    }
+    return out;
+}
+
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+// The name a signature documents ("range(stop)" -> "range"), or "" when the
+// span is not a signature (an operator, a value).
+std::string signature_name(std::string_view sig) {
+    size_t n = 0;
+    while (n < sig.size() && is_ident_char(sig[n])) ++n;
+    if (n == 0 || std::isdigit(static_cast<unsigned char>(sig[0]))) return "";
+    if (n < sig.size() && sig[n] != '(') return "";
+    return std::string(sig.substr(0, n));
+}
+
+void add_row(std::vector<BuiltinDoc>& docs, const std::vector<std::string>& row, const std::string& section) {
+    if (row.size() < 2) return;
+    for (const std::string& sig : code_spans(row[0])) {
+        std::string name = signature_name(sig);
+        if (name.empty()) continue;
+        auto it = std::find_if(docs.begin(), docs.end(), [&](const BuiltinDoc& d) { return d.name == name; });
+        if (it == docs.end()) {
+            docs.push_back(BuiltinDoc{name, {}, row[1], section});
+            it = docs.end() - 1;
+        } else if (it->summary.find(row[1]) == std::string::npos) {
+            it->summary += " / " + row[1];
+        }
+        if (sig != name || it->signatures.empty()) it->signatures.push_back(sig);
+    }
+}
+
+}  // namespace
+
+std::vector<BuiltinDoc> builtin_docs() {
+    std::vector<BuiltinDoc> docs;
+    std::string_view text = builtin_reference_text();
+    std::string section;
+    while (!text.empty()) {
+        size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        if (line.starts_with("## ")) section = std::string(line.substr(3));
+        if (line.starts_with("| `")) add_row(docs, cells(line), section);
+    }
+    // A signature shown bare (`pi`) and with parameters: keep the ones with.
+    for (BuiltinDoc& d : docs)
+        if (d.signatures.size() > 1) std::erase(d.signatures, d.name);
+    return docs;
+}
+
+const BuiltinDoc* find_builtin_doc(const std::vector<BuiltinDoc>& docs, std::string_view name) {
+    for (const BuiltinDoc& d : docs)
+        if (d.name == name) return &d;
+    if (size_t dot = name.rfind('.'); dot != std::string_view::npos) return find_builtin_doc(docs, name.substr(dot + 1));
+    return nullptr;
+}
+
+std::string format_builtin_doc(const BuiltinDoc& d) {
+    std::string out;
+    for (const std::string& s : d.signatures) out += s + "\n";
+    out += "    " + d.summary + "\n";
+    return out;
+}
+
+}  // namespace tg::interp
