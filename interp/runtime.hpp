@@ -173,6 +173,7 @@ public:
     // ---- the tapes of the grad calls running, innermost last (interp/autodiff/autodiff.hpp)
     std::vector<Tape*> tapes;
     uint64_t tape_serial = 0;
+    uint64_t trace_serial = 0;  // numbers the traces (TraceState::serial)
     // The source file of the builtin call running now (Evaluator::call): a
     // builtin that calls a tg function names its call site with it.
     const lang::SourcePtr* builtin_call_source = nullptr;

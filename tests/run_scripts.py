@@ -59,6 +59,10 @@ def run(tg, script, mode_flags, args):
     folder, name = os.path.split(script)
     env = dict(os.environ)
     env.pop("TG_PATH", None)
+    # OpenBLAS picks its GEMM kernels by CPU (AVX2 or AVX-512 ones round a
+    # matmul's sums differently): the expected files are Haswell's (AVX2),
+    # which every x86-64 machine tg is tested on can run.
+    env.setdefault("OPENBLAS_CORETYPE", "Haswell")
     if os.path.isdir(os.path.join(folder, "lib")):
         env["TG_PATH"] = os.path.join(folder, "lib")
     try:

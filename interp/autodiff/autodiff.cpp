@@ -15,6 +15,7 @@
 #include "interp/tracing/trace.hpp"
 #include "tracer/graph.hpp"
 #include "stdlib/grad.hpp"
+#include "interp/autodiff/tape_internal.hpp"
 
 namespace tg::interp {
 
@@ -136,7 +137,8 @@ std::vector<Value> entry_vjp(Runtime& rt, const TapeEntry& e, const Value& g) {
         out[0] = z;
         break;
     }
-    case TapeEntry::What::Cond: case TapeEntry::What::While: break;  // (sweep: cond_vjp, while_vjp)
+    case TapeEntry::What::Cond: case TapeEntry::What::While: case TapeEntry::What::Custom:
+        break;  // (sweep: cond_vjp, while_vjp, the custom rule)
     case TapeEntry::What::IndexAssign: {
         if (e.in_nodes[0] != kNotTracked) {
             Value gx = g;
@@ -201,6 +203,10 @@ void each_out_node(const TapeEntry& e, F&& f) {
         }
     else if (e.loop)
         for (uint32_t n : e.loop->out_nodes) {
+            if (n != kNotTracked) f(n);
+        }
+    else if (e.custom)
+        for (uint32_t n : e.custom->out_nodes) {
             if (n != kNotTracked) f(n);
         }
     else if (e.out_node != kNotTracked)
@@ -403,6 +409,17 @@ void sweep(Runtime& rt, std::span<const TapeEntry> entries, std::vector<Value>& 
             ins = e.cond ? cond_vjp(rt, e, cot) : while_vjp(rt, e, cot);
             for (uint32_t n : outs)
                 if (n != kNotTracked) cot[n] = Value();
+        } else if (e.what == TapeEntry::What::Custom) {
+            std::vector<Value> outs;
+            bool any = false;
+            for (uint32_t n : e.custom->out_nodes) {
+                outs.push_back(n != kNotTracked ? cot[n] : Value());
+                any = any || outs.back().defined();
+            }
+            if (!any) continue;
+            ins = e.custom->backward(rt, outs);
+            for (uint32_t n : e.custom->out_nodes)
+                if (n != kNotTracked) cot[n] = Value();
         } else {
             if (!cot[e.out_node].defined()) continue;
             ins = entry_vjp(rt, e, cot[e.out_node]);
@@ -552,6 +569,7 @@ std::optional<CondTape> take_branch_entries(Runtime& rt, const std::vector<size_
         for (const TapeEntry& e : br) {
             for (const Value& v : e.inputs)
                 if (v.tracked()) unsupported_in_graph("a gradient of a gradient through a converted `if`");
+            if (e.custom) unsupported_in_graph("a custom_vjp or checkpoint call inside a converted `if`");
         }
     return t;
 }
@@ -638,6 +656,7 @@ LoopTape take_body_entries(Runtime& rt, const std::vector<size_t>& before, const
     for (const TapeEntry& e : t.body) {
         for (const Value& v : e.inputs)
             if (v.tracked()) unsupported_in_graph("a gradient of a gradient through a converted loop");
+        if (e.custom) unsupported_in_graph("a custom_vjp or checkpoint call inside a converted loop");
     }
     return t;
 }
@@ -723,22 +742,7 @@ struct GradSpec {
     std::string name;
 };
 
-// The tape of one grad call: pushed for the call of f, popped on every exit.
-struct TapeScope {
-    Runtime& rt;
-    Tape tape;
-    bool active = true;
-    explicit TapeScope(Runtime& r) : rt(r) {
-        tape.level = static_cast<uint32_t>(rt.tapes.size() + 1);
-        tape.id = ++rt.tape_serial;
-        rt.tapes.push_back(&tape);
-    }
-    void pop() {
-        if (active) rt.tapes.pop_back();
-        active = false;
-    }
-    ~TapeScope() { pop(); }
-};
+using ad::TapeScope;
 
 std::string arg_name(const GradSpec& s, size_t i) {
     if (s.f.is(Kind::Function)) {
@@ -844,7 +848,7 @@ Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
         call_inlined = rt.trace->inlined;
     }
     TapeScope scope(rt);
-    Tape& tape = scope.tape;
+    Tape& tape = *scope.tape;
     std::vector<Value> args(a.positional.begin(), a.positional.end());
     std::vector<std::vector<Value>> leaves(s.argnums.size());
     for (size_t j = 0; j < s.argnums.size(); ++j) {
@@ -946,6 +950,31 @@ Value make_grad(Runtime&, const CallArgs& a, bool with_value) {
 }
 
 }  // namespace
+
+namespace ad {
+bool is_live(const Runtime& rt, const GradObj& g) { return live(rt, g); }
+Value primal_at_level(const Runtime& rt, const Value& v, uint32_t level, uint32_t* node) {
+    return primal_at(rt, v, level, node);
+}
+Value track(Tape& tape, Value primal) { return wrap(tape, std::move(primal)); }
+Value zeros_of(Runtime& rt, const TensorType& t) { return zeros_value(rt, t); }
+Value cast_to(Runtime& rt, const Value& v, stdlib::DType d) { return cast_value(rt, v, d); }
+Value add_values(Runtime& rt, const Value& a, const Value& b) { return binary(rt, lang::BinOp::Add, a, b); }
+std::vector<Value> backward_from(Runtime& rt, const Tape& tape, const std::vector<std::pair<uint32_t, Value>>& seeds) {
+    std::vector<Value> cot(tape.nodes);
+    for (const auto& [node, c] : seeds) cot[node] = cot[node].defined() ? add_values(rt, cot[node], c) : c;
+    sweep(rt, tape.entries, cot);
+    return cot;
+}
+Value track_tree(Tape& tape, const Value& v, const std::string& what, std::vector<Value>& leaves) {
+    return track_leaves(tape, v, what, leaves);
+}
+Value gradient_of(Runtime& rt, const Value& arg, const std::vector<Value>& cot, size_t& k, const std::vector<Value>& leaves) {
+    return gradient_tree(rt, arg, cot, k, leaves);
+}
+Value without_tape(const Value& v, uint64_t id) { return strip_tape(v, id); }
+std::string describe(const Value& v) { return type_desc(v); }
+}  // namespace ad
 
 void add_autodiff_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto add = [&](const char* name, BuiltinFn fn) {

@@ -36,7 +36,7 @@ struct WhileData;
 
 // One recorded application. Inputs are primals (maybe tracked at lower levels).
 struct TapeEntry {
-    enum class What : uint8_t { Op, Index, IndexAssign, Cond, While } what = What::Op;
+    enum class What : uint8_t { Op, Index, IndexAssign, Cond, While, Custom } what = What::Op;
     const stdlib::OpDef* op = nullptr;
     std::vector<stdlib::Attr> attrs;
     std::vector<Value> inputs;
@@ -47,6 +47,7 @@ struct TapeEntry {
     std::vector<Value> dynamic;
     std::shared_ptr<const CondData> cond;  // Cond: in_nodes are the outer values its branches read
     std::shared_ptr<const WhileData> loop;  // While: in_nodes are the inits, then the outer values the body reads
+    std::shared_ptr<const struct CustomRule> custom;  // Custom: in_nodes are the arguments' tensor leaves
 };
 inline constexpr uint32_t kNotTracked = UINT32_MAX;
 
@@ -61,6 +62,17 @@ struct CondData {
     std::vector<uint32_t> leaf_nodes[2];    // per tracked output: its node in branch b (kNotTracked: none)
     std::vector<uint32_t> out_nodes;        // per tracked output: the cond result's node
     std::vector<stdlib::TensorType> in_types;  // per in_node of the entry
+};
+
+// A call whose backward is given, not taped (interp/autodiff/transforms.cpp):
+// custom_vjp's bwd, or checkpoint's recomputation. The entry's in_nodes are
+// the nodes of the arguments' tensor leaves (in tree order); `backward`
+// receives the cotangent of each tensor leaf of the outputs (Undefined where
+// none reached it) and returns one cotangent per in_node (Undefined: zero).
+struct CustomRule {
+    std::function<std::vector<Value>(Runtime&, const std::vector<Value>& out_cotangents)> backward;
+    Value out;                       // the primal outputs (their tree and types)
+    std::vector<uint32_t> out_nodes;  // per tensor leaf of `out`: its node (kNotTracked: none)
 };
 
 // The entries are charged to the interpreter's memory budget as they are
@@ -169,5 +181,8 @@ void record_while(Runtime& rt, LoopTape t, std::shared_ptr<WhileData> d, const s
 
 // grad, value_and_grad, stop_gradient (docs/training.md).
 void add_autodiff_builtins(std::vector<std::pair<std::string, Value>>& out);
+// vjp, jvp, jacfwd, jacrev, hessian, custom_vjp, defvjp, checkpoint (interp/autodiff/transforms.cpp).
+void add_transform_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_custom_rule_builtins(std::vector<std::pair<std::string, Value>>& out);  // (custom_rules.cpp)
 
 }  // namespace tg::interp

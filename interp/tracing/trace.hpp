@@ -45,6 +45,7 @@ struct Capture {
 
 struct TraceState {
     tracer::Graph graph;
+    uint64_t serial = 0;  // this trace's number in its runtime (a value made in it is only valid in it: vjp)
     tracer::ValueId token = tracer::kNoId;  // the current side-effect token
     // Location of the operation being dispatched (set by the evaluator just
     // before it calls into dispatch), and the inlined calls around it.

@@ -22,6 +22,7 @@ Evaluator::TraceSession::TraceSession(Evaluator& ev, TraceState& trace, Frame fr
         ev_.set_step_limit();
     }
     rt.trace = &trace_;
+    if (!trace_.serial) trace_.serial = ++rt.trace_serial;
     ev_.f_ = &frame_;
     frame_.caller = rt.frames;  // on the live call stack (Frame) while it is traced
     frame_.depth = rt.frames ? rt.frames->depth + 1 : 1;

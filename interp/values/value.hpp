@@ -171,6 +171,8 @@ struct BuiltinObj {
     bool host = false;         // defined by the embedding host: not traceable (runs eagerly)
     CallerFn caller = nullptr; // set instead of fn by such builtins
     bool adds_params = false;  // takes more than its op (gelu's approximate, round's decimals)
+    // custom_vjp(f): its forward and backward, set by defvjp (interp/autodiff/custom_rules.cpp)
+    std::shared_ptr<struct CustomVjpRule> custom_vjp = nullptr;
 };
 
 // `x.f` for a builtin f, not yet called: calling it passes x first.

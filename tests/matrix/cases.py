@@ -295,6 +295,22 @@ FORMS = {
              ("error_inside", "grad(lambda t: sum(concat([t, t])))({0})", ("2.0", F32))],   # an error: 0-d concat
     "value_and_grad": [("def", "value_and_grad(lambda a: sum(sin(a)))({0})", (P, F32)),
                        ("argnums", "value_and_grad(lambda a, b: sum(a / b), argnums=1)({0}, {1})", (P, F64), (P2, F64))],
+    "vjp": [("def", "vjp(lambda a, b: sin(a) * b, {0}, {1})[1](cos({0}))", (P, F32), (P2, F32)),
+            ("aux", "vjp(lambda a: (a * a, 2.0), {0}, has_aux=True)[1]({0})[0]", (VEC, F64))],
+    "jvp": [("def", "jvp(lambda a, b: sin(a) * b, ({0}, {1}), ({1}, {0}))", (P, F32), (P2, F32)),
+            ("tree", "jvp(lambda d: d[\"w\"] ** 3, ({{\"w\": {0}}},), ({{\"w\": {0}}},))[1]", (VEC, F64))],
+    "jacrev": [("def", "jacrev(lambda a: tanh(a) * 2.0)({0})", (VEC, F32)),
+               ("argnums", "jacrev(lambda a, b: a * b, argnums=(0, 1))({0}, {1})", (VEC, F64), ("[1.0, 2.0, 3.0]", F64))],
+    "jacfwd": [("def", "jacfwd(lambda a: tanh(a) * 2.0)({0})", (VEC, F32)),
+               ("matrix", "jacfwd(lambda m: m @ {1})({0})", (SQ, F32), ("[1.0, -2.0]", F32))],
+    "hessian": [("def", "hessian(lambda a: sum(a ** 3))({0})", (VEC, F32)),
+                ("f64", "hessian(lambda a: sum(sin(a)) * sum(a))({0})", (VEC, F64))],
+    "custom_vjp": [("rule", "grad(lambda a: sum(custom_vjp(lambda t: t * 2.0, lambda t: (t * 2.0, None), "
+                    "lambda r, g: (g * 10.0,))(a)))({0})", (VEC, F32), {"expect": "[10.0, 10.0, 10.0]\n" * 2}),
+                   ("plain", "custom_vjp(lambda t: t * 2.0)({0})", (VEC, F32))],
+    "defvjp": [("def", "_cv_scale(_cv_fwd, _cv_bwd, {0})", (VEC, F32), {"expect": "[3.0, 3.0, 3.0]\n" * 2})],
+    "checkpoint": [("def", "checkpoint(lambda a, b: tanh(a @ b))({0}, {0})", (SQ, F32)),
+                   ("grad", "grad(lambda a: sum(checkpoint(sin)(a) ** 2))({0})", (VEC, F64))],
     "stop_gradient": [("def", "stop_gradient({0}) * 2.0", (P, F32)),
                       ("grad", "grad(lambda a: sum(stop_gradient(a) * a))({0})", (VEC, F32))],
     "graph": [("inner", "_g_inner({0})", (VEC, F32))],
@@ -365,6 +381,17 @@ def _g_inner(x):
 
 def _sq(x):
     return x * x
+
+def _cv_fwd(t):
+    return t * 2.0, None
+
+def _cv_bwd(r, g):
+    return (g * 3.0,)
+
+def _cv_scale(fwd, bwd, x):
+    f = custom_vjp(lambda t: t * 2.0)
+    f.defvjp(fwd, bwd)
+    return grad(lambda a: sum(f(a)))(x)
 
 def _opt_step(opt, p, g):
     init, update = opt

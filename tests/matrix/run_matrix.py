@@ -17,14 +17,18 @@ these contexts (docs/testing.md, "The builtin matrix"):
   concrete   the call in a function made a graph value by concrete(f, spec...)
   grad_e     grad of sum(sin(call)) over its float operands, eagerly
   grad_g     the same inside a @graph function
+  jvp_e      jvp of sum(sin(call)) with every float operand's tangent ones:
+             forward mode (docs/training.md), which must equal the sum of
+             grad_e's gradient elements (check `jvp_grad`)
+  jvp_g      the same inside a @graph function
   repl       `tg repl` fed every case, with `:trace on` against without
 
 All contexts but repl are written into scripts (many cases each) that run
 as `tg run`, `--eager`, `--no-jit` and `--sync-jit`: every mode must print
 the same for every context (check `modes`), and in every mode graph must
 print what eager prints, static what eager_lit prints, concrete what eager
-prints and grad_g what grad_e prints (checks `graph`, `static`, `concrete`,
-`grad`); an error must be the same error (its message; the location is
+prints, grad_g what grad_e prints and jvp_g what jvp_e prints (checks
+`graph`, `static`, `concrete`, `grad`, `jvp`); an error must be the same error (its message; the location is
 compared between modes), and its report must give the file, line and
 column, show the source line, and give every traceback line its location
 (check `located`). A few cases also state the expected text or
@@ -100,7 +104,7 @@ def contexts_of(c):
     if c.operands and c.ret:
         ctx.append("concrete")
     if c.grad:
-        ctx += ["grad_e", "grad_g"]
+        ctx += ["grad_e", "grad_g", "jvp_e", "jvp_g"]
     ctx.append("repl")
     if c.contexts is not None:
         ctx = [x for x in ctx if x in c.contexts]
@@ -114,6 +118,17 @@ def grad_call(c, names):
     params = ", ".join("a%d" % i for i in range(len(c.operands)))
     body = fmt(c.call, ["a%d" % i for i in range(len(c.operands))])
     return "grad(lambda %s: sum(sin(%s))%s)(%s)" % (params, body, argnums, ", ".join(names))
+
+
+def jvp_call(c, names):
+    """jvp of sum(sin(call)) in the direction of ones for every float operand
+    (the others are held fixed by the lambda)."""
+    floats = [i for i, (_, dt) in enumerate(c.operands) if dt in ("f32", "f64")]
+    params = ", ".join("a%d" % i for i in floats)
+    body = fmt(c.call, ["a%d" % i for i in range(len(c.operands))])
+    primals = "".join("%s, " % names[i] for i in floats)
+    tangents = "".join("ones_like(%s), " % names[i] for i in floats)
+    return "jvp(lambda %s: sum(sin(%s)), (%s), (%s))[1]" % (params, body, primals, tangents)
 
 
 def unit_source(c, k, ctx):
@@ -144,6 +159,11 @@ def unit_source(c, k, ctx):
     if ctx == "grad_g":
         return (["@graph", "def m%d_d(%s):" % (k, ", ".join(names)), "    return %s" % grad_call(c, names)]
                 + assign + seed + ["print(m%d_d(%s))" % (k, ", ".join(names))])
+    if ctx == "jvp_e":
+        return assign + seed + ["print(%s)" % jvp_call(c, names)]
+    if ctx == "jvp_g":
+        return (["@graph", "def m%d_j(%s):" % (k, ", ".join(names)), "    return %s" % jvp_call(c, names)]
+                + assign + seed + ["print(m%d_j(%s))" % (k, ", ".join(names))])
     raise ValueError(ctx)
 
 
@@ -339,8 +359,20 @@ def expect_ok(c, out):
 # Checking
 # --------------------------------------------------------------------------
 
-PAIRS = [("graph", "eager"), ("static", "eager_lit"), ("concrete", "eager"), ("grad_g", "grad_e")]
-CHECK_NAME = {"graph": "graph", "static": "static", "concrete": "concrete", "grad_g": "grad"}
+PAIRS = [("graph", "eager"), ("static", "eager_lit"), ("concrete", "eager"), ("grad_g", "grad_e"), ("jvp_g", "jvp_e")]
+CHECK_NAME = {"graph": "graph", "static": "static", "concrete": "concrete", "grad_g": "grad", "jvp_g": "jvp"}
+
+
+def jvp_matches_grad(jvp_out, grad_out):
+    """Forward mode against reverse mode: the directional derivative along
+    ones is the sum of the gradient's elements (None when either is not a
+    number, e.g. an error: the pairs above compare those)."""
+    j, g = NUM.findall(jvp_out), NUM.findall(grad_out)
+    if len(j) != 1 or not g or any(x in ("nan", "inf", "-inf") for x in j + g):
+        return None
+    total = sum(float(x) for x in g)
+    scale = sum(abs(float(x)) for x in g) + abs(float(j[0]))
+    return abs(float(j[0]) - total) <= 1e-6 + 1e-4 * scale
 
 
 def view(r):
@@ -376,6 +408,13 @@ def check(cases, units, results, repl, modes):
                     if va != vb:
                         fails.setdefault("%s:%s" % (c.id, CHECK_NAME[a]), "[%s] %s %r vs %s %r" % (m, a, va, b, vb))
                         break
+        if "jvp_e" in us and "grad_e" in us:
+            for m in modes:
+                ok = jvp_matches_grad(results[m][us["jvp_e"].id][0], results[m][us["grad_e"].id][0])
+                if ok is False:
+                    fails.setdefault("%s:jvp_grad" % c.id, "[%s] jvp %r vs grad %r" % (
+                        m, results[m][us["jvp_e"].id][0], results[m][us["grad_e"].id][0]))
+                    break
         if c.expect is not None and "eager" in us:
             for m in modes:
                 out = results[m][us["eager"].id][0]
