@@ -198,14 +198,22 @@ private:
         u32(static_cast<uint32_t>(marks.size()));
         for (const auto& m : marks)
             for (uint32_t x : m) u32(x);
-        u32(static_cast<uint32_t>(g_.size_constants().size()));
-        for (const Graph::SizeConstant& c : g_.size_constants()) {
+        // (of the nodes still in the graph: the optimizer may have removed some)
+        auto live = [&](NodeId n) { return !g_.node(n).erased && ids_.count(g_.node(n).results.at(0)) > 0; };
+        std::vector<Graph::SizeConstant> constants;
+        for (const Graph::SizeConstant& c : g_.size_constants())
+            if (live(c.node)) constants.push_back(c);
+        u32(static_cast<uint32_t>(constants.size()));
+        for (const Graph::SizeConstant& c : constants) {
             u32(ref(g_.node(c.node).results.at(0)));
             u32(static_cast<uint32_t>(c.symbol));
             i64(c.factor);
         }
-        u32(static_cast<uint32_t>(g_.shape_attrs().size()));
-        for (const Graph::ShapeAttr& a : g_.shape_attrs()) {
+        std::vector<Graph::ShapeAttr> attrs;
+        for (const Graph::ShapeAttr& a : g_.shape_attrs())
+            if (live(a.node)) attrs.push_back(a);
+        u32(static_cast<uint32_t>(attrs.size()));
+        for (const Graph::ShapeAttr& a : attrs) {
             u32(ref(g_.node(a.node).results.at(0)));
             u32(static_cast<uint32_t>(a.attr));
         }

@@ -7,7 +7,8 @@ tests/onnx/cases/dynamic_mlp.tg trains an MLP (a dict of weights), saves
 its checkpoint, and saves inputs and tg's eager predictions at batch sizes
 1, 7 and 256. The test exports `predict` with `tg export --params ckpt.npz`
 three ways — `f32[batch,4]` with the weights as constants, `f32[?,4]` with
---params-as-inputs, both as ONNX, and `f32[batch,4]` as .tgx — and requires
+--params-as-inputs, both as ONNX, and `f32[batch,4]` as .tgx — and a
+gradient whose mean over the batch needs the batch size at run time, and requires
 ONNX Runtime (tests/onnx/run_ort.js) and the loaded .tgx (run by tg) to give
 tg's predictions at every batch size from one file each (docs/deploying.md
 "Dynamic dimensions"). ONNX Runtime as in ort_test.py: skipped (exit 77)
@@ -72,12 +73,15 @@ def main():
         run(export + ["--args", "f32[batch,4]", "--format", "onnx", "-o", "const.onnx"], work)
         run(export + ["--params-as-inputs", "--args", "f32[?,4]", "--format", "onnx", "-o", "inputs.onnx"], work)
         run(export + ["--args", "f32[batch,4]", "-o", "mlp.tgx"], work)
+        run([tg, "export", "dynamic_mlp.tg", "--function", "mean_square_grad", "--args", "f32[batch,4]", "--format",
+             "onnx", "-o", "grad.onnx"], work)
         jobs, problems = [], []
         for n in SIZES:
             outs = [f"y{n}_{k}.npy" for k in range(3)]
             jobs.append({"model": "const.onnx", "inputs": [f"x{n}.npy"], "outputs": [f"c{n}_{k}.npy" for k in range(3)]})
             jobs.append({"model": "inputs.onnx", "inputs": PARAMS + [f"x{n}.npy"],
                          "outputs": [f"i{n}_{k}.npy" for k in range(3)]})
+            jobs.append({"model": "grad.onnx", "inputs": [f"x{n}.npy"], "outputs": [f"o{n}.npy"]})
         (work / "jobs.json").write_text(json.dumps([dict(j, **{k: [str(work / p) for p in j[k]] for k in ("inputs", "outputs")},
                                                          model=str(work / j["model"])) for j in jobs]))
         env = dict(os.environ, NODE_PATH=str(node_modules))
@@ -105,6 +109,10 @@ def main():
                         continue
                     if why := agree(f"{what}, batch {n}, output {k}", np.load(path), want):
                         problems.append(why)
+        for n in SIZES:
+            if why := agree(f"ONNX, a gradient's size constant, batch {n}", np.load(work / f"o{n}.npy"),
+                            np.load(work / f"g{n}.npy")):
+                problems.append(why)
         if problems:
             sys.exit("FAIL:\n  " + "\n  ".join(problems))
         print(f"ok: a dynamic-batch MLP agrees with tg at batch sizes {SIZES} (ONNX Runtime twice, .tgx in tg)")
