@@ -30,7 +30,10 @@ std::vector<Graph::Spec> public_specs(const std::vector<tracer::IoSpec>& specs) 
     std::vector<Graph::Spec> out;
     for (const tracer::IoSpec& s : specs) {
         auto d = s.type.shape.dims();
-        out.push_back({s.name, detail::to_public(s.type.dtype), {d.begin(), d.end()}});
+        Graph::Spec p{s.name, detail::to_public(s.type.dtype), {d.begin(), d.end()}, s.dims};
+        for (size_t a = 0; a < p.dims.size(); ++a)
+            if (!p.dims[a].empty()) p.shape[a] = -1;
+        out.push_back(std::move(p));
     }
     return out;
 }
@@ -105,6 +108,12 @@ Graph Graph::load(const std::string& path, GraphOptions options) {
 }
 
 const std::string& Graph::name() const { return impl_->fn.name; }
+
+int64_t Graph::min_size(const std::string& dim) const {
+    for (const tracer::SymbolSource& s : impl_->fn.graph->symbol_sources())
+        if (s.name == dim) return s.min_size;
+    throw detail::plain_error(impl_->fn.name + ": no dynamic dimension is named `" + dim + "`");
+}
 const std::vector<Graph::Spec>& Graph::inputs() const { return impl_->inputs; }
 const std::vector<Graph::Spec>& Graph::outputs() const { return impl_->outputs; }
 
@@ -114,11 +123,23 @@ std::vector<Tensor> Graph::run(const std::vector<Tensor>& inputs) const {
         throw detail::plain_error(g.fn.name + ": takes " + std::to_string(g.inputs.size()) + " inputs but " +
                                   std::to_string(inputs.size()) + " were given");
     std::vector<stdlib::Tensor> ins;
+    tracer::FeedCheck sizes(g.fn);
     for (size_t i = 0; i < inputs.size(); ++i) {
         const Spec& s = g.inputs[i];
-        if (inputs[i].dtype() != s.dtype || inputs[i].shape() != s.shape)
-            throw detail::plain_error(g.fn.name + ": input `" + s.name + "`: expected " + type_words(s.dtype, s.shape) +
-                                      ", given " + type_words(inputs[i].dtype(), inputs[i].shape()));
+        const tracer::IoSpec& spec = g.fn.inputs[i];
+        const std::string head = g.fn.name + ": input `" + s.name + "`: ";
+        if (!spec.has_dynamic_dims()) {
+            if (inputs[i].dtype() != s.dtype || inputs[i].shape() != s.shape)
+                throw detail::plain_error(head + "expected " + type_words(s.dtype, s.shape) + ", given " +
+                                          type_words(inputs[i].dtype(), inputs[i].shape()));
+        } else {  // docs/deploying.md "Dynamic dimensions"
+            if (inputs[i].dtype() != s.dtype)
+                throw detail::plain_error(head + "expected " + tracer::spec_words(spec) + ", given " +
+                                          type_words(inputs[i].dtype(), inputs[i].shape()));
+            const std::vector<int64_t> given = inputs[i].shape();
+            if (std::string why = sizes.check(i, stdlib::Shape(std::span<const int64_t>(given))); !why.empty())
+                throw detail::plain_error(head + why);
+        }
         ins.push_back(detail::Access::unwrap(inputs[i]).strong());
     }
     return detail::guarded_plain([&] {

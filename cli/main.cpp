@@ -6,6 +6,7 @@
 //   tg repl                      (also: `tg` with no arguments)
 //   tg export FILE --function NAME --args "f32[3,4] i64[]" -o model.tgx
 //   tg export FILE --function NAME --args "f32[3,4]" --format onnx [--drop-prints] -o model.onnx
+//   tg export FILE --function NAME --params ckpt.npz [--params-as-inputs] --args "f32[batch,4]" -o model.tgx
 //   tg dap [--port N]            the Debug Adapter Protocol server (docs/debugging.md "VS Code")
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
@@ -161,8 +162,32 @@ int check(const std::string& file, bool ast) {
     return r.errors ? 1 : 0;
 }
 
-// --args "f32[3,4] i64[]": one spec per parameter, as tg source
-// ("spec((3, 4), f32), spec((), i64)"); "" and a message when malformed.
+bool is_identifier(const std::string& s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (unsigned char c : s)
+        if (!std::isalnum(c) && c != '_') return false;
+    return true;
+}
+
+// One dimension of an --args spec as tg source: "3", "None" for `?` (a
+// dimension of any size), "'batch'" for a named one (docs/deploying.md
+// "Dynamic dimensions"); "" when malformed. Static sizes multiply into
+// `elements`; `too_large` when that overflows.
+std::string dim_source(const std::string& d, int64_t& elements, bool& too_large) {
+    if (d == "?") return "None";
+    if (is_identifier(d)) return "'" + d + "'";
+    if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos) return "";
+    // a dimension, and all of them together, must fit the element count tg can index
+    int64_t v = 0;
+    if (std::from_chars(d.data(), d.data() + d.size(), v).ec != std::errc() ||
+        __builtin_mul_overflow(elements, v, &elements))
+        too_large = true;
+    return d;
+}
+
+// --args "f32[3,4] i64[] f32[?,4] f32[batch,4]": one spec per parameter, as tg
+// source ("spec((3, 4), f32), spec((), i64), spec((None, 4), f32), ..."); ""
+// and a message when malformed.
 std::string specs_source(const std::string& text, std::string& problem) {
     std::string out;
     size_t i = 0;
@@ -190,13 +215,8 @@ std::string specs_source(const std::string& text, std::string& problem) {
             while (ok && k < inner.size()) {
                 size_t comma = inner.find(',', k);
                 if (comma == std::string::npos) comma = inner.size();
-                const std::string d = inner.substr(k, comma - k);
-                ok = !d.empty() && d.find_first_not_of("0123456789") == std::string::npos;
-                // a dimension, and all of them together, must fit the element count tg can index
-                int64_t v = 0;
-                if (ok && (std::from_chars(d.data(), d.data() + d.size(), v).ec != std::errc() ||
-                           __builtin_mul_overflow(elements, v, &elements)))
-                    too_large = true;
+                const std::string d = dim_source(inner.substr(k, comma - k), elements, too_large);
+                ok = !d.empty();
                 dims += (n++ ? ", " : "") + d;
                 k = comma + 1;
                 if (comma + 1 == inner.size()) ok = false;  // "f32[3,]"
@@ -208,19 +228,14 @@ std::string specs_source(const std::string& text, std::string& problem) {
             return "";
         }
         if (!ok) {
-            problem = "--args: '" + item + "' is not a spec like f32[3,4] or i64[] (dtypes: bool, i32, i64, f32, f64)";
+            problem = "--args: '" + item +
+                      "' is not a spec like f32[3,4], f32[?,4], f32[batch,4] or i64[] (dtypes: bool, i32, i64, f32, "
+                      "f64; a dimension is a size, ? or a name)";
             return "";
         }
         out += (count++ ? ", " : "") + std::string("spec((") + dims + "), " + dtype + ")";
     }
     return out;
-}
-
-bool is_identifier(const std::string& s) {
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-    for (unsigned char c : s)
-        if (!std::isalnum(c) && c != '_') return false;
-    return true;
 }
 
 // tg export: runs FILE as a module (its __name__ is the file's name, so an
@@ -231,6 +246,7 @@ bool is_identifier(const std::string& s) {
 struct ExportArgs {
     std::string file, function, args, out, format = "tgx";
     std::string params;  // a checkpoint (.npz) for the function's first parameter
+    bool params_as_inputs = false;  // its tensors inputs of the graph, not constants
     bool drop_prints = false;
 };
 
@@ -249,6 +265,7 @@ int export_graph(const ExportArgs& ex, tg::Options opts) {
     if (out_path.size() < ext.size() || out_path.compare(out_path.size() - ext.size(), ext.size(), ext) != 0)
         return usage_error("-o: a --format " + format + " file must end in " + ext + ", not '" + out_path + "'");
     if (drop_prints && format != "onnx") return usage_error("--drop-prints: applies to --format onnx only");
+    if (ex.params_as_inputs && ex.params.empty()) return usage_error("--params-as-inputs: applies with --params only");
     try {
         (void)tg::read_file(file);
     } catch (const tg::Error& e) {
@@ -271,7 +288,7 @@ int export_graph(const ExportArgs& ex, tg::Options opts) {
             return usage_error("--function: `" + function + "` in " + file + " is not a function");
         interp.set("__export_path", tg::Value(out_path));
         std::string all = specs;
-        if (!ex.params.empty()) {  // the weights, baked into the graph as constants
+        if (!ex.params.empty()) {  // the weights, baked into the graph as constants (or kept as inputs)
             interp.set("__export_params", tg::Value(ex.params));
             try {
                 interp.run_source("__export_tree = load(__export_params)\n", "<tg export>");
@@ -281,7 +298,8 @@ int export_graph(const ExportArgs& ex, tg::Options opts) {
             all = "__export_tree" + std::string(specs.empty() ? "" : ", ") + specs;
         }
         try {
-            interp.run_source("save(__export_path, concrete(" + function + (all.empty() ? "" : ", ") + all + ")" +
+            interp.run_source("save(__export_path, concrete(" + function + (all.empty() ? "" : ", ") + all +
+                                  (ex.params_as_inputs ? ", params_as_inputs=True" : "") + ")" +
                                   (drop_prints ? ", drop_prints=True" : "") + ")\n",
                               "<tg export>");
         } catch (const tg::Error& e) {
@@ -391,6 +409,8 @@ CLI::App* add_export_command(CLI::App& app, ExportArgs& e) {
     cmd->add_option("--params", e.params,
                     "a checkpoint (.npz, as save writes a tree) for the function's first parameter, baked in as constants; "
                     "--args then gives the specs of the others");
+    cmd->add_flag("--params-as-inputs", e.params_as_inputs,
+                  "keep the --params tensors as inputs of the graph (named by their path, e.g. l1/w), not constants");
     return cmd;
 }
 

@@ -33,6 +33,8 @@ namespace tg::interp {
 class Debugger;
 struct GraphEntry;
 struct TraceState;
+struct ConcreteCall;   // concrete.cpp: what concrete()'s arguments say
+struct ConcreteTrace;  // concrete.cpp: one trace of it
 struct ForRange;     // autograph_loops.cpp: a traced `for` loop's counter
 struct TracedWhile;  // autograph_loops.cpp: a `while` loop traced as it runs
 
@@ -353,6 +355,13 @@ private:
     struct TraceTimes {
         double trace_ms = 0, optimize_ms = 0;
     };
+    // concrete()'s trace at `sizes` of its dynamic dims (none: static specs,
+    // optimized), and the marking of its dynamic dims against a probe trace
+    // (interp/tracing/concrete.cpp).
+    ConcreteTrace trace_concrete(const ConcreteCall& c, std::span<const int64_t> sizes,
+                                 const lang::SourcePtr& call_source, lang::Loc loc);
+    void mark_concrete(ConcreteCall& c, ConcreteTrace& kept, const tracer::DynamicPlan& plan,
+                       const lang::SourcePtr& call_source, lang::Loc loc);
     // Installs a trace and a body's frame, restores the evaluator however the
     // trace ends, and ends the graph (interp/tracing/trace_session.hpp).
     class TraceSession;

@@ -790,7 +790,7 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
     if (x.is_tensor()) {
         // Shapes and dtypes are static, also of symbolic tensors.
         const stdlib::TensorType t = x.tensor_type();
-        if (rt_.trace && (a.attr == "shape" || a.attr == "size")) rt_.trace->read_size(x, -1, a.loc);
+        if (rt_.trace && (a.attr == "shape" || a.attr == "size")) rt_.trace->read_size(x, -1, a.loc, source());
         if (a.attr == "shape") {
             std::vector<Value> dims;
             for (int64_t d : t.shape) dims.push_back(Value::from_int(d));

@@ -133,12 +133,17 @@ std::string Emitter::select(const std::string& c, const std::string& a, const st
     return op("Or", {op("And", {c, a}).out, op("And", {op("Not", {c}).out, b}).out}).out;
 }
 
-void Emitter::declare(onnx::ValueInfoProto& v, const std::string& name, DType d, const stdlib::Shape& shape) {
+void Emitter::declare(onnx::ValueInfoProto& v, const std::string& name, DType d, const stdlib::Shape& shape,
+                      const std::vector<std::string>& dims) {
     v.set_name(name);
     auto* tt = v.mutable_type()->mutable_tensor_type();
     tt->set_elem_type(onnx_type(d));
     auto* sh = tt->mutable_shape();
-    for (int64_t dim : shape) sh->add_dim()->set_dim_value(dim);
+    for (int a = 0; a < shape.rank(); ++a) {
+        const auto at = static_cast<size_t>(a);
+        if (at < dims.size() && !dims[at].empty()) sh->add_dim()->set_dim_param(dims[at]);
+        else sh->add_dim()->set_dim_value(shape[a]);
+    }
 }
 
 }  // namespace tg::onnx_export

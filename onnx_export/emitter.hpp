@@ -75,8 +75,10 @@ public:
     // The same for operands of any dtype (ONNX Runtime has no bool Where).
     std::string select(const std::string& c, const std::string& a, const std::string& b, stdlib::DType d);
 
-    // A graph input / output declaration with its type.
-    static void declare(onnx::ValueInfoProto& v, const std::string& name, stdlib::DType d, const stdlib::Shape& shape);
+    // A graph input / output declaration with its type; an axis with a name
+    // in `dims` is a dynamic dimension (its dim_param), else of its size in `shape`.
+    static void declare(onnx::ValueInfoProto& v, const std::string& name, stdlib::DType d, const stdlib::Shape& shape,
+                        const std::vector<std::string>& dims = {});
 
 private:
     onnx::GraphProto& graph_;

@@ -10,6 +10,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "onnx_export/dynamic.hpp"
 #include "onnx_export/index_mapping.hpp"
 #include "onnx_export/mapping.hpp"
 
@@ -40,6 +41,7 @@ public:
         main.set_name(f_.name);
         Emitter e(main, gen_);
         size_t k = 0;
+        std::vector<std::string> inputs;
         for (ValueId a : g_.region(Graph::kBody).args) {
             if (is_token(a)) continue;
             const tracer::IoSpec& spec = f_.inputs.at(k);
@@ -47,8 +49,10 @@ public:
             ++k;
             // fed with the spec's dtype; a weak scalar input computes in its wider dtype
             names_[a] = e.cast(name, spec.type.dtype, storage(a));
-            Emitter::declare(*main.add_input(), name, spec.type.dtype, spec.type.shape);
+            inputs.push_back(name);
+            Emitter::declare(*main.add_input(), name, spec.type.dtype, spec.type.shape, spec.dims);
         }
+        sizes_ = symbol_sizes(e, g_, inputs);  // dynamic dims: their run-time sizes
         if (f_.outputs.empty())
             throw ExportError("an ONNX model needs an output, and `" + f_.name + "` returns no tensor", {});
         emit_region(Graph::kBody, e);
@@ -58,7 +62,7 @@ public:
             const tracer::IoSpec& spec = f_.outputs.at(k++);
             const std::string x = e.cast(names_[v], storage(v), spec.type.dtype);
             e.op_outputs("Identity", {x}, {spec.name});
-            Emitter::declare(*main.add_output(), spec.name, spec.type.dtype, spec.type.shape);
+            Emitter::declare(*main.add_output(), spec.name, spec.type.dtype, spec.type.shape, spec.dims);
         }
         return model;
     }
@@ -106,9 +110,16 @@ private:
     }
 
     void emit_node(const tracer::Node& node, Emitter& e) {
+        if (!sizes_.empty())
+            if (const std::string why = dynamic_refusal(g_, node); !why.empty()) fail(node, why);
         switch (node.op) {
             case Op::Apply: emit_apply(node, e); return;
-            case Op::Constant: names_[node.results[0]] = e.constant(std::get<stdlib::Tensor>(node.payload)); return;
+            case Op::Constant: {
+                const ValueId r = node.results[0];
+                const Graph::SizeConstant* c = sizes_.empty() ? nullptr : g_.size_constant(g_.value(r).def);
+                names_[r] = c ? size_constant(e, *c, sizes_, storage(r)) : e.constant(std::get<stdlib::Tensor>(node.payload));
+                return;
+            }
             case Op::Undef: {
                 const auto& t = g_.tensor_type(node.results[0]);
                 names_[node.results[0]] = e.constant(stdlib::Tensor::zeros(storage_dtype(t), t.shape));
@@ -145,7 +156,8 @@ private:
                            "` cannot be exported (draw the numbers outside and pass them in)");
         if (def.flags & stdlib::kStack)
             fail(node, "`" + std::string(def.name) + "` (a gradient's saved values) cannot be exported to ONNX");
-        ApplyCtx c{e, node, {}, g_.tensor_type(node.results[0]), storage(node.results[0])};
+        ApplyCtx c{e, node, {}, g_.tensor_type(node.results[0]), storage(node.results[0]),
+                   runtime_shape(e, g_, node.results[0], sizes_)};
         for (ValueId v : node.operands)
             if (!is_token(v)) c.in.push_back({names_[v], g_.tensor_type(v), storage(v)});
         std::string out = std::visit(
@@ -253,6 +265,7 @@ private:
     ExportOptions options_;
     NameGen gen_;
     std::vector<std::string> names_;  // the ONNX name of each graph value (its latest emission)
+    std::vector<std::string> sizes_;  // per dynamic dim's symbol: its run-time size (onnx_export/dynamic.hpp)
 };
 
 }  // namespace

@@ -66,13 +66,10 @@ std::string transpose(ApplyCtx& c) {
     return c.e.op("Transpose", {c.arg(0, c.out_storage)}).attr("perm", perm).out;
 }
 
-// reshape, expand_dims, squeeze, flatten: the result's shape is static.
-std::string reshape(ApplyCtx& c) { return c.e.reshape(c.arg(0, c.out_storage), c.out.shape); }
+// reshape, expand_dims, squeeze, flatten: the result's shape (static, or computed for dynamic dims).
+std::string reshape(ApplyCtx& c) { return c.reshape_out(c.arg(0, c.out_storage)); }
 
-std::string broadcast_to(ApplyCtx& c) {
-    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
-    return c.e.op("Expand", {c.arg(0, c.out_storage), c.e.const_i64(dims)}).out;
-}
+std::string broadcast_to(ApplyCtx& c) { return c.expand_out(c.arg(0, c.out_storage)); }
 
 std::string concat(ApplyCtx& c) {
     std::vector<std::string> xs;
@@ -220,12 +217,12 @@ std::string full(ApplyCtx& c) {
 }
 
 // zeros_like / ones_like: the result depends on x's type only.
-std::string zeros_like(ApplyCtx& c) { return c.e.constant(stdlib::Tensor::zeros(c.out_storage, c.out.shape)); }
-
-std::string ones_like(ApplyCtx& c) {
-    std::vector<int64_t> dims(c.out.shape.begin(), c.out.shape.end());
-    return c.e.op("Expand", {c.e.scalar(1, c.out_storage), c.e.const_i64(dims)}).out;
+std::string zeros_like(ApplyCtx& c) {
+    if (!c.out_shape.empty()) return c.expand_out(c.e.scalar(0, c.out_storage));
+    return c.e.constant(stdlib::Tensor::zeros(c.out_storage, c.out.shape));
 }
+
+std::string ones_like(ApplyCtx& c) { return c.expand_out(c.e.scalar(1, c.out_storage)); }
 
 // roll, repeat, pad, diag: every result element is one element of x or the
 // fill value. The op's own kernel, run on x's positions (1-based; 0 is the

@@ -104,7 +104,7 @@ std::string map_reduce(ApplyCtx& c, ReduceKind k) {
     std::string result;
     if (k == ReduceKind::Argmax || k == ReduceKind::Argmin) {
         result = arg_extreme(c, k == ReduceKind::Argmax);
-        return e.reshape(result, c.out.shape);
+        return c.reshape_out(result);
     }
     std::vector<int64_t> axes = c.axes(1, rank);
     std::string x = c.in[0].name;
@@ -146,7 +146,7 @@ std::string map_reduce(ApplyCtx& c, ReduceKind k) {
         case ReduceKind::Argmax:
         case ReduceKind::Argmin: break;
     }
-    return e.reshape(result, c.out.shape);
+    return c.reshape_out(result);
 }
 
 std::string map_norm(ApplyCtx& c) {

@@ -37,6 +37,15 @@ std::vector<int64_t> ApplyCtx::axes(size_t i, int rank) const {
     return out;
 }
 
+std::string ApplyCtx::reshape_out(const std::string& x) const {
+    return out_shape.empty() ? e.reshape(x, out.shape) : e.op("Reshape", {x, out_shape}).out;
+}
+
+std::string ApplyCtx::expand_out(const std::string& x) const {
+    const std::vector<int64_t> dims(out.shape.begin(), out.shape.end());
+    return e.op("Expand", {x, out_shape.empty() ? e.const_i64(dims) : out_shape}).out;
+}
+
 void ApplyCtx::fail(const std::string& why) const {
     throw ExportError("cannot export `" + std::string(node.def->name) + "` to ONNX: " + why, node.loc);
 }

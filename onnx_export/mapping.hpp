@@ -29,6 +29,13 @@ struct ApplyCtx {
     std::vector<Operand> in;
     stdlib::TensorType out;     // the result's type
     stdlib::DType out_storage;  // and the dtype its ONNX value has
+    // With dynamic dims: the result's run-time shape (a 1-d i64 ONNX value;
+    // onnx_export/dynamic.hpp); "" when it is static, out.shape.
+    std::string out_shape;
+
+    // x reshaped to the result's shape; expanded to it.
+    std::string reshape_out(const std::string& x) const;
+    std::string expand_out(const std::string& x) const;
 
     // Operand i converted to dtype d.
     std::string arg(size_t i, stdlib::DType d) const { return e.cast(in[i].name, in[i].storage, d); }

@@ -79,6 +79,13 @@ void Graph::set_dim_symbol(ValueId v, int axis, int symbol) {
     s[static_cast<size_t>(axis)] = static_cast<int16_t>(symbol);
 }
 
+void Graph::drop_dynamic_dims() {
+    for (ValueInfo& v : values_) v.dim_symbols.clear();
+    symbol_sources_.clear();
+    size_constants_.clear();
+    shape_attrs_.clear();
+}
+
 bool Graph::has_dynamic_dims(ValueId v) const {
     for (int16_t k : values_[v].dim_symbols)
         if (k >= 0) return true;

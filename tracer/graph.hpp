@@ -126,10 +126,18 @@ struct ValueInfo {
 };
 
 // Where a symbol's run-time size comes from: axis `axis` of the graph's
-// `input`-th tensor input (Graph::inputs() order).
+// `input`-th tensor input (Graph::inputs() order). An exported graph
+// (`concrete` with dynamic dims in its specs, docs/deploying.md) also names
+// each symbol (`batch`; what ONNX calls a dim_param) and says the smallest
+// size it runs at: 1 when the function computes the same graph at size 1,
+// else 2 (as a @graph call's generalized trace, whose symbols are unnamed).
 struct SymbolSource {
+    SymbolSource() = default;
+    SymbolSource(size_t in, int ax) : input(in), axis(ax) {}
     size_t input = 0;
     int axis = 0;
+    std::string name;
+    int64_t min_size = 2;
 };
 
 class Graph {
@@ -179,6 +187,9 @@ public:
     int num_dim_symbols() const { return static_cast<int>(symbol_sources_.size()); }
     const std::vector<SymbolSource>& symbol_sources() const { return symbol_sources_; }
     void set_symbol_sources(std::vector<SymbolSource> s) { symbol_sources_ = std::move(s); }
+    // Makes every dimension static again, at the sizes the graph was traced
+    // at (what --dump-graphs saves of a generalized trace).
+    void drop_dynamic_dims();
     // Nodes whose payload or attribute is a size (found by comparing two
     // traces, tracer/generalize.hpp): a 0-d Constant that is `factor` times
     // a symbol's size (a mean's count), and an Apply whose attribute `attr`

@@ -19,15 +19,29 @@ namespace tg::tracer {
 struct IoSpec {
     std::string name;
     stdlib::TensorType type;  // never weak
-    friend bool operator==(const IoSpec& a, const IoSpec& b) { return a.name == b.name && same_type(a.type, b.type); }
+    // Dynamic dimensions (docs/deploying.md "Dynamic dimensions"): per axis,
+    // "" for a static one (its size in `type`), else the dimension's name
+    // (`batch`): any size, equal for equal names. In a graph's specs `type`
+    // keeps the size it was traced at. In a spec value written by the user,
+    // kAnyDim is a dimension of its own (`None`, `?`). Empty: all static.
+    std::vector<std::string> dims;
+    bool dynamic(int axis) const { return static_cast<size_t>(axis) < dims.size() && !dims[static_cast<size_t>(axis)].empty(); }
+    bool has_dynamic_dims() const;
+    friend bool operator==(const IoSpec& a, const IoSpec& b) {
+        return a.name == b.name && same_type(a.type, b.type) && a.dims == b.dims;
+    }
 };
+inline constexpr const char* kAnyDim = "?";
+// A dimension's name in a spec: kAnyDim, or a letter or `_` then letters, digits or `_`.
+bool valid_dim_name(const std::string& name);
 
 // How one argument (or the result) is made of the flat tensors: a tensor, a
 // tuple or a list of parts, or None.
 struct Structure {
-    enum Kind : uint8_t { Tensor, Tuple, List, None };
+    enum Kind : uint8_t { Tensor, Tuple, List, None, Dict };
     Kind kind = Tensor;
-    std::vector<Structure> items;  // Tuple, List
+    std::vector<Structure> items;  // Tuple, List, Dict (its values)
+    std::vector<std::string> keys;  // Dict: its keys, in order (weights kept as inputs: docs/deploying.md)
     friend bool operator==(const Structure&, const Structure&) = default;
     size_t leaves() const;  // number of tensors
 };
@@ -56,7 +70,29 @@ std::vector<IoSpec> output_specs(const Graph& g, const Structure& result);
 // graph a script makes (tests/onnx).
 GraphFunction flat_function(std::shared_ptr<const Graph> g);
 
-// "f32[3,4]" as spec shows it to the user: "spec((3, 4), f32)".
+// "f32[3,4]" as spec shows it to the user: "spec((3, 4), f32)", "spec((None, 4), f32)",
+// "spec(('batch', 4), f32)".
 std::string spec_repr(const IoSpec& s);
+// The type with dynamic dims by name: "f32[batch,4]".
+std::string spec_type(const IoSpec& s);
+// "shape (batch, 4) and dtype f32" (error messages).
+std::string spec_words(const IoSpec& s);
+
+// The sizes of a graph's dynamic dimensions as a call's inputs give them,
+// checked input by input (what feeding a graph value and tg::Graph::run do).
+class FeedCheck {
+public:
+    explicit FeedCheck(const GraphFunction& f) : f_(f) {}
+    // "" when input i (its spec f.inputs[i]) admits a tensor of shape
+    // `given` (dtypes are the caller's check), else why not: a wrong rank,
+    // a static size, a dynamic size below its minimum or unequal to the size
+    // of the same dimension in an earlier input.
+    std::string check(size_t i, const stdlib::Shape& given);
+
+private:
+    const GraphFunction& f_;
+    std::vector<int64_t> sizes_;        // per symbol, once seen (-1 before)
+    std::vector<std::string> seen_in_;  // the input that gave it
+};
 
 }  // namespace tg::tracer

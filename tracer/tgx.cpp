@@ -1,7 +1,7 @@
 // .tgx writing and reading (docs/tgx-format.md). Layout:
 //
 //   0   magic "\x89TGX\r\n\x1a\n"        8 bytes (PNG's trick: catches text-mode and 7-bit damage)
-//   8   u32 format version (1)
+//   8   u32 format version (1; 2 for a graph with dynamic dims or a dict argument)
 //   12  u32 flags (0)
 //   16  u64 meta offset (64)   24 u64 meta size
 //   32  u64 data offset        40 u64 data size   (data offset a multiple of 64)
@@ -21,6 +21,7 @@
 
 #include <zlib.h>
 
+#include <array>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -74,7 +75,12 @@ uint8_t dtype_code(DType d) {
 
 class Writer {
 public:
-    explicit Writer(const GraphFunction& f) : f_(f), g_(*f.graph) {}
+    explicit Writer(const GraphFunction& f) : f_(f), g_(*f.graph) {
+        bool dicts = has_dict(f.result);
+        for (const Structure& a : f.args) dicts = dicts || has_dict(a);
+        // the lowest version that holds the graph, so older readers read what they can
+        version_ = dicts || g_.num_dim_symbols() > 0 ? 2 : 1;
+    }
 
     std::vector<std::byte> run() {
         str(TG_VERSION);
@@ -91,6 +97,7 @@ public:
         std::vector<std::byte> meta_head = std::move(out_);
         out_.clear();
         region(Graph::kBody);
+        if (version_ >= 2) dynamic_dims();
         std::vector<std::byte> graph = std::move(out_);
         out_.clear();
         u32(static_cast<uint32_t>(sources_.size()));
@@ -119,7 +126,7 @@ public:
         const size_t data_offset = (kHeader + meta.size() + kAlign - 1) / kAlign * kAlign;
         out_.clear();
         out_.insert(out_.end(), reinterpret_cast<const std::byte*>(kMagic), reinterpret_cast<const std::byte*>(kMagic) + 8);
-        u32(kTgxFormatVersion);
+        u32(version_);
         u32(0);
         u64(kHeader);
         u64(meta.size());
@@ -157,11 +164,58 @@ private:
         u8(t.token ? 1 : 0);
         if (!t.token) tensor_type(t.tensor);
     }
+    static bool has_dict(const Structure& s) {
+        if (s.kind == Structure::Dict) return true;
+        for (const Structure& x : s.items)
+            if (has_dict(x)) return true;
+        return false;
+    }
     void structure(const Structure& s) {
         u8(s.kind);
-        if (s.kind == Structure::Tuple || s.kind == Structure::List) {
+        if (s.kind == Structure::Tuple || s.kind == Structure::List || s.kind == Structure::Dict) {
             u32(static_cast<uint32_t>(s.items.size()));
-            for (const Structure& x : s.items) structure(x);
+            for (size_t i = 0; i < s.items.size(); ++i) {
+                if (s.kind == Structure::Dict) str(s.keys.at(i));
+                structure(s.items[i]);
+            }
+        }
+    }
+    // Version 2's last meta section: the symbols, the marked dims, the size
+    // constants and the shape attributes (docs/tgx-format.md "Dynamic dimensions").
+    void dynamic_dims() {
+        u32(static_cast<uint32_t>(g_.symbol_sources().size()));
+        for (const SymbolSource& k : g_.symbol_sources()) {
+            str(k.name);
+            i64(k.min_size);
+            u32(static_cast<uint32_t>(k.input));
+            u32(static_cast<uint32_t>(k.axis));
+        }
+        std::vector<std::array<uint32_t, 3>> marks;  // value, axis, symbol
+        for (const auto& [v, id] : ids_)
+            for (int a = 0; !g_.type(v).token && a < g_.tensor_type(v).shape.rank(); ++a)
+                if (const int k = g_.dim_symbol(v, a); k >= 0)
+                    marks.push_back({id, static_cast<uint32_t>(a), static_cast<uint32_t>(k)});
+        u32(static_cast<uint32_t>(marks.size()));
+        for (const auto& m : marks)
+            for (uint32_t x : m) u32(x);
+        // (of the nodes still in the graph: the optimizer may have removed some)
+        auto live = [&](NodeId n) { return !g_.node(n).erased && ids_.count(g_.node(n).results.at(0)) > 0; };
+        std::vector<Graph::SizeConstant> constants;
+        for (const Graph::SizeConstant& c : g_.size_constants())
+            if (live(c.node)) constants.push_back(c);
+        u32(static_cast<uint32_t>(constants.size()));
+        for (const Graph::SizeConstant& c : constants) {
+            u32(ref(g_.node(c.node).results.at(0)));
+            u32(static_cast<uint32_t>(c.symbol));
+            i64(c.factor);
+        }
+        std::vector<Graph::ShapeAttr> attrs;
+        for (const Graph::ShapeAttr& a : g_.shape_attrs())
+            if (live(a.node)) attrs.push_back(a);
+        u32(static_cast<uint32_t>(attrs.size()));
+        for (const Graph::ShapeAttr& a : attrs) {
+            u32(ref(g_.node(a.node).results.at(0)));
+            u32(static_cast<uint32_t>(a.attr));
         }
     }
     void specs(const std::vector<IoSpec>& v) {
@@ -292,6 +346,7 @@ private:
 
     const GraphFunction& f_;
     const Graph& g_;
+    uint32_t version_ = 1;
     std::vector<std::byte> out_, data_;
     std::map<ValueId, uint32_t> ids_;
     uint32_t next_id_ = 0;
@@ -306,8 +361,9 @@ private:
 
 class Reader {
 public:
-    Reader(std::span<const std::byte> file, size_t meta_begin, size_t meta_end, size_t data_begin, size_t data_end)
-        : file_(file), pos_(meta_begin), end_(meta_end), data_begin_(data_begin), data_end_(data_end) {}
+    Reader(std::span<const std::byte> file, uint32_t version, size_t meta_begin, size_t meta_end, size_t data_begin,
+           size_t data_end)
+        : file_(file), version_(version), pos_(meta_begin), end_(meta_end), data_begin_(data_begin), data_end_(data_end) {}
 
     GraphFunction run() {
         GraphFunction f;
@@ -355,6 +411,7 @@ public:
         auto g = std::make_shared<Graph>(f.name);
         g_ = g.get();
         region_body();
+        if (version_ >= 2) dynamic_dims();
         if (pos_ != end_) fail("unexpected bytes after the graph");
         try {
             verify(*g);
@@ -443,11 +500,14 @@ private:
         if (depth > 64) fail("structures nested too deep");
         Structure s;
         const uint8_t k = u8();
-        if (k > Structure::None) fail("unknown structure kind");
+        if (k > (version_ >= 2 ? Structure::Dict : Structure::None)) fail("unknown structure kind");
         s.kind = static_cast<Structure::Kind>(k);
-        if (s.kind == Structure::Tuple || s.kind == Structure::List) {
+        if (s.kind == Structure::Tuple || s.kind == Structure::List || s.kind == Structure::Dict) {
             const uint32_t n = count(1);
-            for (uint32_t i = 0; i < n; ++i) s.items.push_back(structure(depth + 1));
+            for (uint32_t i = 0; i < n; ++i) {
+                if (s.kind == Structure::Dict) s.keys.push_back(str());
+                s.items.push_back(structure(depth + 1));
+            }
         }
         return s;
     }
@@ -647,20 +707,84 @@ private:
         if (!yielded) fail("a region without a yield");
     }
 
+    // A value number of the file as a tensor value of the graph.
+    ValueId tensor_value(uint32_t id) {
+        const ValueId v = value(id);
+        if (g_->type(v).token) fail("a dynamic dimension on a token");
+        return v;
+    }
+    // Version 2: the symbols and what depends on them (docs/tgx-format.md).
+    void dynamic_dims() {
+        const uint32_t ns = count(20);
+        if (ns > uint32_t(std::numeric_limits<int16_t>::max())) fail("too many dynamic dimensions");
+        std::vector<SymbolSource> symbols;
+        const std::vector<ValueId> inputs = g_->inputs();
+        for (uint32_t k = 0; k < ns; ++k) {
+            SymbolSource s;
+            s.name = str();
+            s.min_size = i64();
+            s.input = u32();
+            s.axis = static_cast<int>(u32());
+            if (s.min_size < 1 || s.min_size > 2) fail("a dynamic dimension's smallest size is not 1 or 2");
+            if (s.input >= inputs.size() || s.axis < 0 || s.axis >= g_->tensor_type(inputs[s.input]).shape.rank())
+                fail("a dynamic dimension's source is not an input's axis");
+            symbols.push_back(std::move(s));
+        }
+        const uint32_t nm = count(12);
+        for (uint32_t i = 0; i < nm; ++i) {
+            const ValueId v = tensor_value(u32());
+            const uint32_t axis = u32(), k = u32();
+            if (axis >= uint32_t(g_->tensor_type(v).shape.rank()) || k >= ns) fail("a dynamic dimension out of range");
+            g_->set_dim_symbol(v, static_cast<int>(axis), static_cast<int>(k));
+        }
+        for (uint32_t k = 0; k < ns; ++k)
+            if (g_->dim_symbol(inputs[symbols[k].input], symbols[k].axis) != static_cast<int>(k))
+                fail("a dynamic dimension's source axis does not carry it");
+        const uint32_t nc = count(16);
+        for (uint32_t i = 0; i < nc; ++i) {
+            const ValueId v = tensor_value(u32());
+            const uint32_t k = u32();
+            const int64_t factor = i64();
+            const NodeId n = g_->value(v).def;
+            if (n == kNoId || g_->node(n).op != Op::Constant || g_->tensor_type(v).shape.rank() != 0 || k >= ns ||
+                factor < 1)
+                fail("a size constant that is not a 0-d constant times a dynamic dimension");
+            g_->add_size_constant({n, static_cast<int>(k), factor});
+        }
+        const uint32_t na = count(8);
+        for (uint32_t i = 0; i < na; ++i) {
+            const ValueId v = tensor_value(u32());
+            const uint32_t attr = u32();
+            const NodeId n = g_->value(v).def;
+            if (n == kNoId || g_->node(n).op != Op::Apply || attr >= g_->node(n).attrs.size() ||
+                !std::holds_alternative<std::vector<int64_t>>(g_->node(n).attrs[attr]))
+                fail("a shape attribute that is not an op's list of ints");
+            g_->add_shape_attr({n, attr});
+        }
+        g_->set_symbol_sources(std::move(symbols));
+    }
+
     // The specs and structures in the file must describe the graph.
-    void check_interface(const GraphFunction& f, const Graph& g) const {
+    void check_interface(GraphFunction& f, const Graph& g) const {
         if (f.args.size() != f.params.size()) fail("parameters and their structures differ in number");
         size_t leaves = 0;
         for (const Structure& s : f.args) leaves += s.leaves();
         if (leaves != f.inputs.size() || f.result.leaves() != f.outputs.size())
             throw TgxError("corrupted .tgx file: the inputs or outputs do not match the arguments or the result");
-        if (input_specs(g) != f.inputs) throw TgxError("corrupted .tgx file: the input specs do not match the graph");
+        // the specs' dynamic dims are the graph's marks (they are not written twice)
+        const std::vector<IoSpec> ins = input_specs(g);
+        for (size_t i = 0; i < f.inputs.size() && i < ins.size(); ++i) f.inputs[i].dims = ins[i].dims;
+        if (ins != f.inputs) throw TgxError("corrupted .tgx file: the input specs do not match the graph");
         std::vector<IoSpec> outs = output_specs(g, f.result);
-        for (size_t i = 0; i < outs.size() && i < f.outputs.size(); ++i) outs[i].name = f.outputs[i].name;
+        for (size_t i = 0; i < outs.size() && i < f.outputs.size(); ++i) {
+            outs[i].name = f.outputs[i].name;
+            f.outputs[i].dims = outs[i].dims;
+        }
         if (outs != f.outputs) throw TgxError("corrupted .tgx file: the output specs do not match the graph");
     }
 
     std::span<const std::byte> file_;
+    uint32_t version_;
     size_t pos_, end_, data_begin_, data_end_;
     std::string writer_version_;
     std::vector<lang::SourcePtr> sources_;
@@ -705,7 +829,7 @@ GraphFunction read_tgx(std::span<const std::byte> b, const TgxReadOptions& optio
         throw TgxError("corrupted .tgx file: checksum mismatch");
     if (le32(b, 12) != 0) throw TgxError("corrupted .tgx file: unknown flags");
     try {
-        return Reader(b, meta_at, meta_at + meta_size, data_at, data_at + data_size).run();
+        return Reader(b, version, meta_at, meta_at + meta_size, data_at, data_at + data_size).run();
     } catch (const TgxError&) {
         throw;
     } catch (const std::exception& e) {  // a builder or shape rule rejecting what the file says

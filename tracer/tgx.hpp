@@ -24,7 +24,9 @@ struct TgxError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-inline constexpr uint32_t kTgxFormatVersion = 1;
+// The newest version this tg reads; it writes 1 unless the graph needs 2
+// (dynamic dimensions, a dict argument): docs/tgx-format.md.
+inline constexpr uint32_t kTgxFormatVersion = 2;
 
 // Serializes f. Throws TgxError for what a file cannot hold (a graph that
 // calls a host function).

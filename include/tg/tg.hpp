@@ -421,9 +421,13 @@ struct GraphOptions {
 class Graph {
 public:
     struct Spec {
-        std::string name;  // the parameter it feeds ("x", "xs[1]") or the result part ("result[0]")
+        std::string name;  // the parameter it feeds ("x", "xs[1]"), a weight's path ("l1/w") or the result part ("result[0]")
         DType dtype;
-        std::vector<int64_t> shape;
+        std::vector<int64_t> shape;  // -1 for a dynamic dimension
+        // Per axis: "" for a static one, else the dynamic dimension's name
+        // ("batch"): any size, equal for equal names (docs/deploying.md
+        // "Dynamic dimensions"). Empty when every dimension is static.
+        std::vector<std::string> dims;
     };
     // Throws tg::Error: the file cannot be read, is not a .tgx file, is
     // truncated, corrupted, or from a newer format.
@@ -435,11 +439,15 @@ public:
     // in the order run() returns them (a result's tuple flattened).
     const std::vector<Spec>& inputs() const;
     const std::vector<Spec>& outputs() const;
-    // Runs the graph. Each input must match its spec's dtype and shape
-    // (tg::Error naming the input otherwise); run-time errors of the graph
+    // Runs the graph. Each input must match its spec's dtype and shape — a
+    // dynamic dimension any size from min_size(name) on, equal wherever its
+    // name appears (tg::Error naming the input otherwise); run-time errors of the graph
     // (a failed assert, an index out of range) are tg::Error with the
     // location in the source the graph was traced from.
     std::vector<Tensor> run(const std::vector<Tensor>& inputs) const;
+    // The smallest size a dynamic dimension runs at: 1, or 2 when the traced
+    // function computes differently at size 1 (a squeeze, a broadcast).
+    int64_t min_size(const std::string& dim) const;
 
 private:
     struct Impl;

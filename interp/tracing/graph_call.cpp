@@ -241,8 +241,10 @@ void dump_graph(const std::string& dir, const std::string& base, const tracer::G
     fs::create_directories(dir, ec);
     std::ofstream(dir + "/" + base + ".txt") << tracer::print_graph(g);
     std::ofstream(dir + "/" + base + ".dot") << tracer::to_dot(g);
-    try {  // and as a graph value (a trace that calls a host function has none)
-        const auto bytes = tracer::write_tgx(tracer::flat_function(std::make_shared<const tracer::Graph>(g)));
+    try {  // and as a graph value (a trace that calls a host function has none), at its traced sizes
+        auto saved = std::make_shared<tracer::Graph>(g);
+        saved->drop_dynamic_dims();
+        const auto bytes = tracer::write_tgx(tracer::flat_function(std::move(saved)));
         std::ofstream(dir + "/" + base + ".tgx", std::ios::binary)
             .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     } catch (const tracer::TgxError&) {

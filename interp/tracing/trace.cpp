@@ -200,8 +200,8 @@ Value make_str(tracer::Template text_, std::vector<tracer::ValueId> operands) {
     return Value::symbolic_str(std::make_shared<SymStrObj>(SymStrObj{std::move(text_), std::move(operands)}));
 }
 
-void TraceState::read_size(const Value& x, int axis, lang::Loc at) {
-    if (const SymObj* sym = x.sym()) size_reads.push_back({sym->id, axis, at});
+void TraceState::read_size(const Value& x, int axis, lang::Loc at, const lang::SourcePtr& src) {
+    if (const SymObj* sym = x.sym()) size_reads.push_back({sym->id, axis, at, src ? src : source});
 }
 
 }  // namespace tg::interp

@@ -61,6 +61,7 @@ struct TraceState {
         tracer::ValueId value;
         int axis;  // -1: every axis
         lang::Loc loc;
+        lang::SourcePtr source;  // of loc
     };
     std::vector<SizeRead> size_reads;
     // With a debugger attached: the source lines traced into the graph
@@ -70,7 +71,8 @@ struct TraceState {
     // Optimize the graph when the trace finishes; a trace that may be
     // generalized is compared unoptimized, then optimized (interp/tracing/graph_generalize.cpp).
     bool optimize = true;
-    void read_size(const Value& x, int axis, lang::Loc at);
+    // (`at` in `src`; null: where the current operation is, `source`)
+    void read_size(const Value& x, int axis, lang::Loc at, const lang::SourcePtr& src = nullptr);
 
     explicit TraceState(std::string name) : graph(std::move(name)) {}
     tracer::SrcLoc here() const { return {source, loc, inlined}; }

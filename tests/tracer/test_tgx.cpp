@@ -84,7 +84,7 @@ GraphFunction sample() {
     f.name = "f";
     f.params = {"x", "n"};
     f.args = {Structure{}, Structure{}};
-    f.result = Structure{Structure::Tuple, {Structure{}, Structure{}}};
+    f.result = Structure{Structure::Tuple, {Structure{}, Structure{}}, {}};
     f.inputs = input_specs(*g);
     f.outputs = output_specs(*g, f.result);
     f.graph = g;
@@ -165,7 +165,8 @@ TEST_CASE("tgx: constants are 64-byte aligned and the header describes the file"
         return v;
     };
     CHECK(std::memcmp(bytes.data(), "\x89TGX\r\n\x1a\n", 8) == 0);
-    CHECK(static_cast<uint8_t>(bytes[8]) == kTgxFormatVersion);
+    CHECK(static_cast<uint8_t>(bytes[8]) == 1);  // a static graph: the lowest version that holds it
+    CHECK(kTgxFormatVersion == 2);
     CHECK(u64(16) == 64);
     CHECK(u64(32) % 64 == 0);
     CHECK(u64(32) + u64(40) + 4 == bytes.size());
@@ -240,7 +241,7 @@ TEST_CASE("tgx: foreign, newer and hand-edited files are clear errors") {
     CHECK(message_of(std::as_bytes(std::span(text))).find("not a .tgx file") != std::string::npos);
 
     std::vector<std::byte> newer = bytes;
-    newer[8] = std::byte{2};
+    newer[8] = std::byte{kTgxFormatVersion + 1};
     CHECK(message_of(newer).find("newer") != std::string::npos);
 
     std::vector<std::byte> edited = bytes;
@@ -268,6 +269,42 @@ TEST_CASE("tgx: a graph calling a host function cannot be saved") {
     f.outputs = output_specs(*g, f.result);
     f.graph = g;
     CHECK_THROWS_WITH_AS(write_tgx(f), doctest::Contains("host function `callback`"), TgxError);
+}
+
+
+// docs/tgx-format.md "Dynamic dimensions": version 2 keeps the marks, the
+// symbols' names and smallest sizes; a static graph is still version 1.
+TEST_CASE("tgx: dynamic dimensions round trip as version 2") {
+    auto g = std::make_shared<Graph>("f");
+    ValueId tok = g->add_input_token();
+    ValueId x = g->add_input(f32({5, 3}), "x");
+    ValueId y = g->apply1("mul", {x, x}, at(2, 11));
+    ValueId out[] = {y, tok};
+    g->yield(out);
+    g->set_dim_symbol(x, 0, 0);
+    g->set_dim_symbol(y, 0, 0);
+    SymbolSource s(0, 0);
+    s.name = "batch";
+    s.min_size = 1;
+    g->set_symbol_sources({s});
+    GraphFunction f;
+    f.name = "f";
+    f.params = {"x"};
+    f.args = {Structure{}};
+    f.graph = g;
+    f.inputs = input_specs(*g);
+    f.outputs = output_specs(*g, f.result);
+    const std::vector<std::byte> bytes = write_tgx(f);
+    CHECK(static_cast<uint8_t>(bytes[8]) == 2);
+    const GraphFunction back = read_tgx(bytes);
+    CHECK(back.inputs[0].dims == std::vector<std::string>{"batch", ""});
+    CHECK(back.outputs[0].dims == std::vector<std::string>{"batch", ""});
+    REQUIRE(back.graph->num_dim_symbols() == 1);
+    CHECK(back.graph->symbol_sources()[0].name == "batch");
+    CHECK(back.graph->symbol_sources()[0].min_size == 1);
+    // every truncation of it is an error, never a crash
+    for (size_t n = 0; n < bytes.size(); n += 7)
+        CHECK_THROWS_AS(read_tgx(std::span<const std::byte>(bytes.data(), n)), TgxError);
 }
 
 }  // namespace tg::tracer::test
