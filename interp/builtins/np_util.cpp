@@ -33,6 +33,15 @@ std::vector<int64_t> axes_arg(const Value& v, const std::string& what, const std
     return out;
 }
 
+Attr axis_attr(const Value* v, const std::string& fn, int rank) {
+    if (is_none(v)) return std::monostate{};
+    return axes_arg(*v, arg(fn, "axis"), fn, rank);
+}
+
+Value red(Compose& c, stdlib::ReduceKind k, const Value& x, const Attr& axis, bool keepdims) {
+    return c.op(stdlib::op_of(k), {x}, {axis, keepdims});
+}
+
 std::optional<int64_t> opt_axis(const Value* v, const std::string& what) {
     if (is_none(v)) return std::nullopt;
     return to_int(*v, what);
@@ -121,3 +130,15 @@ void add(Builtins& out, const std::string& name, BuiltinFn fn) {
 }
 
 }  // namespace tg::interp::np
+
+namespace tg::interp {
+
+void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    add_np_stack_builtins(out);
+    add_np_product_builtins(out);
+    add_np_elementwise_builtins(out);
+    add_np_stats_builtins(out);
+    add_np_quantile_builtins(out);
+}
+
+}  // namespace tg::interp

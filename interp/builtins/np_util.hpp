@@ -27,6 +27,10 @@ int64_t norm_axis(const std::string& fn, int64_t axis, int rank);
 std::vector<int64_t> axes_arg(const Value& v, const std::string& what, const std::string& fn, int rank);
 // An optional axis argument: nullopt for absent or None.
 std::optional<int64_t> opt_axis(const Value* v, const std::string& what);
+// None, an int or a tuple of ints, as the reductions' `axis` attribute
+stdlib::Attr axis_attr(const Value* v, const std::string& fn, int rank);
+// The reduction k over `axis` (an axis attribute)
+Value red(Compose& c, stdlib::ReduceKind k, const Value& x, const stdlib::Attr& axis, bool keepdims);
 // The tensors of a list or tuple argument (NumPy's `tup`); at least one.
 std::vector<Value> tensor_seq(const Value& v, const std::string& fn, const char* name);
 

@@ -185,5 +185,71 @@ def elementwise():
     write("elementwise", cases, "element-wise functions")
 
 
+def stats():
+    x = u(3, 5, lo=-2, hi=2)
+    xn = x.copy()
+    xn[0, 1] = xn[2, 3] = xn[2, 4] = np.nan
+    alln = xn.copy()
+    alln[:, 0] = np.nan
+    ia = ints(3, 4)
+    w = u(5, lo=0.5, hi=2)
+    cases = [
+        Case("nansum", "nansum({0})", np.nansum, xn),
+        Case("nansum_axis", "nansum({0}, axis=1, keepdims=True)", lambda a: np.nansum(a, axis=1, keepdims=True), xn),
+        Case("nansum_grad", "nansum({0}, 0)", lambda a: np.nansum(a, 0), x, wrt=(0,)),
+        Case("nansum_i64", "nansum({0}, axis=(0, 1))", lambda a: np.nansum(a, axis=(0, 1)), ia),
+        Case("nanmean", "nanmean({0}, axis=0)", lambda a: np.nanmean(a, axis=0), xn),
+        Case("nanmean_all", "nanmean({0})", np.nanmean, xn),
+        Case("nanmean_grad", "nanmean({0}, -1)", lambda a: np.nanmean(a, -1), x, wrt=(0,)),
+        Case("nanvar", "nanvar({0}, axis=1)", lambda a: np.nanvar(a, axis=1), xn),
+        Case("nanvar_ddof", "nanvar({0}, ddof=1)", lambda a: np.nanvar(a, ddof=1), xn),
+        Case("nanvar_grad", "nanvar({0}, 0, True)", lambda a: np.nanvar(a, 0, keepdims=True), x, wrt=(0,)),
+        Case("nanstd", "nanstd({0}, axis=0, ddof=1)", lambda a: np.nanstd(a, axis=0, ddof=1), xn),
+        Case("nanstd_grad", "nanstd({0}, axis=1)", lambda a: np.nanstd(a, axis=1), x, wrt=(0,)),
+        Case("nanmax", "nanmax({0}, axis=1)", lambda a: np.nanmax(a, axis=1), xn),
+        Case("nanmax_all_nan", "nanmax({0}, axis=0)", lambda a: np.nanmax(a, axis=0), alln),
+        Case("nanmax_grad", "nanmax({0}, 0)", lambda a: np.nanmax(a, 0), x, wrt=(0,)),
+        Case("nanmin", "nanmin({0})", np.nanmin, xn),
+        Case("nanmin_i64", "nanmin({0}, -1)", lambda a: np.nanmin(a, -1), ia),
+        Case("nanargmax", "nanargmax({0})", np.nanargmax, xn),
+        Case("nanargmax_axis", "nanargmax({0}, axis=1)", lambda a: np.nanargmax(a, axis=1), xn),
+        Case("nanargmin", "nanargmin({0}, 0)", lambda a: np.nanargmin(a, 0), xn),
+        Case("ptp", "ptp({0})", np.ptp, x, wrt=(0,)),
+        Case("ptp_axis", "ptp({0}, axis=0, keepdims=True)", lambda a: np.ptp(a, axis=0, keepdims=True), ia),
+        Case("quantile", "quantile({0}, 0.3)", lambda a: np.quantile(a, 0.3), x, wrt=(0,)),
+        Case("quantile_list", "quantile({0}, [0.0, 0.25, 0.6, 1.0], axis=1)",
+             lambda a: np.quantile(a, [0.0, 0.25, 0.6, 1.0], axis=1), x, wrt=(0,)),
+        Case("quantile_keepdims", "quantile({0}, 0.75, axis=0, keepdims=True)",
+             lambda a: np.quantile(a, 0.75, axis=0, keepdims=True), x, wrt=(0,)),
+        Case("quantile_none_keepdims", "quantile({0}, [0.5], keepdims=True)",
+             lambda a: np.quantile(a, [0.5], keepdims=True), x),
+        Case("quantile_nan", "quantile({0}, 0.5, axis=1)", lambda a: np.quantile(a, 0.5, axis=1), xn),
+        Case("quantile_i64", "quantile({0}, 0.4, axis=-1)", lambda a: np.quantile(a, 0.4, axis=-1), ia),
+        Case("quantile_f64", "quantile({0}, (0.1, 0.9))", lambda a: np.quantile(a, (0.1, 0.9)), x.astype(np.float64)),
+        Case("percentile", "percentile({0}, 40)", lambda a: np.percentile(a, 40), x, wrt=(0,)),
+        Case("percentile_list", "percentile({0}, [10, 50, 95], axis=0)",
+             lambda a: np.percentile(a, [10, 50, 95], axis=0), x),
+        Case("average", "average({0})", np.average, x, wrt=(0,)),
+        Case("average_weights", "average({0}, axis=1, weights={1})", lambda a, w: np.average(a, axis=1, weights=w),
+             x, w, wrt=(0, 1)),
+        Case("average_full_weights", "average({0}, weights={1})", lambda a, w: np.average(a, weights=w),
+             x, np.abs(x) + 0.5, wrt=(0, 1)),
+        Case("average_returned", "average({0}, axis=0, weights={1}, returned=True)[1]",
+             lambda a, w: np.average(a, axis=0, weights=w, returned=True)[1], x, np.abs(x) + 0.5),
+        Case("average_i64", "average({0}, axis=0)", lambda a: np.average(a, axis=0), ia),
+        Case("cov", "cov({0})", np.cov, x, wrt=(0,)),
+        Case("cov_rowvar", "cov({0}, rowvar=False, bias=True)", lambda a: np.cov(a, rowvar=False, bias=True), x, wrt=(0,)),
+        Case("cov_y", "cov({0}, {1})", np.cov, x[0].copy(), x[1].copy(), wrt=(0, 1)),
+        Case("cov_ddof", "cov({0}, ddof=0)", lambda a: np.cov(a, ddof=0), x.astype(np.float64)),
+        Case("cov_1d", "cov({0})", np.cov, x[0].copy()),
+        Case("cov_i64", "cov({0})", np.cov, ia),
+        Case("corrcoef", "corrcoef({0})", np.corrcoef, x, wrt=(0,)),
+        Case("corrcoef_y", "corrcoef({0}, {1}, rowvar=False)", lambda a, b: np.corrcoef(a, b, rowvar=False),
+             x[:, :2].copy(), x[:, 2:].copy(), wrt=(0, 1)),
+    ]
+    write("stats", cases, "statistics and NaN-ignoring reductions")
+
+
 stack()
 elementwise()
+stats()
