@@ -53,6 +53,17 @@ void add_nn_conv_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_nn_norm_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_nn_act_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_nn_resize_builtins(std::vector<std::pair<std::string, Value>>& out);
+// NumPy's functions made of table ops (docs/numpy.md): stacking and axes
+// (np_stack.cpp), products and diagonals (np_products.cpp), element-wise
+// functions (np_elementwise.cpp), NaN-ignoring reductions (np_stats.cpp),
+// quantiles, averages, covariance (np_quantile.cpp)
+void add_np_stack_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_product_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_elementwise_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_stats_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_quantile_builtins(std::vector<std::pair<std::string, Value>>& out);
+// all of the above (np_util.cpp)
+void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out);
 // ord, chr, hex, oct, bin, divmod (python_builtins.cpp)
 void add_python_builtins(std::vector<std::pair<std::string, Value>>& out);
 // tree_map, tree_leaves, tree_flatten, tree_unflatten, tree_structure (tree.cpp)
