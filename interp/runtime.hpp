@@ -173,6 +173,9 @@ public:
     // ---- the tapes of the grad calls running, innermost last (interp/autodiff/autodiff.hpp)
     std::vector<Tape*> tapes;
     uint64_t tape_serial = 0;
+    // ---- the vmap calls running, innermost last: their serials (from
+    // tape_serial, so tapes and vmaps order by nesting; interp/batching/batching.hpp)
+    std::vector<uint64_t> vmaps;
     // The source file of the builtin call running now (Evaluator::call): a
     // builtin that calls a tg function names its call site with it.
     const lang::SourcePtr* builtin_call_source = nullptr;
