@@ -98,7 +98,7 @@ Value peel(Runtime& rt, const Value& v, uint64_t serial, bool& batched, int64_t&
     for (int64_t i = 0; i < rank; ++i)
         if (i != b->dim) perm.push_back(i);
     Value in[1] = {b->value};
-    return run_op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), in, {perm});
+    return run_op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), in, {std::monostate{}, perm});
 }
 
 struct Innermost {

@@ -83,7 +83,7 @@ Value with_axis(BatchCall& c) {
     if (NoneFlattens && is_none(c.attrs[AxisAttr])) return along_flattened(c, AxisAttr);
     std::vector<Attr> at = c.attrs;
     at[AxisAttr] = shifted_axes(c.attrs[AxisAttr], rank_of(c, 0));
-    return c.apply(c.op, {c.in[0]}, at);
+    return c.apply(c.op, c.in, at);
 }
 
 // Ops that act on each example's trailing axes or element by element with

@@ -156,7 +156,7 @@ Value unmap_leaf(Runtime& rt, const VmapScope& s, const Value& v, const Value& a
         if (i != b->dim) perm.push_back(i);
     perm.insert(perm.begin() + at, b->dim);
     Value in[1] = {b->value};
-    return run_op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), in, {perm});
+    return run_op(rt, stdlib::op_of(stdlib::OtherKind::Transpose), in, {std::monostate{}, perm});
 }
 
 Value unmap_result(Runtime& rt, const VmapScope& s, const Value& v, const Value& axes, const std::string& what,

@@ -295,6 +295,12 @@ FORMS = {
              ("error_inside", "grad(lambda t: sum(concat([t, t])))({0})", ("2.0", F32))],   # an error: 0-d concat
     "value_and_grad": [("def", "value_and_grad(lambda a: sum(sin(a)))({0})", (P, F32)),
                        ("argnums", "value_and_grad(lambda a, b: sum(a / b), argnums=1)({0}, {1})", (P, F64), (P2, F64))],
+    "vmap": [("def", "vmap(lambda a: a * {1})({0})", (P, F32), (VEC, F32)),
+             ("in_axes", "vmap(lambda a, b: a @ b, in_axes=(0, None))({0}, {1})", (P, F32), (VEC, F32)),
+             ("out_axes", "vmap(lambda a: softmax(a), in_axes=1, out_axes=1)({0})", (P, F32)),
+             ("nested", "vmap(vmap(lambda a: a * a + 1.0))({0})", (P, F64)),
+             ("per_example_grad", "vmap(grad(lambda w, x: sum(tanh(w * x))), in_axes=(None, 0))({1}, {0})",
+              (P, F32), (VEC, F32))],
     "stop_gradient": [("def", "stop_gradient({0}) * 2.0", (P, F32)),
                       ("grad", "grad(lambda a: sum(stop_gradient(a) * a))({0})", (VEC, F32))],
     "graph": [("inner", "_g_inner({0})", (VEC, F32))],
