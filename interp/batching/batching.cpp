@@ -27,9 +27,12 @@ stdlib::TensorType example_type(const BatchObj& b) {
 }
 
 void batched_data_error(const Value& v) {
-    throw Error("vmap: this operation reads the data of a batched tensor (one " + v.tensor_type().shape.to_string() +
-                " value per example), which is not one value; inside vmap only tensor operations apply to it "
-                "(docs/training.md \"vmap\")");
+    const TensorType t = v.tensor_type();
+    throw Error("vmap: this reads the value of a batched tensor (" + std::string(stdlib::dtype_name(t.dtype)) +
+                " of shape " + t.shape.to_string() +
+                " per example), which differs per example: a native `if` or `while` on it, print() or str() of it "
+                "cannot run once for all examples; use tensor ops (where() to choose per example; "
+                "docs/training.md \"vmap\")");
 }
 
 bool has_batched(const Value& v) {
@@ -140,7 +143,7 @@ void check_result(const BatchCall& c, const Value& out) {
 }  // namespace
 
 bool batch_on_top(const Runtime& rt, std::span<const Value> operands) {
-    if (rt.vmaps.empty()) return false;
+    // (no shortcut when no vmap runs: a batched value that outlived its vmap must raise)
     uint64_t top = 0;
     bool batch = false;
     for (const Value& v : operands) {
