@@ -5,9 +5,11 @@
 // the tracer (`run_op`), indexing — asks `choose_level` which of three
 // things happens, and in this order:
 //
-//   Tape  — an operand is being differentiated (`grad`): the op is computed
-//           on the primals and recorded on the innermost tape
-//           (interp/autodiff/autodiff.hpp, `tracked_op`).
+//   Tape  — an operand is being differentiated (`grad`) or batched (`vmap`):
+//           for the innermost of those transformations, the op is computed
+//           on the primals and recorded on its tape
+//           (interp/autodiff/autodiff.hpp, `tracked_op`), or rewritten by
+//           its batching rule (interp/batching/batching.hpp, `batched_op`).
 //   Trace — a @graph function is being traced and an operand is symbolic,
 //           or the op has an effect every run of the graph must repeat (a
 //           random draw): a node is appended (`trace_op`).
@@ -42,10 +44,10 @@ inline Level choose_level(const Runtime& rt, Tracked&& tracked, Traced&& traced)
 
 // The operators' case: tensor operands, checked without a walk.
 inline Level operator_level(const Runtime& rt, const Value& a) {
-    return choose_level(rt, [&] { return a.tracked() != nullptr; }, [&] { return a.is_symbolic(); });
+    return choose_level(rt, [&] { return a.transformed(); }, [&] { return a.is_symbolic(); });
 }
 inline Level operator_level(const Runtime& rt, const Value& a, const Value& b) {
-    return choose_level(rt, [&] { return a.tracked() || b.tracked(); },
+    return choose_level(rt, [&] { return a.transformed() || b.transformed(); },
                         [&] { return a.is_symbolic() || b.is_symbolic(); });
 }
 

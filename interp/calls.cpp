@@ -5,6 +5,7 @@
 #include "interp/debug/nan_check.hpp"
 #include "interp/replayed_output.hpp"
 #include "interp/autodiff/autodiff.hpp"
+#include "interp/batching/batching.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/suggest.hpp"
@@ -316,9 +317,10 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
     // Arguments being differentiated by an eager grad: the body runs eagerly
     // (a compiled graph would not record them; same values either way).
     bool differentiated = false;
-    if (fn.is_graph && !rt_.trace && !rt_.tapes.empty()) {
+    // (The same for arguments batched by vmap: their rules run eagerly.)
+    if (fn.is_graph && !rt_.trace && (!rt_.tapes.empty() || !rt_.vmaps.empty())) {
         for (const Value& v : env->slots)
-            if (has_tracked(v)) differentiated = true;
+            if (has_transformed(v)) differentiated = true;
         if (differentiated) rt_.options.eager = true;
     }
     // Under a debugger that stops where errors are raised, an error of

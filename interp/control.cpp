@@ -2,6 +2,7 @@
 
 #include "interp/values/dict.hpp"
 #include "interp/values/text_chars.hpp"
+#include "interp/batching/batching.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/tracing/trace.hpp"
@@ -52,7 +53,7 @@ Value Iterable::item(int64_t i) const {
         stdlib::IndexItem idx;
         idx.kind = stdlib::IndexItem::Int;
         idx.index = i;
-        return v_.is_symbolic() || v_.tracked() ? index_tensor(*rt_, v_, std::span<const stdlib::IndexItem>(&idx, 1))
+        return v_.is_symbolic() || v_.transformed() ? index_tensor(*rt_, v_, std::span<const stdlib::IndexItem>(&idx, 1))
                                 : Value(stdlib::index(v_.tensor(), std::span<const stdlib::IndexItem>(&idx, 1)));
     }
     return v_.items()[static_cast<size_t>(i)];

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "interp/autodiff/autodiff.hpp"
+#include "interp/batching/batching.hpp"
 #include "interp/bind.hpp"
 #include "interp/error.hpp"
 #include "interp/suggest.hpp"
@@ -321,7 +322,9 @@ Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> oper
 
 Value bind_op(Runtime& rt, Level level, const stdlib::OpDef& op, std::span<const Value> operands, std::vector<Attr> attrs) {
     switch (level) {
-    case Level::Tape: return tracked_op(rt, op, operands, std::move(attrs));
+    case Level::Tape:
+        if (batch_on_top(rt, operands)) return batched_op(rt, op, operands, std::move(attrs));
+        return tracked_op(rt, op, operands, std::move(attrs));
     case Level::Trace: return trace_op(rt, op, operands, std::move(attrs));
     case Level::Eager: break;
     }
@@ -334,7 +337,7 @@ Value bind_op(Runtime& rt, Level level, const stdlib::OpDef& op, std::span<const
 
 Level operands_level(const Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands) {
     return choose_level(
-        rt, [&] { return any_tracked(operands); },
+        rt, [&] { return any_transformed(operands); },
         [&] { return op.has_effect() || std::any_of(operands.begin(), operands.end(), has_symbolic); });
 }
 
@@ -505,7 +508,7 @@ Value call_op(Runtime& rt, const stdlib::OpDef& op, const CallArgs& args) {
         rt,
         [&] {
             for (size_t i = 0; i < op.params.size(); ++i)
-                if (b.at[i] && is_operand_param(op.params[i].kind) && has_tracked(*b.at[i])) return true;
+                if (b.at[i] && is_operand_param(op.params[i].kind) && has_transformed(*b.at[i])) return true;
             return false;
         },
         [&] { return traced_as_node(op, b, attrs); });
@@ -681,9 +684,13 @@ tracer::IndexSpec index_spec(TraceState& t, std::span<const stdlib::IndexItem> i
 
 Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexItem> items, std::span<const Value> dynamic) {
     const Level level = choose_level(
-        rt, [&] { return x.tracked() != nullptr; },
+        rt, [&] { return x.transformed(); },
         [&] { return x.is_symbolic() || std::any_of(dynamic.begin(), dynamic.end(), [](const Value& d) { return d.is_symbolic(); }); });
-    if (level == Level::Tape) return tracked_index(rt, x, items, dynamic);
+    if (level == Level::Tape) {
+        const Value xs[1] = {x};
+        if (batch_on_top(rt, xs)) return batched_index(rt, x, items, dynamic);
+        return tracked_index(rt, x, items, dynamic);
+    }
     if (level == Level::Trace) {
         TraceState& t = *rt.trace;
         std::vector<tracer::ValueId> ids;
@@ -699,12 +706,16 @@ Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexIte
 void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,
                          std::span<const Value> dynamic) {
     const Level level = choose_level(
-        rt, [&] { return x.tracked() || v.tracked(); },
+        rt, [&] { return x.transformed() || v.transformed(); },
         [&] {
             return x.is_symbolic() || v.is_symbolic() ||
                    std::any_of(dynamic.begin(), dynamic.end(), [](const Value& d) { return d.is_symbolic(); });
         });
-    if (level == Level::Tape) return tracked_index_assign(rt, x, items, v, dynamic);
+    if (level == Level::Tape) {
+        const Value both[2] = {x, v};
+        if (batch_on_top(rt, both)) return batched_index_assign(rt, x, items, v, dynamic);
+        return tracked_index_assign(rt, x, items, v, dynamic);
+    }
     if (level == Level::Trace) {
         TraceState& t = *rt.trace;
         Value src = v.is_tensor() ? v : Value(to_tensor(v, "index assignment: value"));

@@ -174,6 +174,9 @@ public:
     std::vector<Tape*> tapes;
     uint64_t tape_serial = 0;
     uint64_t trace_serial = 0;  // numbers the traces (TraceState::serial)
+    // ---- the vmap calls running, innermost last: their serials (from
+    // tape_serial, so tapes and vmaps order by nesting; interp/batching/batching.hpp)
+    std::vector<uint64_t> vmaps;
     // The source file of the builtin call running now (Evaluator::call): a
     // builtin that calls a tg function names its call site with it.
     const lang::SourcePtr* builtin_call_source = nullptr;

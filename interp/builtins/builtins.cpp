@@ -1,6 +1,7 @@
 #include "interp/builtins/builtins.hpp"
 
 #include "interp/autodiff/autodiff.hpp"
+#include "interp/batching/batching.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -296,6 +297,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     add(out, "graph", graph);
     add_autodiff_builtins(out);
     add_transform_builtins(out);
+    add_vmap_builtins(out);
     add_graph_builtins(out);
     for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
         out.emplace_back(stdlib::dtype_name(d), Value(d));

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "interp/batching/batching.hpp"
 #include "interp/tracing/trace.hpp"
 
 namespace tg::interp {
@@ -50,6 +51,7 @@ Value::Value(stdlib::Tensor t) {
 stdlib::Tensor Value::tensor() const {
     if (const Scalar* s = scalar()) return s->to_tensor();
     if (const GradObj* g = tracked()) return g->primal.tensor();
+    if (batched()) batched_data_error(*this);
     if (const stdlib::Tensor* t = std::get_if<stdlib::Tensor>(&v_)) return *t;
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
     throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a tensor");
@@ -58,6 +60,7 @@ stdlib::Tensor Value::tensor() const {
 stdlib::Tensor& Value::tensor_mut() {
     if (const Scalar* s = scalar()) v_ = s->to_tensor();
     if (const GradObj* g = tracked()) v_ = g->primal.tensor();  // (in-place writes go through autodiff first)
+    if (batched()) batched_data_error(*this);
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
     return std::get<stdlib::Tensor>(v_);
 }
@@ -71,6 +74,11 @@ const std::string& Value::text() const {
 Value Value::tracked(std::shared_ptr<const GradObj> g) {
     Value v;
     v.v_ = std::move(g);
+    return v;
+}
+Value Value::batched(std::shared_ptr<const BatchObj> b) {
+    Value v;
+    v.v_ = std::move(b);
     return v;
 }
 const SymObj* Value::tracked_sym() const { return tracked()->primal.sym(); }
@@ -94,6 +102,7 @@ Value Value::symbolic_str(std::shared_ptr<const SymStrObj> s) {
 stdlib::TensorType Value::tensor_type() const {
     if (const Scalar* s = scalar()) return {s->dtype, {}, s->weak};
     if (const GradObj* g = tracked()) return g->primal.tensor_type();
+    if (const BatchObj* b = batched()) return example_type(*b);
     if (const SymObj* s = sym()) return s->type;
     const auto& t = std::get<stdlib::Tensor>(v_);
     return {t.dtype(), t.shape(), t.weak()};
@@ -102,6 +111,7 @@ stdlib::TensorType Value::tensor_type() const {
 bool Value::identical(const Value& o) const {
     if (v_.index() != o.v_.index()) return false;
     if (const GradObj* a = tracked()) return a == o.tracked();
+    if (const BatchObj* a = batched()) return a == o.batched();
     if (const Scalar* a = scalar()) {
         const Scalar* b = o.scalar();
         return a->dtype == b->dtype && a->weak == b->weak && std::memcmp(&a->i, &b->i, sizeof a->i) == 0;

@@ -67,6 +67,7 @@ struct MaybeUndefObj;
 // symbolic tensor): a print template and its operands.
 struct SymStrObj;
 struct GradObj;  // a tensor being differentiated (below)
+struct BatchObj;  // a tensor batched by vmap (below)
 
 // A 0-d tensor kept unboxed (16 bytes): literals, loop counters and scalar
 // arithmetic never build a stdlib::Tensor. It converts to and from one at the
@@ -299,6 +300,16 @@ public:
         auto* p = std::get_if<std::shared_ptr<const GradObj>>(&v_);
         return p ? p->get() : nullptr;
     }
+    // A tensor batched by vmap (interp/batching/batching.hpp): the value with
+    // the batch axis, and which vmap it belongs to. Its tensor_type() is one
+    // example's; its data cannot be read (tensor() raises).
+    static Value batched(std::shared_ptr<const BatchObj> b);
+    const BatchObj* batched() const {
+        auto* p = std::get_if<std::shared_ptr<const BatchObj>>(&v_);
+        return p ? p->get() : nullptr;
+    }
+    // Tracked or batched: the op is transformed (interp/bind.hpp).
+    bool transformed() const { return tracked() || batched(); }
     bool is_symbolic() const { return sym() != nullptr; }
     const MaybeUndefObj* maybe_undef() const {
         auto* p = std::get_if<std::shared_ptr<const MaybeUndefObj>>(&v_);
@@ -346,14 +357,14 @@ private:
                                       Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
                                       Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod,
                                       Kind::Tensor,    Kind::Undefined, Kind::Str,   Kind::Tensor,
-                                      Kind::Dict,      Kind::Graph,    Kind::Spec};
+                                      Kind::Dict,      Kind::Graph,    Kind::Spec,   Kind::Tensor};
     std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
                  std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
                  std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>,
                  std::shared_ptr<const GradObj>, std::shared_ptr<DictObj>, std::shared_ptr<const GraphObj>,
-                 std::shared_ptr<const SpecObj>>
+                 std::shared_ptr<const SpecObj>, std::shared_ptr<const BatchObj>>
         v_;
     static_assert(std::size(kKinds) == std::variant_size_v<decltype(v_)>, "kKinds: one Kind per alternative of v_");
     const SymObj* tracked_sym() const;
@@ -371,6 +382,17 @@ struct GradObj {
     uint32_t level = 0;  // 1 for the outermost grad running
     uint32_t node = 0;   // the tape's number for this value
     uint64_t tape = 0;   // which tape (a value kept after its grad returned is not tracked)
+};
+
+// A tensor batched by the vmap at `level` (interp/batching/batching.hpp):
+// `value` holds every example, stacked along axis `dim`; it may itself be
+// batched or tracked at a lower level (nested vmap, vmap of grad).
+struct BatchObj {
+    Value value;
+    int64_t dim = 0;
+    int64_t size = 0;     // the batch size
+    uint32_t level = 0;   // 1 for the outermost vmap running
+    uint64_t serial = 0;  // which vmap call (from Runtime::tape_serial, shared with the tapes: the order of nesting)
 };
 
 // A dict key: a string, or an integer (docs/language.md "Values"). tg values become keys in

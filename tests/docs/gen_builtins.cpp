@@ -17,6 +17,7 @@
 #include <string>
 #include <variant>
 
+#include "interp/batching/batching.hpp"
 #include "stdlib/dtype.hpp"
 #include "stdlib/op_table.hpp"
 #include "stdlib/format.hpp"
@@ -108,9 +109,10 @@ void print_json(const tg::Interpreter& interp) {
         const char* grad = op->grad.mode == GradRule::Vjp ? "vjp"
                            : op->grad.mode == GradRule::NoGradient ? "none" : "missing";
         std::printf("], \"elementwise\": %s, \"reduction\": %s, \"random\": %s, \"creation\": %s, "
-                    "\"grad\": \"%s\"}",
+                    "\"grad\": \"%s\", \"vmap_rule_status\": %s}",
                     op->flags & kElementwise ? "true" : "false", op->flags & kReduction ? "true" : "false",
-                    op->flags & kRandom ? "true" : "false", op->flags & kCreation ? "true" : "false", grad);
+                    op->flags & kRandom ? "true" : "false", op->flags & kCreation ? "true" : "false", grad,
+                    json_str(tg::interp::batch_rule_status(*op)).c_str());
     }
     std::printf("\n]}\n");
 }
