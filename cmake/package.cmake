@@ -36,6 +36,18 @@ target_link_options(tg_shared PRIVATE
 install(TARGETS tg_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tg_shared EXPORT tgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The Jupyter kernelspec (docs/jupyter.md): kernel.json names the installed
+# tg, wherever `cmake --install --prefix` (or the .deb) puts it.
+set(TG_KERNELSPEC_DEST ${CMAKE_INSTALL_DATADIR}/jupyter/kernels/tg)
+install(FILES ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-32x32.png
+              ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-64x64.png
+              ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-svg.svg
+        DESTINATION ${TG_KERNELSPEC_DEST})
+install(CODE "
+  set(TG_EXECUTABLE \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/tg\")
+  configure_file(\"${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/kernel.json.in\"
+                 \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${TG_KERNELSPEC_DEST}/kernel.json\" @ONLY)
+  message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${TG_KERNELSPEC_DEST}/kernel.json\")")
 install(FILES ${PROJECT_SOURCE_DIR}/include/tg/tg.hpp ${PROJECT_SOURCE_DIR}/include/tg/debug.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tg)
 set(TG_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tg)
