@@ -22,6 +22,9 @@ CheckResult check_source(std::string_view source, std::string_view name, bool wa
 // The Graphviz DOT of a graph value (concrete, load of a .tgx); "" for any
 // other value. The notebook draws it (docs/jupyter.md "Display").
 std::string graph_value_dot(const Value& v);
+// The SVG picture of a figure of the plot module; "" for any other value;
+// throws tg::Error when the figure cannot be drawn.
+std::string figure_svg(const Value& v);
 // Reads a file; throws tg::Error when it cannot be read.
 std::string read_file(const std::string& path);
 

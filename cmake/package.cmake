@@ -9,7 +9,8 @@
 # are position-independent), so the shared library costs one link, not a
 # second build. LLVM is linked inside it and hidden (cmake/libtg.map exports
 # the public API only); OpenBLAS is dlopen()ed on first use (stdlib/blas.cpp);
-# libzip (.npz files) is linked as a shared library.
+# libzip (.npz files) and PLplot (the plot module's figures) are linked as
+# shared libraries.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -29,7 +30,7 @@ set_target_properties(tg_shared PROPERTIES
 target_include_directories(tg_shared INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(tg_shared INTERFACE cxx_std_20)
-target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ZLIB::ZLIB onnx onnx_proto ${CMAKE_DL_LIBS})
+target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ZLIB::ZLIB onnx onnx_proto PkgConfig::PLPLOT ${CMAKE_DL_LIBS})
 target_link_options(tg_shared PRIVATE
   -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libtg.map -Wl,--no-undefined -Wl,-Bsymbolic)
 

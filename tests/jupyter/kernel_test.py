@@ -149,6 +149,20 @@ class TgKernelTests(jupyter_kernel_test.KernelTests):
         [result] = self.outputs(msgs, "execute_result")
         self.assertIn("<svg", result["data"]["image/svg+xml"])
 
+    def test_tg_figure_inline(self):
+        reply, msgs = self.run_cell('import plot\nfig = plot.line([3.0, 1.0, 2.0], label="loss", title="curve")\n'
+                                    'display(fig)\nplot.hist([1.0, 2.0, 2.0])')
+        self.assertEqual(reply["content"]["status"], "ok")
+        [shown] = self.outputs(msgs, "display_data")
+        [result] = self.outputs(msgs, "execute_result")
+        for bundle in (shown["data"], result["data"]):
+            self.assertTrue(bundle["image/svg+xml"].startswith("<svg"))
+            self.assertIn("<polyline", bundle["image/svg+xml"])
+            self.assertEqual(bundle["text/plain"], "<figure>")
+        reply, msgs = self.run_cell('plot.line([1.0, 0.0], ylog=True)')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertIn("log-scale y axis", reply["content"]["evalue"])
+
     def test_tg_interrupt(self):
         """Jupyter's interrupt stops a compiled loop; the kernel answers the next request."""
         code = ("@graph\ndef spin(n):\n    i = 0\n    s = 0.0\n    while i < n:\n        s = s + 1.0\n"
