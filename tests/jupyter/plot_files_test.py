@@ -82,6 +82,12 @@ def main():
             assert "s.tg" + where in r.stderr, (text, r.stderr)  # located in the caller's line
             assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
         assert not os.path.exists(os.path.join(d, "bad.svg")), "a failed save left a file"
+        # a training example plots its loss curve when asked, its output unchanged
+        example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "nn_moons.tg")
+        r = subprocess.run([tg, example, "--plot", "moons.svg"], cwd=d, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == open(example[:-3] + ".out").read(), r.stdout
+        check_svg(os.path.join(d, "moons.svg"), ["nn_moons: loss per epoch", "epoch"], "polyline", 1)
     print("plot files: 5 figures and", len(ERRORS), "errors checked")
 
 
