@@ -51,6 +51,17 @@ interp::ReceiverKind receiver_kind(const interp::Value& v) {
     }
 }
 
+// The source text that defines `f`: the chunk (a REPL input, a notebook
+// cell) whose top-level `def` it is, else its module's source.
+const lang::Source* defining_source(const interp::FunctionObj& f) {
+    if (!f.module) return nullptr;
+    for (const auto& chunk : f.module->chunks)
+        for (const lang::StmtPtr& st : chunk->body)
+            if (st->kind == lang::StmtKind::FunctionDef && &static_cast<const lang::FunctionDef&>(*st).body == f.body)
+                return chunk->source.get();
+    return f.module->source.get();
+}
+
 // `name(a, b=2)` and the leading comment of a tg function.
 std::string function_help(const interp::FunctionObj& f) {
     std::string sig = f.name + "(";
@@ -64,7 +75,8 @@ std::string function_help(const interp::FunctionObj& f) {
     if (!params.empty()) def_line = params[0].loc.line;
     else if (f.body && !f.body->empty()) def_line = (*f.body)[0]->loc.line - 1;
     std::string doc;
-    if (f.module && f.module->source && def_line) doc = lang::doc_comment(*f.module->source, def_line);
+    const lang::Source* source = defining_source(f);
+    if (source && def_line) doc = lang::doc_comment(*source, def_line);
     if (!doc.empty()) {
         for (size_t p = 0; p != std::string::npos;) {
             size_t nl = doc.find('\n', p);

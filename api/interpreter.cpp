@@ -60,6 +60,7 @@ interp::Options to_internal(const Options& o) {
     interp::Options r;
     r.write_output = o.write_output;
     r.write_log = o.write_log;
+    if (o.display) r.display = [display = o.display](const interp::Value& v) { display(detail::Access::wrap(v)); };
     r.output_is_terminal = o.output_is_terminal;
     r.eager = o.eager;
     r.trace = o.trace;

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include <tg/tg.hpp>
+
 namespace tg {
 
 // `tg check`: parse and resolve only. Returns every syntax error rendered
@@ -17,6 +19,12 @@ struct CheckResult {
     std::string ast;
 };
 CheckResult check_source(std::string_view source, std::string_view name, bool want_ast = false);
+// The Graphviz DOT of a graph value (concrete, load of a .tgx); "" for any
+// other value. The notebook draws it (docs/jupyter.md "Display").
+std::string graph_value_dot(const Value& v);
+// The SVG picture of a figure of the plot module; "" for any other value;
+// throws tg::Error when the figure cannot be drawn.
+std::string figure_svg(const Value& v);
 // Reads a file; throws tg::Error when it cannot be read.
 std::string read_file(const std::string& path);
 

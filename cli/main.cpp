@@ -8,6 +8,8 @@
 //   tg export FILE --function NAME --args "f32[3,4]" --format onnx [--drop-prints] -o model.onnx
 //   tg export FILE --function NAME --params ckpt.npz [--params-as-inputs] --args "f32[batch,4]" -o model.tgx
 //   tg dap [--port N]            the Debug Adapter Protocol server (docs/debugging.md "VS Code")
+//   tg kernel -f CONNECTION_FILE the Jupyter kernel (docs/jupyter.md)
+//   tg kernel install [--user | --prefix P]   registers it with Jupyter
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
@@ -35,6 +37,8 @@
 #include "cli/debug_command.hpp"
 #include "cli/terminal_debugger.hpp"
 #include "cli/dap.hpp"
+#include "cli/kernel/kernel_main.hpp"
+#include "cli/kernel/kernelspec.hpp"
 #include "cli/fault_for_tests.hpp"
 #include "cli/repl.hpp"
 
@@ -324,7 +328,7 @@ std::vector<std::string> command_line(int argc, char** argv, std::vector<std::st
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
     if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && args[0] != "export" && args[0] != "debug" &&
-        args[0] != "dap" && !args[0].empty() && args[0][0] != '-')
+        args[0] != "dap" && args[0] != "kernel" && !args[0].empty() && args[0][0] != '-')
         args.insert(args.begin(), "run");
     if (args[0] != "run" && args[0] != "debug") return args;
     for (size_t i = 1; i < args.size(); ++i) {
@@ -414,6 +418,35 @@ CLI::App* add_export_command(CLI::App& app, ExportArgs& e) {
     return cmd;
 }
 
+// `tg kernel` and `tg kernel install`: their arguments, registered with the
+// command line when made (docs/jupyter.md).
+struct KernelArgs {
+    std::string connection_file, prefix;
+    bool user = false;
+    CLI::App* cmd = nullptr;
+    CLI::App* install = nullptr;
+
+    KernelArgs(CLI::App& app, tg::Options& opts) {
+        cmd = app.add_subcommand("kernel", "serve a Jupyter notebook (docs/jupyter.md)");
+        cmd->add_option("-f,--connection-file", connection_file, "the connection file Jupyter gives");
+        add_graph_flags(cmd, opts);
+        install = cmd->add_subcommand("install", "register the tg kernel with Jupyter");
+        auto* u = install->add_flag("--user", user, "in ~/.local/share/jupyter (default: /usr/local/share/jupyter)");
+        install->add_option("--prefix", prefix, "in PREFIX/share/jupyter")->excludes(u);
+    }
+    KernelArgs(const KernelArgs&) = delete;  // CLI11 holds pointers into it
+    KernelArgs& operator=(const KernelArgs&) = delete;
+};
+
+int kernel_command(const KernelArgs& k, const tg::Options& opts) {
+    if (k.install->parsed()) return tg::kernel::install_kernelspec(k.user, k.prefix);
+    if (k.connection_file.empty()) {
+        std::cerr << k.cmd->help();
+        return usage_error("kernel: -f CONNECTION_FILE is required (Jupyter starts `tg kernel -f FILE`)");
+    }
+    return tg::kernel::run_kernel(k.connection_file, opts);
+}
+
 int tg_main(int argc, char** argv) {
     // A crash of tg itself is reported (the tg line running, its traceback,
     // "this is a bug in tg") after the output so far, not silent
@@ -464,6 +497,8 @@ int tg_main(int argc, char** argv) {
     dap_cmd->add_option("--port", dap_port, "listen on 127.0.0.1:PORT for one client instead")
         ->check(CLI::Range(0, 65535));
 
+    KernelArgs kernel(app, opts);
+
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
         app.parse(rev);
@@ -490,6 +525,7 @@ int tg_main(int argc, char** argv) {
     if (export_cmd->parsed()) return export_graph(ex, opts);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     if (dap_cmd->parsed()) return tg::cli::dap(opts, dap_port);
+    if (kernel.cmd->parsed()) return kernel_command(kernel, opts);
     std::cerr << app.help();
     return 2;
 }

@@ -9,7 +9,8 @@
 # are position-independent), so the shared library costs one link, not a
 # second build. LLVM is linked inside it and hidden (cmake/libtg.map exports
 # the public API only); OpenBLAS is dlopen()ed on first use (stdlib/blas.cpp);
-# libzip (.npz files) is linked as a shared library.
+# libzip (.npz files) and PLplot (the plot module's figures) are linked as
+# shared libraries.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -29,13 +30,25 @@ set_target_properties(tg_shared PROPERTIES
 target_include_directories(tg_shared INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(tg_shared INTERFACE cxx_std_20)
-target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ZLIB::ZLIB onnx onnx_proto ${CMAKE_DL_LIBS})
+target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ZLIB::ZLIB onnx onnx_proto PkgConfig::PLPLOT ${CMAKE_DL_LIBS})
 target_link_options(tg_shared PRIVATE
   -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libtg.map -Wl,--no-undefined -Wl,-Bsymbolic)
 
 install(TARGETS tg_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tg_shared EXPORT tgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The Jupyter kernelspec (docs/jupyter.md): kernel.json names the installed
+# tg, wherever `cmake --install --prefix` (or the .deb) puts it.
+set(TG_KERNELSPEC_DEST ${CMAKE_INSTALL_DATADIR}/jupyter/kernels/tg)
+install(FILES ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-32x32.png
+              ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-64x64.png
+              ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-svg.svg
+        DESTINATION ${TG_KERNELSPEC_DEST})
+install(CODE "
+  set(TG_EXECUTABLE \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/tg\")
+  configure_file(\"${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/kernel.json.in\"
+                 \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${TG_KERNELSPEC_DEST}/kernel.json\" @ONLY)
+  message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${TG_KERNELSPEC_DEST}/kernel.json\")")
 install(FILES ${PROJECT_SOURCE_DIR}/include/tg/tg.hpp ${PROJECT_SOURCE_DIR}/include/tg/debug.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tg)
 set(TG_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tg)

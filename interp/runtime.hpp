@@ -75,6 +75,7 @@ using OutputFn = std::function<void(std::string_view)>;
 struct Options {
     OutputFn write_output;  // print(); null: output is dropped
     OutputFn write_log;     // --trace logs; null: dropped
+    std::function<void(const Value&)> display;  // display(x); null: repr(x) to write_output (tg::Options)
     bool output_is_terminal = false;  // write_output draws on a terminal: isatty() (tg::Options)
     bool eager = false, trace = false, no_jit = false, verify = false;
     bool no_cache = false;  // the persistent object cache of compiled code is off

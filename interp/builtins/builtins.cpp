@@ -311,6 +311,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     add_nn_act_builtins(out);
     add_nn_resize_builtins(out);
     add_tree_builtins(out);
+    add_display_builtins(out);
     add_python_builtins(out);
     add_numpy_builtins(out);
     add_debug_builtins(out);

@@ -68,6 +68,8 @@ void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_python_builtins(std::vector<std::pair<std::string, Value>>& out);
 // tree_map, tree_leaves, tree_flatten, tree_unflatten, tree_structure (tree.cpp)
 void add_tree_builtins(std::vector<std::pair<std::string, Value>>& out);
+// display(x, ...) (display.cpp)
+void add_display_builtins(std::vector<std::pair<std::string, Value>>& out);
 // breakpoint() (interp/debug/breakpoint_builtin.cpp)
 void add_debug_builtins(std::vector<std::pair<std::string, Value>>& out);
 

@@ -16,6 +16,7 @@
 #include <cctype>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/builtins/figure.hpp"
 #include "interp/builtins/checkpoint.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/dispatch.hpp"
@@ -42,7 +43,7 @@ std::string path_argument(const std::string& fn, const Value& v) {
     return v.text();
 }
 
-enum class Format { Npy, Npz, Idx, Tgx, Onnx, Other };
+enum class Format { Npy, Npz, Idx, Tgx, Onnx, Svg, Png, Other };
 
 // What a path's name says (in any case): the format, and whether the file
 // is gzip-compressed (a name ending in .gz, then the format's name).
@@ -67,6 +68,8 @@ FileKind kind_of(const std::string& path) {
     else if (ends_with(name, ".npz")) k.format = Format::Npz;
     else if (ends_with(name, ".tgx")) k.format = Format::Tgx;
     else if (ends_with(name, ".onnx")) k.format = Format::Onnx;
+    else if (ends_with(name, ".svg")) k.format = Format::Svg;
+    else if (ends_with(name, ".png")) k.format = Format::Png;
     return k;
 }
 
@@ -112,6 +115,8 @@ Value load(Runtime& rt, const CallArgs& a) {
     };
     if (k.format == Format::Onnx)
         throw Error("load: '" + path + "': tg writes ONNX files but does not read them (save the graph as .tgx to load it again)");
+    if (k.format == Format::Svg || k.format == Format::Png)
+        throw Error("load: '" + path + "': tg writes .svg and .png figures (the plot module) but does not read them");
     if (k.format == Format::Other)
         throw Error("load: cannot tell the format of '" + path +
                     "' from its name (load reads .npy, .npz, .tgx and IDX files named *-ubyte or *.idx; a .gz "
@@ -140,7 +145,7 @@ Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
     const Format f = k.format;
     if (f == Format::Other)
         throw Error("save: cannot tell the format of '" + path +
-                    "' from its name (save writes .npy, .npz, .tgx and .onnx)");
+                    "' from its name (save writes .npy, .npz, .tgx, .onnx, and figures as .svg and .png)");
     // reading them is for datasets as they are published; a result is saved as .npy
     if (f == Format::Idx || k.gzip)
         throw Error("save: '" + path + "': tg reads " + (k.gzip ? "gzip-compressed" : "IDX") +
@@ -159,6 +164,8 @@ Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
         graph_bytes = graph_file_bytes(x);
     } else if (f == Format::Onnx) {
         graph_bytes = graph_onnx_bytes(x, drop_prints, call_source, a.loc);
+    } else if (f == Format::Svg || f == Format::Png) {
+        graph_bytes = figure_bytes(x, f == Format::Svg);  // a figure of the plot module (docs/jupyter.md)
     } else if (f == Format::Npy) {
         if (!x.is_tensor())
             throw Error(std::string("save: a .npy file holds one tensor, not a ") + kind_name(x.kind()) +
@@ -173,7 +180,8 @@ Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
     with_file(rt, "save", path, [&](const stdlib::FileRoot& root, const std::string& file) {
         stdlib::write_atomically(root, file, [&](int fd) {
             if (f == Format::Npy) stdlib::npy_write_fd(fd, members[0].second);
-            else if (f == Format::Tgx || f == Format::Onnx) stdlib::write_bytes_fd(fd, graph_bytes);
+            else if (f == Format::Tgx || f == Format::Onnx || f == Format::Svg || f == Format::Png)
+                stdlib::write_bytes_fd(fd, graph_bytes);
             else stdlib::npz_write_fd(fd, members);
         });
         return 0;

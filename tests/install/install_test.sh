@@ -32,6 +32,12 @@ if grep -hv '^#' "$prefix"/lib/cmake/tg/*.cmake "$prefix/lib/pkgconfig/tg.pc" | 
   fail "the package refers to LLVM"
 fi
 [[ $("$prefix/bin/tg" --version) == "tg 0.2.0" ]] || fail "tg --version: $("$prefix/bin/tg" --version)"
+# the Jupyter kernelspec (docs/jupyter.md) names the installed tg
+for f in kernel.json logo-32x32.png logo-64x64.png logo-svg.svg; do
+  [[ -e $prefix/share/jupyter/kernels/tg/$f ]] || fail "missing share/jupyter/kernels/tg/$f"
+done
+grep -q "\"$prefix/bin/tg\", \"kernel\", \"-f\"" "$prefix/share/jupyter/kernels/tg/kernel.json" ||
+  fail "kernel.json does not start $prefix/bin/tg: $(cat "$prefix/share/jupyter/kernels/tg/kernel.json")"
 printf 'print(sum(ones((3,))) * 2)\n' > "$tmp/a.tg"
 [[ $("$prefix/bin/tg" run "$tmp/a.tg") == "6.0" ]] || fail "installed tg does not run a script"
 

@@ -254,6 +254,9 @@ FORMS = {
     "seed": [("draw", "[seed(3), random_uniform((2,))][1]", {"seed": True})],
     "time": [("type", "type(time())", {"ret": False, "contexts": ["eager", "repl"]})],  # an error in @graph
     # the matrix's output is a pipe: False (tests/nn/progress.tg draws both kinds of bar)
+    # outside a notebook (tg::Options::display unset): repr and a newline, as the REPL echoes
+    "display": [("tensor", "display({0})", ("[1.5, 2.0]", F32),
+                 {"ret": False, "contexts": ["eager", "repl"], "expect": "tensor([1.5, 2.0], shape=(2,), dtype=f32)\nNone\nNone\n"})],
     "isatty": [("pipe", "isatty()", {"ret": False, "contexts": ["eager", "repl"], "expect": "False\nNone\n"})],
     # with no debugger and no terminal: nothing, in every context but the REPL,
     # where it opens the debugger, which would read the next inputs as its

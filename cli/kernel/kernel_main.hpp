@@ -1,0 +1,13 @@
+// `tg kernel -f CONNECTION_FILE` (docs/jupyter.md): serves one notebook
+// until Jupyter shuts it down. Returns the exit status.
+#pragma once
+
+#include <tg/tg.hpp>
+
+#include <string>
+
+namespace tg::kernel {
+
+int run_kernel(const std::string& connection_file, Options options);
+
+}  // namespace tg::kernel
