@@ -7,6 +7,7 @@
 //   tg export FILE --function NAME --args "f32[3,4] i64[]" -o model.tgx
 //   tg export FILE --function NAME --args "f32[3,4]" --format onnx [--drop-prints] -o model.onnx
 //   tg dap [--port N]            the Debug Adapter Protocol server (docs/debugging.md "VS Code")
+//   tg lsp                       the Language Server Protocol server (docs/editors.md)
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
@@ -34,6 +35,7 @@
 #include "cli/debug_command.hpp"
 #include "cli/terminal_debugger.hpp"
 #include "cli/dap.hpp"
+#include "cli/lsp.hpp"
 #include "cli/fault_for_tests.hpp"
 #include "cli/repl.hpp"
 
@@ -306,7 +308,7 @@ std::vector<std::string> command_line(int argc, char** argv, std::vector<std::st
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
     if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && args[0] != "export" && args[0] != "debug" &&
-        args[0] != "dap" && !args[0].empty() && args[0][0] != '-')
+        args[0] != "dap" && args[0] != "lsp" && !args[0].empty() && args[0][0] != '-')
         args.insert(args.begin(), "run");
     if (args[0] != "run" && args[0] != "debug") return args;
     for (size_t i = 1; i < args.size(); ++i) {
@@ -444,6 +446,8 @@ int tg_main(int argc, char** argv) {
     dap_cmd->add_option("--port", dap_port, "listen on 127.0.0.1:PORT for one client instead")
         ->check(CLI::Range(0, 65535));
 
+    auto* lsp_cmd = app.add_subcommand("lsp", "serve the Language Server Protocol to an editor (stdin/stdout)");
+
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
         app.parse(rev);
@@ -470,6 +474,7 @@ int tg_main(int argc, char** argv) {
     if (export_cmd->parsed()) return export_graph(ex, opts);
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     if (dap_cmd->parsed()) return tg::cli::dap(opts, dap_port);
+    if (lsp_cmd->parsed()) return tg::cli::lsp();
     std::cerr << app.help();
     return 2;
 }
