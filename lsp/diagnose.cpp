@@ -22,9 +22,16 @@ uint32_t word_length(const lang::Source& src, Loc loc) {
     return static_cast<uint32_t>(std::max<size_t>(1, lang::count_chars(line.substr(at, end - at))));
 }
 
+// A syntax error at the end of a line ("expected ':'") covers the line's
+// last character: an empty range would show nothing to point at.
 void syntax(const Index& ix, std::vector<Problem>& out) {
-    for (const lang::SyntaxError& e : ix.parsed().errors)
-        out.push_back({e.loc, after(e.loc, word_length(*ix.source(), e.loc)), Severity::Error, e.message, false});
+    const lang::Source& src = *ix.source();
+    for (const lang::SyntaxError& e : ix.parsed().errors) {
+        Loc start = e.loc;
+        const size_t chars = lang::count_chars(src.line_text(start.line));
+        if (start.known() && start.col > chars && chars > 0) start.col = static_cast<uint32_t>(chars);
+        out.push_back({start, after(start, word_length(src, start)), Severity::Error, e.message, false});
+    }
 }
 
 void undefined(const Index& ix, std::vector<Problem>& out, const std::vector<std::string>& builtins) {

@@ -150,6 +150,7 @@ StaticType Types::of(const Expr& e, int scope) {
             return t;
         }
         case ExprKind::Binary: return binary(e.as<Binary>(), scope);
+        case ExprKind::Attribute: return attribute(e.as<Attribute>(), scope);
         case ExprKind::Call: return call(e.as<Call>(), scope);
         case ExprKind::Name: {
             const std::string& id = e.as<Name>().id;
@@ -190,6 +191,30 @@ StaticType Types::binary(const Binary& b, int scope) {
     if (!op) return {};
     return apply(*op, {l.tensor, r.tensor}, std::vector<stdlib::Attr>(op->params.size()), b.loc,
                  static_cast<uint32_t>(std::string_view(to_string(b.op)).size()));
+}
+
+// A tensor's attributes (docs/language.md "Tensor, list and string methods").
+StaticType Types::attribute(const Attribute& a, int scope) {
+    const StaticType r = a.value ? of(*a.value, scope) : StaticType{};
+    if (r.kind != StaticType::Tensor) return {};
+    const auto& dims = r.tensor.shape.dims();
+    StaticType t;
+    if (a.attr == "shape") {
+        t = StaticType::of_kind(StaticType::Tuple);
+        t.ints = std::vector<int64_t>(dims.begin(), dims.end());
+    } else if (a.attr == "ndim" || a.attr == "size") {
+        t = number(StaticType::Int, stdlib::DType::I64);
+        t.int_value = a.attr == "ndim" ? r.tensor.shape.rank() : r.tensor.shape.numel();
+    } else if (a.attr == "dtype") {
+        t = StaticType::of_kind(StaticType::DType);
+        t.dtype = r.tensor.dtype;
+    } else if (a.attr == "T" && ops_.count("transpose")) {
+        const stdlib::OpDef& op = *ops_.at("transpose");
+        std::vector<stdlib::Attr> attrs(1);  // x; the others take their defaults
+        stdlib::complete_attrs(op, attrs);
+        return apply(op, {r.tensor}, std::move(attrs), a.loc, 1);
+    }
+    return t;
 }
 
 StaticType Types::apply(const stdlib::OpDef& op, std::vector<TensorType> inputs, std::vector<stdlib::Attr> attrs,

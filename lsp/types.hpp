@@ -60,6 +60,7 @@ private:
     StaticType op_call(const stdlib::OpDef& op, const lang::Call& c, int scope, const lang::Expr* receiver,
                        lang::Loc loc, uint32_t length);
     StaticType binary(const lang::Binary& b, int scope);
+    StaticType attribute(const lang::Attribute& a, int scope);
     StaticType sequence(const std::vector<lang::ExprPtr>& elts, int scope, StaticType::Kind kind);
     StaticType apply(const stdlib::OpDef& op, std::vector<stdlib::TensorType> inputs, std::vector<stdlib::Attr> attrs,
                      lang::Loc loc, uint32_t length);
