@@ -52,7 +52,7 @@ void calls(const Index& ix, Workspace& ws, std::vector<Problem>& out) {
         std::vector<Signature> sigs;
         if (sym < 0) {
             if (!ws.builtins().count(name)) continue;
-            sigs = builtin_signatures(name, ws.docs());
+            sigs = ws.signatures(name);
         } else {
             // a tg function, when nothing else is ever assigned to its name
             const Symbol& s = ix.symbols()[size_t(sym)];

@@ -49,7 +49,7 @@ private:
     std::vector<nlohmann::json> pending_;  // what a notification sends (didClose: clear the diagnostics)
     std::set<std::string> dirty_;
     std::map<std::string, std::string> uris_;  // path -> the URI the client named it by
-    int delay_ms_ = 75;
+    int delay_ms_ = 25;
     bool initialized_ = false;
     bool shutdown_ = false;
     bool exited_ = false;

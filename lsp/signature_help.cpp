@@ -76,7 +76,7 @@ std::vector<Signature> signatures_of(Context c, const std::shared_ptr<const Inde
             if (s.function) return {function_signature(*s.function)};
             return {};
         }
-        return builtin_signatures(name, c.ws.docs());
+        return c.ws.signatures(name);
     }
     const std::string receiver = callee.substr(0, dot);
     if (receiver.find('.') == std::string::npos)
@@ -87,7 +87,7 @@ std::vector<Signature> signatures_of(Context c, const std::shared_ptr<const Inde
             return {};
         }
     shift = c.ws.builtins().count(name) ? 1 : 0;
-    return builtin_signatures(name, c.ws.docs());
+    return c.ws.signatures(name);
 }
 
 }  // namespace

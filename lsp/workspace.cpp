@@ -23,6 +23,12 @@ Workspace::Workspace() : docs_(interp::builtin_docs()) {
     }
 }
 
+const std::vector<Signature>& Workspace::signatures(const std::string& builtin) {
+    auto it = signatures_.find(builtin);
+    if (it == signatures_.end()) it = signatures_.emplace(builtin, builtin_signatures(builtin, docs_)).first;
+    return it->second;
+}
+
 void Workspace::open(const std::string& path, std::string text) {
     Entry& e = open_[path];
     if (e.index && e.text == text) return;

@@ -15,6 +15,7 @@
 
 #include "interp/reference.hpp"
 #include "lsp/index.hpp"
+#include "lsp/signatures.hpp"
 #include "stdlib/op_table.hpp"
 
 namespace tg::lsp {
@@ -50,6 +51,8 @@ public:
     // The builtins that are an op of the table called as it is (not `max`,
     // which also takes Python's forms): their results follow the op's shape rule.
     const std::unordered_map<std::string, const stdlib::OpDef*>& ops() const { return ops_; }
+    // A builtin's signatures (lsp/signatures.hpp builtin_signatures), read once.
+    const std::vector<Signature>& signatures(const std::string& builtin);
 
 private:
     struct Entry {
@@ -62,6 +65,7 @@ private:
     std::vector<std::string> builtin_list_;
     std::vector<interp::BuiltinDoc> docs_;
     std::unordered_map<std::string, const stdlib::OpDef*> ops_;
+    std::unordered_map<std::string, std::vector<Signature>> signatures_;
 };
 
 // Parses and indexes `text` as file `path`.
