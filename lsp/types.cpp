@@ -1,6 +1,7 @@
 #include "lsp/types.hpp"
 
 #include <algorithm>
+#include <climits>
 
 #include "stdlib/dtype.hpp"
 #include "stdlib/errors.hpp"
@@ -145,7 +146,8 @@ StaticType Types::of(const Expr& e, int scope) {
         case ExprKind::Unary: {
             const auto& u = e.as<Unary>();
             StaticType t = u.operand ? of(*u.operand, scope) : StaticType{};
-            if (u.op == UnaryOp::Neg && t.int_value && t.kind == StaticType::Int) t.int_value = -*t.int_value;
+            if (u.op == UnaryOp::Neg && t.int_value && t.kind == StaticType::Int)
+                t.int_value = *t.int_value == INT64_MIN ? std::nullopt : std::optional<int64_t>(-*t.int_value);
             else if (u.op != UnaryOp::Pos && t.kind != StaticType::Tensor) t = {};
             return t;
         }
@@ -175,15 +177,23 @@ StaticType Types::binary(const Binary& b, int scope) {
     const StaticType l = of(*b.lhs, scope), r = of(*b.rhs, scope);
     if (l.kind == StaticType::Int && r.kind == StaticType::Int && l.int_value && r.int_value) {
         StaticType t = l;
+        // what the program would compute, when it fits (an overflow is the run's to report)
         const int64_t x = *l.int_value, y = *r.int_value;
+        int64_t v = 0;
+        bool ok = false;
         switch (b.op) {
-        case BinOp::Add: t.int_value = x + y; break;
-        case BinOp::Sub: t.int_value = x - y; break;
-        case BinOp::Mul: t.int_value = x * y; break;
-        case BinOp::FloorDiv: t.int_value = y ? std::optional<int64_t>(x / y) : std::nullopt; break;
-        default: t.int_value = std::nullopt;
+        case BinOp::Add: ok = !__builtin_add_overflow(x, y, &v); break;
+        case BinOp::Sub: ok = !__builtin_sub_overflow(x, y, &v); break;
+        case BinOp::Mul: ok = !__builtin_mul_overflow(x, y, &v); break;
+        case BinOp::FloorDiv:
+            ok = y != 0 && !(x == INT64_MIN && y == -1);
+            if (ok) v = x / y - ((x % y != 0 && (x < 0) != (y < 0)) ? 1 : 0);  // floors, as Python's //
+            break;
+        default: break;
         }
-        return t.int_value ? t : StaticType{};
+        if (!ok) return {};
+        t.int_value = v;
+        return t;
     }
     if (l.kind != StaticType::Tensor && r.kind != StaticType::Tensor) return {};
     if (!(l.kind == StaticType::Tensor || l.converts) || !(r.kind == StaticType::Tensor || r.converts)) return {};

@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const json doc = {{"uri", uri}};
     size_t total = send(server, {{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"}, {"params", {{"capabilities", json::object()}}}});
     total += send(server, {{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
-                           {"params", {{"textDocument", {{"uri", uri}, {"languageId", "tg"}, {"version", 1}, {"text", all}}}}}}});
+                           {"params", {{"textDocument", {{"uri", uri}, {"languageId", "tg"}, {"version", 1}, {"text", all}}}}}});
     const int steps = in.ConsumeIntegralInRange(0, 12);
     for (int i = 0; i < steps; ++i) {
         const int what = in.ConsumeIntegralInRange(0, 8);
