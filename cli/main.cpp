@@ -10,6 +10,7 @@
 //   tg dap [--port N]            the Debug Adapter Protocol server (docs/debugging.md "VS Code")
 //   tg kernel -f CONNECTION_FILE the Jupyter kernel (docs/jupyter.md)
 //   tg kernel install [--user | --prefix P]   registers it with Jupyter
+//   tg lsp                       the Language Server Protocol server (docs/editors.md)
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
 #include <tg/tg.hpp>
 
@@ -39,6 +40,7 @@
 #include "cli/dap.hpp"
 #include "cli/kernel/kernel_main.hpp"
 #include "cli/kernel/kernelspec.hpp"
+#include "cli/lsp.hpp"
 #include "cli/fault_for_tests.hpp"
 #include "cli/repl.hpp"
 
@@ -328,7 +330,7 @@ std::vector<std::string> command_line(int argc, char** argv, std::vector<std::st
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) args.push_back("repl");
     if (args[0] != "run" && args[0] != "check" && args[0] != "repl" && args[0] != "export" && args[0] != "debug" &&
-        args[0] != "dap" && args[0] != "kernel" && !args[0].empty() && args[0][0] != '-')
+        args[0] != "dap" && args[0] != "kernel" && args[0] != "lsp" && !args[0].empty() && args[0][0] != '-')
         args.insert(args.begin(), "run");
     if (args[0] != "run" && args[0] != "debug") return args;
     for (size_t i = 1; i < args.size(); ++i) {
@@ -498,6 +500,7 @@ int tg_main(int argc, char** argv) {
         ->check(CLI::Range(0, 65535));
 
     KernelArgs kernel(app, opts);
+    auto* lsp_cmd = app.add_subcommand("lsp", "serve the Language Server Protocol to an editor (stdin/stdout)");
 
     std::vector<std::string> rev(args.rbegin(), args.rend());
     try {
@@ -526,6 +529,7 @@ int tg_main(int argc, char** argv) {
     if (repl_cmd->parsed()) return tg::cli::repl(opts);
     if (dap_cmd->parsed()) return tg::cli::dap(opts, dap_port);
     if (kernel.cmd->parsed()) return kernel_command(kernel, opts);
+    if (lsp_cmd->parsed()) return tg::cli::lsp();
     std::cerr << app.help();
     return 2;
 }

@@ -1,19 +1,45 @@
-// The tg debug type: VS Code starts `tg dap` (the Debug Adapter Protocol
-// over stdin/stdout, docs/debugging.md) for each debug session; the launch
-// configuration's `tgPath` names the tg command (default: tg on PATH).
+// The tg extension (docs/editors.md): for .tg files VS Code starts the
+// language server `tg lsp` through vscode-languageclient (diagnostics as you
+// type, hover, go to definition, references, symbols, completion, signature
+// help), and for each debug session the debug adapter `tg dap` (the Debug
+// Adapter Protocol over stdin/stdout, docs/debugging.md). The setting
+// `tg.path` names the tg command (default: tg on PATH); a launch
+// configuration's `tgPath` overrides it for that session.
 const vscode = require('vscode');
+const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+
+let client;
+
+function tgCommand() {
+  return vscode.workspace.getConfiguration('tg').get('path') || 'tg';
+}
+
+function startLanguageServer(context) {
+  if (!vscode.workspace.getConfiguration('tg').get('languageServer', true)) return;
+  const server = { command: tgCommand(), args: ['lsp'], transport: TransportKind.stdio };
+  client = new LanguageClient('tg', 'tg language server', { run: server, debug: server }, {
+    documentSelector: [{ language: 'tg' }],
+  });
+  context.subscriptions.push(client);
+  client.start().catch((e) => {
+    vscode.window.showWarningMessage(`tg: cannot start the language server (${tgCommand()} lsp): ${e.message}`);
+  });
+}
 
 function activate(context) {
   context.subscriptions.push(
     vscode.debug.registerDebugAdapterDescriptorFactory('tg', {
       createDebugAdapterDescriptor(session) {
-        const tg = session.configuration.tgPath || 'tg';
+        const tg = session.configuration.tgPath || tgCommand();
         return new vscode.DebugAdapterExecutable(tg, ['dap']);
       },
     }),
   );
+  startLanguageServer(context);
 }
 
-function deactivate() {}
+function deactivate() {
+  return client ? client.stop() : undefined;
+}
 
 module.exports = { activate, deactivate };

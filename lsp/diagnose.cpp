@@ -1,0 +1,106 @@
+#include "lsp/diagnose.hpp"
+
+#include "interp/suggest.hpp"
+#include "lsp/signatures.hpp"
+#include "lsp/types.hpp"
+
+namespace tg::lsp {
+
+namespace {
+
+using lang::Loc;
+
+Loc after(Loc start, uint32_t length) { return {start.line, start.col + std::max<uint32_t>(length, 1)}; }
+
+// A syntax error points at one character: it covers the word there.
+uint32_t word_length(const lang::Source& src, Loc loc) {
+    const std::string_view line = src.line_text(loc.line);
+    const size_t at = src.offset_of(loc) - src.offset_of({loc.line, 1});
+    size_t end = at;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    while (end < line.size() && word(line[end])) ++end;
+    return static_cast<uint32_t>(std::max<size_t>(1, lang::count_chars(line.substr(at, end - at))));
+}
+
+// A syntax error at the end of a line ("expected ':'") covers the line's
+// last character: an empty range would show nothing to point at.
+void syntax(const Index& ix, std::vector<Problem>& out) {
+    const lang::Source& src = *ix.source();
+    for (const lang::SyntaxError& e : ix.parsed().errors) {
+        Loc start = e.loc;
+        const size_t chars = lang::count_chars(src.line_text(start.line));
+        if (start.known() && start.col > chars && chars > 0) start.col = static_cast<uint32_t>(chars);
+        out.push_back({start, after(start, word_length(src, start)), Severity::Error, e.message, false});
+    }
+}
+
+void undefined(const Index& ix, std::vector<Problem>& out, const std::vector<std::string>& builtins) {
+    for (const Occurrence& o : ix.occurrences()) {
+        if (o.definition || o.attribute || o.symbol >= 0 || o.builtin) continue;
+        std::vector<std::string> names = builtins;
+        for (int id : ix.visible(o.scope)) names.push_back(ix.symbols()[size_t(id)].name);
+        out.push_back({o.loc, after(o.loc, o.length), Severity::Error,
+                       "`" + o.name + "` is not defined" + interp::did_you_mean(o.name, names), false});
+    }
+}
+
+void calls(const Index& ix, Workspace& ws, std::vector<Problem>& out) {
+    for (const CallSite& c : ix.calls()) {
+        if (!c.call->callee || c.call->callee->kind != lang::ExprKind::Name) continue;
+        const std::string& name = c.call->callee->as<lang::Name>().id;
+        const int sym = ix.lookup(name, c.scope);
+        std::vector<Signature> sigs;
+        if (sym < 0) {
+            if (!ws.builtins().count(name)) continue;
+            sigs = ws.signatures(name);
+        } else {
+            // a tg function, when nothing else is ever assigned to its name
+            const Symbol& s = ix.symbols()[size_t(sym)];
+            if (s.kind != SymbolKind::Function || !s.function || s.defs.size() != 1) continue;
+            sigs.push_back(function_signature(*s.function));
+        }
+        if (auto p = check_call(*c.call, name, name_length(name), sigs))
+            out.push_back({p->loc, after(p->loc, p->length), Severity::Error, p->message, false});
+    }
+}
+
+void imports(const Index& ix, Workspace& ws, std::vector<Problem>& out) {
+    for (const lang::Import* im : ix.imports()) {
+        std::string error;
+        if (!ws.find_module(im->module, ix.source()->name(), error))
+            out.push_back({im->module_loc, after(im->module_loc, name_length(im->module)), Severity::Error, error, false});
+    }
+}
+
+// Hints: an import nothing reads; a variable a function assigns and never
+// reads (not parameters, loop variables, unpacked names or `_names`).
+void unused(const Index& ix, std::vector<Problem>& out) {
+    for (const Symbol& s : ix.symbols()) {
+        if (!s.uses.empty() || s.name.starts_with('_') || s.defs.empty() || !s.defs[0].known()) continue;
+        std::string what;
+        if (s.kind == SymbolKind::Module) what = "is imported but never used";
+        bool assigned = s.kind == SymbolKind::Variable && s.scope != 0;
+        for (DefKind k : s.def_kinds) assigned = assigned && (k == DefKind::Assign || k == DefKind::AugAssign);
+        if (assigned) what = "is assigned but never used";
+        if (what.empty()) continue;
+        for (const Loc& d : s.defs)
+            out.push_back({d, after(d, name_length(s.name)), Severity::Hint, "`" + s.name + "` " + what, true});
+    }
+}
+
+}  // namespace
+
+std::vector<Problem> diagnose(const Index& ix, Workspace& ws) {
+    std::vector<Problem> out;
+    syntax(ix, out);
+    undefined(ix, out, ws.builtin_list());
+    calls(ix, ws, out);
+    imports(ix, ws, out);
+    Types types(ix, ws.ops());
+    for (const ShapeProblem& p : types.problems())
+        out.push_back({p.loc, after(p.loc, p.length), Severity::Error, p.message, false});
+    unused(ix, out);
+    return out;
+}
+
+}  // namespace tg::lsp
