@@ -30,6 +30,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <filesystem>
 #include <string>
 #include <unistd.h>
@@ -449,6 +450,25 @@ int kernel_command(const KernelArgs& k, const tg::Options& opts) {
     return tg::kernel::run_kernel(k.connection_file, opts);
 }
 
+// Parses `args` into `app`'s subcommands: nothing when tg goes on, else the
+// exit status (0 after --help or --version, 2 for a usage error).
+std::optional<int> parse_command_line(CLI::App& app, const std::vector<std::string>& args) {
+    std::vector<std::string> rev(args.rbegin(), args.rend());
+    try {
+        app.parse(rev);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    }
+    return std::nullopt;
+}
+
 int tg_main(int argc, char** argv) {
     // A crash of tg itself is reported (the tg line running, its traceback,
     // "this is a bug in tg") after the output so far, not silent
@@ -502,19 +522,7 @@ int tg_main(int argc, char** argv) {
     KernelArgs kernel(app, opts);
     auto* lsp_cmd = app.add_subcommand("lsp", "serve the Language Server Protocol to an editor (stdin/stdout)");
 
-    std::vector<std::string> rev(args.rbegin(), args.rend());
-    try {
-        app.parse(rev);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        app.exit(e);
-        return 2;
-    }
+    if (std::optional<int> status = parse_command_line(app, args)) return *status;
     if (run_cmd->parsed()) {
         script_args.insert(script_args.end(), after_file.begin(), after_file.end());
         return run(file, script_args, opts);
