@@ -150,6 +150,7 @@ void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add_np_search_builtins(out);
     add_np_histogram_builtins(out);
     add_np_sets_builtins(out);
+    add_np_create_builtins(out);
 }
 
 }  // namespace tg::interp

@@ -42,6 +42,9 @@ void eager_only(Runtime& rt, const std::string& fn);
 Value isin(Compose& c, const Value& element, const Value& test);
 Value insertion_points(Compose& c, const Value& a, const Value& v, bool right);
 
+// The positions in a flattened (n, m) matrix of its diagonal `offset` (np_products.cpp)
+std::vector<int64_t> diagonal_positions(int64_t n, int64_t m, int64_t offset);
+
 // Ops on values, each one op of the table
 Value transpose(Compose& c, const Value& x, const std::vector<int64_t>& perm);
 Value concat(Compose& c, const std::vector<Value>& xs, int64_t axis);

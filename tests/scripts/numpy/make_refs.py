@@ -334,7 +334,35 @@ def search():
     ]
     write("search", cases, "searching, counting and sets")
 
+def create():
+    global rng
+    rng = np.random.default_rng(36)
+    v, m, z = u(3), u(2, 4), np.float32(0)  # z: an unused operand (the calls take none)
+    cases = [
+        Case("empty", "empty((2, 3), dtype=\"int32\")", lambda _: np.zeros((2, 3), np.int32), z),
+        Case("empty_like", "empty_like({0}, dtype=f64)", lambda a: np.zeros_like(a, np.float64), m),
+        Case("zeros_like_dtype", "zeros_like({0}, dtype=i32)", lambda a: np.zeros_like(a, np.int32), m),
+        Case("ones_like_dtype", "ones_like({0}, dtype=\"float64\")", lambda a: np.ones_like(a, np.float64), m),
+        Case("full_like", "full_like({0}, 2.5)", lambda a: np.full_like(a, 2.5), ints(2, 3)),
+        Case("full_like_dtype", "full_like({0}, -1.25, dtype=f32)", lambda a: np.full_like(a, -1.25, np.float32), ints(3)),
+        Case("identity", "identity(3, dtype=i64)", lambda _: np.identity(3, np.int64), z),
+        Case("eye_nmk", "eye(3, 5, 2)", lambda _: np.eye(3, 5, 2), z),
+        Case("eye_neg_k", "eye(4, k=-1, dtype=\"f8\")", lambda _: np.eye(4, k=-1), z),
+        Case("logspace", "logspace(0.0, 2.0, 5)", lambda _: np.logspace(0.0, 2.0, 5), z),
+        Case("logspace_base", "logspace(1, 4, 3, endpoint=False, base=2.0, dtype=f64)",
+             lambda _: np.logspace(1, 4, 3, endpoint=False, base=2.0), z),
+        Case("tri", "tri(3, 4, 1)", lambda _: np.tri(3, 4, 1), z),
+        Case("tri_dtype", "tri(3, k=-1, dtype=i32)", lambda _: np.tri(3, k=-1, dtype=np.int32), z),
+        Case("tril_indices", "list(tril_indices(4, -1))", lambda _: list(np.tril_indices(4, -1)), z),
+        Case("triu_indices", "list(triu_indices(3, 1, 5))", lambda _: list(np.triu_indices(3, 1, 5)), z),
+        Case("diag_k", "diag({0}, 2)", lambda a: np.diag(a, 2), v, wrt=(0,)),
+        Case("diag_neg_k", "diag({0}, k=-1)", lambda a: np.diag(a, k=-1), v, wrt=(0,)),
+        Case("diag_2d_k", "diag({0}, 1)", lambda a: np.diag(a, 1), m, wrt=(0,)),
+        Case("diag_2d_neg", "diag({0}, -1)", lambda a: np.diag(a, -1), m, wrt=(0,)),
+    ]
+    write("create", cases, "creation functions")
 
-FAMILIES = {"stack": stack, "elementwise": elementwise, "stats": stats, "search": search}
+
+FAMILIES = {"stack": stack, "elementwise": elementwise, "stats": stats, "search": search, "create": create}
 for name, family in FAMILIES.items():
     family()  # every family runs, so each one's random draws stay the same
