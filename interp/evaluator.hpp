@@ -336,11 +336,13 @@ private:
     Value any_lane(const Value& active);
     Value batched_boolop(const lang::BoolOp& b, const Value& x);
     std::vector<Value> merge_lanes(const Value& p, const std::vector<TraceVar>& vars, const std::vector<Value>& before,
-                                   const std::vector<Value> out[2], const bool gone[2], lang::Loc loc,
+                                   const std::vector<Value> out[2], const bool returned[2], lang::Loc loc,
                                    const std::string& construct);
     Flow batched_if(const Value& cond, std::vector<TraceVar> extra, const BranchFn& then_fn, const BranchFn& else_fn,
                     lang::Loc loc, const std::string& construct);
     Value batched_ifexp(const lang::IfExp& e, const Value& cond);
+    Value batched_return(const Value& v, lang::Loc loc);  // `return` after some examples returned
+    [[noreturn]] void batched_fall_off(const FunctionObj& fn) const;
     void masked_iteration(const lang::While& w, const std::vector<TraceVar>& vars, Value& active);
     Flow batched_while(const lang::While& w, const Value& first);
     Value trace_boolop(const lang::BoolOp& b, const Value& x, uint32_t pred);

@@ -187,7 +187,9 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     case StmtKind::Pass: return Flow::Normal;
     case StmtKind::Return: {
         const Return& r = s.as<Return>();
-        f_->ret = r.value ? eval_passing_none(*r.value) : Value::none();
+        Value v = r.value ? eval_passing_none(*r.value) : Value::none();
+        if (f_->ret_flag.batched()) [[unlikely]] v = batched_return(v, s.loc);  // vmap (batched_control.cpp)
+        f_->ret = std::move(v);
         return Flow::Return;
     }
     case StmtKind::Assert: {

@@ -113,12 +113,14 @@ Value Evaluator::batched_boolop(const BoolOp& b, const Value& x) {
 
 std::vector<Value> Evaluator::merge_lanes(const Value& p, const std::vector<TraceVar>& vars,
                                           const std::vector<Value>& before, const std::vector<Value> out[2],
-                                          const bool gone[2], Loc loc, const std::string& construct) {
+                                          const bool returned[2], Loc loc, const std::string& construct) {
     const CarriedValues h{true};
     std::vector<Value> after;
     for (size_t i = 0; i < vars.size(); ++i) {
         const tracer::CarriedVar var{vars[i].name, static_cast<tracer::CarriedRole>(vars[i].role)};
         const Value* sides[2] = {&out[0][i], &out[1][i]};
+        // the local variables of a side that returned are never read again in its examples
+        const bool gone[2] = {returned[0] && vars[i].role == TraceVar::Var, returned[1] && vars[i].role == TraceVar::Var};
         std::vector<tracer::BranchResult<Value>> results;
         tracer::BranchMerge<Value> m;
         try {
@@ -140,11 +142,11 @@ std::vector<Value> Evaluator::merge_lanes(const Value& p, const std::vector<Trac
                 continue;
             }
             const tracer::BranchResult<Value>& y = results[static_cast<size_t>(m.leaf[k])];
-            if (!y.side[0].defined() || !y.side[1].defined() || m.flag >= 0)
-                fail("vmap: `" + vars[i].name + "` has a value on one path of the " + construct +
-                         " on a batched value and none on the other; every example needs one (give it a value "
-                         "before the " + construct + "; docs/training.md \"vmap\")",
-                     loc);
+            // one side gone (returned), or the return value of a side that has not returned: the other's
+            if (!y.side[0].defined() || !y.side[1].defined()) {
+                leaves.push_back(y.side[0].defined() ? y.side[0] : y.side[1]);
+                continue;
+            }
             at(loc);
             leaves.push_back(select(rt_, p, y.side[0], y.side[1], y.type));
         }
@@ -180,30 +182,47 @@ Evaluator::Flow Evaluator::batched_if(const Value& cond, std::vector<TraceVar> e
     const std::vector<Value> before = values_of(vars);
     std::vector<Value> out[2];
     Flow flow[2];
+    bool returned[2];
     for (int b = 0; b < 2; ++b) {
         set_values(vars, before);
         flow[b] = b == 0 ? then_fn() : else_fn();
+        // A side that returns has, for its examples, returned: the frame's
+        // return flag becomes per example where only one side returns, and
+        // the rest of the function runs for the others (batched_return).
+        returned[b] = flow[b] == Flow::Return;
+        if (returned[b]) f_->ret_flag = Value::from_bool(true);
         out[b] = values_of(vars);
     }
-    if (flow[0] != flow[1])
+    if (flow[0] != flow[1] && !returned[0] && !returned[1])
         fail("vmap: one branch of this " + construct + " on a batched value " + flow_name(int(flow[0])) +
                  " and the other " + flow_name(int(flow[1])) +
-                 "; both branches run for every example, so they must end alike (e.g. `return` in both, the "
-                 "values merged per example; docs/training.md \"vmap\")",
+                 "; both branches run for every example, so they must end alike (docs/training.md \"vmap\")",
              loc);
-    // where both return, the local variables are never read again: only the return value merges
-    const bool returned = flow[0] == Flow::Return;
-    std::vector<TraceVar> merged_vars;
-    std::vector<Value> mb, mo[2];
-    for (size_t i = 0; i < vars.size(); ++i) {
-        if (returned && vars[i].role != TraceVar::Ret) continue;
-        merged_vars.push_back(vars[i]);
-        mb.push_back(before[i]);
-        for (int b = 0; b < 2; ++b) mo[b].push_back(out[b][i]);
-    }
-    const bool gone[2] = {false, false};
-    set_values(merged_vars, merge_lanes(p, merged_vars, mb, mo, gone, loc, construct));
-    return flow[0];
+    if (returned[0] != returned[1] && flow[returned[0] ? 1 : 0] != Flow::Normal)
+        fail("vmap: one branch of this " + construct + " on a batched value returns and the other " +
+                 flow_name(int(flow[returned[0] ? 1 : 0])) + " (docs/training.md \"vmap\")",
+             loc);
+    set_values(vars, merge_lanes(p, vars, before, out, returned, loc, construct));
+    return returned[0] && returned[1] ? Flow::Return : flow[returned[0] ? 1 : 0];
+}
+
+Value Evaluator::batched_return(const Value& v, Loc loc) {
+    // some examples returned before: they keep their value
+    const TraceVar ret{&f_->ret, "the return value", TraceVar::Ret};
+    const std::vector<TraceVar> vars{ret};
+    const std::vector<Value> before{f_->ret};
+    const std::vector<Value> out[2] = {before, {v}};
+    const bool returned[2] = {false, false};
+    Value r = merge_lanes(f_->ret_flag, vars, before, out, returned, loc, "`return`")[0];
+    f_->ret_flag = Value::from_bool(true);
+    return r;
+}
+
+void Evaluator::batched_fall_off(const FunctionObj& fn) const {
+    fail("vmap: `" + fn.name +
+             "` returns a value for some examples and falls off its end (None) for others; give every path a "
+             "`return` (docs/training.md \"vmap\")",
+         fn.body && !fn.body->empty() ? fn.body->back()->loc : Loc{});
 }
 
 Value Evaluator::batched_ifexp(const IfExp& e, const Value& cond) {
@@ -245,15 +264,17 @@ Value Evaluator::any_lane(const Value& active) {
 
 void Evaluator::masked_iteration(const While& w, const std::vector<TraceVar>& vars, Value& active) {
     const std::vector<Value> before = values_of(vars);
-    const Flow f = exec_block(w.body);
+    const Value ret_flag = f_->ret_flag;
+    Flow f = exec_block(w.body);
+    if (f == Flow::Normal && !f_->ret_flag.identical(ret_flag)) f = Flow::Return;  // for some examples
     if (f != Flow::Normal)
         fail(std::string("vmap: this `while` on a batched condition ") + flow_name(int(f)) +
                  " from its body; `break`, `continue` and `return` would end the loop for some examples only, which "
                  "vmap does not support here (fold the exit into the condition; docs/training.md \"vmap\")",
              w.loc);
     std::vector<Value> out[2] = {values_of(vars), before};
-    const bool gone[2] = {false, false};
-    set_values(vars, merge_lanes(active, vars, before, out, gone, w.loc, "`while`"));
+    const bool returned[2] = {false, false};
+    set_values(vars, merge_lanes(active, vars, before, out, returned, w.loc, "`while`"));
     const Value c = lane_condition(*w.cond);
     at(w.cond->loc);
     active = binary(rt_, BinOp::BitAnd, active, lane_truth(c, w.cond->loc));
