@@ -47,7 +47,7 @@ options:
                   are not gradient programs (default 0.2; 1 for feature programs only)
   --features LIST comma-separated subset of the feature programs' features
                   (creation,axes,pow_lit,sign0,pysum,many,loops,dtypes,
-                  eager_grad,nested,builtin): to leave out a class whose bug
+                  eager_grad,nested,pylang,builtin): to leave out a class whose bug
                   is known while looking for others (other draws then)
   --builtins GEN  tg_gen_builtins, for the builtin list of the feature
                   programs (default: TG's folder/tests/tg_gen_builtins)
@@ -1179,7 +1179,7 @@ FEATURE_SHARE = 0.2   # of the programs that are not gradient programs
 AXIS_NONE_OPS = ["sort", "argsort", "sum", "mean", "max", "min", "prod", "argmax", "argmin",
                  "logsumexp", "var", "std", "median", "cumsum", "cumprod", "flip", "norm"]
 FEATURE_NAMES = ["creation", "axes", "pow_lit", "sign0", "pysum", "many", "loops", "dtypes", "eager_grad",
-                 "nested", "loop_grad", "builtin"]
+                 "nested", "loop_grad", "pylang", "builtin"]
 FEATURES = None       # --features: a subset of FEATURE_NAMES
 # Features whose programs fail today because of a known bug, each with the
 # bug: left out of the feature programs (unless --features names them), and
