@@ -45,6 +45,9 @@ struct LoopFlags {
     Value cont = Value::from_bool(false);
 };
 
+// Python slice semantics: the positions x[slice] takes from a sequence of length n.
+std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n);
+
 // One active tg function call (or module top level).
 struct Frame {
     Env* env = nullptr;                // locals; null at module level (its variables are globals)
@@ -173,6 +176,13 @@ private:
     void assign(const lang::Expr& target, Value v);
     void assign_index(const lang::Index& target, const Value& v);
     void aug_assign(const lang::AugAssign& s);
+    // del and list slice assignment (deletion.cpp)
+    void exec_delete(const lang::Delete& d);
+    void delete_target(const lang::Expr& t);
+    void delete_item(const lang::Index& t);
+    void assign_list_slice(Value& base, const stdlib::IndexItem& slice, const Value& v);
+    // A variable a `global` / `nonlocal` statement lets this function assign.
+    Value& outer_slot(const lang::Name& n);
     void define_function(const lang::FunctionDef& d);
 
     // expressions (expressions.cpp)

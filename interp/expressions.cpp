@@ -198,6 +198,10 @@ Value& Evaluator::store_slot(const Name& n) {
     case lang::Scope::Local: return f_->env->slots[n.slot];
     case lang::Scope::Global:
         if (!f_->env) return f_->module->globals[n.slot];
+        if (n.declared_outer) return outer_slot(n);
+        break;
+    case lang::Scope::Enclosing:
+        if (n.declared_outer) return outer_slot(n);
         break;
     default: break;
     }
@@ -207,7 +211,8 @@ Value& Evaluator::store_slot(const Name& n) {
 Value* Evaluator::lvalue(const Expr& e) {
     if (e.kind == ExprKind::Name) {
         const Name& n = e.as<Name>();
-        if (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) {
+        if (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env) || n.declared_outer) {
+            if (n.declared_outer) load(n);  // "not defined" first
             Value& slot = store_slot(n);
             if (!slot.defined()) undefined(n);
             return &slot;
@@ -690,7 +695,6 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
     return items;
 }
 
-namespace {
 // Python slice semantics on a sequence of length n.
 std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
     int64_t step = it.step.value_or(1);
@@ -711,7 +715,6 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
         for (int64_t i = lo; i > hi; i += step) out.push_back(i);
     return out;
 }
-}  // namespace
 
 Value Evaluator::index_value(const Value& base, const Index& e) {
     if (base.is(Kind::Dict)) {

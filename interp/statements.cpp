@@ -226,6 +226,8 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
         return Flow::Normal;
     }
     case StmtKind::FunctionDef: define_function(s.as<FunctionDef>()); return Flow::Normal;
+    case StmtKind::Delete: exec_delete(s.as<Delete>()); return Flow::Normal;
+    case StmtKind::Global: return Flow::Normal;  // the resolver did its work
     case StmtKind::Import: {
         const Import& im = s.as<Import>();
         ModuleState& m = rt_.import_module(im.module, f_->module->path, source(), im.module_loc);
@@ -365,8 +367,10 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
             return;
         }
         if (base->is(Kind::List)) {
+            if (items.size() == 1 && items[0].kind == stdlib::IndexItem::Slice)
+                return assign_list_slice(*base, items[0], v);
             if (items.size() != 1 || items[0].kind != stdlib::IndexItem::Int)
-                throw Error("list index assignment takes one int index");
+                throw Error("list indices must be an int or a slice");
             auto& xs = base->list_mut();
             int64_t n = static_cast<int64_t>(xs.size());
             int64_t k = items[0].index < 0 ? items[0].index + n : items[0].index;
@@ -445,6 +449,9 @@ void Evaluator::define_function(const FunctionDef& d) {
                 f_->env->slots[i] = std::move(v);
                 return;
             }
+        // `global f` before `def f` (a nonlocal `def` is not supported)
+        if (rt_.trace) fail("cannot define the module's function `" + d.name + "` inside a @graph function", d.name_loc);
+        f_->module->globals[f_->module->slot_of(d.name)] = std::move(v);
     } else {
         f_->module->globals[f_->module->slot_of(d.name)] = std::move(v);
     }

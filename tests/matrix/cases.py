@@ -68,6 +68,7 @@ UNARY_DTYPES = {  # element-wise ops of one operand: their operand dtypes beyond
     "square": [(INT, I32)], "isnan": [(INT, I32)], "isfinite": [(INT, I64)],
 }
 BITWISE = ("bitand", "bitor", "bitxor")
+SHIFTS = ("left_shift", "right_shift")  # integers only; counts of the width or more shift everything out
 
 # builtin -> [(form, call, operands..., options)] for what the table cannot derive
 FORMS = {
@@ -552,7 +553,12 @@ def derive(op):
         for lit, dt in UNARY_DTYPES.get(name, []):
             out.append((dt, name + "({0})", (lit, dt)))
     elif op["elementwise"] and len(tensors) == 2 and len(required) == 2:
-        if name in BITWISE:
+        if name in SHIFTS:
+            out += [("i32", name + "({0}, {1})", (INT, I32), (DIV, I32)),
+                    ("i64_lit", name + "({0}, 6)", (INT, I64)),
+                    ("wide", name + "({0}, {1})", (INT, I64), ("[[0, 63, 64], [65, 1, 2]]", I64)),
+                    ("op", "{0} << {1} >> 1" if name == "left_shift" else "{0} >> {1} << 1", (INT, I32), (DIV, I32))]
+        elif name in BITWISE:
             out += [("i32", name + "({0}, {1})", (INT, I32), (DIV, I32)),
                     ("i64_lit", name + "({0}, 6)", (INT, I64)),
                     ("bool", name + "({0}, {1})", (BOOL, BOOLT), (BOOL2, BOOLT))]

@@ -74,7 +74,7 @@ REQUIRED = [
 MAPPED = set("""
 neg invert logical_not abs exp expm1 log log1p sqrt rsqrt sin cos tan tanh sigmoid relu floor ceil round sign square
 isnan isfinite isinf log2 log10 asin acos atan sinh cosh erf gelu gelu_tanh softplus trunc reciprocal
-add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor bitxor atan2 logaddexp
+add sub mul div floordiv mod pow maximum minimum eq ne lt le gt ge bitand bitor bitxor left_shift right_shift atan2 logaddexp
 where clip astype sum mean max min prod argmax argmin any all logsumexp var std
 matmul dot outer transpose reshape expand_dims squeeze flatten broadcast_to concat stack flip tile tril triu take
 roll repeat pad diag norm det sort argsort median _gather _scatter _scatter_add softmax log_softmax cross_entropy mse cumsum cumprod one_hot full zeros_like ones_like
