@@ -3,6 +3,7 @@
 #include "cli/line_input.hpp"
 #include "cli/terminal_debugger.hpp"
 #include "cli/open_brackets.hpp"
+#include "cli/block_lines.hpp"
 
 #include "cli/fault_for_tests.hpp"
 
@@ -10,6 +11,7 @@
 
 #include <editline/readline.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -121,7 +123,8 @@ void err(std::string_view s) {
 }
 
 const char* kHelp =
-    "Enter tg statements; a block ends with an empty line.\n"
+    "Enter tg statements; a block ends with an empty line (in pasted text, only\n"
+    "when the next line is not indented). help(name) shows a builtin's reference.\n"
     "  :eager on|off   run @graph functions eagerly\n"
     "  :trace on|off   trace every input into a graph (shown, then run) and log\n"
     "                  every trace of a @graph function with its graph\n"
@@ -255,26 +258,77 @@ private:
     int counter_ = 0;
 };
 
+// The REPL's input lines, with one line of lookahead: after an empty line
+// inside a block, the next line decides whether the block goes on
+// (cli/block_lines.hpp); when it does not, it is the next input's first line.
+class Input {
+public:
+    explicit Input(bool tty) : tty_(tty) {}
+
+    Read read(const char* prompt, std::string& line) {
+        if (!pending_) return read_line(tty_, prompt, line);
+        line = std::move(*pending_);
+        pending_.reset();
+        return Read::Line;
+    }
+    void put_back(std::string line) { pending_ = std::move(line); }
+    // Whether a next line is already there: always for piped input; on a
+    // terminal, when the rest of a paste is waiting to be read (typed lines
+    // are not there yet, and an empty typed line ends the block).
+    bool waiting() const {
+        if (!tty_) return true;
+        pollfd p{0, POLLIN, 0};
+        return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+    }
+
+private:
+    bool tty_;
+    std::optional<std::string> pending_;
+};
+
+// After an empty line inside a block: the empty lines and the line after
+// them when that one is indented (the block goes on: a paste), else nothing
+// — the block ends, and a line read past it is put back.
+std::optional<std::string> block_goes_on(Input& input) {
+    std::string blanks = "\n", next;
+    while (input.waiting()) {
+        if (input.read("... ", next) != Read::Line) return std::nullopt;
+        if (is_blank_line(next)) {
+            blanks += "\n";
+            continue;
+        }
+        if (is_indented_line(next)) return blanks + next;
+        input.put_back(std::move(next));
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 // The rest of a statement whose first line is `line`: a block ends at an
-// empty line; otherwise it is parsed only when it may be complete (linear
-// in its length). Nothing when Ctrl-C or an overlong line drops it.
-std::optional<std::string> read_statement(Session& session, bool tty, const std::string& line) {
+// empty line, unless an indented line follows at once (docs/repl.md
+// "Multi-line input"); otherwise it is parsed only when it may be complete
+// (linear in its length). Nothing when Ctrl-C or an overlong line drops it.
+std::optional<std::string> read_statement(Session& session, Input& input, const std::string& line) {
     std::string code = line + "\n";
-    bool block = !line.empty() && line.back() == ':';
+    bool block = opens_block(line);
     OpenBrackets brackets;
     brackets.feed(line);
     for (;;) {
         if (!block && !brackets.open() && !check_source(code, "<stdin>").incomplete) break;
         std::string more;
-        Read m = read_line(tty, "... ", more);
+        Read m = input.read("... ", more);
         if (m == Read::Interrupted) return std::nullopt;  // Ctrl-C in a block drops the whole block
         if (m == Read::End) break;
         if (m == Read::TooLong) {
             session.fail("error: an input line is longer than 64 MiB; it was skipped\n");
             return std::nullopt;
         }
-        if (more.empty() && block) break;
-        if (!more.empty() && more.back() == ':') block = true;
+        if (more.empty() && block) {
+            std::optional<std::string> rest = block_goes_on(input);
+            if (!rest) break;
+            more = std::move(*rest);  // the empty lines and the indented line after them
+        }
+        if (opens_block(more)) block = true;
         brackets.feed(more);
         code += more + "\n";
     }
@@ -302,10 +356,11 @@ int repl(Options options) {
         rl_getc_function = read_key;
         if (!history.empty()) read_history(history.c_str());
     }
+    Input input(tty);
     std::string line;
     for (;;) {
         if (tty) g_completing = &session.interpreter();
-        Read r = read_line(tty, ">>> ", line);
+        Read r = input.read(">>> ", line);
         if (r == Read::End) break;
         if (r == Read::TooLong) {
             session.fail("error: an input line is longer than 64 MiB; it was skipped\n");
@@ -316,7 +371,7 @@ int repl(Options options) {
             if (!session.command(line)) break;
             continue;
         }
-        if (std::optional<std::string> code = read_statement(session, tty, line)) session.run(*code);
+        if (std::optional<std::string> code = read_statement(session, input, line)) session.run(*code);
     }
     if (!history.empty()) write_history(history.c_str());
     return session.failed() && !tty ? 1 : 0;

@@ -1,6 +1,7 @@
 #include "cli/kernel/cell_text.hpp"
 
 #include "api/tool_api.hpp"
+#include "cli/block_lines.hpp"
 
 #include <cctype>
 
@@ -30,10 +31,15 @@ std::string completeness(std::string_view code) {
     std::string_view last = last_line(code, ends_blank);
     if (last.empty()) return "complete";
     // an indented last line continues a block only when some line opened one
-    // (`x = [1,\n 2]` is complete)
+    // (`x = [1,\n 2]` is complete); empty lines before it do not end the
+    // block (cli/block_lines.hpp)
     bool opened = false;
-    for (size_t end = code.find(":\n"); end != std::string_view::npos; end = code.find(":\n", end + 1)) opened = true;
-    const bool in_block = last.back() == ':' || (opened && (last.front() == ' ' || last.front() == '\t'));
+    for (size_t p = 0; p < code.size() && !opened;) {
+        size_t nl = code.find('\n', p);
+        opened = cli::opens_block(code.substr(p, nl == std::string_view::npos ? nl : nl - p));
+        p = nl == std::string_view::npos ? code.size() : nl + 1;
+    }
+    const bool in_block = cli::opens_block(last) || (opened && cli::is_indented_line(last));
     CheckResult r = check_source(code, "<cell>");
     if (r.incomplete || (in_block && !ends_blank)) return "incomplete";
     return r.errors ? "invalid" : "complete";

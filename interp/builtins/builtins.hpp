@@ -72,8 +72,10 @@ void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_python_builtins(std::vector<std::pair<std::string, Value>>& out);
 // tree_map, tree_leaves, tree_flatten, tree_unflatten, tree_structure (tree.cpp)
 void add_tree_builtins(std::vector<std::pair<std::string, Value>>& out);
-// display(x, ...) (display.cpp)
+// display(x, ...) (display.cpp), and help(x) with it: both print for the reader
 void add_display_builtins(std::vector<std::pair<std::string, Value>>& out);
+// help(x) (help.cpp)
+void add_help_builtins(std::vector<std::pair<std::string, Value>>& out);
 // breakpoint() (interp/debug/breakpoint_builtin.cpp)
 void add_debug_builtins(std::vector<std::pair<std::string, Value>>& out);
 

@@ -21,6 +21,7 @@ void add_display_builtins(std::vector<std::pair<std::string, Value>>& out) {
         return Value::none();
     };
     out.emplace_back("display", Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{"display", fn, nullptr})));
+    add_help_builtins(out);
 }
 
 }  // namespace tg::interp

@@ -15,9 +15,7 @@ unless TG_REQUIRE_JUPYTER=1 (scripts/test, CI): scripts/install-deps
 installs them.
 """
 import os
-import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
@@ -30,15 +28,9 @@ except ImportError as e:
     print(f"kernel_test: skipped: {e}")
     sys.exit(77)
 
+from kernelspec import register  # noqa: E402 (after the skip above)
+
 TIMEOUT = 60
-
-
-def register(tg):
-    """A temporary JUPYTER_PATH with the kernelspec of `tg`."""
-    prefix = tempfile.mkdtemp(prefix="tg-jupyter-")
-    subprocess.run([tg, "kernel", "install", "--prefix", prefix], check=True, stdout=subprocess.DEVNULL)
-    os.environ["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter")
-    return prefix
 
 
 class TgKernelTests(jupyter_kernel_test.KernelTests):

@@ -262,6 +262,10 @@ FORMS = {
     # outside a notebook (tg::Options::display unset): repr and a newline, as the REPL echoes
     "display": [("tensor", "display({0})", ("[1.5, 2.0]", F32),
                  {"ret": False, "contexts": ["eager", "repl"], "expect": "tensor([1.5, 2.0], shape=(2,), dtype=f32)\nNone\nNone\n"})],
+    # prints the builtin reference's lines (docs/builtins.md, compiled in); an error in @graph
+    "help": [("builtin", "help(zeros)", {"ret": False, "contexts": ["eager", "repl"],
+                                         "expect": "zeros(shape, dtype=f32)\n    a tensor of zeros\nNone\nNone\n"}),
+             ("method", "help({0}.reshape)", (VEC, F32), {"ret": False, "contexts": ["eager", "repl"]})],
     "isatty": [("pipe", "isatty()", {"ret": False, "contexts": ["eager", "repl"], "expect": "False\nNone\n"})],
     # with no debugger and no terminal: nothing, in every context but the REPL,
     # where it opens the debugger, which would read the next inputs as its

@@ -3,7 +3,8 @@
 Ctrl-C interrupting a running loop (also a traced input's graph) with the
 session's state intact, Ctrl-C at the prompt, mid-line and in a block
 discarding the input without leaving the REPL, UTF-8 typed input, history
-recalled with the Up arrow and kept across sessions, tab completion.
+recalled with the Up arrow and kept across sessions, tab completion, a
+pasted block with empty lines inside.
 
 usage: tty_test.py TG_BINARY
 """
@@ -110,6 +111,16 @@ try:
     keys("x = 5", "Enter")
     keys("Up", "Up", "Up", "Enter")  # x = 5, :quit, zeros_like(x)
     expect("tensor(0, shape=(), dtype=i64)", "history across sessions")
+    # a pasted block goes on past its empty lines when the next line is
+    # indented (docs/repl.md "Multi-line input"); typed, an empty line ends it
+    tmux("set-buffer", "def pasted(a):\n    b = a + 1\n\n    return b * 3\n\npasted(2)\n")
+    tmux("paste-buffer", "-t", session)
+    time.sleep(0.8)
+    expect("tensor(9, shape=(), dtype=i64)", "a pasted block with an empty line inside")
+    keys("def typed():", "Enter")
+    keys("    v = 4", "Enter", "Enter", wait=0.5)
+    keys("    return v", "Enter", wait=0.5)
+    expect("unexpected indent", "a typed empty line ends the block")
     keys("C-d", wait=0.5)
 finally:
     tmux("kill-server")
