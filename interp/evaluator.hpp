@@ -211,6 +211,11 @@ private:
     // list inside one), for in-place updates; null if it is not a variable.
     Value* lvalue(const lang::Expr& e);
     Value eval_index(const lang::Index& e);
+    // The fast path of a subscript by one int (expressions.cpp): its index
+    // when computing it has no effects, and the item it selects.
+    bool pure_int_index(const lang::Index& e, int64_t& k);
+    bool item_at(const Value& base, int64_t k, Value& out);
+    bool store_item(Value& list, int64_t k, const Value& v);
     Value index_value(const Value& base, const lang::Index& e);
     // `special` (tensor subscripts only): per item, None or an index / mask
     // tensor, whose item is then a full slice (interp/index_advanced.hpp).

@@ -235,6 +235,11 @@ Value* Evaluator::lvalue(const Expr& e) {
         if (!base || base->kind() != Kind::List || ix.indices.size() != 1 ||
             ix.indices[0]->kind == ExprKind::Slice)
             return nullptr;
+        if (int64_t k; pure_int_index(ix, k)) {
+            const int64_t n = static_cast<int64_t>(base->items().size());
+            if (k < 0) k += n;
+            if (k >= 0 && k < n) return &base->list_mut()[static_cast<size_t>(k)];
+        }
         Value i = eval(*ix.indices[0]);
         auto& items = base->list_mut();
         int64_t k;
@@ -764,10 +769,71 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
     }
 }
 
+// An int subscript whose index costs nothing to compute twice: a variable,
+// an int literal (or its negation) or a flat scalar program (pure, so the
+// general path may evaluate it again when the fast path declines). Not
+// while tracing: a global read there is a capture the tree walker records.
+bool Evaluator::pure_int_index(const Index& e, int64_t& k) {
+    if (rt_.trace || e.indices.size() != 1 || e.is_tuple) return false;
+    const Expr& x = *e.indices[0];
+    const Scalar* s = nullptr;
+    Scalar computed;
+    switch (x.kind) {
+    case ExprKind::Int: k = x.as<IntLit>().value; return true;
+    case ExprKind::Unary: {
+        const Unary& u = x.as<Unary>();
+        if (u.op != UnaryOp::Neg || u.operand->kind != ExprKind::Int) return false;
+        k = -u.operand->as<IntLit>().value;  // (a literal is at most INT64_MAX)
+        return true;
+    }
+    case ExprKind::Name: {
+        const Name& n = x.as<Name>();
+        if (n.scope == lang::Scope::Local) s = f_->env->slots[n.slot].scalar();
+        else if (n.scope == lang::Scope::Global) s = f_->module->globals[n.slot].scalar();
+        break;
+    }
+    case ExprKind::Binary:
+        if (const ScalarCode* code = scalar_code_of(x); code && !rt_.options.debug_nans &&
+                                                        run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr,
+                                                                   f_->module->globals.data(), computed))
+            s = &computed;
+        break;
+    default: break;
+    }
+    if (!s || !stdlib::is_int(s->dtype)) return false;
+    k = s->i;
+    return true;
+}
+
+// xs[k] for a list or tuple, a string's k-th character: false (nothing
+// done) when k is out of range, and the general path raises the error.
+bool Evaluator::item_at(const Value& base, int64_t k, Value& out) {
+    if (base.is_sequence()) {
+        const std::vector<Value>& items = base.items();
+        const int64_t n = static_cast<int64_t>(items.size());
+        if (k < 0) k += n;
+        if (k < 0 || k >= n) return false;
+        out = items[static_cast<size_t>(k)];
+        return true;
+    }
+    if (base.is(Kind::Str) && !base.sym_str()) {
+        const TextChars chars = base.text_chars();
+        const int64_t n = chars.size();
+        if (k < 0) k += n;
+        if (k < 0 || k >= n) return false;
+        out = Value::str(std::string(chars.at(k)));
+        return true;
+    }
+    return false;
+}
+
 Value Evaluator::eval_index(const Index& e) {
     check_stack(e.loc);
     Value scratch;
     const Value& base = eval_ref(*e.value, scratch);
+    // The hot case of ordinary code: an int index into a list (nbody, richards)
+    if (int64_t k; (base.is_sequence() || base.is(Kind::Str)) && pure_int_index(e, k))
+        if (Value out; item_at(base, k, out)) return out;
     return index_value(base, e);
 }
 

@@ -355,6 +355,7 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
         base->dict_mut().set(std::move(k), v);
         return;
     }
+    if (int64_t k; base->is(Kind::List) && pure_int_index(t, k) && store_item(*base, k, v)) return;
     Subscript sub;
     sub.items = located_index_items(t, base->is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
                                     base->is_tensor() ? &sub.special : nullptr);
@@ -389,6 +390,16 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
     }
 }
 
+// xs[k] = v for a list: false (nothing done) when k is out of range, and
+// the general path raises the error.
+bool Evaluator::store_item(Value& list, int64_t k, const Value& v) {
+    const int64_t n = static_cast<int64_t>(list.items().size());
+    if (k < 0) k += n;
+    if (k < 0 || k >= n) return false;
+    list.list_mut()[static_cast<size_t>(k)] = v;
+    return true;
+}
+
 void Evaluator::aug_assign(const AugAssign& s) {
     auto located = [&](auto&& fn) {
         at(s.op_loc);
@@ -419,6 +430,16 @@ void Evaluator::aug_assign(const AugAssign& s) {
     const Index& t = s.target->as<Index>();
     Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression", t.loc);
+    // `xs[k] += v` by an int: the index computed once, the item read in place
+    int64_t k;
+    if (Value current; base->is(Kind::List) && pure_int_index(t, k) && item_at(*base, k, current)) {
+        Value rhs = eval(*s.value);
+        Value next = apply(current, rhs);
+        // the right side may have changed the list (a method called on it)
+        base = lvalue(*t.value);
+        if (!base || !base->is(Kind::List) || !store_item(*base, k, next)) assign_index(t, next);
+        return;
+    }
     Value current = index_value(*base, t);
     Value rhs = eval(*s.value);
     Value next = apply(current, rhs);
