@@ -45,6 +45,10 @@ Value Evaluator::eval_call(const Call& c) {
     check_stack(c.loc);
     if (c.callee->kind == ExprKind::Attribute) return call_method(c, c.callee->as<Attribute>());
     Value callee = eval(*c.callee);
+    if (callee.is(Kind::Function) && c.keywords.empty() && !rt_.trace) {
+        const FunctionObj& fn = callee.function();
+        if (!fn.is_graph && !fn.native_body && c.args.size() <= fn.params->size()) return call_direct(c, fn);
+    }
     EvaluatedArgs a;
     a.positional.reserve(c.args.size());
     // print of a variable that is None on some paths (docs/graph.md "Static and dynamic")
@@ -247,6 +251,13 @@ bool made_nonfinite(const Env& args, const Value& result) {
     return true;
 }
 
+// The frame of a call goes back to the pool when the call ends (however it ends).
+struct BackToPool {
+    EnvPool& pool;
+    std::shared_ptr<Env>& env;
+    ~BackToPool() { pool.give(std::move(env)); }
+};
+
 // Deep recursion stops with an error before the native stack runs out.
 void check_call_depth(const Runtime& rt, const SourcePtr& call_source, Loc loc) {
     // While tracing, deep recursion is the tracer's limit (a recursion on a
@@ -264,15 +275,13 @@ void check_call_depth(const Runtime& rt, const SourcePtr& call_source, Loc loc) 
 
 // The call's environment: the arguments bound to the parameters (positional,
 // keyword, defaults), in the function's slots.
-std::shared_ptr<Env> bind_parameters(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
+std::shared_ptr<Env> bind_parameters(Runtime& rt, const FunctionObj& fn, const CallArgs& args,
+                                     const SourcePtr& call_source) {
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
     auto err_at = [&](std::string msg, Loc loc) { return Error(fn.name + ": " + std::move(msg), call_source, loc); };
     const auto& params = *fn.params;
     const size_t n = params.size();
-    auto env = std::make_shared<Env>();
-    env->slots.resize(static_cast<size_t>(facts->num_slots()));
-    env->parent = fn.env;
-    env->facts = facts;
+    std::shared_ptr<Env> env = rt.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
     for (size_t i = 0; i < args.positional.size(); ++i) env->slots[i] = args.positional[i];
     for (size_t k = 0; k < args.keywords.size(); ++k) {
         std::string_view kw = args.keywords[k].name;
@@ -296,6 +305,26 @@ std::shared_ptr<Env> bind_parameters(const FunctionObj& fn, const CallArgs& args
 
 }  // namespace
 
+// A call of a tg function (not @graph) with positional arguments only, not
+// traced: what call_function does for it, with the arguments evaluated
+// straight into the slots of a frame from the pool (no argument vector, no
+// copies), and the errors in call_function's order.
+Value Evaluator::call_direct(const Call& c, const FunctionObj& fn) {
+    auto* facts = static_cast<const FunctionFacts*>(fn.info);
+    std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
+    BackToPool back_to_pool{rt_.env_pool, env};
+    const size_t given = c.args.size();
+    for (size_t i = 0; i < given; ++i) env->slots[i] = eval(*c.args[i]);
+    check_call_depth(rt_, source(), c.loc);
+    const auto& params = *fn.params;
+    for (size_t i = given; i < params.size(); ++i) {
+        if (!fn.defaults[i].defined())
+            throw Error(fn.name + ": missing argument `" + params[i].name + "`", source(), c.loc);
+        env->slots[i] = fn.defaults[i];
+    }
+    return run_body(fn, env, CallArgs{{}, {}, {}, c.loc}, source());
+}
+
 Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
     const size_t n = fn.params->size();
     if (args.positional.size() > n)
@@ -303,7 +332,8 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
                         std::to_string(args.positional.size()) + " were given",
                     call_source, args.loc);
     check_call_depth(rt_, call_source, args.loc);
-    std::shared_ptr<Env> env = bind_parameters(fn, args, call_source);
+    std::shared_ptr<Env> env = bind_parameters(rt_, fn, args, call_source);
+    BackToPool back_to_pool{rt_.env_pool, env};
 
     // A call of a @graph function: signature, trace on a miss, run the graph
     // (graph_call.cpp) — unless the interpreter runs eagerly, or this call is

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "interp/values/cycles.hpp"
+#include "interp/values/env_pool.hpp"
 #include "interp/values/value.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/budget.hpp"
@@ -229,6 +230,8 @@ public:
     // Frames kept alive by closures after their call: reference cycles are
     // cut when garbage (interp/values/cycles.hpp).
     CycleCollector cycles;
+    // Frames of finished calls, for the next calls (interp/values/env_pool.hpp).
+    EnvPool env_pool;
 
     void write(std::string_view s) const {
         if (options.write_output) options.write_output(s);
