@@ -45,24 +45,26 @@ stdlib::Tensor Scalar::to_tensor() const {
 
 Value::Value(stdlib::Tensor t) {
     if (t.rank() == 0) v_ = Scalar::from_tensor(t);
-    else v_ = std::move(t);
+    else v_ = std::make_shared<stdlib::Tensor>(std::move(t));
 }
 
 stdlib::Tensor Value::tensor() const {
     if (const Scalar* s = scalar()) return s->to_tensor();
     if (const GradObj* g = tracked()) return g->primal.tensor();
     if (batched()) batched_data_error(*this);
-    if (const stdlib::Tensor* t = std::get_if<stdlib::Tensor>(&v_)) return *t;
+    if (const auto* t = std::get_if<std::shared_ptr<stdlib::Tensor>>(&v_)) return **t;
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
     throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a tensor");
 }
 
 stdlib::Tensor& Value::tensor_mut() {
-    if (const Scalar* s = scalar()) v_ = s->to_tensor();
-    if (const GradObj* g = tracked()) v_ = g->primal.tensor();  // (in-place writes go through autodiff first)
+    if (const Scalar* s = scalar()) v_ = std::make_shared<stdlib::Tensor>(s->to_tensor());
+    if (const GradObj* g = tracked()) v_ = std::make_shared<stdlib::Tensor>(g->primal.tensor());  // (in-place writes go through autodiff first)
     if (batched()) batched_data_error(*this);
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
-    return std::get<stdlib::Tensor>(v_);
+    auto& box = std::get<std::shared_ptr<stdlib::Tensor>>(v_);
+    if (box.use_count() != 1) box = std::make_shared<stdlib::Tensor>(*box);  // another value holds this box
+    return *box;
 }
 
 const std::string& Value::text() const {
@@ -104,7 +106,7 @@ stdlib::TensorType Value::tensor_type() const {
     if (const GradObj* g = tracked()) return g->primal.tensor_type();
     if (const BatchObj* b = batched()) return example_type(*b);
     if (const SymObj* s = sym()) return s->type;
-    const auto& t = std::get<stdlib::Tensor>(v_);
+    const auto& t = *std::get<std::shared_ptr<stdlib::Tensor>>(v_);
     return {t.dtype(), t.shape(), t.weak()};
 }
 
@@ -117,8 +119,9 @@ bool Value::identical(const Value& o) const {
         return a->dtype == b->dtype && a->weak == b->weak && std::memcmp(&a->i, &b->i, sizeof a->i) == 0;
     }
     if (const SymObj* a = sym()) return a->id == o.sym()->id;
-    if (auto* a = std::get_if<stdlib::Tensor>(&v_)) {
-        const auto& b = std::get<stdlib::Tensor>(o.v_);
+    if (auto* box = std::get_if<std::shared_ptr<stdlib::Tensor>>(&v_)) {
+        const stdlib::Tensor* a = box->get();
+        const auto& b = *std::get<std::shared_ptr<stdlib::Tensor>>(o.v_);
         return a->shares_buffer_with(b) && a->raw_data() == b.raw_data() && a->shape() == b.shape() &&
                a->strides() == b.strides() && a->dtype() == b.dtype();
     }
@@ -158,6 +161,10 @@ bool Value::identical(const Value& o) const {
     default: return false;
     }
 }
+
+// Every variable slot, list item, tuple item and dict value is one: a
+// Value that grows costs memory and time everywhere (docs/performance.md).
+static_assert(sizeof(Value) <= 24, "a Value is a variant of 16-byte alternatives");
 
 size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
 size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
