@@ -189,6 +189,7 @@ private:
     Value eval(const lang::Expr& e);
     // Like eval, but a variable is returned by reference (no copy).
     const Value& eval_ref(const lang::Expr& e, Value& scratch);
+    const Value& str_literal(const lang::StrLit& s);
     // Reads a variable. Locals and globals are the hot path (inline); the
     // rest (enclosing frames, builtins, "not defined") is out of line.
     const Value& load(const lang::Name& n) {

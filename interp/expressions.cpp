@@ -262,8 +262,25 @@ Value* Evaluator::lvalue(const Expr& e) {
 
 // ------------------------------------------------------------------ expressions
 
+namespace {
+struct MadeLiteral : ExprCode {
+    explicit MadeLiteral(Value v) : value(std::move(v)) {}
+    Value value;
+};
+}  // namespace
+
+// A string literal's value, made once: evaluating it again shares that
+// string instead of copying its text (a dict key `d["a"]`, a separator).
+// Copy-on-write keeps it unchanged: `s = ""; s += "x"` copies before
+// appending, since the literal holds the string too.
+const Value& Evaluator::str_literal(const StrLit& s) {
+    if (!s.made) s.made = std::make_unique<MadeLiteral>(Value::str(s.value));
+    return static_cast<const MadeLiteral&>(*s.made).value;
+}
+
 const Value& Evaluator::eval_ref(const Expr& e, Value& scratch) {
     if (e.kind == ExprKind::Name) return load(e.as<Name>());
+    if (e.kind == ExprKind::Str) return str_literal(e.as<StrLit>());
     scratch = eval(e);
     return scratch;
 }
@@ -273,7 +290,7 @@ Value Evaluator::eval(const Expr& e) {
     case ExprKind::Name: return load(e.as<Name>());
     case ExprKind::Int: return Value::weak_int(e.as<IntLit>().value);
     case ExprKind::Float: return Value::weak_float(e.as<FloatLit>().value);
-    case ExprKind::Str: return Value::str(e.as<StrLit>().value);
+    case ExprKind::Str: return str_literal(e.as<StrLit>());
     case ExprKind::Bool: return Value::from_bool(e.as<BoolLit>().value);
     case ExprKind::NoneLit: return Value::none();
     case ExprKind::FString: return eval_fstring(e.as<FString>());

@@ -79,6 +79,9 @@ struct FloatLit : Expr {  // 1.0 .5 2. 1e-3 — the exact double nearest the lit
 };
 struct StrLit : Expr {  // escapes already decoded
     std::string value;
+    // The interpreter's value of the literal, made at its first evaluation
+    // and shared by every later one (interp's Evaluator::str_literal).
+    mutable std::unique_ptr<ExprCode> made;
     StrLit(std::string v, Loc l) : Expr(ExprKind::Str, l), value(std::move(v)) {}
 };
 struct BoolLit : Expr {
