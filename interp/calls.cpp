@@ -4,6 +4,7 @@
 #include "interp/debug/debugger.hpp"
 #include "interp/debug/nan_check.hpp"
 #include "interp/replayed_output.hpp"
+#include "interp/scalar_builtins.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/batching/batching.hpp"
 #include "interp/values/dict.hpp"
@@ -49,6 +50,8 @@ Value Evaluator::eval_call(const Call& c) {
         const FunctionObj& fn = callee.function();
         if (!fn.is_graph && !fn.native_body && c.args.size() <= fn.params->size()) return call_direct(c, fn);
     }
+    if ((callee.is(Kind::Builtin) || callee.is(Kind::DType)) && c.keywords.empty() && c.args.size() <= 2 && !rt_.trace)
+        return call_small(c, callee);
     EvaluatedArgs a;
     a.positional.reserve(c.args.size());
     // print of a variable that is None on some paths (docs/graph.md "Static and dynamic")
@@ -304,6 +307,18 @@ std::shared_ptr<Env> bind_parameters(Runtime& rt, const FunctionObj& fn, const C
 }
 
 }  // namespace
+
+// A builtin or a dtype called with one or two positional arguments, not
+// traced: the arguments in a local array (no vector), and on numbers the
+// evaluator's own shortcut (interp/scalar_builtins.hpp).
+Value Evaluator::call_small(const Call& c, const Value& callee) {
+    Value args[2];
+    const size_t n = c.args.size();
+    for (size_t i = 0; i < n; ++i) args[i] = eval(*c.args[i]);
+    const std::span<const Value> given(args, n);
+    if (Value out; !rt_.options.debug_nans && call_on_numbers(callee, given, out)) return out;
+    return call(callee, CallArgs{given, {}, {}, c.loc}, source());
+}
 
 // A call of a tg function (not @graph) with positional arguments only, not
 // traced: what call_function does for it, with the arguments evaluated

@@ -257,6 +257,7 @@ private:
     Value call_method(const lang::Call& c, const lang::Attribute& a);
     Value call_function(const FunctionObj& fn, const CallArgs& args, const lang::SourcePtr& call_source);
     Value call_direct(const lang::Call& c, const FunctionObj& fn);
+    Value call_small(const lang::Call& c, const Value& callee);
     Value run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                    const lang::SourcePtr& call_source);
     bool is_range_call(const lang::Expr& e) const;

@@ -55,6 +55,8 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     case B::Le: out = Scalar::of_bool(x <= y); return true;
     case B::Gt: out = Scalar::of_bool(x > y); return true;
     case B::Ge: out = Scalar::of_bool(x >= y); return true;
+    case B::Maximum: return put(elem::Maximum::f(x, y));  // max(a, b) on numbers (interp/scalar_builtins.hpp)
+    case B::Minimum: return put(elem::Minimum::f(x, y));
     default: return false;  // not on the fast path: the general path computes it (no kind is lost here)
     }
 }

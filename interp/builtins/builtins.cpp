@@ -212,8 +212,10 @@ Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
     return call_op(rt, stdlib::op_of(is_max ? stdlib::ReduceKind::Max : stdlib::ReduceKind::Min), a);
 }
 
-void add(std::vector<std::pair<std::string, Value>>& out, std::string name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr) {
+void add(std::vector<std::pair<std::string, Value>>& out, std::string name, BuiltinFn fn, const stdlib::OpDef* opdef = nullptr,
+         NumberBuiltin on_numbers = NumberBuiltin::None) {
     auto b = std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), opdef});
+    b->on_numbers = on_numbers;  // the evaluator's shortcut on numbers (interp/scalar_builtins.hpp)
     out.emplace_back(std::move(name), Value::builtin(std::move(b)));
 }
 
@@ -255,11 +257,11 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         if (auto v = python_fold(rt, a, PythonFold::Sum)) return *v;
         return call_op(rt, *sum, a);
     }, sum);
-    add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
-    add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
+    add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); }, nullptr, NumberBuiltin::Max);
+    add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); }, nullptr, NumberBuiltin::Min);
 
     add(out, "print", print);
-    add(out, "len", len);
+    add(out, "len", len, nullptr, NumberBuiltin::Len);
     add(out, "range", range);
     add(out, "str", [](Runtime& rt, const CallArgs& a) {
         arity("str", a, 1, 1);
@@ -281,8 +283,8 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         }
         return Value::str(repr_of(a.positional[0]));
     });
-    add(out, "int", to_int_builtin);
-    add(out, "float", to_float_builtin);
+    add(out, "int", to_int_builtin, nullptr, NumberBuiltin::Int);
+    add(out, "float", to_float_builtin, nullptr, NumberBuiltin::Float);
     add_host_state_builtins(out);
     add(out, "type", [](Runtime&, const CallArgs& a) {
         arity("type", a, 1, 1);

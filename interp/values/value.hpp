@@ -166,6 +166,9 @@ class Evaluator;
 // A builtin that runs tg code itself (concrete traces a function) gets the
 // evaluator and the call's source, so its errors carry the tg traceback.
 using CallerFn = std::function<Value(Evaluator&, const CallArgs&, const lang::SourcePtr& call_source)>;
+// A Python builtin the evaluator computes itself on numbers and containers
+// (interp/scalar_builtins.hpp).
+enum class NumberBuiltin : uint8_t { None, Len, Int, Float, Max, Min };
 struct BuiltinObj {
     std::string name;
     BuiltinFn fn;
@@ -175,6 +178,7 @@ struct BuiltinObj {
     bool adds_params = false;  // takes more than its op (gelu's approximate, round's decimals)
     // custom_vjp(f): its forward and backward, set by defvjp (interp/autodiff/custom_rules.cpp)
     std::shared_ptr<struct CustomVjpRule> custom_vjp = nullptr;
+    NumberBuiltin on_numbers = NumberBuiltin::None;
 };
 
 // `x.f` for a builtin f, not yet called: calling it passes x first.
