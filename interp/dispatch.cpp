@@ -555,7 +555,8 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
         }
         stdlib::poll_limits();
         if (rt.options.debug_nans) [[unlikely]] return checked_binary(k, a, b);
-        return Value(stdlib::binary(k, a.tensor(), b.tensor()));
+        std::optional<Tensor> sa, sb;  // (a tensor of rank >= 1 is read in place)
+        return Value(stdlib::binary(k, a.tensor_ref(sa), b.tensor_ref(sb)));
     }
     const char* sym = lang::to_string(op);
     // sequences and strings
@@ -619,7 +620,8 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
             if (scalar_binary(k, *a.scalar(), *b.scalar(), out)) return Value(out);
         }
         stdlib::poll_limits();
-        return Value(stdlib::binary(k, a.tensor(), b.tensor()));
+        std::optional<Tensor> sa, sb;
+        return Value(stdlib::binary(k, a.tensor_ref(sa), b.tensor_ref(sb)));
     }
     if (op == lang::CmpOp::Eq) return Value::from_bool(values_equal(rt, a, b));
     if (op == lang::CmpOp::Ne) return Value::from_bool(!values_equal(rt, a, b));
@@ -702,7 +704,8 @@ Value index_tensor(Runtime& rt, const Value& x, std::span<const stdlib::IndexIte
         (void)stdlib::index_shape(x.tensor_type().shape, items);
         return symbolic(t, t.graph.index(xid, std::move(spec), ids, t.here()));
     }
-    return Value(stdlib::index(x.tensor(), items));
+    std::optional<Tensor> scratch;
+    return Value(stdlib::index(x.tensor_ref(scratch), items));
 }
 
 void assign_index_tensor(Runtime& rt, Value& x, std::span<const stdlib::IndexItem> items, const Value& v,

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "interp/batching/batching.hpp"
+#include "interp/values/tensor_box.hpp"
 #include "interp/tracing/trace.hpp"
 
 namespace tg::interp {
@@ -43,9 +44,13 @@ stdlib::Tensor Scalar::to_tensor() const {
     }
 }
 
+std::shared_ptr<stdlib::Tensor> Value::box(stdlib::Tensor t) {
+    return std::allocate_shared<stdlib::Tensor>(BoxAllocator<stdlib::Tensor>(), std::move(t));
+}
+
 Value::Value(stdlib::Tensor t) {
     if (t.rank() == 0) v_ = Scalar::from_tensor(t);
-    else v_ = std::make_shared<stdlib::Tensor>(std::move(t));
+    else v_ = box(std::move(t));
 }
 
 stdlib::Tensor Value::tensor() const {
@@ -58,13 +63,13 @@ stdlib::Tensor Value::tensor() const {
 }
 
 stdlib::Tensor& Value::tensor_mut() {
-    if (const Scalar* s = scalar()) v_ = std::make_shared<stdlib::Tensor>(s->to_tensor());
-    if (const GradObj* g = tracked()) v_ = std::make_shared<stdlib::Tensor>(g->primal.tensor());  // (in-place writes go through autodiff first)
+    if (const Scalar* s = scalar()) v_ = box(s->to_tensor());
+    if (const GradObj* g = tracked()) v_ = box(g->primal.tensor());  // (in-place writes go through autodiff first)
     if (batched()) batched_data_error(*this);
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
-    auto& box = std::get<std::shared_ptr<stdlib::Tensor>>(v_);
-    if (box.use_count() != 1) box = std::make_shared<stdlib::Tensor>(*box);  // another value holds this box
-    return *box;
+    auto& held = std::get<std::shared_ptr<stdlib::Tensor>>(v_);
+    if (held.use_count() != 1) held = box(stdlib::Tensor(*held));  // another value holds this box
+    return *held;
 }
 
 const std::string& Value::text() const {

@@ -19,6 +19,7 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -258,6 +259,12 @@ public:
 
     // The tensor (a 0-d one is built from the Scalar). Shares the buffer.
     stdlib::Tensor tensor() const;
+    // The same without a copy when the tensor is stored (boxed) here; else
+    // tensor() made into `scratch`. Valid while this value is unchanged.
+    const stdlib::Tensor& tensor_ref(std::optional<stdlib::Tensor>& scratch) const {
+        if (const auto* box = std::get_if<std::shared_ptr<stdlib::Tensor>>(&v_)) return **box;
+        return scratch.emplace(tensor());
+    }
     // For in-place updates (copy-on-write happens in stdlib): the stored
     // tensor, boxing a Scalar first.
     stdlib::Tensor& tensor_mut();
@@ -377,6 +384,7 @@ private:
         v_;
     static_assert(std::size(kKinds) == std::variant_size_v<decltype(v_)>, "kKinds: one Kind per alternative of v_");
     const SymObj* tracked_sym() const;
+    static std::shared_ptr<stdlib::Tensor> box(stdlib::Tensor t);  // from a cache of boxes (tensor_box.hpp)
 };
 
 struct BoundMethodObj {
