@@ -48,6 +48,20 @@ bool emit(const Expr& e, std::vector<ScalarCode::Op>& ops, int depth, int& peak)
         op.slot = n.slot;
         return push(op);
     }
+    case ExprKind::Index: {
+        // xs[k]: the index computed on the stack, then replaced by the item
+        const Index& ix = e.as<Index>();
+        if (ix.indices.size() != 1 || ix.is_tuple || ix.value->kind != ExprKind::Name) return false;
+        const Expr& k = *ix.indices[0];
+        const Name& n = ix.value->as<Name>();
+        if (k.kind == ExprKind::Slice || k.kind == ExprKind::Ellipsis) return false;
+        if ((n.scope != Scope::Local && n.scope != Scope::Global) || !emit(k, ops, depth, peak)) return false;
+        Op op{};
+        op.kind = n.scope == Scope::Local ? Op::LocalItem : Op::GlobalItem;
+        op.slot = n.slot;
+        ops.push_back(op);
+        return true;
+    }
     case ExprKind::Int: case ExprKind::Float: case ExprKind::Bool: {
         Op op{};
         op.kind = Op::Const;
@@ -138,6 +152,20 @@ std::unique_ptr<ExprCode> compile_scalar(const Expr& e) {
             top.dtype = r.dtype;
             top.weak = r.weak;
             top.i = r.i;
+            break;
+        }
+        case Op::LocalItem: case Op::GlobalItem: {
+            const Value& seq = (op.kind == Op::LocalItem ? locals : globals)[op.slot];
+            if (!seq.is_sequence() || !stdlib::is_int(top.dtype)) return false;
+            const std::vector<Value>& items = seq.items();
+            const int64_t n = static_cast<int64_t>(items.size());
+            const int64_t k = top.i < 0 ? top.i + n : top.i;
+            if (k < 0 || k >= n) return false;
+            const Scalar* s = items[static_cast<size_t>(k)].scalar();
+            if (!s) return false;
+            top.dtype = s->dtype;
+            top.weak = s->weak;
+            top.i = s->i;
             break;
         }
         }

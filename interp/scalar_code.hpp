@@ -4,7 +4,8 @@
 // expression tree: a recursive call per node, each loading a variable
 // through its scope, checking the native stack and promoting dtypes. When
 // the resolver has seen an expression made only of local or global
-// variables, int / float / bool literals, arithmetic (`+ - * / // %`) and
+// variables, int / float / bool literals, items of a list or tuple held in
+// such a variable (`xs[i]`, `xs[i + 1]`), arithmetic (`+ - * / // %`) and
 // single comparisons, it stores this program on the Binary / Compare node
 // (lang::ExprCode): a postfix list of loads, constants and operators that
 // runs in one loop over a small stack of unboxed Scalars.
@@ -13,7 +14,9 @@
 // operands in the same order, the same scalar_binary), and it gives up in
 // the same cases: an operand that is not a 0-d value, or a case
 // scalar_binary does not cover. It also gives up on an unassigned variable,
-// where the general path then raises the "not defined" error.
+// an item that is not a 0-d value, an index that is not an int or out of
+// range: the general path then raises the error ("not defined", "out of
+// range"), evaluating the expression again (it has no effects).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +39,9 @@ struct ScalarCode : lang::ExprCode {
             Global,     // push globals[slot]
             Const,      // push value
             Binary,     // pop y, pop x, push x <bin> y
-            BinaryConst // pop x, push x <bin> value (a literal right operand)
+            BinaryConst, // pop x, push x <bin> value (a literal right operand)
+            LocalItem,  // pop k, push item k of the list or tuple in locals[slot]
+            GlobalItem  // pop k, push item k of the list or tuple in globals[slot]
         } kind;
         stdlib::BinaryKind bin = stdlib::BinaryKind::Add;
         int32_t slot = -1;
