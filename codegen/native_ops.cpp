@@ -111,6 +111,24 @@ std::string extreme_float(IrBuilder& b, Ty t, const std::string& x, const std::s
     return b.def("select i1 " + c + ", " + T + " " + x + ", " + T + " " + y);
 }
 
+// elem::LeftShift / RightShift: LLVM's shifts are poison for a count of
+// the width or more, so such counts select 0 (left) or shift by width - 1
+// (right: -1 or 0, the sign); negative counts were checked before.
+std::string shift_left(IrBuilder& b, Ty t, const std::string& x, const std::string& y) {
+    const std::string T = llvm_ty(t);
+    const std::string width = std::to_string(T == std::string_view("i32") ? 32 : 64);
+    const std::string wide = b.def("icmp uge " + T + " " + y + ", " + width);
+    const std::string s = b.def("shl " + T + " " + x + ", " + y);
+    return b.def("select i1 " + wide + ", " + T + " 0, " + T + " " + s);
+}
+std::string shift_right(IrBuilder& b, Ty t, const std::string& x, const std::string& y) {
+    const std::string T = llvm_ty(t);
+    const int width = T == std::string_view("i32") ? 32 : 64;
+    const std::string wide = b.def("icmp uge " + T + " " + y + ", " + std::to_string(width));
+    const std::string n = b.def("select i1 " + wide + ", " + T + " " + std::to_string(width - 1) + ", " + T + " " + y);
+    return b.def("ashr " + T + " " + x + ", " + n);
+}
+
 using U = UnaryEmit;
 using B = BinaryEmit;
 
@@ -175,6 +193,8 @@ const BinaryLowering kBinaryRows[] = {
     {BinaryKind::BitAnd, inst<B>("and"), inst<B>("and"), none<B>()},
     {BinaryKind::BitOr, inst<B>("or"), inst<B>("or"), none<B>()},
     {BinaryKind::BitXor, inst<B>("xor"), inst<B>("xor"), none<B>()},
+    {BinaryKind::LeftShift, none<B>(), emit<B>(shift_left), none<B>()},
+    {BinaryKind::RightShift, none<B>(), emit<B>(shift_right), none<B>()},
     {BinaryKind::Atan2, none<B>(), none<B>(), call<B>("atan2"), TG_RT2(Atan2)},
     {BinaryKind::Logaddexp, none<B>(), none<B>(), call<B>("logaddexp"), TG_RT2(Logaddexp)},
 };

@@ -407,6 +407,7 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
             result = eval(*fn.expr_body);
         } else {
             Flow flow = exec_block(*fn.body);
+            if (flow != Flow::Return && frame.ret_flag.batched()) [[unlikely]] batched_fall_off(fn);  // vmap
             if (rt_.trace) {
                 result = function_result(frame, flow, fn);
                 // None on some paths: only a @graph function's own result may be (graph_call.cpp)

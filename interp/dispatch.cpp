@@ -232,6 +232,8 @@ const char* binop_name(lang::BinOp op) {
     case lang::BinOp::BitAnd: return "bitand";
     case lang::BinOp::BitOr: return "bitor";
     case lang::BinOp::BitXor: return "bitxor";
+    case lang::BinOp::LShift: return "left_shift";
+    case lang::BinOp::RShift: return "right_shift";
     }
     return "?";
 }

@@ -52,7 +52,7 @@ Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Ten
 inline stdlib::BinaryKind binary_kind(lang::BinOp op) {
     using B = stdlib::BinaryKind;
     constexpr B table[] = {B::Add, B::Sub, B::Mul, B::Div, B::FloorDiv, B::Mod, B::Pow,
-                           B::Add /* MatMul: unused */, B::BitAnd, B::BitOr, B::BitXor};
+                           B::Add /* MatMul: unused */, B::BitAnd, B::BitOr, B::BitXor, B::LeftShift, B::RightShift};
     return table[static_cast<int>(op)];
 }
 stdlib::BinaryKind compare_kind(lang::CmpOp op);

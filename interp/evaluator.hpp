@@ -45,6 +45,9 @@ struct LoopFlags {
     Value cont = Value::from_bool(false);
 };
 
+// Python slice semantics: the positions x[slice] takes from a sequence of length n.
+std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n);
+
 // One active tg function call (or module top level).
 struct Frame {
     Env* env = nullptr;                // locals; null at module level (its variables are globals)
@@ -173,6 +176,13 @@ private:
     void assign(const lang::Expr& target, Value v);
     void assign_index(const lang::Index& target, const Value& v);
     void aug_assign(const lang::AugAssign& s);
+    // del and list slice assignment (deletion.cpp)
+    void exec_delete(const lang::Delete& d);
+    void delete_target(const lang::Expr& t);
+    void delete_item(const lang::Index& t);
+    void assign_list_slice(Value& base, const stdlib::IndexItem& slice, const Value& v);
+    // A variable a `global` / `nonlocal` statement lets this function assign.
+    Value& outer_slot(const lang::Name& n);
     void define_function(const lang::FunctionDef& d);
 
     // expressions (expressions.cpp)
@@ -324,6 +334,27 @@ private:
     Flow unroll_range(const lang::For& s, const ForRange& r, const std::string& why);
     Flow unroll_sequence(const lang::For& s, Value it);
     Flow unrolled(const std::function<bool(int64_t)>& step_item, const lang::Block& body, lang::Loc loc, int64_t from);
+    // ---- control flow on a batched predicate under vmap (interp/batching/batched_control.cpp)
+    // Set by a caller that converts a batched condition: cond() / condition()
+    // store the condition's value there instead of taking its truth (then
+    // their result means nothing). Taken (reset) on entry, so nested
+    // evaluations never see it.
+    Value* batched_cond_ = nullptr;
+    Value lane_truth(const Value& v, lang::Loc loc);  // bool[] per example
+    Value lane_combine(bool is_and, const Value& a, const Value& b, lang::Loc loc);
+    Value lane_condition(const lang::Expr& e);  // the condition's value: batched, or a (static or symbolic) bool
+    Value any_lane(const Value& active);
+    Value batched_boolop(const lang::BoolOp& b, const Value& x);
+    std::vector<Value> merge_lanes(const Value& p, const std::vector<TraceVar>& vars, const std::vector<Value>& before,
+                                   const std::vector<Value> out[2], const bool returned[2], lang::Loc loc,
+                                   const std::string& construct);
+    Flow batched_if(const Value& cond, std::vector<TraceVar> extra, const BranchFn& then_fn, const BranchFn& else_fn,
+                    lang::Loc loc, const std::string& construct);
+    Value batched_ifexp(const lang::IfExp& e, const Value& cond);
+    Value batched_return(const Value& v, lang::Loc loc);  // `return` after some examples returned
+    [[noreturn]] void batched_fall_off(const FunctionObj& fn) const;
+    void masked_iteration(const lang::While& w, const std::vector<TraceVar>& vars, Value& active);
+    Flow batched_while(const lang::While& w, const Value& first);
     Value trace_boolop(const lang::BoolOp& b, const Value& x, uint32_t pred);
     Value trace_ifexp(const lang::IfExp& e, uint32_t pred);
     void trace_assert(const lang::Assert& a, const Value& c);

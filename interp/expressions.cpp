@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "interp/batching/batching.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
 #include "interp/values/dict.hpp"
@@ -139,10 +140,15 @@ void Evaluator::nested_too_deeply(Loc loc) const {
 bool Evaluator::cond(const Expr& e) {
     // A symbolic condition never takes the scalar path (a symbolic tensor is
     // not a Scalar). Callers that can convert control flow use condition().
+    Value* const batched = std::exchange(batched_cond_, nullptr);
     if (Scalar s; (e.kind == ExprKind::Compare || e.kind == ExprKind::Binary) && eval_scalar(e, s))
         return s.nonzero();
     Value scratch;
     const Value& v = eval_ref(e, scratch);
+    if (batched && is_batched_condition(v)) {
+        *batched = v;
+        return false;
+    }
     if (v.is_symbolic())
         dynamic_value_error(*rt_.trace,
                             "this condition must be static inside a @graph function, but it depends on the contents "
@@ -192,6 +198,10 @@ Value& Evaluator::store_slot(const Name& n) {
     case lang::Scope::Local: return f_->env->slots[n.slot];
     case lang::Scope::Global:
         if (!f_->env) return f_->module->globals[n.slot];
+        if (n.declared_outer) return outer_slot(n);
+        break;
+    case lang::Scope::Enclosing:
+        if (n.declared_outer) return outer_slot(n);
         break;
     default: break;
     }
@@ -201,7 +211,8 @@ Value& Evaluator::store_slot(const Name& n) {
 Value* Evaluator::lvalue(const Expr& e) {
     if (e.kind == ExprKind::Name) {
         const Name& n = e.as<Name>();
-        if (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) {
+        if (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env) || n.declared_outer) {
+            if (n.declared_outer) load(n);  // "not defined" first
             Value& slot = store_slot(n);
             if (!slot.defined()) undefined(n);
             return &slot;
@@ -267,9 +278,16 @@ Value Evaluator::eval(const Expr& e) {
         const Unary& u = e.as<Unary>();
         check_stack(e.loc);
         if (u.op == UnaryOp::Not) {
-            if (!rt_.trace) return Value::from_bool(!cond(*u.operand));
+            Value batched;  // a condition batched by vmap: `not` per example
+            batched_cond_ = &batched;
+            if (!rt_.trace) {
+                const bool c = cond(*u.operand);
+                if (batched.defined()) return unary(rt_, UnaryOp::Invert, lane_truth(batched, e.loc));
+                return Value::from_bool(!c);
+            }
             uint32_t pred;
             std::optional<bool> c = condition(*u.operand, pred);
+            if (batched.defined()) return unary(rt_, UnaryOp::Invert, lane_truth(batched, e.loc));
             if (c) return Value::from_bool(!*c);
             at(e.loc);
             Value p = symbolic(*rt_.trace, pred);
@@ -320,6 +338,7 @@ Value Evaluator::eval(const Expr& e) {
         check_stack(e.loc);
         Value x = eval(*b.lhs);
         bool t;
+        if (is_batched_condition(x)) return batched_boolop(b, x);
         if (x.is_symbolic() && rt_.trace) return trace_boolop(b, x, truth_node(x, b.lhs->loc));
         try {
             t = truth(x);
@@ -333,13 +352,15 @@ Value Evaluator::eval(const Expr& e) {
     case ExprKind::IfExp: {
         const IfExp& i = e.as<IfExp>();
         check_stack(e.loc);
-        if (rt_.trace) {
-            uint32_t pred;
-            std::optional<bool> c = condition(*i.cond, pred);
-            if (!c) return trace_ifexp(i, pred);
-            return *c ? eval(*i.then_) : eval(*i.else_);
-        }
-        return cond(*i.cond) ? eval(*i.then_) : eval(*i.else_);
+        Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
+        batched_cond_ = &batched;
+        std::optional<bool> c;
+        uint32_t pred = 0;
+        if (rt_.trace) c = condition(*i.cond, pred);
+        else c = cond(*i.cond);
+        if (batched.defined()) return batched_ifexp(i, batched);
+        if (!c) return trace_ifexp(i, pred);
+        return *c ? eval(*i.then_) : eval(*i.else_);
     }
     case ExprKind::Call: return eval_call(e.as<Call>());
     case ExprKind::Attribute: return eval_attribute(e.as<Attribute>());
@@ -674,7 +695,6 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
     return items;
 }
 
-namespace {
 // Python slice semantics on a sequence of length n.
 std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
     int64_t step = it.step.value_or(1);
@@ -695,7 +715,6 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
         for (int64_t i = lo; i > hi; i += step) out.push_back(i);
     return out;
 }
-}  // namespace
 
 Value Evaluator::index_value(const Value& base, const Index& e) {
     if (base.is(Kind::Dict)) {

@@ -1,6 +1,7 @@
 #include "interp/resolver.hpp"
 
 #include "stdlib/blas.hpp"
+#include "interp/error.hpp"
 #include "interp/scalar_code.hpp"
 
 #include <unordered_map>
@@ -15,6 +16,9 @@ struct Scope {
     FunctionFacts* facts = nullptr;
     std::unordered_map<std::string, int> locals;
     Scope* parent = nullptr;
+    // The names of this function's `global` (false) and `nonlocal` (true)
+    // statements: they are not its locals (docs/language.md "Scopes").
+    std::unordered_map<std::string, bool> outer = {};
 
     int declare(const std::string& name, Loc loc) {
         auto [it, fresh] = locals.try_emplace(name, static_cast<int>(facts->slots.size()));
@@ -40,6 +44,7 @@ public:
         facts.source = source_;
         for (const auto& p : params) inner.declare(p, {});
         facts.num_params = static_cast<int>(params.size());
+        declare_outer(chunk.body, inner);
         declare_block(chunk.body, &inner);
         block(chunk.body, &inner);
     }
@@ -51,11 +56,15 @@ private:
 
     // ---- declarations: the names a block assigns (not looking into nested functions)
     void declare(const std::string& name, Loc loc, Scope* s) {
+        if (s && s->outer.count(name)) {
+            if (!s->outer.at(name) && loc.known()) m_.global_info[m_.slot_of(name)].assigned_at.push_back(loc);
+            return;  // a nonlocal's function records its own assignments
+        }
         if (s) {
             s->declare(name, loc);
         } else {
             int slot = m_.slot_of(name);
-            m_.global_info[slot].assigned_at.push_back(loc);
+            if (loc.known()) m_.global_info[slot].assigned_at.push_back(loc);
         }
     }
     void declare_target(const Expr& t, Scope* s) {
@@ -90,8 +99,62 @@ private:
             break;
         case StmtKind::FunctionDef: declare(st.as<FunctionDef>().name, st.as<FunctionDef>().name_loc, s); break;
         case StmtKind::Import: declare(st.as<Import>().alias, st.as<Import>().module_loc, s); break;
+        case StmtKind::Delete:  // `del x` makes x local, as an assignment does (Python)
+            for (auto& t : st.as<Delete>().targets) declare_deleted(*t, s);
+            break;
         default: break;
         }
+    }
+    void declare_deleted(const Expr& t, Scope* s) {
+        if (t.kind == ExprKind::Name) declare(t.as<Name>().id, {}, s);
+        const std::vector<ExprPtr>* elts = t.kind == ExprKind::Tuple ? &t.as<TupleExpr>().elts
+                                         : t.kind == ExprKind::List  ? &t.as<ListExpr>().elts
+                                                                     : nullptr;
+        if (elts)
+            for (auto& e : *elts) declare_deleted(*e, s);
+    }
+
+    // The `global` / `nonlocal` statements of a function body (not of the
+    // functions inside it), before its assignments are declared: they hold for
+    // the whole function, wherever they stand in it.
+    void declare_outer(const Block& b, Scope& s) {
+        for (auto& st : b) {
+            switch (st->kind) {
+            case StmtKind::Global: {
+                const Global& g = st->as<Global>();
+                for (size_t i = 0; i < g.names.size(); ++i) outer_name(g, i, s);
+                break;
+            }
+            case StmtKind::If:
+                declare_outer(st->as<If>().body, s);
+                declare_outer(st->as<If>().orelse, s);
+                break;
+            case StmtKind::While: declare_outer(st->as<While>().body, s); break;
+            case StmtKind::For: declare_outer(st->as<For>().body, s); break;
+            default: break;
+            }
+        }
+    }
+    void outer_name(const Global& g, size_t i, Scope& s) {
+        const std::string& n = g.names[i];
+        const char* word = g.is_nonlocal ? "nonlocal" : "global";
+        if (auto it = s.locals.find(n); it != s.locals.end() && it->second < s.facts->num_params)
+            throw Error("`" + n + "` is a parameter and " + word, source_, g.name_locs[i]);
+        if (auto it = s.outer.find(n); it != s.outer.end() && it->second != g.is_nonlocal)
+            throw Error("`" + n + "` is declared both global and nonlocal", source_, g.name_locs[i]);
+        if (g.is_nonlocal && !enclosing_binds(n, s.parent))
+            throw Error("no binding for nonlocal `" + n + "` found: no enclosing function assigns it", source_,
+                        g.name_locs[i]);
+        s.outer[n] = g.is_nonlocal;
+    }
+    // An enclosing function (not the module) has `n` as a local or a nonlocal of its own.
+    static bool enclosing_binds(const std::string& n, const Scope* s) {
+        for (; s; s = s->parent) {
+            if (s->locals.count(n)) return true;
+            auto it = s->outer.find(n);
+            if (it != s->outer.end() && !it->second) return false;
+        }
+        return false;
     }
 
     // ---- uses
@@ -100,6 +163,13 @@ private:
             stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
         uint16_t depth = 0;
         for (Scope* sc = s; sc; sc = sc->parent, ++depth) {
+            if (auto o = sc->outer.find(n.id); o != sc->outer.end()) {
+                if (sc == s) n.declared_outer = true;  // this function may assign it
+                if (o->second) continue;               // nonlocal: the enclosing function's variable
+                n.scope = lang::Scope::Global;         // global: the module's, even before it is assigned
+                n.slot = m_.slot_of(n.id);
+                return;
+            }
             auto it = sc->locals.find(n.id);
             if (it != sc->locals.end()) {
                 n.scope = depth == 0 ? lang::Scope::Local : lang::Scope::Enclosing;
@@ -179,12 +249,16 @@ private:
             facts->name = f.name;
             Scope inner{facts.get(), {}, s};
             params(f.params, inner);
+            declare_outer(f.body, inner);
             declare_block(f.body, &inner);
             block(f.body, &inner);
             f.info = std::move(facts);
             break;
         }
-        default: break;  // break, continue, pass, import (declared above)
+        case StmtKind::Delete:
+            for (auto& t : st.as<Delete>().targets) expr(*t, s);
+            break;
+        default: break;  // break, continue, pass, import (declared above), global / nonlocal (declare_outer)
         }
     }
 

@@ -1,4 +1,5 @@
 // Statements of docs/language.md.
+#include "interp/batching/batching.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
 #include "interp/dispatch.hpp"
@@ -121,9 +122,16 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     case StmtKind::AugAssign: aug_assign(s.as<AugAssign>()); return Flow::Normal;
     case StmtKind::If: {
         const If& i = s.as<If>();
+        Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
+        auto batched_if_stmt = [&] {
+            return batched_if(batched, {}, [&] { return exec_block(i.body); }, [&] { return exec_block(i.orelse); },
+                              i.cond->loc, "`if`");
+        };
         if (rt_.trace) {
             uint32_t pred;
+            batched_cond_ = &batched;
             std::optional<bool> c = condition(*i.cond, pred);
+            if (batched.defined()) return batched_if_stmt();
             if (!c) {
                 // `if y is None` / `if y is not None` on a variable that is None on
                 // some paths: each branch knows which it is (the value, or None)
@@ -152,12 +160,20 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
             }
             return *c ? exec_block(i.body) : exec_block(i.orelse);
         }
-        return cond(*i.cond) ? exec_block(i.body) : exec_block(i.orelse);
+        batched_cond_ = &batched;
+        const bool c = cond(*i.cond);
+        if (batched.defined()) return batched_if_stmt();
+        return c ? exec_block(i.body) : exec_block(i.orelse);
     }
     case StmtKind::While: {
         const While& w = s.as<While>();
         if (rt_.trace) return exec_while_traced(w);
-        while (cond(*w.cond)) {
+        for (;;) {
+            Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
+            batched_cond_ = &batched;
+            const bool c = cond(*w.cond);
+            if (batched.defined()) return batched_while(w, batched);
+            if (!c) break;
             Flow flow = exec_block(w.body);
             if (flow == Flow::Break) break;
             if (flow == Flow::Return) return flow;
@@ -171,7 +187,9 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     case StmtKind::Pass: return Flow::Normal;
     case StmtKind::Return: {
         const Return& r = s.as<Return>();
-        f_->ret = r.value ? eval_passing_none(*r.value) : Value::none();
+        Value v = r.value ? eval_passing_none(*r.value) : Value::none();
+        if (f_->ret_flag.batched()) [[unlikely]] v = batched_return(v, s.loc);  // vmap (batched_control.cpp)
+        f_->ret = std::move(v);
         return Flow::Return;
     }
     case StmtKind::Assert: {
@@ -208,6 +226,8 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
         return Flow::Normal;
     }
     case StmtKind::FunctionDef: define_function(s.as<FunctionDef>()); return Flow::Normal;
+    case StmtKind::Delete: exec_delete(s.as<Delete>()); return Flow::Normal;
+    case StmtKind::Global: return Flow::Normal;  // the resolver did its work
     case StmtKind::Import: {
         const Import& im = s.as<Import>();
         ModuleState& m = rt_.import_module(im.module, f_->module->path, source(), im.module_loc);
@@ -347,8 +367,10 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
             return;
         }
         if (base->is(Kind::List)) {
+            if (items.size() == 1 && items[0].kind == stdlib::IndexItem::Slice)
+                return assign_list_slice(*base, items[0], v);
             if (items.size() != 1 || items[0].kind != stdlib::IndexItem::Int)
-                throw Error("list index assignment takes one int index");
+                throw Error("list indices must be an int or a slice");
             auto& xs = base->list_mut();
             int64_t n = static_cast<int64_t>(xs.size());
             int64_t k = items[0].index < 0 ? items[0].index + n : items[0].index;
@@ -427,6 +449,9 @@ void Evaluator::define_function(const FunctionDef& d) {
                 f_->env->slots[i] = std::move(v);
                 return;
             }
+        // `global f` before `def f` (a nonlocal `def` is not supported)
+        if (rt_.trace) fail("cannot define the module's function `" + d.name + "` inside a @graph function", d.name_loc);
+        f_->module->globals[f_->module->slot_of(d.name)] = std::move(v);
     } else {
         f_->module->globals[f_->module->slot_of(d.name)] = std::move(v);
     }

@@ -25,6 +25,8 @@ const char* to_string(BinOp op) {
         case BinOp::BitAnd: return "&";
         case BinOp::BitOr: return "|";
         case BinOp::BitXor: return "^";
+        case BinOp::LShift: return "<<";
+        case BinOp::RShift: return ">>";
     }
     return "?";
 }

@@ -28,14 +28,14 @@ enum class ExprKind : uint8_t {
 };
 
 enum class UnaryOp : uint8_t { Neg, Pos, Not, Invert };
-enum class BinOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, BitAnd, BitOr, BitXor };
+enum class BinOp : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, BitAnd, BitOr, BitXor, LShift, RShift };
 enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn, Is, IsNot };
 // `in` / `not in` (membership) and `is` / `is not` (identity with None).
 inline bool is_membership(CmpOp op) { return op == CmpOp::In || op == CmpOp::NotIn; }
 inline bool is_identity(CmpOp op) { return op == CmpOp::Is || op == CmpOp::IsNot; }
 
 const char* to_string(UnaryOp op);   // "-", "+", "not", "~"
-const char* to_string(BinOp op);     // "+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^"
+const char* to_string(BinOp op);     // "+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>"
 const char* to_string(CmpOp op);     // "==", ...
 
 struct Expr {
@@ -63,6 +63,9 @@ struct Name : Expr {
     Scope scope = Scope::Unresolved;
     int32_t slot = -1;   // local slot, or index into the enclosing/global table
     uint16_t depth = 0;  // for Enclosing: how many function levels out
+    // Named in a `global` / `nonlocal` statement of the function this use is
+    // in: it may be assigned and changed there (docs/language.md "Scopes").
+    bool declared_outer = false;
     Name(std::string i, Loc l) : Expr(ExprKind::Name, l), id(std::move(i)) {}
 };
 
@@ -222,7 +225,7 @@ struct ListComp : Expr {
 
 enum class StmtKind : uint8_t {
     Expr, Assign, AugAssign, If, While, For, Break, Continue, Pass, Return,
-    Assert, FunctionDef, Import,
+    Assert, FunctionDef, Import, Delete, Global,
 };
 
 struct Stmt {
@@ -295,6 +298,21 @@ struct Import : Stmt {  // import util [as u]; module may be dotted? No: one nam
     std::string alias;  // == module when no `as`
     Loc module_loc;
     explicit Import(Loc l) : Stmt(StmtKind::Import, l) {}
+};
+
+// del a, xs[i], xs[a:b], d[k] (docs/language.md "del"). Each target: a Name,
+// an Index, or a TupleExpr/ListExpr of targets. loc: the `del` word.
+struct Delete : Stmt {
+    std::vector<ExprPtr> targets;
+    explicit Delete(Loc l) : Stmt(StmtKind::Delete, l) {}
+};
+// global a, b / nonlocal a, b (docs/language.md "Scopes"). loc: the keyword;
+// name_locs[i] is where names[i] is written.
+struct Global : Stmt {
+    bool is_nonlocal = false;
+    std::vector<std::string> names;
+    std::vector<Loc> name_locs;
+    explicit Global(Loc l) : Stmt(StmtKind::Global, l) {}
 };
 
 struct Module {

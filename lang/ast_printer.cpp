@@ -278,7 +278,22 @@ public:
                      s.loc);
                 return;
             }
+            case StmtKind::Delete: case StmtKind::Global: names_stmt(s, depth); return;
         }
+    }
+
+    // del targets; global / nonlocal names
+    void names_stmt(const Stmt& s, int depth) {
+        std::string head(depth * 2, ' ');
+        if (s.kind == StmtKind::Delete) {
+            line(head + "Delete", s.loc);
+            for (const auto& t : s.as<Delete>().targets) expr(*t, depth + 1, "target");
+            return;
+        }
+        const auto& g = s.as<Global>();
+        std::string names;
+        for (size_t i = 0; i < g.names.size(); ++i) names += " " + g.names[i] + " " + at(g.name_locs[i]);
+        line(head + (g.is_nonlocal ? "Nonlocal" : "Global") + names, s.loc);
     }
 
 private:

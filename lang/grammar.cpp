@@ -6,7 +6,7 @@
 // the rules, statements first, each with its grammar in a comment.
 //
 // Expressions, by increasing binding power (Python's):
-//   lambda, x if c else y, or, and, not, comparisons (chained), | ^ & + - * / // % @,
+//   lambda, x if c else y, or, and, not, comparisons (chained), | ^ & << >> + - * / // % @,
 //   unary - + ~, ** (right-associative, binds tighter than a unary minus on its left),
 //   calls / indexing / attributes, atoms.
 //
@@ -115,6 +115,28 @@ struct name_text_parser : x3::parser<name_text_parser> {
     }
 
     const char* text;
+};
+
+// A statement's soft keyword (`del`, `global`, `nonlocal`: names elsewhere,
+// so `del = 1` stays an assignment): a Name spelled `text` followed by a
+// token that can start its operand. Its attribute is the keyword's token.
+struct soft_keyword_parser : x3::parser<soft_keyword_parser> {
+    using attribute_type = It;
+    static bool const has_attribute = true;
+
+    constexpr soft_keyword_parser(const char* t, bool d) : text(t), any_target(d) {}
+
+    template <class Iterator, class Ctx, class RCtx, class Attr>
+    bool parse(Iterator& first, const Iterator&, const Ctx&, RCtx&, Attr& attr) const {
+        if (first->kind != Tok::Name || first->text != text) return false;
+        const Tok next = first[1].kind;
+        if (!(next == Tok::Name || (any_target && (next == Tok::LParen || next == Tok::LBracket)))) return false;
+        attr = first++;
+        return true;
+    }
+
+    const char* text;
+    bool any_target;  // `del (a, b)`, `del [a, b]`
 };
 
 // Matches nothing and yields the current token (to locate what follows).
@@ -308,11 +330,12 @@ bool is_compare(Tok k) {
     return (k >= Tok::Eq && k <= Tok::Ge) || k == Tok::In || k == Tok::NotIn || k == Tok::Is || k == Tok::IsNot;
 }
 bool is_additive(Tok k) { return k == Tok::Plus || k == Tok::Minus; }
+bool is_shift(Tok k) { return k == Tok::LShift || k == Tok::RShift; }
 bool is_multiplicative(Tok k) {
     return k == Tok::Star || k == Tok::Slash || k == Tok::DoubleSlash || k == Tok::Percent || k == Tok::At;
 }
 bool is_unary(Tok k) { return k == Tok::Minus || k == Tok::Plus || k == Tok::Tilde; }
-bool is_augmented(Tok k) { return k >= Tok::PlusAssign && k <= Tok::CaretAssign; }
+bool is_augmented(Tok k) { return k >= Tok::PlusAssign && k <= Tok::RShiftAssign; }
 bool is_string(Tok k) { return k == Tok::Str || k == Tok::FStr; }
 bool is_slice_end(Tok k) { return k == Tok::Colon || k == Tok::Comma || k == Tok::RBracket; }
 bool is_line_end(Tok k) { return k == Tok::Newline || k == Tok::End; }
@@ -355,6 +378,8 @@ BinOp binary_op(Tok k) {
         case Tok::AmpAssign: return BinOp::BitAnd;
         case Tok::PipeAssign: return BinOp::BitOr;
         case Tok::CaretAssign: return BinOp::BitXor;
+        case Tok::LShift: case Tok::LShiftAssign: return BinOp::LShift;
+        case Tok::RShift: case Tok::RShiftAssign: return BinOp::RShift;
         default: return BinOp::Add;
     }
 }
@@ -385,8 +410,7 @@ UnaryOp unary_op(Tok k) {
 
 // Python statements tg does not have, recognised to say so plainly.
 constexpr std::string_view kPythonOnly[] = {
-    "from", "global", "nonlocal", "class", "try", "except", "finally", "with", "raise",
-    "del", "yield", "async", "await",
+    "from", "class", "try", "except", "finally", "with", "raise", "yield", "async", "await",
 };
 
 constexpr const char* kNoGenerators = "generator expressions are not supported: use a list comprehension [... for ...]";
@@ -710,12 +734,13 @@ const auto not_python_only = [](auto& ctx) {
     It t = next_token(ctx);
     if (t->kind != Tok::Name) return;
     Tok next = t[1].kind;
+    if (t->text == "yield" && next != Tok::Assign && next != Tok::Dot && next != Tok::LParen && next != Tok::LBracket &&
+        next != Tok::Comma && !is_augmented(next))
+        fail(state_of(ctx), t, "generators ('yield') are not supported: build and return a list");
     bool looks_like_stmt = next == Tok::Name || next == Tok::Colon || next == Tok::Str;
     if (!looks_like_stmt || std::find(std::begin(kPythonOnly), std::end(kPythonOnly), t->text) == std::end(kPythonOnly)) return;
     ParseState& s = state_of(ctx);
     if (t->text == "from") fail(s, t, "'from ... import' is not supported: use 'import module' and 'module.name'");
-    if (t->text == "global" || t->text == "nonlocal")
-        fail(s, t, "'" + t->text + "' is not supported: a function cannot assign to variables outside itself");
     fail(s, t, "'" + t->text + "' statements are not supported in tg");
 };
 
@@ -759,6 +784,47 @@ const auto augmented_value = [](auto& ctx) { x3::_val(ctx)->template as<AugAssig
 const auto no_annotation = [](auto& ctx) {
     if (x3::_val(ctx)->template as<ExprStmt>().expr->kind == ExprKind::Name)
         fail(state_of(ctx), next_token(ctx), "type annotations are not supported");
+};
+
+// del target (',' target)*: each a name, an index or a tuple/list of them.
+// _attr: ('del', the target list)
+bool check_del_target(ParseState& s, const Expr& e) {
+    if (e.kind == ExprKind::Name || e.kind == ExprKind::Index) return true;
+    if (e.kind == ExprKind::Tuple || e.kind == ExprKind::List) {
+        const auto& elts = e.kind == ExprKind::Tuple ? e.as<TupleExpr>().elts : e.as<ListExpr>().elts;
+        for (const auto& x : elts)
+            if (!check_del_target(s, *x)) return false;
+        return true;
+    }
+    s.record_at(start_loc(e), "cannot delete this expression (del takes names and indexes: del x, del xs[i], del d[k])");
+    return false;
+}
+const auto del_node = [](auto& ctx) {
+    auto& a = x3::_attr(ctx);
+    auto s = make<Delete>(at_c<0>(a)->loc);
+    ExprPtr& targets = at_c<1>(a);
+    if (!check_del_target(state_of(ctx), *targets)) bail(next_token(ctx));
+    // `del a, b` and `del (a, b)` both delete a, then b (Python)
+    if (targets->kind == ExprKind::Tuple) {
+        for (auto& t : targets->template as<TupleExpr>().elts) s->targets.push_back(std::move(t));
+    } else {
+        s->targets.push_back(std::move(targets));
+    }
+    x3::_val(ctx) = std::move(s);
+};
+// global a, b / nonlocal a, b
+const auto global_node = [](auto& ctx) {
+    It t = x3::_attr(ctx);
+    auto s = make<Global>(t->loc);
+    s->is_nonlocal = t->text == "nonlocal";
+    if (s->is_nonlocal && state_of(ctx).function_depth == 0)
+        state_of(ctx).record(*t, "'nonlocal' outside a function (a module's names are written there directly)");
+    x3::_val(ctx) = std::move(s);
+};
+const auto global_name = [](auto& ctx) {
+    auto& g = x3::_val(ctx)->template as<Global>();
+    g.names.push_back(x3::_attr(ctx)->text);
+    g.name_locs.push_back(x3::_attr(ctx)->loc);
 };
 
 // import a [as b], c: one Import per module, located at 'import', each added
@@ -914,6 +980,7 @@ const x3::rule<class comparison_class, ExprPtr> comparison = "comparison";
 const x3::rule<class or_expr_class, ExprPtr> or_expr = "or_expr";
 const x3::rule<class xor_expr_class, ExprPtr> xor_expr = "xor_expr";
 const x3::rule<class and_expr_class, ExprPtr> and_expr = "and_expr";
+const x3::rule<class shift_expr_class, ExprPtr> shift_expr = "shift_expr";
 const x3::rule<class arith_class, ExprPtr> arith = "arith";
 const x3::rule<class term_class, ExprPtr> term = "term";
 const x3::rule<class factor_class, ExprPtr> factor = "factor";
@@ -961,14 +1028,18 @@ const auto suite_def =
 // `elif`/`else` still finds its `if`.
 const auto line_suite_def = simple_line;
 
-// simple_stmt: 'pass' | 'break' | 'continue' | return_stmt | assert_stmt | expr_stmt
+// simple_stmt: 'pass' | 'break' | 'continue' | return_stmt | assert_stmt | del_stmt | global_stmt | expr_stmt
 // return_stmt: 'return' [testlist];  assert_stmt: 'assert' test [',' test]
+// del_stmt: 'del' target_list;  global_stmt: ('global' | 'nonlocal') NAME (',' NAME)*
 const auto simple_stmt_def =
     tok(Tok::Pass)[pass_node] |
     tok(Tok::Break)[break_node] |
     tok(Tok::Continue)[continue_node] |
     (tok(Tok::Return)[return_node] >> -(!(any_of(is_line_end) | lit(Tok::Semicolon)) >> testlist[return_value])) |
     ((tok(Tok::Assert) >> test)[assert_node] >> -(lit(Tok::Comma) >> test[assert_msg])) |
+    (soft_keyword_parser("del", true) >> target_list)[del_node] |
+    ((soft_keyword_parser("global", false)[global_node] | soft_keyword_parser("nonlocal", false)[global_node]) >>
+     (x3::expect[tok(Tok::Name, "a name")][global_name] % lit(Tok::Comma))) |
     (x3::eps[not_compound] >> x3::eps[not_python_only] >> expr_stmt[set_val]);
 
 // expr_stmt: testlist ('=' testlist)* | target augop testlist
@@ -1059,7 +1130,8 @@ const auto comparison_def =
     or_expr[set_val] >>
     -((any_of(is_compare) >> grow >> or_expr)[compare_node] >> *((any_of(is_compare) >> grow >> or_expr)[compare_more]));
 
-// or_expr: xor_expr ('|' xor_expr)* ... term: factor (('*' | '/' | '//' | '%' | '@') factor)*
+// or_expr: xor_expr ('|' xor_expr)* ... and_expr: shift_expr ('&' shift_expr)*,
+// shift_expr: arith (('<<' | '>>') arith)* ... term: factor (('*' | '/' | '//' | '%' | '@') factor)*
 // All left-associative.
 template <class Operand>
 auto left_assoc(Operand operand, bool (*op)(Tok)) {
@@ -1067,7 +1139,8 @@ auto left_assoc(Operand operand, bool (*op)(Tok)) {
 }
 const auto or_expr_def = left_assoc(xor_expr, is_pipe);
 const auto xor_expr_def = left_assoc(and_expr, is_caret);
-const auto and_expr_def = left_assoc(arith, is_amp);
+const auto and_expr_def = left_assoc(shift_expr, is_amp);
+const auto shift_expr_def = left_assoc(arith, is_shift);
 const auto arith_def = left_assoc(term, is_additive);
 const auto term_def = left_assoc(factor, is_multiplicative);
 
@@ -1167,7 +1240,7 @@ const auto fstring_field_def = testlist[set_val] >> (&lit(Tok::End) | expected("
 
 BOOST_SPIRIT_DEFINE(module_rule, statement, suite, line_suite, simple_stmt, expr_stmt, import_spec, if_stmt,
                     while_stmt, for_stmt, def_stmt, decorated, def_params, lambda_params)
-BOOST_SPIRIT_DEFINE(testlist, test, lambda, or_test, and_test, not_test, comparison, or_expr, xor_expr, and_expr, arith,
+BOOST_SPIRIT_DEFINE(testlist, test, lambda, or_test, and_test, not_test, comparison, or_expr, xor_expr, and_expr, shift_expr, arith,
                     term, factor, power, postfix, atom, paren, list_display, dict_display, call_args, index_items, subscript,
                     target_list, fstring_field)
 

@@ -36,6 +36,7 @@ struct Punct {
 // Longest first, so the first match is the longest one.
 constexpr Punct kPuncts[] = {
     {"**=", Tok::DoubleStarAssign}, {"//=", Tok::DoubleSlashAssign}, {"...", Tok::Ellipsis},
+    {"<<=", Tok::LShiftAssign}, {">>=", Tok::RShiftAssign}, {"<<", Tok::LShift}, {">>", Tok::RShift},
     {"**", Tok::DoubleStar}, {"//", Tok::DoubleSlash}, {"==", Tok::Eq}, {"!=", Tok::Ne},
     {"<=", Tok::Le}, {">=", Tok::Ge}, {"+=", Tok::PlusAssign}, {"-=", Tok::MinusAssign},
     {"*=", Tok::StarAssign}, {"/=", Tok::SlashAssign}, {"%=", Tok::PercentAssign},
@@ -55,8 +56,6 @@ struct Unsupported {
     const char* message;
 };
 constexpr Unsupported kUnsupported[] = {
-    {"<<=", "shift operators are not supported"}, {">>=", "shift operators are not supported"},
-    {"<<", "shift operators are not supported"}, {">>", "shift operators are not supported"},
     {":=", "assignment expressions (':=') are not supported"},
     {"->", "return annotations are not supported"},
 };
@@ -715,6 +714,7 @@ const char* describe(Tok kind) {
         case Tok::Pipe: return "'|'";
         case Tok::Caret: return "'^'";
         case Tok::Tilde: return "'~'";
+        case Tok::LShift: return "'<<'"; case Tok::RShift: return "'>>'";
         case Tok::Eq: return "'=='";
         case Tok::Ne: return "'!='";
         case Tok::Lt: return "'<'";
@@ -732,6 +732,7 @@ const char* describe(Tok kind) {
         case Tok::AmpAssign: return "'&='";
         case Tok::PipeAssign: return "'|='";
         case Tok::CaretAssign: return "'^='";
+        case Tok::LShiftAssign: return "'<<='"; case Tok::RShiftAssign: return "'>>='";
     }
     return "a token";
 }

@@ -24,13 +24,13 @@ enum class Tok : uint8_t {
     LParen, RParen, LBracket, RBracket, LBrace, RBrace,
     Comma, Colon, Semicolon, Dot, Ellipsis, At, Assign,
     // Operators.
-    Plus, Minus, Star, Slash, DoubleSlash, Percent, DoubleStar, Amp, Pipe, Caret, Tilde,
+    Plus, Minus, Star, Slash, DoubleSlash, Percent, DoubleStar, Amp, Pipe, Caret, Tilde, LShift, RShift,
     Eq, Ne, Lt, Le, Gt, Ge,
     // `not in` and `is not`: the lexer joins the two words into one token.
     NotIn, IsNot,
     // Augmented assignments: `+=` ... (`@=` is AtAssign).
     PlusAssign, MinusAssign, StarAssign, SlashAssign, DoubleSlashAssign, PercentAssign,
-    DoubleStarAssign, AtAssign, AmpAssign, PipeAssign, CaretAssign,
+    DoubleStarAssign, AtAssign, AmpAssign, PipeAssign, CaretAssign, LShiftAssign, RShiftAssign,
 };
 
 // How a token kind is named in "expected X, found Y" messages: "':'", "end of line".

@@ -268,7 +268,10 @@ private:
         case StmtKind::Return: opt(st.as<Return>().value, scope); break;
         case StmtKind::Assert: opt(st.as<Assert>().cond, scope), opt(st.as<Assert>().msg, scope); break;
         case StmtKind::FunctionDef: function(st.as<FunctionDef>(), scope); break;
-        default: break;  // break, continue, pass, import (declared)
+        case StmtKind::Delete:
+            for (auto& t : st.as<Delete>().targets) opt(t, scope);
+            break;
+        default: break;  // break, continue, pass, import (declared), global / nonlocal
         }
     }
 };

@@ -99,6 +99,7 @@ std::vector<Problem> diagnose(const Index& ix, Workspace& ws) {
     Types types(ix, ws.ops());
     for (const ShapeProblem& p : types.problems())
         out.push_back({p.loc, after(p.loc, p.length), Severity::Error, p.message, false});
+    graph_limits(ix, out);
     unused(ix, out);
     return out;
 }

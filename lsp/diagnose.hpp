@@ -2,7 +2,8 @@
 // "Diagnostics"), found without running the file: syntax errors, names
 // defined nowhere, calls that do not fit their callee, imports that find no
 // module, shape errors the op table's rules find with every operand known;
-// unused variables and imports as hints. Messages are worded as `tg run`
+// calls inside a `@graph` function the tracer runs eagerly or refuses, as
+// warnings; unused variables and imports as hints. Messages are worded as `tg run`
 // and `tg check` word them.
 #pragma once
 
@@ -23,5 +24,10 @@ struct Problem {
 };
 
 std::vector<Problem> diagnose(const Index& ix, Workspace& ws);
+
+// Calls inside `@graph` functions that run eagerly or stop the run
+// (lsp/graph_limits.cpp): `seed`, `breakpoint`, `time`, `isatty`, and
+// `tensor([...])` of the function's traced values.
+void graph_limits(const Index& ix, std::vector<Problem>& out);
 
 }  // namespace tg::lsp

@@ -57,6 +57,8 @@ const char* op_name(BinOp op) {
     case BinOp::BitAnd: return "bitand";
     case BinOp::BitOr: return "bitor";
     case BinOp::BitXor: return "bitxor";
+    case BinOp::LShift: return "left_shift";
+    case BinOp::RShift: return "right_shift";
     }
     return "";
 }

@@ -5,7 +5,8 @@
 //           built from ONNX's truncating Div / fmod as tg's kernels do;
 //   maximum, minimum — NaN propagates (ONNX's Max / Min need not);
 //   bool + and * — or / and (NumPy's), order comparisons on bool via i32.
-// Integer bitwise ops have no ONNX op before opset 18: an export error.
+// Integer bitwise ops have no ONNX op before opset 18: an export error;
+// << and >> go through BitShift on the unsigned type (shift below).
 #include "onnx_export/mapping.hpp"
 
 namespace tg::onnx_export {
@@ -80,6 +81,29 @@ std::string logaddexp(Emitter& e, const std::string& a, const std::string& b, DT
     return e.where(f2("Equal", a, b), same, general);
 }
 
+// a << b / a >> b (elem::LeftShift / RightShift): ONNX's BitShift takes
+// unsigned integers only, so the bits go through the unsigned type of the
+// same width. A count of the width or more is clamped (the result of BitShift
+// is not defined there); an arithmetic right shift of a negative a is
+// ~((~a) >> b), with ~a written -1 - a (no integer Not before opset 18).
+std::string shift(Emitter& e, const std::string& a, const std::string& b, DType d, bool left) {
+    auto f2 = [&](const char* op, const std::string& x, const std::string& y) { return e.op(op, {x, y}).out; };
+    const int64_t width = d == DType::I32 ? 32 : 64;
+    const int64_t unsigned_type = d == DType::I32 ? 12 : 13;  // onnx.TensorProto UINT32 / UINT64
+    auto to_unsigned = [&](const std::string& x) { return e.op("Cast", {x}).attr("to", unsigned_type).out; };
+    auto from_unsigned = [&](const std::string& x) { return e.op("Cast", {x}).attr("to", int64_t{onnx_type(d)}).out; };
+    const std::string count = to_unsigned(f2("Min", b, e.scalar(static_cast<double>(width - 1), d)));
+    auto bit_shift = [&](const std::string& x) {
+        return from_unsigned(e.op("BitShift", {to_unsigned(x), count}).attr("direction", std::string(left ? "LEFT" : "RIGHT")).out);
+    };
+    const std::string zero = e.scalar(0, d);
+    if (left) return e.where(f2("GreaterOrEqual", b, e.scalar(static_cast<double>(width), d)), zero, bit_shift(a));
+    const std::string minus_one = e.scalar(-1, d);
+    const std::string negative = f2("Less", a, zero);
+    const std::string shifted = bit_shift(e.where(negative, f2("Sub", minus_one, a), a));
+    return e.where(negative, f2("Sub", minus_one, shifted), shifted);
+}
+
 DType compute_dtype(const stdlib::TensorType& a, const stdlib::TensorType& b) {
     const stdlib::Promoted p = stdlib::promote(a.dtype, a.weak, b.dtype, b.weak);
     return p.weak ? stdlib::weak_compute_dtype(p.dtype) : p.dtype;
@@ -118,6 +142,8 @@ std::string map_binary(ApplyCtx& c, BinaryKind k) {
         case BinaryKind::BitXor:
             if (!is_bool) c.fail("ONNX opset 17 has no bitwise ops on integers (only on bool)");
             return f2(k == BinaryKind::BitAnd ? "And" : k == BinaryKind::BitOr ? "Or" : "Xor", a, b);
+        case BinaryKind::LeftShift: return shift(e, a, b, d, true);
+        case BinaryKind::RightShift: return shift(e, a, b, d, false);
         case BinaryKind::Atan2: return atan2(e, a, b, d);
         case BinaryKind::Logaddexp: return logaddexp(e, a, b, d);
     }

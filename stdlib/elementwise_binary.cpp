@@ -34,6 +34,9 @@ OpSignature binary_signature(BinaryKind k, DType a, bool a_weak, DType b, bool b
         case BinaryClass::Bitwise:
             if (is_float(s.result)) unsupported(binary_name(k), s.result);
             break;
+        case BinaryClass::Shift:
+            if (is_float(s.result) || s.result == DType::Bool) unsupported(binary_name(k), s.result);
+            break;
         case BinaryClass::Compare:
             s.result = DType::Bool;
             s.weak = false;

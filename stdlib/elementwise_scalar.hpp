@@ -171,6 +171,29 @@ struct BitXor {
         else return static_cast<T>(a ^ b);
     }
 };
+// NumPy's npy_lshift / npy_rshift: a count of the width or more shifts
+// everything out (0; -1 for a negative a shifted right). A negative count
+// never arrives: the row's integer check raises first. Shifted as unsigned,
+// so bits leave at the top without undefined behaviour (the result wraps).
+struct LeftShift {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) return a;  // unreachable
+        else {
+            using UT = std::make_unsigned_t<T>;
+            if (b < 0 || b >= T(sizeof(T) * 8)) return T(0);
+            return static_cast<T>(static_cast<UT>(static_cast<UT>(a) << b));
+        }
+    }
+};
+struct RightShift {
+    template <class T> static T f(T a, T b) {
+        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) return a;  // unreachable
+        else {
+            if (b < 0 || b >= T(sizeof(T) * 8)) return a < 0 ? T(-1) : T(0);
+            return static_cast<T>(a >> b);  // arithmetic on signed values (C++20)
+        }
+    }
+};
 
 // ---- unary (R is the result type, T the compute type)
 

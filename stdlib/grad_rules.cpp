@@ -235,7 +235,7 @@ void binary_vjp(Ops& o, BinaryKind k, Var g, Var x, Var y, Var out, Var& gx, Var
         if (wy) gy = o.mul(g, o.un(U::Exp, o.sub(y, out)));
         return;
     case B::Eq: case B::Ne: case B::Lt: case B::Le: case B::Gt: case B::Ge:
-    case B::BitAnd: case B::BitOr: case B::BitXor:
+    case B::BitAnd: case B::BitOr: case B::BitXor: case B::LeftShift: case B::RightShift:
         return;  // comparisons and bitwise ops: NoGradient (attach_grad_rules)
     }
 }
@@ -637,7 +637,7 @@ void attach_grad_rules(OpRegistry& r) {
     TG_UNARY_OPS(TG_UNARY_)
 #undef TG_UNARY_
 #define TG_BINARY_(K, NAME, CLS, CHECK, MSG, DOC)                                          \
-    if (BinaryClass::CLS == BinaryClass::Compare || BinaryClass::CLS == BinaryClass::Bitwise) \
+    if (BinaryClass::CLS == BinaryClass::Compare || BinaryClass::CLS == BinaryClass::Bitwise || BinaryClass::CLS == BinaryClass::Shift) \
         none(NAME);                                                                        \
     else                                                                                   \
         vjp(NAME, &vjp_binary<BinaryKind::K>);

@@ -19,6 +19,7 @@ namespace tg::stdlib {
 //     TrueDiv promote, integers give f32
 //     Compare promote, the result is bool
 //     Bitwise promote, floats rejected
+//     Shift   promote, integers only (bool and floats rejected)
 //   integer check: a value the right operand must not have on integers, and
 //     the error raised then (the one place these messages are written: the
 //     eager kernels, the tracer's may_raise and compiled code read them here).
@@ -41,6 +42,8 @@ namespace tg::stdlib {
     X(BitAnd, "bitand", Bitwise, None, "", "a & b on bool and integer tensors")                                \
     X(BitOr, "bitor", Bitwise, None, "", "a | b on bool and integer tensors")                                  \
     X(BitXor, "bitxor", Bitwise, None, "", "a ^ b on bool and integer tensors")                                \
+    X(LeftShift, "left_shift", Shift, NonNegative, "negative shift count", "a << b on integer tensors (bits shifted out are lost; b >= the width gives 0)") \
+    X(RightShift, "right_shift", Shift, NonNegative, "negative shift count", "a >> b on integer tensors, arithmetic: the floor of a / 2 ** b") \
     X(Atan2, "atan2", TrueDiv, None, "", "atan2(y, x): the angle of the point (x, y), in [-pi, pi]")          \
     X(Logaddexp, "logaddexp", TrueDiv, None, "", "log(exp(a) + exp(b)), computed without overflow")
 
@@ -169,7 +172,7 @@ inline constexpr int kNumOtherKinds = 0 TG_OTHER_OPS(TG_KIND_COUNT_);
 #undef TG_KIND_ENUM_
 #undef TG_KIND_COUNT_
 
-enum class BinaryClass : uint8_t { Arith, NoBool, TrueDiv, Compare, Bitwise };
+enum class BinaryClass : uint8_t { Arith, NoBool, TrueDiv, Compare, Bitwise, Shift };
 enum class UnaryClass : uint8_t { Negate, Invert, Predicate, FloatFn, Same };
 
 // A value the right operand of an integer op must not have (and the error).

@@ -354,7 +354,7 @@ private:
             case B::Add: case B::Mul: case B::Maximum: case B::Minimum: case B::Eq: case B::Ne:
             case B::BitAnd: case B::BitOr: case B::BitXor: case B::Logaddexp: return true;
             case B::Sub: case B::Div: case B::FloorDiv: case B::Mod: case B::Pow: case B::Lt: case B::Le:
-            case B::Gt: case B::Ge: case B::Atan2: return false;
+            case B::Gt: case B::Ge: case B::Atan2: case B::LeftShift: case B::RightShift: return false;
         }
         return false;
     }

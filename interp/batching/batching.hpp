@@ -32,6 +32,9 @@ stdlib::TensorType example_type(const BatchObj& b);
 
 // Deep (lists, tuples, dicts): for call arguments.
 bool has_batched(const Value& v);
+// A tensor batched by a vmap (looking through grad's wrappers): a condition
+// on it runs as interp/batching/batched_control.cpp converts it.
+bool is_batched_condition(const Value& v);
 // Tracked or batched, deep.
 bool has_transformed(const Value& v);
 inline bool any_transformed(std::span<const Value> vs) {

@@ -62,6 +62,10 @@ void add_np_product_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_elementwise_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_stats_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_quantile_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_search_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_histogram_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_sets_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_create_builtins(std::vector<std::pair<std::string, Value>>& out);
 // all of the above (np_util.cpp)
 void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out);
 // ord, chr, hex, oct, bin, divmod (python_builtins.cpp)

@@ -109,12 +109,9 @@ Value diagonal(Runtime& rt, const CallArgs& ca, bool is_trace) {
         if (d != a1 && d != a2) order.push_back(d), s.push_back(shape_of(x)[static_cast<int>(d)]);
     const int64_t n = shape_of(x)[static_cast<int>(a1)], m = shape_of(x)[static_cast<int>(a2)];
     order.push_back(a1), order.push_back(a2);
-    const int64_t len = std::max<int64_t>(0, offset >= 0 ? std::min(n, m - offset) : std::min(n + offset, m));
-    std::vector<int64_t> pos;
-    for (int64_t i = 0; i < len; ++i) pos.push_back(offset >= 0 ? i * m + i + offset : (i - offset) * m + i);
     s.push_back(n * m);
     const Value flat = c.reshape(np::transpose(c, x, order), s);
-    const Value d = c.take(flat, np::indices(pos).tensor(), -1);
+    const Value d = c.take(flat, np::indices(np::diagonal_positions(n, m, offset)).tensor(), -1);
     return is_trace ? np::reduce(c, stdlib::ReduceKind::Sum, d, -1) : d;
 }
 
@@ -148,6 +145,13 @@ Value cross(Runtime& rt, const CallArgs& ca) {
 }
 
 }  // namespace
+
+std::vector<int64_t> np::diagonal_positions(int64_t n, int64_t m, int64_t offset) {
+    const int64_t len = std::max<int64_t>(0, offset >= 0 ? std::min(n, m - offset) : std::min(n + offset, m));
+    std::vector<int64_t> pos;
+    for (int64_t i = 0; i < len; ++i) pos.push_back(offset >= 0 ? i * m + i + offset : (i - offset) * m + i);
+    return pos;
+}
 
 void add_np_product_builtins(std::vector<std::pair<std::string, Value>>& out) {
     np::add(out, "tensordot", tensordot);

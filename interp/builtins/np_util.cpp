@@ -2,6 +2,8 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/runtime.hpp"
+#include "interp/tracing/trace.hpp"
 #include "stdlib/dtype.hpp"
 
 namespace tg::interp::np {
@@ -125,6 +127,12 @@ stdlib::DType float_dtype(const Value& x) {
     return stdlib::is_float(d) ? d : stdlib::DType::F32;
 }
 
+void eager_only(Runtime& rt, const std::string& fn) {
+    if (rt.trace)
+        dynamic_value_error(fn + ": the shape of its result depends on the data, so it cannot be used inside a "
+                                 "@graph function");
+}
+
 void add(Builtins& out, const std::string& name, BuiltinFn fn) {
     out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn)})));
 }
@@ -139,6 +147,10 @@ void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add_np_elementwise_builtins(out);
     add_np_stats_builtins(out);
     add_np_quantile_builtins(out);
+    add_np_search_builtins(out);
+    add_np_histogram_builtins(out);
+    add_np_sets_builtins(out);
+    add_np_create_builtins(out);
 }
 
 }  // namespace tg::interp

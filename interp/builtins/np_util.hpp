@@ -34,6 +34,17 @@ Value red(Compose& c, stdlib::ReduceKind k, const Value& x, const stdlib::Attr& 
 // The tensors of a list or tuple argument (NumPy's `tup`); at least one.
 std::vector<Value> tensor_seq(const Value& v, const std::string& fn, const char* name);
 
+// A trace error inside @graph: fn's result shape depends on the data
+// (nonzero, unique, argwhere, bincount, the set functions: eager only)
+void eager_only(Runtime& rt, const std::string& fn);
+// element in test_elements (isin) and the insertion points of v in the
+// sorted 1-d a (searchsorted): np_search.cpp
+Value isin(Compose& c, const Value& element, const Value& test);
+Value insertion_points(Compose& c, const Value& a, const Value& v, bool right);
+
+// The positions in a flattened (n, m) matrix of its diagonal `offset` (np_products.cpp)
+std::vector<int64_t> diagonal_positions(int64_t n, int64_t m, int64_t offset);
+
 // Ops on values, each one op of the table
 Value transpose(Compose& c, const Value& x, const std::vector<int64_t>& perm);
 Value concat(Compose& c, const std::vector<Value>& xs, int64_t axis);

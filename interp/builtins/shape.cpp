@@ -10,6 +10,7 @@
 
 #include "interp/builtins/builtins.hpp"
 #include "interp/builtins/compose.hpp"
+#include "interp/builtins/np_util.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
@@ -124,11 +125,7 @@ Value meshgrid(Runtime& rt, const CallArgs& a) {
 }
 
 // unique / nonzero: eager only (their result shapes depend on the data)
-void eager_only(Runtime& rt, const std::string& fn) {
-    if (rt.trace)
-        dynamic_value_error(fn + ": the shape of its result depends on the data, so it cannot be used inside a "
-                                 "@graph function");
-}
+using np::eager_only;
 
 Value unique(Runtime& rt, const CallArgs& a) {
     auto args = bind_args("unique", a, {"x"}, 1);

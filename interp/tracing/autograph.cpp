@@ -23,6 +23,7 @@
 // Errors: a User error in a branch (or loop body) that may not run becomes a
 // `raise` node with the same message and traceback; Conversion errors (the
 // trace-time errors of docs/graph.md "Static and dynamic") and Unsupported ones stop the conversion.
+#include "interp/batching/batching.hpp"
 #include "interp/control.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/tracing/carried_values.hpp"
@@ -96,12 +97,21 @@ std::optional<bool> Evaluator::condition(const Expr& e, uint32_t& pred) {
     // Only the truth of `a and b` / `a or b` / `not a` matters here, so their
     // operands need not have one type: the truth values are combined, with
     // the short-circuit kept (b is evaluated only where it would be).
+    // A batched operand (vmap) is stored in *batched (see batched_cond_):
+    // then both operands run, their truths combined per example.
+    Value* const batched = std::exchange(batched_cond_, nullptr);
     if (rt_.trace && e.kind == ExprKind::BoolOp) {
         const BoolOp& b = e.as<BoolOp>();
         uint32_t pa;
+        batched_cond_ = batched;
         std::optional<bool> a = condition(*b.lhs, pa);
+        if (batched && batched->defined()) {
+            *batched = lane_combine(b.is_and, *batched, eval(*b.rhs), b.loc);
+            return false;
+        }
         if (a) {
             if (b.is_and ? !*a : *a) return *a;
+            batched_cond_ = batched;
             return condition(*b.rhs, pred);
         }
         Value r;
@@ -123,7 +133,12 @@ std::optional<bool> Evaluator::condition(const Expr& e, uint32_t& pred) {
     }
     if (rt_.trace && e.kind == ExprKind::Unary && e.as<Unary>().op == UnaryOp::Not) {
         uint32_t pa;
+        batched_cond_ = batched;
         std::optional<bool> a = condition(*e.as<Unary>().operand, pa);
+        if (batched && batched->defined()) {
+            *batched = unary(rt_, UnaryOp::Invert, lane_truth(*batched, e.loc));
+            return false;
+        }
         if (a) return !*a;
         at(e.loc);
         pred = unary(rt_, UnaryOp::Invert, symbolic(*rt_.trace, pa)).sym()->id;
@@ -131,6 +146,10 @@ std::optional<bool> Evaluator::condition(const Expr& e, uint32_t& pred) {
     }
     Value scratch;
     const Value& v = eval_ref(e, scratch);
+    if (batched && is_batched_condition(v)) {
+        *batched = v;
+        return false;
+    }
     if (v.is_symbolic() && rt_.trace) {
         pred = truth_node(v, e.loc);
         return std::nullopt;

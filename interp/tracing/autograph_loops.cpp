@@ -165,7 +165,10 @@ Evaluator::Flow Evaluator::run_while_traced(TracedWhile& tw) {
         f_->loop->cont = Value::from_bool(false);
         const TracePoint before = trace_point(rt_);
         uint32_t pred;
+        Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
+        batched_cond_ = &batched;
         std::optional<bool> c = condition(*tw.w.cond, pred);
+        if (batched.defined()) return batched_while(tw.w, batched);
         if (!c) {
             // dynamic from here on: the rest of the loop is a `while` node
             go_back(rt_, before);

@@ -11,21 +11,29 @@ using tracer::Mismatch;
 
 namespace {
 
-void collect_leaves(const Value& v, std::vector<Value>& out) {
+// A batched value (vmap, docs/training.md "vmap") is carried as its value
+// with the batch axis: the skeleton keeps the wrapper.
+void collect_leaves(const Value& v, std::vector<Value>& out, bool batched_leaves) {
+    if (const BatchObj* b = v.batched(); b && !batched_leaves) return collect_leaves(b->value, out, false);
     if (v.is_tensor()) {
         out.push_back(v);
         return;
     }
     if (v.sym_str()) unsupported_in_graph("a string showing tensor values carried through converted control flow");
     if (const std::vector<Value>* xs = v.children())
-        for (const Value& x : *xs) collect_leaves(x, out);
+        for (const Value& x : *xs) collect_leaves(x, out, batched_leaves);
 }
 
-Value rebuild(const Value& skeleton, std::span<const Value> leaves, size_t& k) {
+Value rebuild(const Value& skeleton, std::span<const Value> leaves, size_t& k, bool batched_leaves) {
+    if (const BatchObj* b = skeleton.batched(); b && !batched_leaves) {
+        auto r = std::make_shared<BatchObj>(*b);
+        r->value = rebuild(b->value, leaves, k, false);
+        return Value::batched(std::move(r));
+    }
     if (skeleton.is_tensor()) return leaves[k++];
     if (const std::vector<Value>* xs = skeleton.children()) {
         std::vector<Value> items;
-        for (const Value& x : *xs) items.push_back(rebuild(x, leaves, k));
+        for (const Value& x : *xs) items.push_back(rebuild(x, leaves, k, batched_leaves));
         return skeleton.with_children(std::move(items));
     }
     return skeleton;
@@ -64,11 +72,15 @@ bool CarriedValues::is_static(const Value& v) const { return !has_symbolic(v) &&
 
 std::vector<Value> CarriedValues::leaves(const Value& v) const {
     std::vector<Value> out;
-    collect_leaves(v, out);
+    collect_leaves(v, out, batched_leaves);
     return out;
 }
 
 std::optional<Mismatch> CarriedValues::structure_diff(const Value& a, const Value& b) const {
+    const BatchObj *ba = batched_leaves ? nullptr : a.batched(), *bb = batched_leaves ? nullptr : b.batched();
+    if (ba && bb && ba->serial == bb->serial && ba->dim == bb->dim) return structure_diff(ba->value, bb->value);
+    if (ba || bb)
+        return Mismatch{Mismatch::Kind, ba ? "a batched tensor" : "a tensor", bb ? "a batched tensor" : "a tensor", ""};
     if (a.is_tensor() && b.is_tensor()) return std::nullopt;
     if (a.kind() != b.kind())
         return Mismatch{Mismatch::Kind, std::string("a ") + kind_name(a.kind()), std::string("a ") + kind_name(b.kind()), ""};
@@ -91,9 +103,9 @@ std::optional<Mismatch> CarriedValues::structure_diff(const Value& a, const Valu
 
 void CarriedValues::unsupported(const std::string& what) const { unsupported_in_graph(what); }
 
-Value rebuild_from_leaves(const Value& skeleton, std::span<const Value> leaves) {
+Value rebuild_from_leaves(const Value& skeleton, std::span<const Value> leaves, bool batched_leaves) {
     size_t k = 0;
-    return rebuild(skeleton, leaves, k);
+    return rebuild(skeleton, leaves, k, batched_leaves);
 }
 
 Value make_maybe(Value inner, Value flag, bool none) {

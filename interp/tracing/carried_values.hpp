@@ -18,6 +18,11 @@ namespace tg::interp {
 // The ConversionHost of interp's values (stateless).
 struct CarriedValues {
     using Value = interp::Value;
+    // A batched tensor (vmap) is one leaf, batched or not alike (vmap's
+    // per-example merge, interp/batching/batched_control.cpp), rather than
+    // its value with the batch axis behind a wrapper the paths must share (a
+    // graph's carried values).
+    bool batched_leaves = false;
     bool identical(const Value& a, const Value& b) const { return a.identical(b); }
     tracer::CarriedParts<Value> parts(const Value& v) const;
     bool has_value(const Value& v) const;
@@ -35,8 +40,9 @@ struct CarriedValues {
 };
 static_assert(tracer::ConversionHost<CarriedValues>);
 
-// The skeleton with its tensor leaves replaced by `leaves`, in order.
-Value rebuild_from_leaves(const Value& skeleton, std::span<const Value> leaves);
+// The skeleton with its tensor leaves replaced by `leaves`, in order
+// (batched_leaves: as CarriedValues::batched_leaves).
+Value rebuild_from_leaves(const Value& skeleton, std::span<const Value> leaves, bool batched_leaves = false);
 // A maybe-undefined value: `inner` where the symbolic `flag` is true; else
 // None (`none`) or undefined.
 Value make_maybe(Value inner, Value flag, bool none);

@@ -47,6 +47,7 @@ Value symbolic(TraceState& t, tracer::ValueId id) { return Value::symbolic(id, t
 
 bool has_symbolic(const Value& v) {
     if (v.is_symbolic() || v.sym_str()) return true;
+    if (const BatchObj* b = v.batched()) return has_symbolic(b->value);
     if (const std::vector<Value>* xs = v.children())
         for (const Value& x : *xs)
             if (has_symbolic(x)) return true;

@@ -181,6 +181,8 @@ private:
         case StmtKind::Return: cannot("`return` outside a function"); break;
         case StmtKind::FunctionDef: cannot("it defines a function"); break;
         case StmtKind::Import: cannot("it imports a module"); break;
+        case StmtKind::Delete: cannot("it deletes"); break;
+        case StmtKind::Global: cannot("it declares a global or nonlocal name"); break;
         default: break;  // break, continue, pass
         }
     }

@@ -47,7 +47,7 @@ options:
                   are not gradient programs (default 0.2; 1 for feature programs only)
   --features LIST comma-separated subset of the feature programs' features
                   (creation,axes,pow_lit,sign0,pysum,many,loops,dtypes,
-                  eager_grad,nested,builtin): to leave out a class whose bug
+                  eager_grad,nested,pylang,builtin): to leave out a class whose bug
                   is known while looking for others (other draws then)
   --builtins GEN  tg_gen_builtins, for the builtin list of the feature
                   programs (default: TG's folder/tests/tg_gen_builtins)
@@ -1179,7 +1179,7 @@ FEATURE_SHARE = 0.2   # of the programs that are not gradient programs
 AXIS_NONE_OPS = ["sort", "argsort", "sum", "mean", "max", "min", "prod", "argmax", "argmin",
                  "logsumexp", "var", "std", "median", "cumsum", "cumprod", "flip", "norm"]
 FEATURE_NAMES = ["creation", "axes", "pow_lit", "sign0", "pysum", "many", "loops", "dtypes", "eager_grad",
-                 "nested", "loop_grad", "builtin"]
+                 "nested", "loop_grad", "pylang", "builtin"]
 FEATURES = None       # --features: a subset of FEATURE_NAMES
 # Features whose programs fail today because of a known bug, each with the
 # bug: left out of the feature programs (unless --features names them), and
@@ -1221,7 +1221,8 @@ class FeatureGen:
     sort/argsort and the reductions, `literal ** tensor` in f64, `sign` of
     -0.0, Python's sum/min/max over lists of tensors, ops with more than 64
     inputs, `for` over tensors and lists, comprehensions, dicts, closures,
-    literals mixed with tensors of every dtype, grad of eager code with a
+    literals mixed with tensors of every dtype, list slice assignment and
+    del, << and >>, nonlocal and global, grad of eager code with a
     loop over the differentiated tensor, nested grad (2-3 deep; rarely the
     error of three on a vector), grad through nested converted loops whose
     inner condition reads the differentiated value, and a call drawn from
@@ -1343,6 +1344,25 @@ class FeatureGen:
         self.post.append("print(\"lg\", grad(%s)(tensor([%s, %s], dtype=f64)))" % (e, self.lit(), self.lit()))
         return ["print(\"lg\", grad(%s)(xd))" % e]
 
+    def pylang(self):
+        # list slice assignment and del on a list of tensors, << and >> on
+        # integer tensors and a nonlocal accumulator, in the traced body; a
+        # `global` counter in eager code after the calls (docs/language.md "Lists", "Scopes")
+        t, h, g = self.tmp(), "acc%04d" % self.index, "gl%04d" % self.index
+        a, b = sorted(self.rng.sample(range(5), 2))
+        self.pre += ["n%04d = 0" % self.index, "def %s(k):" % g, "    global n%04d" % self.index,
+                     "    n%04d += k" % self.index, "    return n%04d" % self.index, ""]
+        self.post.append("print(\"gl\", %s(1), %s(%d), n%04d)" % (g, g, self.rng.randint(-3, 3), self.index))
+        return ["%s = [x, x * 2.0, xd, x + 1.0]" % t,
+                "%s[%d:%d] = [x * %s]" % (t, a, b, self.lit()),
+                "del %s[%s]" % (t, self.pick(["0", "-1", "::2", "1:"])),
+                "print(\"pl\", len(%s), [sum(v) for v in %s])" % (t, t),
+                "print(\"pl\", xi << %d, xi >> %d, (xi * 3) >> (abs(xi) %% 3))" % (self.rng.randint(0, 3), self.rng.randint(0, 3)),
+                "%s = x * 0.0" % h,
+                "def add%04d(v):" % self.index, "    nonlocal %s" % h, "    %s = %s + v" % (h, h),
+                "for v in %s:" % t, "    add%04d(v)" % self.index,
+                "print(\"pl\", %s)" % h]
+
     def builtin(self):
         if not BUILTIN_CASES:
             return self.loops()
@@ -1351,7 +1371,7 @@ class FeatureGen:
 
     def program(self):
         feats = [self.creation, self.axes, self.pow_lit, self.sign0, self.pysum, self.many, self.loops,
-                 self.dtypes, self.eager_grad, self.nested, self.loop_grad, self.builtin, self.builtin]
+                 self.dtypes, self.eager_grad, self.nested, self.loop_grad, self.pylang, self.builtin, self.builtin]
         if FEATURES is not None:   # --features: only these (the draws change)
             feats = [f for f in feats if f.__name__ in FEATURES] or [self.loops]
         else:

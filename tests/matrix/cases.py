@@ -68,12 +68,14 @@ UNARY_DTYPES = {  # element-wise ops of one operand: their operand dtypes beyond
     "square": [(INT, I32)], "isnan": [(INT, I32)], "isfinite": [(INT, I64)],
 }
 BITWISE = ("bitand", "bitor", "bitxor")
+SHIFTS = ("left_shift", "right_shift")  # integers only; counts of the width or more shift everything out
 
 # builtin -> [(form, call, operands..., options)] for what the table cannot derive
 FORMS = {
     "where": [("f32", "where({0} > 0.5, {0}, {1})", (P, F32), (P2, F32)),
               ("bcast_lit", "where({0}, {1}, 0.0)", (BOOL, BOOLT), (VEC, F32)),
-              ("f64", "where({0}, {1}, {2})", (BOOL, BOOLT), (P, F64), (P2, F64))],
+              ("f64", "where({0}, {1}, {2})", (BOOL, BOOLT), (P, F64), (P2, F64)),
+              ("one_arg", "where({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
     "clip": [("f32", "clip({0}, 0.2, 0.7)", (P, F32)),
              ("tensors", "clip({0}, {1}, 0.75)", (MIX, F32), (VEC, F32)),
              ("i32", "clip({0}, 0, 3)", (INT, I32))],
@@ -116,7 +118,8 @@ FORMS = {
                ("neg", "repeat({0}, 3, axis=-1)", (P, F32)), ("list", "repeat({0}, [1, 0, 2], axis=1)", (P, F32))],
     "pad": [("int", "pad({0}, 1)", (P, F32)), ("pair", "pad({0}, (1, 2), value=9.0)", (VEC, F32)),
             ("axes", "pad({0}, ((0, 1), (2, 0)))", (INT, I32))],
-    "diag": [("1d", "diag({0})", (VEC, F32)), ("2d", "diag({0})", (SQ, F32))],
+    "diag": [("1d", "diag({0})", (VEC, F32)), ("2d", "diag({0})", (SQ, F32)), ("k", "diag({0}, -1)", (VEC, F32), {"grad": True}),
+             ("2d_k", "diag({0}, 1)", (P, F64), {"grad": True})],
     "tril": [("def", "tril({0})", (P, F32)), ("k", "tril({0}, k=-1)", (P, F32))],
     "triu": [("def", "triu({0})", (P, F32)), ("k", "triu({0}, 1)", (P, F32))],
     "take": [("def", "take({0}, {1})", (P, F32), ("[0, 5, 2]", I64)),
@@ -139,12 +142,14 @@ FORMS = {
     "full": [("def", "full((2,), 3.0)"), ("tensor", "full((2, 3), {0})", (VEC, F32)),
              ("dtype", "full(3, 7, dtype=f64)"), ("int", "full((2, 2), 5)"),
              ("add", "full((3,), 3.0) + {0}", (VEC, F32))],
-    "zeros_like": [("f32", "zeros_like({0})", (P, F32)), ("i32", "zeros_like({0})", (INT, I32))],
-    "ones_like": [("f32", "ones_like({0})", (P, F32)), ("bool", "ones_like({0})", (BOOL, BOOLT))],
+    "zeros_like": [("f32", "zeros_like({0})", (P, F32)), ("i32", "zeros_like({0})", (INT, I32)),
+                   ("dtype", "zeros_like({0}, dtype=\"f8\")", (INT, I32))],
+    "ones_like": [("f32", "ones_like({0})", (P, F32)), ("bool", "ones_like({0})", (BOOL, BOOLT)),
+                  ("dtype", "ones_like({0}, dtype=i64)", (P, F32))],
     "arange": [("stop", "arange(5)"), ("float", "arange(0.0, 1.0, 0.25)"), ("neg", "arange(5, 0, -2)"),
                ("dtype", "arange(1, 4, dtype=f64)"), ("kw", "arange(2, stop=6, step=2)")],
     "linspace": [("def", "linspace(0.0, 1.0, 5)"), ("kw", "linspace(-1, 1, num=3)")],
-    "eye": [("def", "eye(3)"), ("dtype", "eye(2, dtype=i32)")],
+    "eye": [("def", "eye(3)"), ("dtype", "eye(2, dtype=i32)"), ("nmk", "eye(2, 3, k=1, dtype=\"int64\")")],
     "random_uniform": [("def", "random_uniform((2, 3))", {"seed": True}),
                        ("kw", "random_uniform((4,), low=-1.0, high=2.0)", {"seed": True})],
     "random_normal": [("def", "random_normal((2, 3))", {"seed": True}),
@@ -440,6 +445,34 @@ FORMS = {
     "cov": [("def", "cov({0})", (UNS, F32), {"grad": True}), ("rowvar", "cov({0}, rowvar=False, bias=True)", (P, F64), {"grad": True}),
             ("y", "cov({0}, {1}, ddof=0)", (VEC, F32), (VEC, F32))],
     "corrcoef": [("def", "corrcoef({0})", (UNS, F32), {"grad": True}), ("y", "corrcoef({0}, {1})", (P, F64), (P2, F64))],
+    # NumPy's searching, counting and sets; data-dependent shapes run eagerly only
+    "diff": [("def", "diff({0})", (P, F32), {"grad": True}), ("axis", "diff({0}, n=1, axis=0, prepend=0.0)", (INT, I32))],
+    "searchsorted": [("def", "searchsorted({0}, {1})", ("[0.5, 1.0, 2.0]", F32), (P, F32)),
+                     ("right", "searchsorted({0}, {1}, side=\"right\")", ("[-1, 0, 3]", I64), (INT, I64))],
+    "count_nonzero": [("def", "count_nonzero({0})", (MIX, F32)), ("axis", "count_nonzero({0}, axis=1)", (INT, I32))],
+    "take_along_axis": [("def", "take_along_axis({0}, {1}, 1)", (P, F32), ("[[2, 0], [1, 1]]", I64), {"grad": True})],
+    "put_along_axis": [("def", "put_along_axis({0}, {1}, {2}, 1)", (P, F32), ("[[2], [0]]", I64), ("[[9.0], [8.0]]", F32),
+                        {"grad": True})],
+    "partition": [("def", "partition({0}, 1)", (UNS, F32), {"grad": True})],
+    "argpartition": [("def", "argpartition({0}, 1, axis=0)", (UNS, F64))],
+    "lexsort": [("def", "lexsort(({0}, {1}))", ("[1, 0, 1, 0]", I64), ("[2, 2, 1, 1]", I32))],
+    "histogram": [("def", "histogram({0}, 3)", (UNS, F32)),
+                  ("weights", "histogram({0}, 2, range=(0.0, 1.0), weights={1})", (P, F32), (P2, F32), {"grad": True})],
+    "bincount": [("def", "bincount({0})", ("[1, 3, 1]", I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+    "isin": [("def", "isin({0}, {1})", (INT, I64), ("[0, 5]", I64))],
+    "argwhere": [("def", "argwhere({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+    "intersect1d": [("def", "intersect1d({0}, {1})", (INT, I64), (DIV, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+    "union1d": [("def", "union1d({0}, {1})", (INT, I64), (DIV, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+    "setdiff1d": [("def", "setdiff1d({0}, {1})", (INT, I64), (DIV, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+    # NumPy's creation functions and the added forms of eye, diag, zeros_like, ones_like
+    "identity": [("def", "identity(2, dtype=f64)")],
+    "empty": [("def", "empty((2, 3))"), ("dtype", "empty(2, dtype=i32)")],
+    "empty_like": [("def", "empty_like({0})", (P, F32))],
+    "full_like": [("def", "full_like({0}, 2.5)", (P, F32)), ("dtype", "full_like({0}, 7, dtype=f64)", (INT, I32))],
+    "tri": [("def", "tri(3, 2, -1)")],
+    "tril_indices": [("def", "tril_indices(3)")],
+    "triu_indices": [("def", "triu_indices(3, 1, 4)")],
+    "logspace": [("def", "logspace(0.0, 1.0, 3)"), ("base", "logspace(0, 4, 2, base=2.0, dtype=f64)")],
     "str.methods": [("many", "[\"a,b\".split(\",\"), \"x\".upper(), \" y \".strip(), \"-\".join([\"p\", \"q\"]), "
                      "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False}),
                     ("search", "[\"héllo\".find(\"l\"), \"abca\".rfind(\"a\"), \"abc\".index(\"c\"), \"aXbX\".count(\"X\"), "
@@ -524,7 +557,12 @@ def derive(op):
         for lit, dt in UNARY_DTYPES.get(name, []):
             out.append((dt, name + "({0})", (lit, dt)))
     elif op["elementwise"] and len(tensors) == 2 and len(required) == 2:
-        if name in BITWISE:
+        if name in SHIFTS:
+            out += [("i32", name + "({0}, {1})", (INT, I32), (DIV, I32)),
+                    ("i64_lit", name + "({0}, 6)", (INT, I64)),
+                    ("wide", name + "({0}, {1})", (INT, I64), ("[[0, 63, 64], [65, 1, 2]]", I64)),
+                    ("op", "{0} << {1} >> 1" if name == "left_shift" else "{0} >> {1} << 1", (INT, I32), (DIV, I32))]
+        elif name in BITWISE:
             out += [("i32", name + "({0}, {1})", (INT, I32), (DIV, I32)),
                     ("i64_lit", name + "({0}, 6)", (INT, I64)),
                     ("bool", name + "({0}, {1})", (BOOL, BOOLT), (BOOL2, BOOLT))]

@@ -72,6 +72,7 @@ std::optional<ValueId> simplified(const Graph& g, const Node& node) {
             case BinaryKind::Mod: case BinaryKind::Pow: case BinaryKind::Maximum: case BinaryKind::Minimum:
             case BinaryKind::Eq: case BinaryKind::Ne: case BinaryKind::Lt: case BinaryKind::Le: case BinaryKind::Gt:
             case BinaryKind::Ge: case BinaryKind::BitAnd: case BinaryKind::BitOr: case BinaryKind::BitXor:
+            case BinaryKind::LeftShift: case BinaryKind::RightShift:
             case BinaryKind::Atan2: break;
             case BinaryKind::Logaddexp: break;
         }

@@ -146,6 +146,39 @@ test('a change is analysed again (incremental edits)', { skip }, async () => {
   assert.ok((await s.nextDiagnostics(mainUri)).some((d) => d.message.includes('undefined_nm')));
 });
 
+test('@graph: calls that run eagerly or stop the run are warnings; outside @graph nothing', { skip }, async () => {
+  const graphPath = path.join(here, 'lsp', 'graph.tg');
+  const graphUri = pathToFileURL(graphPath).href;
+  const text = fs.readFileSync(graphPath, 'utf8');
+  await s.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: graphUri, languageId: 'tg', version: 1, text },
+  });
+  const diagnostics = await s.nextDiagnostics(graphUri);
+  const listed = JSON.stringify(diagnostics.map((d) => [d.message, d.range.start]));
+  const eager = 'runs eagerly: the tracer cannot express ';
+  const refused = ': cannot be called inside a @graph function (run with --eager to execute this function without tracing)';
+  const expect = [
+    [eager + 'seed() inside a @graph function', at(text, 'seed(')],
+    ["runs eagerly under a debugger: breakpoint() stops with eager's values", at(text, 'breakpoint(')],
+    [eager + 'tensor: argument `data` as a list holding traced tensors', at(text, 'tensor([z')],  // from a parameter
+    [eager + 'tensor: argument `data` as a list holding traced tensors', at(text, 'tensor([n')],  // a parameter
+    ['time' + refused, at(text, 'time(')],
+    ['isatty' + refused, at(text, 'isatty(')],
+  ];
+  for (const [message, start] of expect) {
+    const d = diagnostics.find((x) => x.message === message && x.range.start.line === start.line);
+    assert.ok(d, `no '${message}' at line ${start.line} among ${listed}`);
+    assert.equal(d.severity, 2, message);
+    assert.deepEqual(d.range.start, start, message);
+    // the callee's name
+    const callee = text.split('\n')[start.line].slice(start.character).match(/^\w+/)[0];
+    assert.deepEqual(d.range.end, { line: start.line, character: start.character + callee.length }, message);
+  }
+  // constants, a static parameter and the same calls in `plain` (no @graph): nothing
+  assert.equal(diagnostics.length, expect.length, listed);
+  await s.connection.sendNotification(lsp.DidCloseTextDocumentNotification.type, { textDocument: { uri: graphUri } });
+});
+
 test('hover: builtin reference, function and comment, type of a variable', { skip }, async () => {
   const builtin = await s.request(lsp.HoverRequest.type, { ...doc, position: at(mainText, 'zeros((2') });
   assert.match(builtin.contents.value, /zeros\(shape, dtype=f32\)/);
