@@ -1,5 +1,5 @@
 // Printing (docs/language.md "Values"): Python's repr(float) layout over the shortest
-// round-trip digits of the tensor's own precision, nested lists (rank 2 and up on aligned lines)
+// round-trip digits of the tensor's own precision, nested lists (one line in str; in repr rank 2 and up on aligned lines)
 // with NumPy-style summarization, and the common cases of Python's format
 // mini-language for f-strings.
 #include "stdlib/format.hpp"
@@ -8,6 +8,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 
@@ -112,18 +113,21 @@ constexpr int64_t kSummarizeThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
 
 // A tensor's text (docs/language.md "Values"): nested lists, elided past
-// 1000 elements to the first and last 3 along each axis. Rank 2 and up print
-// as NumPy does: one row per line, every element right-aligned to the widest
+// 1000 elements to the first and last 3 along each axis; on one line for
+// str (what programs print), and for repr (the REPL's and a notebook's echo)
+// rank 2 and up as NumPy lays out an array: one row per line, every element right-aligned to the widest
 // shown, each line indented under its bracket (plus `indent`, the length of
 // what precedes the first bracket: `tensor(` in repr), and as many empty
 // lines between blocks as the block has axes past 2.
 class NestedText {
 public:
-    NestedText(const Tensor& t, size_t indent) : t_(t), indent_(indent), summarize_(t.numel() > kSummarizeThreshold) {}
+    // indent: nullopt for one line (str), else the rows' indent (repr)
+    NestedText(const Tensor& t, std::optional<size_t> indent)
+        : t_(t), indent_(indent.value_or(0)), lines_(indent.has_value()), summarize_(t.numel() > kSummarizeThreshold) {}
 
     std::string text() {
         const char* p = static_cast<const char*>(t_.raw_data());
-        if (t_.rank() >= 2) {
+        if (lines_ && t_.rank() >= 2) {
             walk(0, p, [&](const char* e) { width_ = std::max(width_, element_str(t_, e).size()); });
         }
         std::string out;
@@ -155,7 +159,7 @@ private:
         const int64_t step = t_.strides()[axis] * static_cast<int64_t>(dtype_size(t_.storage_dtype()));
         // between items: ", " on the last axis, else a new line (and empty ones) indented under the bracket
         std::string sep = ", ";
-        if (axis + 1 < t_.rank())
+        if (lines_ && axis + 1 < t_.rank())
             sep = ",\n" + std::string(static_cast<size_t>(t_.rank() - axis - 2), '\n') +
                   std::string(indent_ + static_cast<size_t>(axis) + 1, ' ');
         out += '[';
@@ -173,11 +177,12 @@ private:
 
     const Tensor& t_;
     size_t indent_;
+    bool lines_;  // rank >= 2 on aligned lines (repr)
     bool summarize_;
     size_t width_ = 0;  // rank >= 2: the widest shown element
 };
 
-std::string nested_text(const Tensor& x, size_t indent) {
+std::string nested_text(const Tensor& x, std::optional<size_t> indent) {
     if (x.rank() == 0) return element_str(x, static_cast<const char*>(x.raw_data()));
     return NestedText(x, indent).text();
 }
@@ -341,7 +346,7 @@ std::string format_float(double v, DType precision) {
     return layout(d, d.decpt < -3 || d.decpt > 16, true);
 }
 
-std::string to_str(const Tensor& x) { return nested_text(x, 0); }
+std::string to_str(const Tensor& x) { return nested_text(x, std::nullopt); }
 
 std::string to_repr(const Tensor& x) {
     return "tensor(" + nested_text(x, 7) + ", shape=" + x.shape().to_string() + ", dtype=" + dtype_name(x.dtype()) + ")";

@@ -55,21 +55,25 @@ TEST_CASE("str of scalars") {
 
 TEST_CASE("str and repr of tensors") {
     CHECK(to_str(make_tensor<float>({3}, {1.0f, 2.5f, 3.0f})) == "[1.0, 2.5, 3.0]");
-    CHECK(to_str(make_tensor<int64_t>({2, 2}, {1, 2, 3, 4})) == "[[1, 2],\n [3, 4]]");
-    // rank 2 and up: NumPy's layout, elements right-aligned to the widest, rows under their bracket
-    CHECK(to_str(make_tensor<float>({2, 2}, {1.0f, -2.5f, 30.0f, 4.0f})) == "[[ 1.0, -2.5],\n [30.0,  4.0]]");
+    CHECK(to_str(make_tensor<int64_t>({2, 2}, {1, 2, 3, 4})) == "[[1, 2], [3, 4]]");
+    // str stays on one line; repr lays rank 2 and up out as NumPy does: elements
+    // right-aligned to the widest, rows under their bracket, blocks apart
+    CHECK(to_str(make_tensor<float>({2, 2}, {1.0f, -2.5f, 30.0f, 4.0f})) == "[[1.0, -2.5], [30.0, 4.0]]");
+    CHECK(to_repr(make_tensor<float>({2, 2}, {1.0f, -2.5f, 30.0f, 4.0f})) ==
+          "tensor([[ 1.0, -2.5],\n        [30.0,  4.0]], shape=(2, 2), dtype=f32)");
     CHECK(to_repr(make_tensor<int64_t>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7})) ==
           "tensor([[[0, 1],\n         [2, 3]],\n\n        [[4, 5],\n         [6, 7]]], shape=(2, 2, 2), dtype=i64)");
+    CHECK(to_repr(Tensor::empty(DType::F32, Shape{2, 0})) == "tensor([[],\n        []], shape=(2, 0), dtype=f32)");
     CHECK(to_str(make_tensor<bool>({2}, {true, false})) == "[True, False]");
     CHECK(to_str(Tensor::empty(DType::F32, Shape{0})) == "[]");
-    CHECK(to_str(Tensor::empty(DType::F32, Shape{2, 0})) == "[[],\n []]");
+    CHECK(to_str(Tensor::empty(DType::F32, Shape{2, 0})) == "[[], []]");
     CHECK(to_str(make_tensor<float>({1, 1, 1}, {2})) == "[[[2.0]]]");
     CHECK(to_repr(Tensor::scalar(5.0, DType::F32)) == "tensor(5.0, shape=(), dtype=f32)");
     CHECK(to_repr(make_tensor<int64_t>({2}, {1, 2})) == "tensor([1, 2], shape=(2,), dtype=i64)");
     CHECK(to_repr(Tensor::weak_float(2.0)) == "tensor(2.0, shape=(), dtype=f32)");
     // A view prints its own elements.
     Tensor m = make_tensor<int32_t>({2, 3}, {1, 2, 3, 4, 5, 6});
-    CHECK(to_str(m.view(Shape{3, 2}, Strides{1, 3}, 0)) == "[[1, 4],\n [2, 5],\n [3, 6]]");
+    CHECK(to_str(m.view(Shape{3, 2}, Strides{1, 3}, 0)) == "[[1, 4], [2, 5], [3, 6]]");
 }
 
 TEST_CASE("summarization past 1000 elements") {
@@ -81,14 +85,16 @@ TEST_CASE("summarization past 1000 elements") {
     Tensor m = Tensor::empty(DType::I64, Shape{100, 100});
     for (int i = 0; i < 10000; ++i) m.data<int64_t>()[i] = i;
     CHECK(to_str(m) ==
-          "[[   0,    1,    2, ...,   97,   98,   99],\n [ 100,  101,  102, ...,  197,  198,  199],\n"
-          " [ 200,  201,  202, ...,  297,  298,  299],\n ...,\n [9700, 9701, 9702, ..., 9797, 9798, 9799],\n"
-          " [9800, 9801, 9802, ..., 9897, 9898, 9899],\n [9900, 9901, 9902, ..., 9997, 9998, 9999]]");
+          "[[0, 1, 2, ..., 97, 98, 99], [100, 101, 102, ..., 197, 198, 199], [200, 201, 202, ..., 297, 298, 299], "
+          "..., [9700, 9701, 9702, ..., 9797, 9798, 9799], [9800, 9801, 9802, ..., 9897, 9898, 9899], "
+          "[9900, 9901, 9902, ..., 9997, 9998, 9999]]");
+    CHECK(to_repr(m).find("        [ 200,  201,  202, ...,  297,  298,  299],\n        ...,\n        [9700,") !=
+          std::string::npos);
     // Short axes of a big tensor are not cut.
     Tensor t = Tensor::zeros(DType::Bool, Shape{2, 600});
     const std::string s = to_str(t);
     CHECK(s.substr(0, 28) == "[[False, False, False, ..., ");
-    CHECK(s.find("],\n [") != std::string::npos);
+    CHECK(s.find("], [") != std::string::npos);
 }
 
 TEST_CASE("format mini-language matches Python's format()") {
