@@ -87,7 +87,7 @@ def run_console(tg, folder, body):
 
 
 def main():
-    tg, doc = sys.argv[1], sys.argv[2]
+    tg, doc = os.path.abspath(sys.argv[1]), sys.argv[2]
     text = open(doc).read()
     program, files, consoles = pieces(text)
     if not program:
