@@ -16,8 +16,8 @@
 //   so the singular values of the identity would otherwise give NaN even
 //   when only S is used; and for a loss that does not depend on the choice
 //   of basis within equal values, 0 is the right limit.
-// - svd with full_matrices=True of a non-square matrix, and qr's complete
-//   mode of a tall one, have no gradient (JAX's svd raises too).
+// - svd with full_matrices=True of a non-square matrix has no gradient
+//   (JAX's raises too).
 #include <string>
 #include <vector>
 
@@ -50,6 +50,18 @@ struct LinOps : GradOps {
         range.lo = lo;
         range.hi = hi;
         const IndexItem items[2] = {all, range};
+        return b.index(x, items);
+    }
+    // x[..., lo:hi, :]
+    Var row_slice(Var x, int64_t lo, int64_t hi) {
+        IndexItem all;
+        all.kind = IndexItem::Ellipsis;
+        IndexItem range, cols;
+        range.kind = IndexItem::Slice;
+        range.lo = lo;
+        range.hi = hi;
+        cols.kind = IndexItem::Slice;
+        const IndexItem items[3] = {all, range, cols};
         return b.index(x, items);
     }
     // a factor of a packed value, shaped batch + its dims
@@ -199,31 +211,47 @@ Var thin_qr_cotangent(LinOps& o, Var q, Var r, Var gq, Var gr) {
 
 // A wide A = [X1 X2] (m < n): Q R1 = X1 as above, R2 = Q^T X2 (JAX's wide case),
 // so X2's cotangent is Q gR2 and Q's gains X2 gR2^T.
+Var wide_qr_cotangent(LinOps& o, Var x, Var q, Var r, Var gq, Var gr, int64_t m, int64_t n) {
+    const Var gr2 = o.last_slice(gr, m, n), x2 = o.cast(o.last_slice(x, m, n), o.b.type(gr2).dtype);
+    const Var gq2 = o.matmul(x2, o.swap_last(gr2));
+    gq = gq == kNoGrad ? gq2 : o.add(gq, gq2);
+    const Var parts[2] = {thin_qr_cotangent(o, q, o.last_slice(r, 0, m), gq, o.last_slice(gr, 0, m)), o.matmul(q, gr2)};
+    return o.b.apply(op_of(OtherKind::Concat), parts, {std::monostate{}, int64_t{-1}});
+}
+
+// The complete Q = [Q1 Q2] of a tall A (m > n, p = m - n): JAX's rule
+// (arXiv:2409.13374, eqs. 32-33): with Q1 = [Qnn; Qpn] by rows and
+// Z = Qpn (Qnn - I)^-1, dQ2 = dQ1 Z^T - (Q1 + Q2 Z)(dQpn - Z dQnn)^T;
+// transposed, Q1's cotangent gains gQ2 Z and, with M = gQ2^T (Q1 + Q2 Z),
+// Z^T M on its first n rows and -M on the others. R's last p rows are 0.
+Var complete_qr_cotangent(LinOps& o, Var q, Var r, Var gq, Var gr, int64_t m, int64_t n) {
+    const DType d = o.b.type(q).dtype;
+    const Var q1 = o.last_slice(q, 0, n), q2 = o.last_slice(q, n, m), gq2 = o.last_slice(gq, n, m);
+    const Var qnn = o.row_slice(q1, 0, n), qpn = o.row_slice(q1, n, m);
+    const Var z = o.swap_last(o.solve(o.swap_last(o.sub(qnn, o.eye(n, d))), o.swap_last(qpn)));
+    const Var mm = o.matmul(o.swap_last(gq2), o.add(q1, o.matmul(q2, z)));
+    const Var rows[2] = {o.matmul(o.swap_last(z), mm), o.neg(mm)};
+    const Var g1 = o.add(o.add(o.last_slice(gq, 0, n), o.matmul(gq2, z)),
+                         o.b.apply(op_of(OtherKind::Concat), rows, {std::monostate{}, int64_t{-2}}));
+    return thin_qr_cotangent(o, q1, o.row_slice(r, 0, n), g1, o.row_slice(gr, 0, n));
+}
+
 void vjp_qr(GradBuilder& b, const VjpArgs& a) {
     if (!want(a, 0)) return;
     LinOps o{b};
     const Shape xs = shape_of(b, a.inputs[0]);
     const int64_t m = dim(xs, 2), n = dim(xs, 1);
     const auto mode = static_cast<QrMode>(kern::attr_int("qr", "mode", a.attrs[1]));
-    if (mode == QrMode::Complete && m > n)
-        kern::fail("qr", "the gradient of mode='complete' is not supported for a matrix with more rows than columns; use "
-                         "mode='reduced'");
     const QrLayout l = qr_layout(m, n, mode);
+    // mode 'r': Q from the reduced factors, and no cotangent of its own
     const Var f = mode == QrMode::R ? o.apply1(op_of(OtherKind::Qr), a.inputs[0], {int64_t{0}}) : a.out;
     const QrLayout lf = mode == QrMode::R ? qr_layout(m, n, QrMode::Reduced) : l;
     const Var q = o.piece(f, lf.qf()), r = o.piece(f, lf.r()), gr = o.piece(a.cot, l.r());
-    Var gq = mode == QrMode::R ? kNoGrad : o.piece(a.cot, l.qf());
+    const Var gq = mode == QrMode::R ? kNoGrad : o.piece(a.cot, l.qf());
     Var ga;
-    if (m >= n) {
-        ga = thin_qr_cotangent(o, q, r, gq, gr);
-    } else {
-        const Var gr2 = o.last_slice(gr, m, n), x2 = o.last_slice(a.inputs[0], m, n);
-        const Var gq2 = o.matmul(o.cast(x2, b.type(gr2).dtype), o.swap_last(gr2));
-        gq = gq == kNoGrad ? gq2 : o.add(gq, gq2);
-        const Var g1 = thin_qr_cotangent(o, q, o.last_slice(r, 0, m), gq, o.last_slice(gr, 0, m));
-        const Var parts[2] = {g1, o.matmul(q, gr2)};
-        ga = b.apply(op_of(OtherKind::Concat), parts, {std::monostate{}, int64_t{-1}});
-    }
+    if (m < n) ga = wide_qr_cotangent(o, a.inputs[0], q, r, gq, gr, m, n);
+    else if (mode == QrMode::Complete && m > n) ga = complete_qr_cotangent(o, q, r, gq, gr, m, n);
+    else ga = thin_qr_cotangent(o, q, r, gq, gr);
     a.cots[0] = o.cast(ga, b.type(a.inputs[0]).dtype);
 }
 

@@ -188,7 +188,8 @@ void add_decomposition_cases(const std::string& n, Square square, Rand T, std::v
     }
     if (n == "_qr") {
         const std::pair<Shape, int64_t> forms[] = {{Shape{4, 3}, 0}, {Shape{3, 4}, 0}, {Shape{3, 3}, 1}, {Shape{2, 4}, 1},
-                                                   {Shape{4, 3}, 2}, {Shape{3, 5}, 2}, {Shape{2, 4, 3}, 0}};
+                                                   {Shape{4, 3}, 2}, {Shape{3, 5}, 2}, {Shape{2, 4, 3}, 0},
+                                                   {Shape{5, 2}, 1}, {Shape{2, 4, 3}, 1}};
         for (auto& [s, mode] : forms)
             out.push_back({n + " " + s.to_string() + " mode " + std::to_string(mode), {T(s, -1, 1)}, {{}, mode}, {true}});
     }
