@@ -106,7 +106,6 @@ struct LinOps : GradOps {
         const Var zero = bin(BinaryKind::Eq, v, num(0.0, d));
         return where(zero, num(0.0, d), div(num(1.0, d), where(zero, num(1.0, d), v)));
     }
-
 };
 
 Shape shape_of(GradBuilder& b, Var v) { return b.type(v).shape; }
@@ -115,7 +114,8 @@ int64_t dim(const Shape& s, int from_end) { return s[s.rank() - from_end]; }
 // ---- svd: A = U S V^T, dS = U^T dA V. JAX's JVP, transposed:
 // gA = U (diag(gs) + (J + J^T) S + S (K + K^T)) V^T with J = F∘(U^T gU),
 // K = F∘(V^T gV), F_ij = 1 / (s_j^2 - s_i^2); plus, for a tall A,
-// (I - U U^T) gU S^-1 V^T and, for a wide one, U S^-1 gV^T (I - V V^T).
+// (I - U U^T) gU S^-1 V^T and, for a wide one, U S^-1 gV^T (I - V V^T)
+// (a zero singular value's 1 / s taken as 0, as its vectors are arbitrary).
 Var svd_cotangent(LinOps& o, Var u, Var s, Var vh, Var gu, Var gs, Var gvh, int64_t m, int64_t n) {
     const Var v = o.swap_last(vh), gv = o.swap_last(gvh), ut = o.swap_last(u);
     const Var f = o.inverse_gaps(o.mul(s, s));
