@@ -1385,7 +1385,14 @@ class FeatureGen:
                           ["return where(r > 0.0, r, -0.5 * r)"], ["return sort(r) - mean(r)"],
                           ["if sum(r) > 0.0:", "    return r * 2.0", "return r - 1.0"],
                           ["y = r", "k = 0", "while max(y) < 4.0 and k < 5:", "    y = y * 1.5 + 0.5", "    k += 1", "return y"],
-                          ["s = 0.0", "for a in r:", "    s = s + a * a", "return s"]])
+                          ["s = 0.0", "for a in r:", "    s = s + a * a", "return s"],
+                          # break / continue on a batched condition: each row leaves where its own does
+                          ["y = r", "for i in range(6):", "    y = y * 0.75 + 1.0", "    if sum(y) > 3.0:", "        break",
+                           "    y = y - 0.25", "return y"],
+                          ["y = r", "t = 0.0", "while t < 4.0:", "    t = t + 1.0", "    if max(y) > t:",
+                           "        continue", "    y = y + t", "return y"],
+                          ["y = r", "k = 0.0", "while mean(y) < 3.0:", "    y = abs(y) * 1.5 + 0.5", "    k = k + 1.0",
+                           "    if y[0] > 2.0:", "        break", "return y + k"]])
         self.pre += ["def %s(r, c):" % v, "    r = r + c"] + ["    " + l for l in body] + [""]
         lines = ["%s = reshape(concat([x, x * -2.0 + 0.5]), (2, -1))" % m, "c%s = %s" % (m, self.lit())]
         form = self.rng.randint(0, 2)
