@@ -194,7 +194,7 @@ std::vector<std::pair<Value, Value>> Value::entries() const {
         throw plain_error(std::string("expected a dict, got a ") + interp::kind_name(impl_->v.kind()));
     const interp::DictObj& d = impl_->v.dict();
     std::vector<std::pair<Value, Value>> out;
-    for (size_t i = 0; i < d.size(); ++i) out.emplace_back(wrap(interp::key_value(d.keys[i])), wrap(d.values[i]));
+    for (size_t i = 0; i < d.size(); ++i) out.emplace_back(wrap(interp::key_value(d.keys()[i])), wrap(d.values()[i]));
     return out;
 }
 std::string Value::str() const {

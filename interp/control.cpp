@@ -39,7 +39,7 @@ Iterable::Iterable(Value v, Runtime& rt) : v_(std::move(v)), rt_(&rt) {
     }
     case Kind::Dict: {  // its keys, in order
         std::vector<Value> keys;
-        for (const DictKey& k : v_.dict().keys) keys.push_back(key_value(k));
+        for (const DictKey& k : v_.dict().keys()) keys.push_back(key_value(k));
         v_ = Value::tuple(std::move(keys));
         size_ = static_cast<int64_t>(v_.items().size());
         break;

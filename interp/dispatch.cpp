@@ -798,8 +798,8 @@ private:
         if (known_equal_.count(key)) return true;
         stdlib::spend_work(static_cast<int64_t>(x.size()));
         for (size_t i = 0; i < x.size(); ++i) {
-            const Value* other = y.find(x.keys[i]);
-            if (!other || !equal(x.values[i], *other)) return false;
+            const Value* other = y.find(x.keys()[i]);
+            if (!other || !equal(x.values()[i], *other)) return false;
         }
         known_equal_.insert(key);
         return true;

@@ -81,7 +81,7 @@ Value zip_children(const Value& v, const Value& axes, const std::string& which, 
     for (size_t i = 0; i < xs->size(); ++i) {
         const Value* a = &(*as)[i];
         if (v.is(Kind::Dict)) {
-            a = axes.dict().find(v.dict().keys[i]);
+            a = axes.dict().find(v.dict().keys()[i]);
             if (!a) structure_error(which, what, axes, v);
         }
         items.push_back(each((*xs)[i], *a, what + child_suffix(v, i)));

@@ -23,8 +23,8 @@ void flatten(const Value& v, const std::string& path, stdlib::NamedTensors& out)
     }
     if (v.is(Kind::Dict)) {
         const DictObj& d = v.dict();
-        for (size_t i = 0; i < d.keys.size(); ++i) {
-            const DictKey& k = d.keys[i];
+        for (size_t i = 0; i < d.keys().size(); ++i) {
+            const DictKey& k = d.keys()[i];
             if (k.is_int)
                 throw Error("save: a .npz file names its tensors by strings; the key " + key_repr(k) +
                             (path.empty() ? "" : " in " + shown(path)) + " is an integer");
@@ -32,7 +32,7 @@ void flatten(const Value& v, const std::string& path, stdlib::NamedTensors& out)
                 throw Error("save: the key " + key_repr(k) + (path.empty() ? "" : " in " + shown(path)) +
                             " cannot name a member of a .npz file: '/' separates the parts of a path, and a part "
                             "cannot be empty");
-            flatten(d.values[i], joined(path, k.s), out);
+            flatten(d.values()[i], joined(path, k.s), out);
         }
         return;
     }
@@ -53,8 +53,8 @@ void template_paths(const Value& v, const std::string& path, std::vector<std::st
     }
     if (v.is(Kind::Dict)) {
         const DictObj& d = v.dict();
-        for (size_t i = 0; i < d.keys.size(); ++i)
-            template_paths(d.values[i], joined(path, d.keys[i].is_int ? std::to_string(d.keys[i].i) : d.keys[i].s), out);
+        for (size_t i = 0; i < d.keys().size(); ++i)
+            template_paths(d.values()[i], joined(path, d.keys()[i].is_int ? std::to_string(d.keys()[i].i) : d.keys()[i].s), out);
         return;
     }
     if (v.is_sequence()) {
@@ -81,7 +81,7 @@ Value rebuild(const Value& v, const std::string& path, std::map<std::string, std
     for (size_t i = 0; i < from.size(); ++i) {
         std::string part = std::to_string(i);
         if (v.is(Kind::Dict)) {
-            const DictKey& k = v.dict().keys[i];
+            const DictKey& k = v.dict().keys()[i];
             part = k.is_int ? std::to_string(k.i) : k.s;
         }
         children.push_back(rebuild(from[i], joined(path, part), leaves, file));

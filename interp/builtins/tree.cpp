@@ -69,7 +69,7 @@ Value map_trees(Runtime& rt, const Value& f, const std::vector<Value>& trees, co
     for (size_t t = 1; t < trees.size(); ++t) {
         const Value& other = trees[t];
         const bool same = other.kind() == first.kind() && other.children()->size() == kids.size() &&
-                          (!first.is(Kind::Dict) || other.dict().keys == first.dict().keys);
+                          (!first.is(Kind::Dict) || other.dict().keys() == first.dict().keys());
         if (!same)
             throw Error("tree_map: tree " + std::to_string(t + 1) + " differs from the first at " +
                         (path.empty() ? "the top" : path) + ": " + describe(other) + " where the first has " +

@@ -47,10 +47,10 @@ std::string describe_static(const Value& v) {
 
 // Two dicts with different keys: the first key only one has, or their orders.
 std::optional<Mismatch> keys_diff(const DictObj& a, const DictObj& b) {
-    if (a.keys == b.keys) return std::nullopt;
-    for (const DictKey& k : a.keys)
+    if (a.keys() == b.keys()) return std::nullopt;
+    for (const DictKey& k : a.keys())
         if (!b.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "first", ""};
-    for (const DictKey& k : b.keys)
+    for (const DictKey& k : b.keys())
         if (!a.find(k)) return Mismatch{Mismatch::Key, key_repr(k), "second", ""};
     return Mismatch{Mismatch::KeyOrder, keys_repr(a), keys_repr(b), ""};
 }
@@ -94,7 +94,7 @@ std::optional<Mismatch> CarriedValues::structure_diff(const Value& a, const Valu
     if (a.is(Kind::Dict)) {
         if (auto d = keys_diff(a.dict(), b.dict())) return d;
         for (size_t i = 0; i < a.dict().size(); ++i)
-            if (auto d = structure_diff(a.dict().values[i], b.dict().values[i])) return d;
+            if (auto d = structure_diff(a.dict().values()[i], b.dict().values()[i])) return d;
         return std::nullopt;
     }
     if (!a.identical(b)) return Mismatch{Mismatch::Value, describe_static(a), describe_static(b), ""};

@@ -98,7 +98,7 @@ Value map_structure(const Value& v, const std::string& name, Structure& st, cons
     const std::vector<Value>& xs = *v.children();
     std::vector<Value> items;
     for (size_t i = 0; i < xs.size(); ++i) {
-        const std::string part = dict ? key_part(v.dict().keys[i]) : std::to_string(i);
+        const std::string part = dict ? key_part(v.dict().keys()[i]) : std::to_string(i);
         if (dict) st.keys.push_back(part);
         const bool path = dict || in_dict;
         const std::string child = path ? (in_dict ? name + "/" + part : part) : name + "[" + part + "]";

@@ -51,8 +51,8 @@ ArgDesc describe(const Value& v) {
         std::vector<std::string> keys;
         std::vector<ArgDesc> values;
         for (size_t i = 0; i < v.dict().size(); ++i) {
-            keys.push_back(key_repr(v.dict().keys[i]));
-            values.push_back(describe(v.dict().values[i]));
+            keys.push_back(key_repr(v.dict().keys()[i]));
+            values.push_back(describe(v.dict().values()[i]));
         }
         return ArgDesc::dict(std::move(keys), std::move(values));
     }
@@ -98,7 +98,7 @@ ArgDesc describe_static(const Value& v) {
     if (v.is(Kind::Dict)) {
         std::string key = "{";
         for (size_t i = 0; i < v.dict().size(); ++i)
-            key += key_repr(v.dict().keys[i]) + ":" + describe_static(v.dict().values[i]).key + ",";
+            key += key_repr(v.dict().keys()[i]) + ":" + describe_static(v.dict().values()[i]).key + ",";
         std::string display = str_of(v);
         if (display.size() > 40) display = display.substr(0, 37) + "...";
         return ArgDesc::value(key, std::move(display));
@@ -161,7 +161,7 @@ bool same_result(const Value& graph, const Value& eager) {
     const std::vector<Value>* gs = graph.children();
     const std::vector<Value>* es = eager.children();
     if (gs && es && graph.kind() == eager.kind() && gs->size() == es->size() &&
-        (!graph.is(Kind::Dict) || graph.dict().keys == eager.dict().keys)) {
+        (!graph.is(Kind::Dict) || graph.dict().keys() == eager.dict().keys())) {
         for (size_t i = 0; i < gs->size(); ++i)
             if (!same_result((*gs)[i], (*es)[i])) return false;
         return true;

@@ -49,7 +49,7 @@ bool same_skeleton(const Value& a, const Value& b) {
         if (a.is(Kind::Dict)) {
             if (a.dict().size() != b.dict().size()) return false;
             for (size_t i = 0; i < a.dict().size(); ++i)
-                if (key_repr(a.dict().keys[i]) != key_repr(b.dict().keys[i])) return false;
+                if (key_repr(a.dict().keys()[i]) != key_repr(b.dict().keys()[i])) return false;
         }
         for (size_t i = 0; i < xs->size(); ++i)
             if (!same_skeleton((*xs)[i], (*ys)[i])) return false;

@@ -192,9 +192,9 @@ void feed(const tracer::GraphFunction& f, const Structure& st, const Value& v, c
     }
     case Structure::Dict: {  // weights kept as inputs: by key, as the function was given them
         if (!v.is(Kind::Dict)) throw Error(head + " must be a dict of weights, not a " + std::string(kind_name(v.kind())));
-        if (v.dict().keys.size() != st.keys.size())
+        if (v.dict().keys().size() != st.keys.size())
             throw Error(head + " must be a dict of " + std::to_string(st.keys.size()) + " entries, not one of " +
-                        std::to_string(v.dict().keys.size()));
+                        std::to_string(v.dict().keys().size()));
         for (size_t i = 0; i < st.items.size(); ++i) {
             const Value* x = v.dict().find(DictKey{false, 0, st.keys[i]});
             if (!x) throw Error(head + " has no key '" + st.keys[i] + "'");

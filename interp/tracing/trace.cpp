@@ -174,8 +174,8 @@ void append_str(TraceState& t, tracer::Template& out, std::vector<tracer::ValueI
         const DictObj& d = v.dict();
         text(out, "{");
         for (size_t i = 0; i < d.size(); ++i) {
-            text(out, (i ? ", " : "") + key_repr(d.keys[i]) + ": ");
-            append_str(t, out, operands, d.values[i], false, true);
+            text(out, (i ? ", " : "") + key_repr(d.keys()[i]) + ": ");
+            append_str(t, out, operands, d.values()[i], false, true);
         }
         text(out, "}");
         return;

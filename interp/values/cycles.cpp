@@ -127,7 +127,7 @@ struct CycleCollector::Scratch {
                 for (const Value& x : v.items()) value_edge(x);
                 break;
             case Kind::Dict:
-                for (const Value& x : v.dict().values) value_edge(x);
+                for (const Value& x : v.dict().values()) value_edge(x);
                 break;
             case Kind::Function: {
                 const FunctionObj& f = v.function();

@@ -53,12 +53,12 @@ std::string key_repr(const DictKey& k) { return k.is_int ? std::to_string(k.i) :
 
 std::string keys_repr(const DictObj& d) {
     std::string out = "[";
-    for (size_t i = 0; i < d.keys.size(); ++i) out += (i ? ", " : "") + key_repr(d.keys[i]);
+    for (size_t i = 0; i < d.keys().size(); ++i) out += (i ? ", " : "") + key_repr(d.keys()[i]);
     return out + "]";
 }
 
 std::string child_suffix(const Value& container, size_t i) {
-    if (container.is(Kind::Dict)) return "[" + key_repr(container.dict().keys[i]) + "]";
+    if (container.is(Kind::Dict)) return "[" + key_repr(container.dict().keys()[i]) + "]";
     return "[" + std::to_string(i) + "]";
 }
 
@@ -106,7 +106,7 @@ void no_keywords(std::string_view name, const CallArgs& a) {
 void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& what) {
     if (from.is(Kind::Dict)) {
         const DictObj src = from.dict();  // (a copy: `from` may be `d` itself)
-        for (size_t i = 0; i < src.size(); ++i) d.set(src.keys[i], src.values[i]);
+        for (size_t i = 0; i < src.size(); ++i) d.set(src.keys()[i], src.values()[i]);
         return;
     }
     if (!from.is_sequence())
@@ -153,9 +153,9 @@ Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const Ca
         std::vector<Value> out;
         out.reserve(d.size());
         for (size_t i = 0; i < d.size(); ++i) {
-            if (name == "keys") out.push_back(key_value(d.keys[i]));
-            else if (name == "values") out.push_back(d.values[i]);
-            else out.push_back(Value::tuple({key_value(d.keys[i]), d.values[i]}));
+            if (name == "keys") out.push_back(key_value(d.keys()[i]));
+            else if (name == "values") out.push_back(d.values()[i]);
+            else out.push_back(Value::tuple({key_value(d.keys()[i]), d.values()[i]}));
         }
         return Value::list(std::move(out));
     }

@@ -53,7 +53,7 @@ std::string dict_str(const DictObj& d) {
     for (size_t i = 0; i < d.size(); ++i) {
         if (i) out += ", ";
         stdlib::poll_limits();
-        out += key_repr(d.keys[i]) + ": " + element_str(d.values[i]);
+        out += key_repr(d.keys()[i]) + ": " + element_str(d.values()[i]);
     }
     return out + "}";
 }

@@ -158,9 +158,9 @@ bool Value::identical(const Value& o) const {
         const DictObj& x = dict();
         const DictObj& y = o.dict();
         if (&x == &y) return true;
-        if (x.keys != y.keys) return false;
-        for (size_t i = 0; i < x.values.size(); ++i)
-            if (!x.values[i].identical(y.values[i])) return false;
+        if (x.keys() != y.keys()) return false;
+        for (size_t i = 0; i < x.values().size(); ++i)
+            if (!x.values()[i].identical(y.values()[i])) return false;
         return true;
     }
     default: return false;
@@ -242,9 +242,64 @@ Value Value::bound(Value self, Value fn) {
     return v;
 }
 
+DictObj::DictObj(std::vector<DictKey> keys, std::vector<Value> values)
+    : keys_(std::move(keys)), values_(std::move(values)) {
+    if (keys_.size() > kSmall) build_index();
+}
+
+void DictObj::build_index() {
+    index_.reserve(keys_.size());
+    for (size_t i = 0; i < keys_.size(); ++i)
+        if (!(holes_ && dead_[i])) index_.emplace(keys_[i], i);
+    indexed_ = true;
+}
+
+bool DictObj::erase(const DictKey& k) {
+    const size_t at = position(k);
+    if (at == kAbsent) return false;
+    if (indexed_) index_.erase(k);
+    if (at + 1 == keys_.size()) {  // the last entry (and the holes before it): nothing moves
+        keys_.pop_back();
+        values_.pop_back();
+        if (!dead_.empty()) dead_.pop_back();
+        while (holes_ && dead_.back()) {
+            keys_.pop_back();
+            values_.pop_back();
+            dead_.pop_back();
+            --holes_;
+        }
+        if (!holes_) dead_.clear();
+        return true;
+    }
+    if (dead_.empty()) dead_.assign(keys_.size(), false);
+    dead_[at] = true;
+    ++holes_;
+    keys_[at] = DictKey{};
+    values_[at] = Value();  // its value is released now, as if the entry had moved out
+    if (holes_ * 2 > keys_.size()) squeeze_holes();
+    return true;
+}
+
+void DictObj::squeeze_holes() const {
+    size_t to = 0;
+    for (size_t from = 0; from < keys_.size(); ++from) {
+        if (dead_[from]) continue;
+        if (to != from) {
+            keys_[to] = std::move(keys_[from]);
+            values_[to] = std::move(values_[from]);
+            if (indexed_) index_[keys_[to]] = to;
+        }
+        ++to;
+    }
+    keys_.resize(to);
+    values_.resize(to);
+    dead_.clear();
+    holes_ = 0;
+}
+
 Value Value::dict(DictObj d) {
     auto obj = std::make_shared<DictObj>(std::move(d));
-    obj->charge.set(dict_bytes(obj->keys.size()), "a dict");
+    obj->charge.set(dict_bytes(obj->slots()), "a dict");
     Value v;
     v.v_ = std::move(obj);
     return v;
@@ -265,14 +320,14 @@ Value Value::spec(std::shared_ptr<const SpecObj> s) {
 DictObj& Value::dict_mut() {
     auto& p = std::get<std::shared_ptr<DictObj>>(v_);
     if (p.use_count() > 1) p = std::make_shared<DictObj>(*p);  // copy-on-write
-    p->charge.set(dict_bytes(p->keys.size()), "a dict");  // what the last mutation added
+    p->charge.set(dict_bytes(p->slots()), "a dict");  // what the last mutation added
     return *p;
 }
 
 const std::vector<Value>* Value::children() const {
     switch (kind()) {
     case Kind::List: case Kind::Tuple: return &items();
-    case Kind::Dict: return &dict().values;
+    case Kind::Dict: return &dict().values();
     default: return nullptr;
     }
 }
@@ -282,11 +337,7 @@ Value Value::with_children(std::vector<Value> items) const {
     case Kind::List: return list(std::move(items));
     case Kind::Tuple: return tuple(std::move(items));
     case Kind::Dict: {
-        DictObj d;
-        d.keys = dict().keys;
-        d.index = dict().index;
-        d.values = std::move(items);
-        return Value::dict(std::move(d));
+        return Value::dict(DictObj(dict().keys(), std::move(items)));
     }
     default: throw Error(std::string("internal error: a ") + kind_name(kind()) + " holds no values");
     }

@@ -426,20 +426,39 @@ struct DictKeyHash {
     }
 };
 
-// keys[i] maps to values[i], in insertion order; `index` finds a key's position.
+// keys()[i] maps to values()[i], in insertion order. A dict of up to
+// kSmall keys finds one by comparing its keys in turn (no hashing: most
+// dicts are records of a few fields); a larger one keeps `index_`, from a
+// key to its position. Removing a key leaves a hole (its slot is marked
+// dead) instead of moving every later entry up, so `d.pop(k)` and
+// `del d[k]` cost O(1) amortized however many entries follow; the holes are
+// squeezed out when they outnumber the live entries, or when keys() or
+// values() is read (a walk over all entries, O(n) anyway). Lookups, stores,
+// removals and size() never squeeze. So a pointer find() gave stays valid
+// until the next store, removal, keys() or values() (even through another
+// Value sharing this dict); squeezing in a const read also means one dict
+// must not be read by two threads at once (docs/embedding.md "Threads").
 struct DictObj {
-    std::vector<DictKey> keys;
-    std::vector<Value> values;
-    std::unordered_map<DictKey, size_t, DictKeyHash> index;
-    stdlib::Charge charge;  // per entry: a key, a value and an index node (Value::dict_mut)
+    static constexpr size_t kSmall = 8;
 
+    DictObj() = default;
+    DictObj(std::vector<DictKey> keys, std::vector<Value> values);  // distinct keys, in order
+
+    const std::vector<DictKey>& keys() const {
+        squeeze();
+        return keys_;
+    }
+    const std::vector<Value>& values() const {
+        squeeze();
+        return values_;
+    }
     const Value* find(const DictKey& k) const {
-        auto it = index.find(k);
-        return it == index.end() ? nullptr : &values[it->second];
+        const size_t at = position(k);
+        return at == kAbsent ? nullptr : &values_[at];
     }
     Value* find(const DictKey& k) {
-        auto it = index.find(k);
-        return it == index.end() ? nullptr : &values[it->second];
+        const size_t at = position(k);
+        return at == kAbsent ? nullptr : &values_[at];
     }
     // d[k] = v: a new key goes last, an existing one keeps its place.
     void set(DictKey k, Value v) {
@@ -447,22 +466,44 @@ struct DictObj {
             *old = std::move(v);
             return;
         }
-        index.emplace(k, keys.size());
-        keys.push_back(std::move(k));
-        values.push_back(std::move(v));
+        if (indexed_) index_.emplace(k, keys_.size());
+        keys_.push_back(std::move(k));
+        values_.push_back(std::move(v));
+        if (!dead_.empty()) dead_.push_back(false);
+        if (!indexed_ && keys_.size() > kSmall) build_index();
     }
-    // Removes k (false if absent); the keys after it move up.
-    bool erase(const DictKey& k) {
-        auto it = index.find(k);
-        if (it == index.end()) return false;
-        const size_t at = it->second;
-        index.erase(it);
-        keys.erase(keys.begin() + static_cast<std::ptrdiff_t>(at));
-        values.erase(values.begin() + static_cast<std::ptrdiff_t>(at));
-        for (size_t j = at; j < keys.size(); ++j) index[keys[j]] = j;
-        return true;
+    // Removes k (false if absent); the keys after it keep their order.
+    bool erase(const DictKey& k);
+    size_t size() const { return keys_.size() - holes_; }
+    // The slots the entries take, holes included (what the memory charge counts).
+    size_t slots() const { return keys_.size(); }
+
+    stdlib::Charge charge;  // per slot (holes too): a key, a value and an index node (Value::dict_mut)
+
+private:
+    static constexpr size_t kAbsent = static_cast<size_t>(-1);
+    size_t position(const DictKey& k) const {
+        if (!indexed_) {
+            for (size_t i = 0; i < keys_.size(); ++i)
+                if (keys_[i] == k && !(holes_ && dead_[i])) return i;
+            return kAbsent;
+        }
+        auto it = index_.find(k);
+        return it == index_.end() ? kAbsent : it->second;
     }
-    size_t size() const { return keys.size(); }
+    void build_index();
+    void squeeze() const {
+        if (holes_) [[unlikely]] squeeze_holes();
+    }
+    void squeeze_holes() const;  // interp/values/value.cpp
+
+    // mutable: squeezing the holes out changes how the entries are stored, not what they are
+    mutable std::vector<DictKey> keys_;
+    mutable std::vector<Value> values_;
+    mutable std::unordered_map<DictKey, size_t, DictKeyHash> index_;  // (only once indexed_)
+    mutable std::vector<bool> dead_;  // per slot: removed (empty while there are no holes)
+    mutable size_t holes_ = 0;
+    bool indexed_ = false;  // more than kSmall keys at some point: index_ finds them
 };
 
 struct MaybeUndefObj {

@@ -29,11 +29,11 @@ TEST_CASE("dicts are copy-on-write and keep insertion order") {
     Value a = Value::dict(std::move(d));
     Value b = a;
     a.dict_mut().set(DictKey{false, 0, "w"}, Value::from_int(10));  // an existing key keeps its place
-    CHECK(a.dict().keys.front() == DictKey{false, 0, "w"});
+    CHECK(a.dict().keys().front() == DictKey{false, 0, "w"});
     CHECK(a.dict().find(DictKey{false, 0, "w"})->scalar()->i == 10);
     CHECK(b.dict().find(DictKey{false, 0, "w"})->scalar()->i == 1);
     CHECK(std::string(kind_name(a.kind())) == "dict");
-    // erase moves the later keys up and keeps the index right
+    // erase keeps the later keys in order and the index right
     REQUIRE(a.dict_mut().erase(DictKey{true, 3, {}}));
     CHECK_FALSE(a.dict_mut().erase(DictKey{true, 3, {}}));
     CHECK(a.dict().size() == 2);
@@ -45,11 +45,77 @@ TEST_CASE("dicts are copy-on-write and keep insertion order") {
     REQUIRE(xs != nullptr);
     CHECK(xs->size() == 2);
     Value c = a.with_children({Value::from_int(7), Value::from_int(8)});
-    CHECK(c.dict().keys == a.dict().keys);
+    CHECK(c.dict().keys() == a.dict().keys());
     CHECK(c.dict().find(DictKey{false, 0, "b"})->scalar()->i == 8);
     CHECK(a.identical(a.with_children(*xs)));
     CHECK_FALSE(a.identical(c));
     CHECK(Value::from_int(1).children() == nullptr);
+}
+
+TEST_CASE("removing keys leaves holes that lookups skip and walks never see") {
+    auto key = [](int64_t i) { return DictKey{true, i, {}}; };
+    auto keys_of = [](const DictObj& d) {
+        std::vector<int64_t> ks;
+        for (const DictKey& k : d.keys()) ks.push_back(k.i);
+        return ks;
+    };
+    DictObj d;
+    for (int64_t i = 0; i < 10; ++i) d.set(key(i), Value::from_int(i * 10));
+    // from the front and the middle: holes (fewer than the live entries)
+    REQUIRE(d.erase(key(0)));
+    REQUIRE(d.erase(key(4)));
+    CHECK_FALSE(d.erase(key(4)));
+    CHECK(d.size() == 8);
+    CHECK(d.find(key(0)) == nullptr);
+    CHECK(d.find(key(5))->scalar()->i == 50);
+    d.set(key(4), Value::from_int(-4));  // back in, last
+    d.set(key(5), Value::from_int(-5));  // an existing key keeps its place
+    // the last entry and the holes just before it go at once
+    REQUIRE(d.erase(key(4)));
+    CHECK(d.size() == 8);
+    // a copy (copy-on-write) carries the holes; walking squeezes them out
+    DictObj e = d;
+    CHECK(keys_of(d) == std::vector<int64_t>{1, 2, 3, 5, 6, 7, 8, 9});
+    CHECK(d.values()[3].scalar()->i == -5);
+    CHECK(d.find(key(9))->scalar()->i == 90);
+    CHECK(keys_of(e) == keys_of(d));
+    // holes outnumbering the entries are squeezed out by the removal itself
+    for (int64_t i : {1, 2, 3, 5, 6, 7}) REQUIRE(e.erase(key(i)));
+    CHECK(e.size() == 2);
+    CHECK(e.find(key(8))->scalar()->i == 80);
+    CHECK(keys_of(e) == std::vector<int64_t>{8, 9});
+    REQUIRE(e.erase(key(9)));
+    REQUIRE(e.erase(key(8)));
+    CHECK(e.size() == 0);
+    CHECK(e.keys().empty());
+    e.set(key(1), Value::from_int(1));
+    CHECK(keys_of(e) == std::vector<int64_t>{1});
+}
+
+TEST_CASE("a small dict finds its keys without an index, through holes, until it grows") {
+    auto str = [](const char* s) { return DictKey{false, 0, s}; };
+    DictObj d;
+    d.set(str(""), Value::from_int(0));  // a key equal to a hole's blank key
+    d.set(str("a"), Value::from_int(1));
+    d.set(DictKey{true, 5, {}}, Value::from_int(2));
+    d.set(str("b"), Value::from_int(3));
+    REQUIRE(d.erase(str("")));  // a hole, blank like the empty key was
+    CHECK(d.find(str("")) == nullptr);
+    CHECK_FALSE(d.erase(str("")));
+    CHECK(d.find(DictKey{true, 5, {}})->scalar()->i == 2);
+    d.set(str(""), Value::from_int(-1));  // back, last
+    CHECK(d.find(str(""))->scalar()->i == -1);
+    // past kSmall keys: indexed, the holes still skipped
+    for (int64_t i = 0; i < static_cast<int64_t>(DictObj::kSmall); ++i) d.set(DictKey{true, 100 + i, {}}, Value::from_int(i));
+    CHECK(d.size() == 4 + DictObj::kSmall);
+    CHECK(d.find(str("")) != nullptr);
+    CHECK(d.find(str("b"))->scalar()->i == 3);
+    CHECK(d.find(DictKey{true, 107, {}})->scalar()->i == 7);
+    REQUIRE(d.erase(str("a")));
+    CHECK(d.find(str("a")) == nullptr);
+    CHECK(d.keys().front() == DictKey{true, 5, {}});
+    CHECK(d.keys()[2] == str(""));
+    CHECK(d.find(DictKey{true, 100, {}})->scalar()->i == 0);
 }
 
 TEST_CASE("0-d tensors are unboxed scalars and round-trip through stdlib tensors") {
