@@ -9,6 +9,22 @@ namespace tg::interp {
 
 namespace {
 
+// A Scalar and stdlib's Number hold a number the same way (field by field).
+stdlib::Number number_of(const Scalar& x) {
+    stdlib::Number n;
+    n.dtype = x.dtype;
+    n.weak = x.weak;
+    n.i = x.i;  // the union's bits (an f64 is copied exactly)
+    return n;
+}
+Value value_of(const stdlib::Number& n) {
+    Scalar x;
+    x.dtype = n.dtype;
+    x.weak = n.weak;
+    x.i = n.i;
+    return Value(x);
+}
+
 // len(x) of a container (a tensor's length may be a traced size: the general path)
 bool length(const Value& x, Value& out) {
     if (x.is_sequence()) out = Value::from_int(static_cast<int64_t>(x.items().size()));
@@ -33,8 +49,8 @@ bool python_builtin(const BuiltinObj& b, std::span<const Value> args, Value& out
     const Scalar* x = args.size() == 1 ? args[0].scalar() : nullptr;
     if (!x) return false;
     // int(x), float(x): astype to i64, f32 (builtins.cpp)
-    if (b.on_numbers == NumberBuiltin::Int) out = Value(stdlib::cast(x->to_tensor(), stdlib::DType::I64));
-    else if (b.on_numbers == NumberBuiltin::Float) out = Value(stdlib::cast(x->to_tensor(), stdlib::DType::F32));
+    if (b.on_numbers == NumberBuiltin::Int) out = value_of(stdlib::cast(number_of(*x), stdlib::DType::I64));
+    else if (b.on_numbers == NumberBuiltin::Float) out = value_of(stdlib::cast(number_of(*x), stdlib::DType::F32));
     else return false;
     return true;
 }
@@ -46,7 +62,7 @@ bool call_on_numbers(const Value& callee, std::span<const Value> args, Value& ou
         if (callee.is(Kind::DType)) {
             // f64(x) is astype(x, f64)
             if (args.size() != 1 || !args[0].scalar()) return false;
-            out = Value(stdlib::cast(args[0].scalar()->to_tensor(), callee.dtype()));
+            out = value_of(stdlib::cast(number_of(*args[0].scalar()), callee.dtype()));
             return true;
         }
         if (!callee.is(Kind::Builtin)) return false;
@@ -57,7 +73,7 @@ bool call_on_numbers(const Value& callee, std::span<const Value> args, Value& ou
         if (!b.op || b.adds_params || b.op->params.size() != 1 || args.size() != 1 || !args[0].scalar()) return false;
         const auto* kind = std::get_if<stdlib::UnaryKind>(&b.op->kind);
         if (!kind || (b.op->flags & stdlib::kRandom)) return false;
-        out = Value(stdlib::unary(*kind, args[0].scalar()->to_tensor()));
+        out = value_of(stdlib::unary(*kind, number_of(*args[0].scalar())));
         return true;
     } catch (const stdlib::OpError&) {
         return false;  // the general path raises it, located at the call

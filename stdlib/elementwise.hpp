@@ -29,6 +29,22 @@ OpSignature unary_signature(UnaryKind k, DType x, bool x_weak);
 // x op: same semantics as the table's kernels.
 Tensor unary(UnaryKind kind, const Tensor& x);
 
+// One number as the interpreter keeps a 0-d value without a tensor
+// (interp::Scalar): bool, i32 and i64 in `i`, f32 and f64 in `f` (an f32
+// exactly), a weak value's exact i64 / f64 (dtype and weak as a tensor reports them).
+struct Number {
+    DType dtype = DType::F32;
+    bool weak = false;
+    union {
+        int64_t i = 0;
+        double f;
+    };
+};
+// unary and cast on one number: the same results as on a 0-d tensor, the
+// same OpErrors, no tensor made.
+Number unary(UnaryKind kind, const Number& x);
+Number cast(const Number& x, DType dtype);
+
 // where(c, a, b): c is tested for nonzero; a and b promote like a binary op.
 Tensor where(const Tensor& c, const Tensor& a, const Tensor& b);
 // clip(x, lo, hi) = minimum(maximum(x, lo), hi).

@@ -90,7 +90,31 @@ Tensor unary_typed(const Tensor& x0, const OpSignature& sig) {
     return out;
 }
 
+// x's value as T: what load_one reads from a 0-d tensor holding it
+template <class T>
+T number_as(const Number& x) {
+    return is_float(x.dtype) ? convert<T>(x.f) : convert<T>(x.i);
+}
+
+template <class R>
+Number number_of(R r, DType dtype, bool weak) {
+    Number out;
+    out.dtype = dtype;
+    out.weak = weak;
+    if constexpr (std::is_floating_point_v<R>) out.f = static_cast<double>(r);
+    else out.i = static_cast<int64_t>(r);
+    return out;
+}
+
+// unary_typed's 0-d case on a Number
+template <UnaryKind K, class T>
+Number unary_number(const Number& x, const OpSignature& sig) {
+    using Op = typename UOpOf<K>::type;
+    return number_of(Op::f(number_as<T>(x)), sig.result, sig.weak);
+}
+
 using UnaryFn = Tensor (*)(const Tensor&, const OpSignature&);
+using UnaryNumberFn = Number (*)(const Number&, const OpSignature&);
 
 template <UnaryKind K>
 constexpr std::array<UnaryFn, kNumDTypes> urow_for() {
@@ -105,11 +129,37 @@ constexpr std::array<std::array<UnaryFn, kNumDTypes>, kNumUnaryKinds> make_utabl
 
 constexpr auto kUnaryTable = make_utable(std::make_index_sequence<kNumUnaryKinds>{});
 
+template <UnaryKind K>
+constexpr std::array<UnaryNumberFn, kNumDTypes> unumber_row_for() {
+    return {&unary_number<K, bool>, &unary_number<K, int32_t>, &unary_number<K, int64_t>, &unary_number<K, float>,
+            &unary_number<K, double>};
+}
+
+template <size_t... I>
+constexpr std::array<std::array<UnaryNumberFn, kNumDTypes>, kNumUnaryKinds> make_unumber_table(std::index_sequence<I...>) {
+    return {unumber_row_for<static_cast<UnaryKind>(I)>()...};
+}
+
+constexpr auto kUnaryNumberTable = make_unumber_table(std::make_index_sequence<kNumUnaryKinds>{});
+
 }  // namespace
 
 Tensor unary(UnaryKind kind, const Tensor& x) {
     const OpSignature sig = unary_signature(kind, x.dtype(), x.weak());
     return kUnaryTable[static_cast<int>(kind)][static_cast<int>(sig.compute)](x, sig);
+}
+
+Number unary(UnaryKind kind, const Number& x) {
+    const OpSignature sig = unary_signature(kind, x.dtype, x.weak);
+    return kUnaryNumberTable[static_cast<int>(kind)][static_cast<int>(sig.compute)](x, sig);
+}
+
+Number cast(const Number& x, DType dtype) {
+    if (!x.weak && x.dtype == dtype) return x;
+    return dispatch_dtype(dtype, [&](auto to) {
+        using T = typename decltype(to)::type;
+        return number_of(number_as<T>(x), dtype, false);
+    });
 }
 
 }  // namespace tg::stdlib

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -335,6 +336,73 @@ TEST_CASE("unary kernels agree with the table's eager entry and shape rule") {
         ++checked;
     }
     CHECK(checked == kNumUnaryKinds - 1);
+}
+
+namespace {
+
+// The 0-d tensor holding what a Number holds (as the interpreter boxes one).
+Tensor tensor_of(const Number& n) {
+    if (n.weak) return is_float(n.dtype) ? Tensor::weak_float(n.f) : Tensor::weak_int(n.i);
+    if (n.dtype == DType::Bool) return Tensor::scalar(n.i != 0);
+    if (is_float(n.dtype)) return Tensor::scalar(n.f, n.dtype);
+    return Tensor::scalar(n.i, n.dtype);
+}
+
+// Every number of every dtype, weak or not, over a few values (an f32 rounded first).
+std::vector<Number> sample_numbers() {
+    const double values[] = {0, 1, -2.5, 3.75, -7, 1e10, std::nan(""), std::numeric_limits<double>::infinity(), 0.1};
+    std::vector<Number> out;
+    for (int d = 0; d < kNumDTypes; ++d)
+        for (bool weak : {false, true}) {
+            const DType dtype = static_cast<DType>(d);
+            if (weak && dtype != DType::I64 && dtype != DType::F32) continue;  // weak: an i64 or an f32 literal
+            for (double v : values) {
+                Number n;
+                n.dtype = dtype;
+                n.weak = weak;
+                if (dtype == DType::Bool) n.i = v != 0;
+                else if (dtype == DType::I32) n.i = convert<int32_t>(v);
+                else if (dtype == DType::I64) n.i = convert<int64_t>(v);
+                else if (dtype == DType::F32 && !weak) n.f = static_cast<float>(v);
+                else n.f = v;
+                out.push_back(n);
+            }
+        }
+    return out;
+}
+
+// `got` is `want`, a 0-d tensor: dtype, weakness and value (NaN equals NaN).
+void check_number(const Number& got, const Tensor& want) {
+    CHECK(got.dtype == want.dtype());
+    CHECK(got.weak == want.weak());
+    if (is_float(want.dtype())) CHECK(same_value(got.f, want.item_f64()));
+    else CHECK(got.i == want.item_i64());
+}
+
+}  // namespace
+
+TEST_CASE("unary and cast on a Number give what they give on a 0-d tensor") {
+    for (const Number& x : sample_numbers()) {
+        INFO("x " << dtype_name(x.dtype) << (x.weak ? " weak " : " ") << (is_float(x.dtype) ? x.f : double(x.i)));
+        for (int k = 0; k < kNumUnaryKinds; ++k) {
+            const UnaryKind kind = static_cast<UnaryKind>(k);
+            INFO("op " << unary_name(kind));
+            std::optional<Tensor> want;
+            try {
+                want = unary(kind, tensor_of(x));
+            } catch (const OpError&) {
+            }
+            if (!want) {
+                CHECK_THROWS_AS(unary(kind, x), OpError);
+                continue;
+            }
+            check_number(unary(kind, x), *want);
+        }
+        for (int d = 0; d < kNumDTypes; ++d) {
+            INFO("astype " << dtype_name(static_cast<DType>(d)));
+            check_number(cast(x, static_cast<DType>(d)), cast(tensor_of(x), static_cast<DType>(d)));
+        }
+    }
 }
 
 TEST_CASE("where") {
