@@ -439,8 +439,16 @@ private:
     Flow batched_while(const lang::While& w, const Value& first);
     // `break` / `continue` on a batched condition (interp/batching/batched_exits.cpp)
     void lane_exit(bool is_break, lang::Loc loc);
-    void lane_iteration_start();
-    void lane_iteration_end(lang::Loc loc);
+    // (Every loop iteration calls these: without vmap's exits in this frame,
+    // f_->lanes is null and they cost one test.)
+    void lane_iteration_start() {
+        if (f_->lanes) [[unlikely]] lane_iteration_start_lanes();
+    }
+    void lane_iteration_end(lang::Loc loc) {
+        if (f_->lanes) [[unlikely]] lane_iteration_end_lanes(loc);
+    }
+    void lane_iteration_start_lanes();
+    void lane_iteration_end_lanes(lang::Loc loc);
     bool lanes_all_done(lang::Loc loc);
     // Whether a `break` / `continue` here ends the loop for some examples
     // only: inside a batched `if`'s branch, or after some examples left.
@@ -450,7 +458,8 @@ private:
     }
     // After an iteration that flowed `flow`: the loop is over (a `break` of
     // every example still in it, or every example broke).
-    bool loop_ends(Flow flow, lang::Loc loc);
+    bool loop_ends(Flow flow, lang::Loc loc) { return f_->lanes ? loop_ends_lanes(flow, loc) : flow == Flow::Break; }
+    bool loop_ends_lanes(Flow flow, lang::Loc loc);
     Value trace_boolop(const lang::BoolOp& b, const Value& x, uint32_t pred);
     Value trace_ifexp(const lang::IfExp& e, uint32_t pred);
     void trace_assert(const lang::Assert& a, const Value& c);

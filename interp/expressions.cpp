@@ -624,6 +624,8 @@ std::optional<int64_t> Evaluator::slice_bound(const Expr& x) {
     Value scratch;
     const Value& v = eval_ref(x, scratch);
     if (v.is(Kind::None)) return std::nullopt;
+    if (const Scalar* s = v.scalar(); s && !stdlib::is_float(s->dtype) && s->dtype != stdlib::DType::Bool)
+        return s->i;  // (an int: what item_i64 reads, without making a tensor)
     if (v.is_symbolic())
         dynamic_value_error(*rt_.trace,
                             "slice bounds must be static inside a @graph function, but they depend on the "
@@ -738,6 +740,21 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n) {
     return out;
 }
 
+namespace {
+
+// The positions [lo, hi) a slice by step 1 takes from a sequence of length n
+// (what slice_positions gives then, as two bounds).
+std::pair<int64_t, int64_t> slice_run(const stdlib::IndexItem& it, int64_t n) {
+    auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
+        if (!v) return dflt;
+        return std::clamp<int64_t>(*v < 0 ? *v + n : *v, 0, n);
+    };
+    const int64_t lo = clamp(it.lo, 0);
+    return {lo, std::max(lo, clamp(it.hi, n))};
+}
+
+}  // namespace
+
 Value Evaluator::index_value(const Value& base, const Index& e) {
     if (base.is(Kind::Dict)) {
         const DictKey k = index_key(e);
@@ -769,6 +786,13 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
                     throw Error(std::string(kind_name(base.kind())) + " index " + std::to_string(items[0].index) +
                                 " is out of range for length " + std::to_string(n));
                 return str ? Value::str(std::string(chars->at(k))) : base.items()[static_cast<size_t>(k)];
+            }
+            if (items[0].step.value_or(1) == 1) {  // by step 1: one run of items, read in place
+                const auto [lo, hi] = slice_run(items[0], n);
+                if (str) return Value::str(std::string(chars->range(lo, hi)));
+                const std::vector<Value>& xs = base.items();
+                std::vector<Value> run(xs.begin() + lo, xs.begin() + hi);
+                return base.is(Kind::List) ? Value::list(std::move(run)) : Value::tuple(std::move(run));
             }
             const std::vector<int64_t> positions = slice_positions(items[0], n);
             if (str) return Value::str(chars->gather(positions));

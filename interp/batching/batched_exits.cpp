@@ -58,7 +58,7 @@ void Evaluator::lane_exit(bool is_break, Loc loc) {
     if (is_break) lanes->done = lanes->done.defined() ? lane_or(rt_, lanes->done, fresh) : fresh;
 }
 
-void Evaluator::lane_iteration_start() {
+void Evaluator::lane_iteration_start_lanes() {
     LaneExits* lanes = lanes_here(*f_);
     if (!lanes || !lanes->done.defined() || lanes->masked) return;
     // the examples that broke before are out of this iteration: they keep their values
@@ -66,7 +66,7 @@ void Evaluator::lane_iteration_start() {
     lanes->at_exit = values_of(trace_vars({}));
 }
 
-void Evaluator::lane_iteration_end(Loc loc) {
+void Evaluator::lane_iteration_end_lanes(Loc loc) {
     LaneExits* lanes = lanes_here(*f_);
     if (!lanes || !lanes->left.defined()) return;
     at(loc);
@@ -79,7 +79,7 @@ void Evaluator::lane_iteration_end(Loc loc) {
     lanes->at_exit.clear();
 }
 
-bool Evaluator::loop_ends(Flow flow, Loc loc) {
+bool Evaluator::loop_ends_lanes(Flow flow, Loc loc) {
     const LaneExits* lanes = lanes_here(*f_);
     if (flow == Flow::Break && (!lanes || !lanes->done.defined())) return true;
     return lanes_all_done(loc);

@@ -41,6 +41,12 @@ public:
         const size_t b = (*starts_)[static_cast<size_t>(k)];
         return s_.substr(b, (*starts_)[static_cast<size_t>(k) + 1] - b);
     }
+    // Characters lo .. hi - 1 (0 <= lo <= hi <= size()), read in place: a slice by step 1.
+    std::string_view range(int64_t lo, int64_t hi) const {
+        if (!starts_) return s_.substr(static_cast<size_t>(lo), static_cast<size_t>(hi - lo));
+        const size_t b = (*starts_)[static_cast<size_t>(lo)];
+        return s_.substr(b, (*starts_)[static_cast<size_t>(hi)] - b);
+    }
     // The characters at these positions, joined (a slice).
     std::string gather(std::span<const int64_t> positions) const;
     // Every character as its own string (iteration).
