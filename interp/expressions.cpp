@@ -788,6 +788,7 @@ std::vector<std::string> Evaluator::method_names(const Value& x) const {
     auto add = [&](std::span<const std::string_view> names) { out.insert(out.end(), names.begin(), names.end()); };
     if (x.is(Kind::List)) add(list_method_names());
     if (x.is(Kind::Dict)) add(dict_method_names());
+    if (x.is(Kind::Set)) add(set_method_names());
     if (x.is(Kind::Str)) add(string_method_names());
     if (x.is_tensor()) {
         add(tensor_attribute_names());

@@ -17,7 +17,7 @@ std::string kind_desc(const Value& v) {
         const stdlib::TensorType t = v.tensor_type();
         if (t.shape.rank() > 0) return "a tensor of shape " + t.shape.to_string();
         if (t.dtype == stdlib::DType::Bool) return "a bool";
-        return std::string("a float (") + stdlib::dtype_name(t.dtype) + ")";
+        return std::string(stdlib::is_float(t.dtype) ? "a float (" : "an int (") + stdlib::dtype_name(t.dtype) + ")";
     }
     if (v.is(Kind::None)) return "None";
     return std::string("a ") + kind_name(v.kind());

@@ -6,6 +6,7 @@
 
 #include "interp/control.hpp"
 #include "interp/error.hpp"
+#include "interp/suggest.hpp"
 #include "interp/values/dict.hpp"
 
 namespace tg::interp {
@@ -120,15 +121,16 @@ Value combining_method(Runtime& rt, const std::string& fn, Value& set, const Cal
     const std::string op = fn == "update" ? "union" : update ? fn.substr(0, fn.size() - 7) : fn;
     const bool one = test || op == "symmetric_difference";
     takes(fn, a, one ? 1 : 0, one ? 1 : SIZE_MAX);
+    auto argument = [&](size_t i) { return fn + ": argument " + std::to_string(i + 1); };
     if (test) {
-        const SetObj other = set_from(rt, a.positional[0], fn + ": argument");
+        const SetObj other = set_from(rt, a.positional[0], argument(0));
         if (fn == "issubset") return Value::from_bool(subset(set.set(), other));
         if (fn == "issuperset") return Value::from_bool(subset(other, set.set()));
         return Value::from_bool(combine(SetOp::Intersection, set.set(), other).items.empty());
     }
     if (fn == "update") {  // in place: a loop of small updates stays linear
-        for (const Value& x : a.positional) {
-            const SetObj other = set_from(rt, x, fn + ": argument");
+        for (size_t i = 0; i < a.positional.size(); ++i) {
+            const SetObj other = set_from(rt, a.positional[i], argument(i));
             set.set_mut().items.insert(other.items.begin(), other.items.end());
         }
         return Value::none();
@@ -138,7 +140,7 @@ Value combining_method(Runtime& rt, const std::string& fn, Value& set, const Cal
                      : op == "difference" ? SetOp::Difference
                                           : SetOp::Symmetric;
     SetObj out = set.set();
-    for (const Value& x : a.positional) out = combine(kind, out, set_from(rt, x, fn + ": argument"));
+    for (size_t i = 0; i < a.positional.size(); ++i) out = combine(kind, out, set_from(rt, a.positional[i], argument(i)));
     if (!update) return Value::set(std::move(out));
     set = Value::set(std::move(out));
     return Value::none();

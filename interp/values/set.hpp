@@ -40,7 +40,6 @@ std::vector<Value> set_values(const SetObj& s);
 // The elements of anything a `for` loop walks (`what` names the argument in errors).
 SetObj set_from(Runtime& rt, const Value& iterable, const std::string& what);
 
-std::span<const std::string_view> set_method_names();
 bool is_set_method(std::string_view name);
 bool mutates_set(std::string_view name);  // add, discard, remove, pop, clear, update, ..._update
 // Runs method `name` on `set` (which it may change) with `args` (the
