@@ -170,6 +170,15 @@ TEST_CASE("dicts cross the embedding API as (key, value) entries") {
     CHECK_THROWS_AS(tg::Value::dict({{tg::Value(1.5), 1}}), tg::Error);
     CHECK_THROWS_AS(out.items(), tg::Error);
     CHECK_THROWS_AS(tg::Value(1).entries(), tg::Error);
+    // a set's elements, in order (docs/language.md "Sets")
+    c.interp.run_source("s = {'b', 2, 1}\n");
+    tg::Value s = c.interp.get("s");
+    CHECK(s.kind() == tg::Value::Kind::Set);
+    auto elements = s.items();
+    REQUIRE(elements.size() == 3);
+    CHECK(elements[0].as_tensor().item() == 1.0);
+    CHECK(elements[2].as_string() == "b");
+    CHECK(s.repr() == "{1, 2, 'b'}");
 }
 
 TEST_CASE("every kind of value has its own kind: a graph is not None") {
