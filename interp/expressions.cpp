@@ -917,13 +917,10 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
         std::optional<bool> keep = condition(filter, pred);
         if (!keep) {
             try {
-                dynamic_value_error(*rt_.trace,
-                                    c.key ? "the filter of a dict comprehension must be static inside a "
-                                            "@graph function (it decides the dict's keys), but it depends on "
-                                            "the contents of a tensor"
-                                          : "the filter of a list comprehension must be static inside a "
-                                            "@graph function (it decides the list's length), but it depends "
-                                            "on the contents of a tensor",
+                const std::string what = c.key ? "dict comprehension must be static inside a @graph function (it decides the dict's keys"
+                                         : c.is_set ? "set comprehension must be static inside a @graph function (it decides the set's elements"
+                                                    : "list comprehension must be static inside a @graph function (it decides the list's length";
+                dynamic_value_error(*rt_.trace, "the filter of a " + what + "), but it depends on the contents of a tensor",
                                     symbolic(*rt_.trace, pred));
             } catch (Error& e) {
                 e.locate(source(), filter.loc);
