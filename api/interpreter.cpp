@@ -157,6 +157,14 @@ Value Value::dict(std::vector<std::pair<Value, Value>> entries) {
     });
 }
 
+Value Value::set(std::vector<Value> elements) {
+    return guarded([&] {
+        interp::SetObj s;
+        for (auto& e : elements) s.items.insert(interp::dict_key(unwrap(e), interp::KeyUse::SetElement));
+        return wrap(interp::Value::set(std::move(s)));
+    });
+}
+
 Value::Kind Value::kind() const {
     switch (impl_->v.kind()) {
     case interp::Kind::Tensor: return Kind::Tensor;

@@ -147,6 +147,10 @@ public:
     // first place and takes the last value. Keys are strs or integers;
     // throws tg::Error otherwise.
     static Value dict(std::vector<std::pair<Value, Value>> entries);
+    // A set of the elements (strs or integers; a repeated one is kept once),
+    // iterated in sorted order as in tg (docs/language.md "Sets"); throws
+    // tg::Error for any other element.
+    static Value set(std::vector<Value> elements);
 
     Kind kind() const;
     bool is_tensor() const { return kind() == Kind::Tensor; }

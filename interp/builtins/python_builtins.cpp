@@ -114,7 +114,7 @@ void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
     };
     add("ord", [](Runtime&, const CallArgs& a) {
         const Value& s = *bind_args("ord", a, {"c"}, 1)[0];
-        if (!s.is(Kind::Str)) throw Error(std::string("ord: expected a string, not ") + kind_name(s.kind()));
+        if (!s.is(Kind::Str)) throw Error("ord: expected a string of one character, not " + kind_desc(s));
         return Value::from_int(code_point(s.text()));
     });
     add("chr", [](Runtime&, const CallArgs& a) {
