@@ -7,6 +7,8 @@
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/batching/batching.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
+#include "interp/star_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/suggest.hpp"
 #include "interp/evaluator.hpp"
@@ -28,16 +30,6 @@ struct GraphReplay {
     std::optional<RecordedOutput> recorded;
 };
 
-namespace {
-// Arguments evaluated at a call site (keeps the values alive for CallArgs).
-struct EvaluatedArgs {
-    std::vector<Value> positional;
-    std::vector<Value> keyword_values;
-    std::vector<KwArg> keywords;
-    CallArgs view(Loc loc) const { return CallArgs{positional, keyword_values, keywords, loc}; }
-};
-}  // namespace
-
 void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
                       std::vector<Value>& pos);
 
@@ -46,6 +38,10 @@ Value Evaluator::eval_call(const Call& c) {
     if (c.callee->kind == ExprKind::Attribute) return call_method(c, c.callee->as<Attribute>());
     Value callee = eval(*c.callee);
     EvaluatedArgs a;
+    if (c.unpacks) [[unlikely]] {  // f(*xs, **d) (interp/star_args.cpp)
+        eval_unpacking_args(c, a, callee_name(callee));
+        return call(callee, a.view(c.loc), source());
+    }
     a.positional.reserve(c.args.size());
     // print of a variable that is None on some paths (docs/graph.md "Static and dynamic")
     const bool is_print = rt_.trace && callee.is(Kind::Builtin) && !callee.builtin().host &&
@@ -88,12 +84,19 @@ Value Evaluator::print_maybe_none(const Value& callee, const CallArgs& args) {
 }
 
 Value Evaluator::call_method(const Call& c, const Attribute& at) {
-    // list and dict methods change the variable they are called on (copy-on-write)
-    const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr);
+    // list, dict and set methods change the variable they are called on (copy-on-write)
+    const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr),
+               set_method = is_set_method(at.attr);
     Value scratch;
     Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
     auto args = [&](bool keywords_allowed) {
         EvaluatedArgs a;
+        if (c.unpacks) [[unlikely]] {
+            eval_unpacking_args(c, a, at.attr);
+            if (!keywords_allowed && !a.keywords.empty())
+                fail(at.attr + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`", a.keywords[0].loc);
+            return a;
+        }
         for (const auto& x : c.args) a.positional.push_back(eval(*x));
         for (const auto& k : c.keywords) {
             if (!keywords_allowed) fail(at.attr + ": unknown keyword argument `" + k.name + "`", k.loc);
@@ -115,10 +118,11 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             throw;
         }
     };
-    const bool is_dict = dict_method && recv.is(Kind::Dict);
-    if ((list_method && recv.is(Kind::List)) || is_dict) {
+    const bool is_dict = dict_method && recv.is(Kind::Dict), is_set = set_method && recv.is(Kind::Set);
+    if ((list_method && recv.is(Kind::List)) || is_dict || is_set) {
         EvaluatedArgs a = args(is_dict || at.attr == "sort");
-        Value* target = (is_dict ? mutates_dict(at.attr) : mutates_list(at.attr)) ? lvalue(*at.value) : nullptr;
+        const bool mutates = is_dict ? mutates_dict(at.attr) : is_set ? mutates_set(at.attr) : mutates_list(at.attr);
+        Value* target = mutates ? lvalue(*at.value) : nullptr;
         Value temp;
         if (!target) {
             temp = recv;
@@ -132,6 +136,7 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
         }
         return located([&] {
             if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
+            if (is_set) return call_set_method(rt_, at.attr, *target, a.view(at.loc));
             return call_list_method(rt_, at.attr, *target, a.view(at.loc));
         });
     }
@@ -298,12 +303,13 @@ std::shared_ptr<Env> bind_parameters(const FunctionObj& fn, const CallArgs& args
 
 Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
     const size_t n = fn.params->size();
-    if (args.positional.size() > n)
+    const bool star = static_cast<const FunctionFacts*>(fn.info)->star_params;  // *args, **kwargs, keyword-only
+    if (args.positional.size() > n && !star)
         throw Error(fn.name + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
                         std::to_string(args.positional.size()) + " were given",
                     call_source, args.loc);
     check_call_depth(rt_, call_source, args.loc);
-    std::shared_ptr<Env> env = bind_parameters(fn, args, call_source);
+    std::shared_ptr<Env> env = star ? bind_star_parameters(fn, args, call_source) : bind_parameters(fn, args, call_source);
 
     // A call of a @graph function: signature, trace on a miss, run the graph
     // (graph_call.cpp) — unless the interpreter runs eagerly, or this call is

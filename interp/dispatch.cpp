@@ -16,6 +16,7 @@
 #include "interp/error.hpp"
 #include "interp/suggest.hpp"
 #include "interp/values/printing.hpp"
+#include "interp/values/set.hpp"
 #include "interp/runtime.hpp"
 #include "interp/tracing/trace.hpp"
 #include "tracer/passes.hpp"
@@ -588,6 +589,8 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
         if ((a.is_sequence() || a.is(Kind::Str)) && b.is_tensor()) return repeat(a, b);
         if ((b.is_sequence() || b.is(Kind::Str)) && a.is_tensor()) return repeat(b, a);
     }
+    if (a.is(Kind::Set) && b.is(Kind::Set))  // | & - ^ (docs/language.md "Sets")
+        if (std::optional<Value> r = set_binary(op, a.set(), b.set())) return *r;
     // a tensor with a nested list: the list becomes a tensor, as in NumPy
     if ((a.is_tensor() && b.is_sequence()) || (a.is_sequence() && b.is_tensor())) {
         std::string what = std::string(binop_name(op)) + ": operand";
@@ -642,6 +645,7 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
         default: return Value::from_bool(m >= n);
         }
     }
+    if (a.is(Kind::Set) && b.is(Kind::Set)) return Value::from_bool(set_compare(op, a.set(), b.set()));  // subsets
     if (a.is(Kind::Str) && b.is(Kind::Str)) {
         int c = a.text().compare(b.text());
         switch (op) {
@@ -761,6 +765,9 @@ public:
         case Kind::Spec: return a.spec().spec == b.spec().spec;
         case Kind::List: case Kind::Tuple: return items_equal(a.items(), b.items());
         case Kind::Dict: return dicts_equal(a.dict(), b.dict());
+        case Kind::Set:
+            stdlib::spend_work(static_cast<int64_t>(a.set().size()));
+            return a.set().items == b.set().items;
         case Kind::Tensor: return tensors_equal(a.tensor(), b.tensor());
         }
         return false;

@@ -23,8 +23,9 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 // "" if `word` is not one of them.
 std::string_view tg_spelling(std::string_view word);
 
-// The methods of a kind of value, for suggestions (list, dict, str, tensor).
+// The methods of a kind of value, for suggestions (list, dict, set, str, tensor).
 std::span<const std::string_view> list_method_names();
+std::span<const std::string_view> set_method_names();
 std::span<const std::string_view> string_method_names();
 std::span<const std::string_view> dict_method_names();
 std::span<const std::string_view> tensor_attribute_names();

@@ -8,6 +8,7 @@
 
 #include "stdlib/budget.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/values/printing.hpp"
@@ -86,6 +87,7 @@ Value len(Runtime& rt, const CallArgs& a) {
     const Value& x = a.positional[0];
     if (x.is_sequence()) return Value::from_int(static_cast<int64_t>(x.items().size()));
     if (x.is(Kind::Dict)) return Value::from_int(static_cast<int64_t>(x.dict().size()));
+    if (x.is(Kind::Set)) return Value::from_int(static_cast<int64_t>(x.set().size()));
     if (x.is(Kind::Str)) return Value::from_int(x.text_chars().size());
     if (x.is_tensor()) {
         stdlib::TensorType t = x.tensor_type();  // static, also of a symbolic tensor
@@ -199,7 +201,16 @@ Value graph(Runtime&, const CallArgs& a) {
 // max(a, b) / min(a, b) with two tensors are element-wise (docs/builtins.md); with
 // one tensor (and an axis) they reduce. A second argument that is an int
 // literal or a tuple is an axis, unless the first is 0-d (then max(3, 5) is 5).
+// sum(s), min(s), max(s) of a set (docs/language.md "Sets"): of its
+// elements, as a tuple of them (nullopt when `a` is not one set).
+std::optional<Value> fold_set(Runtime& rt, const CallArgs& a, BuiltinFn fn) {
+    if (a.positional.size() != 1 || !a.positional[0].is(Kind::Set)) return std::nullopt;
+    Value xs[1] = {Value::tuple(set_values(a.positional[0].set()))};
+    return fn(rt, CallArgs{xs, a.keyword_values, a.keywords, a.loc});
+}
+
 Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
+    if (auto v = fold_set(rt, a, [is_max](Runtime& r, const CallArgs& b) { return max_min(r, b, is_max); })) return *v;
     if (auto v = python_fold(rt, a, is_max ? PythonFold::Max : PythonFold::Min)) return *v;
     if (a.positional.size() == 2 && a.keywords.empty()) {
         const Value& x = a.positional[0];
@@ -234,6 +245,21 @@ void add_host_state_builtins(std::vector<std::pair<std::string, Value>>& out) {
     });
 }
 
+// sum, max and min also take Python's forms (a list of numbers, strings, a set...)
+void add_fold_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    const stdlib::OpDef* sum = &stdlib::op_of(stdlib::ReduceKind::Sum);
+    add(out, "sum", [sum](Runtime& rt, const CallArgs& a) {
+        auto sum_of = [sum](Runtime& r, const CallArgs& b) {
+            if (auto v = python_fold(r, b, PythonFold::Sum)) return *v;
+            return call_op(r, *sum, b);
+        };
+        if (auto v = fold_set(rt, a, sum_of)) return *v;
+        return sum_of(rt, a);
+    }, sum);
+    add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
+    add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, Value>> make_builtins() {
@@ -249,14 +275,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         const stdlib::OpDef* op = &stdlib::op_of(kind);
         add(out, alias, [op](Runtime& rt, const CallArgs& a) { return call_op(rt, *op, a); }, op);
     }
-    // sum, max and min also take Python's forms (a list of numbers, strings...)
-    const stdlib::OpDef* sum = &stdlib::op_of(stdlib::ReduceKind::Sum);
-    add(out, "sum", [sum](Runtime& rt, const CallArgs& a) {
-        if (auto v = python_fold(rt, a, PythonFold::Sum)) return *v;
-        return call_op(rt, *sum, a);
-    }, sum);
-    add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
-    add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
+    add_fold_builtins(out);
 
     add(out, "print", print);
     add(out, "len", len);
@@ -316,6 +335,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     add_numpy_builtins(out);
     add_debug_builtins(out);
     add_dict_builtins(out);
+    add_set_builtins(out);
     return out;
 }
 

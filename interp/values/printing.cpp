@@ -4,6 +4,7 @@
 
 #include "stdlib/budget.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/runtime.hpp"
 #include "stdlib/format.hpp"
 
@@ -79,6 +80,7 @@ std::string str_of(const Value& v) {
     case Kind::Module: return "<module " + v.module()->name + ">";
     case Kind::BoundMethod: return "<function " + str_of(v.bound().fn).substr(10);
     case Kind::Dict: return dict_str(v.dict());
+    case Kind::Set: return set_str(v.set());
     case Kind::Graph: return graph_str(v.graph());
     case Kind::Spec: return tracer::spec_repr(v.spec().spec);
     }

@@ -311,6 +311,13 @@ FORMS = {
     "oct": [("def", "oct({0})", ("8", I64), {"ret": False, "contexts": ["eager", "repl"]})],
     "bin": [("def", "bin({0})", ("5", I64), {"ret": False, "contexts": ["eager", "repl"]})],
     "divmod": [("tensors", "divmod({0}, {1})", (INT, I64), (DIV, I64)), ("f32", "divmod({0}, 0.75)", (MIX, F32))],
+    # sets and isinstance (docs/language.md "Sets", "Types"); a set's elements are
+    # static: one made of a traced tensor's elements is a trace error, so that form is eager only
+    "set": [("list", "sorted(set([3, 1, 3]) | {{7}})"), ("str", "len(set(\"hello\"))"),
+            ("tensor", "sorted(set({0}))", (INT, I64), {"ret": False, "contexts": ["eager", "repl"]})],
+    "isinstance": [("types", "[isinstance({0}, tensor), isinstance({0}[0], float), isinstance({0}, (int, list))]",
+                    (VEC, F32), {"ret": False}),
+                   ("bool", "isinstance({0}[0], (bool, str))", (BOOL, BOOLT))],
     # JAX's tree utilities (docs/training.md, "Pytrees")
     "tree_map": [("two", "tree_map(lambda a, b: a * b + 1.0, {{\"w\": {0}, \"b\": [{1}, None]}}, {{\"w\": {0}, \"b\": [{1}, None]}})",
                   (P, F32), (VEC, F32), {"skip": ["concrete"]})],   # a graph value returns no dicts (docs/language.md)
