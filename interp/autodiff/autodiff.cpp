@@ -967,10 +967,12 @@ const Value* keyword(const CallArgs& a, std::string_view name) {
 
 // grad's loop_checkpoint=k (docs/training.md "Bounding a loop's saved
 // values"): None, or a positive int, known when the gradient is built.
-int64_t loop_checkpoint_of(const Value& v, const std::string& name) {
+int64_t loop_checkpoint_of(const Runtime& rt, const Value& v, const std::string& name) {
     if (v.is(Kind::None)) return 0;
     const std::string what = name + ": loop_checkpoint";
-    // an int, or a 0-d int tensor (a traced one is refused by to_int: it must be static)
+    if (v.is_symbolic() && rt.trace)
+        dynamic_value_error(*rt.trace, what + " must be static inside a @graph function, but it depends on the contents of a tensor", v);
+    // an int, or a 0-d int tensor
     if (v.is_tensor() && stdlib::is_int(v.tensor_type().dtype)) {
         const int64_t k = to_int(v, what);
         if (k >= 1) return k;
@@ -984,7 +986,7 @@ int64_t loop_checkpoint_of(const Value& v, const std::string& name) {
     throw Error(what + " must be an int (the loop saves its state every k iterations) or None, not " + given);
 }
 
-Value make_grad(Runtime&, const CallArgs& a, bool with_value) {
+Value make_grad(Runtime& rt, const CallArgs& a, bool with_value) {
     const std::string name = with_value ? "value_and_grad" : "grad";
     for (const KwArg& k : a.keywords)
         if (k.name != "argnums" && k.name != "has_aux" && k.name != "loop_checkpoint")
@@ -1009,7 +1011,7 @@ Value make_grad(Runtime&, const CallArgs& a, bool with_value) {
     for (int64_t i : spec->argnums)
         if (i < 0) throw Error(name + ": argnums must be non-negative, not " + std::to_string(i));
     if (aux) spec->has_aux = to_int(*aux, name + ": has_aux") != 0;
-    if (const Value* k = keyword(a, "loop_checkpoint")) spec->loop_checkpoint = loop_checkpoint_of(*k, name);
+    if (const Value* k = keyword(a, "loop_checkpoint")) spec->loop_checkpoint = loop_checkpoint_of(rt, *k, name);
     std::string shown = name + "(" + (spec->f.is(Kind::Function) ? spec->f.function().name : "function") + ")";
     return Value::builtin(std::make_shared<BuiltinObj>(
         BuiltinObj{shown, [spec](Runtime& rt, const CallArgs& args) { return call_grad(rt, *spec, args); }}));
