@@ -123,53 +123,81 @@ tracer::CloneMap recompute(Runtime& rt, const WhileData& d, const std::vector<Va
     return map;
 }
 
+// While it lives, the trace's new nodes are located at the forward loop (the
+// rewrite's nodes are the loop's); then the trace's token and location are
+// back as they were.
+class AtLoop {
+public:
+    AtLoop(TraceState& t, const tracer::SrcLoc& where)
+        : t_(t), token_(t.token), source_(t.source), loc_(t.loc), inlined_(t.inlined) {
+        t.source = where.source;
+        t.loc = where.loc;
+        t.inlined = where.inlined_in;
+    }
+    ~AtLoop() {
+        t_.token = token_;
+        t_.source = source_;
+        t_.loc = loc_;
+        t_.inlined = inlined_;
+    }
+    AtLoop(const AtLoop&) = delete;
+    AtLoop& operator=(const AtLoop&) = delete;
+
+private:
+    TraceState& t_;
+    ValueId token_;
+    lang::SourcePtr source_;
+    lang::Loc loc_;
+    std::shared_ptr<const tracer::CallSite> inlined_;
+};
+
+// At the end of the forward body: `if count % k == 0: push the carried
+// values` (the body's arguments: the iteration's start), then count + 1.
+void save_every_k(Runtime& rt, const WhileData& d, const tracer::AddedCarry& c) {
+    TraceState& T = *rt.trace;
+    Graph& g = T.graph;
+    const RegionId body_r = g.node(d.node).regions[1];
+    const std::vector<ValueId> carried(g.args(body_r).begin() + 1, g.args(body_r).end() - 1);
+    tracer::ReopenedRegion open(g, body_r);
+    T.token = open.yield().operands[0];
+    const Value i = symbolic(T, c.body_arg);
+    const Value first = compare(rt, lang::CmpOp::Eq, binary(rt, lang::BinOp::Mod, i, Value::weak_int(d.every)),
+                                Value::weak_int(0));
+    const ValueId in[1] = {T.token};
+    const NodeId cond = g.add_cond(first.sym()->id, in, T.here());
+    const RegionId then_r = g.node(cond).regions[0], else_r = g.node(cond).regions[1];
+    g.enter(then_r);
+    T.token = g.args(then_r)[0];
+    for (ValueId v : carried) {
+        const Value x[1] = {symbolic(T, v)};
+        trace_op(rt, stdlib::op_of(stdlib::OtherKind::StackPush), x, {});
+    }
+    g.yield(std::vector<ValueId>{T.token});
+    g.exit();
+    g.enter(else_r);
+    g.yield(std::vector<ValueId>{g.args(else_r)[0]});
+    g.exit();
+    T.token = g.finish(cond)[0];
+    const ValueId next = value_id(T, binary(rt, lang::BinOp::Add, i, Value::weak_int(1)));
+    open.yield().operands[0] = T.token;
+    open.yield().operands.back() = next;
+}
+
 // The forward loop rewritten: it counts its iterations, pushes its carried
-// values at the start of every k-th one (at the end of that iteration, from
-// its arguments) instead of any residual, and its count once it ends.
+// values at the start of every k-th one instead of any residual, and its
+// count once it ends.
 void save_stretches(Runtime& rt, const TapeEntry& e) {
     TraceState& T = *rt.trace;
     Graph& g = T.graph;
     const WhileData& d = *e.loop;
     drop_loop_saves(g, e);
     const tracer::SrcLoc where = g.node(d.node).loc;
-    const ValueId token = T.token;
-    const lang::SourcePtr source = T.source;
-    const lang::Loc loc = T.loc;
-    const std::shared_ptr<const tracer::CallSite> inlined = T.inlined;
-    T.source = where.source;  // (the new nodes are the loop's)
-    T.loc = where.loc;
-    T.inlined = where.inlined_in;
+    AtLoop at(T, where);
     const tracer::ValueType count = tracer::ValueType::of(kCount);
     const NodeId zero = g.create(tracer::Op::Constant, nullptr, {}, {&count, 1}, {}, stdlib::Tensor::scalar(int64_t(0)), where);
     tracer::place_before(g, d.node, zero);
     const tracer::AddedCarry c = tracer::add_carried(g, d.node, g.node(zero).results[0]);
-    const RegionId body_r = g.node(d.node).regions[1];
-    const std::vector<ValueId> carried(g.args(body_r).begin() + 1, g.args(body_r).end() - 1);
-    {
-        tracer::ReopenedRegion open(g, body_r);
-        T.token = open.yield().operands[0];
-        const Value i = symbolic(T, c.body_arg);
-        const Value first = compare(rt, lang::CmpOp::Eq, binary(rt, lang::BinOp::Mod, i, Value::weak_int(d.every)),
-                                    Value::weak_int(0));
-        const ValueId in[1] = {T.token};
-        const NodeId cond = g.add_cond(first.sym()->id, in, where);
-        const RegionId then_r = g.node(cond).regions[0], else_r = g.node(cond).regions[1];
-        g.enter(then_r);
-        T.token = g.args(then_r)[0];
-        for (ValueId v : carried) {
-            const Value x[1] = {symbolic(T, v)};
-            trace_op(rt, stdlib::op_of(stdlib::OtherKind::StackPush), x, {});
-        }
-        g.yield(std::vector<ValueId>{T.token});
-        g.exit();
-        g.enter(else_r);
-        g.yield(std::vector<ValueId>{g.args(else_r)[0]});
-        g.exit();
-        T.token = g.finish(cond)[0];
-        const ValueId next = value_id(T, binary(rt, lang::BinOp::Add, i, Value::weak_int(1)));
-        open.yield().operands[0] = T.token;
-        open.yield().operands.back() = next;
-    }
+    save_every_k(rt, d, c);
     // the count, pushed just after the loop: what used the loop's token uses the push's
     const tracer::ValueType types[2] = {count, tracer::ValueType::token_type()};
     const ValueId loop_token = g.node(d.node).results[0];
@@ -178,10 +206,6 @@ void save_stretches(Runtime& rt, const TapeEntry& e) {
     tracer::place_after(g, d.node, push);
     g.replace_all_uses(loop_token, g.node(push).results[1]);
     g.node(push).operands[0] = loop_token;
-    T.token = token;
-    T.source = source;
-    T.loc = loc;
-    T.inlined = inlined;
 }
 
 }  // namespace
