@@ -1042,6 +1042,12 @@ class GradGen:
 
     def __init__(self, seed, index):
         self.rng = random.Random("tg-differential-grad-body:%s:%d" % (seed, index))
+        # Half the gradient programs also take the gradient with
+        # loop_checkpoint=K (docs/training.md "Bounding a loop's saved values")
+        # and assert it equals the unbounded one bit for bit (drawn apart, so
+        # the programs are those the seed made before).
+        ck = random.Random("tg-differential-loop-checkpoint:%s:%d" % (seed, index))
+        self.loop_checkpoint = ck.choice([1, 2, 3]) if ck.random() < 0.5 else 0
         self.index = index
         self.name = "f%04d" % index
         self.counters = 0
@@ -1122,8 +1128,17 @@ class GradGen:
                  ind + "s = " + self.pick(["t * 1.0", "sum(x) * 0.5", "t + w[0]"])]
         lines += self.block(ind, 0, self.rng.randint(2, 5))
         lines.append(ind + "return " + self.pick(["s + sum(y * y)", "mean(y) * s", "s", "sum(tanh(y)) + s * t"]))
-        lines += ["", "@graph", "def %s(x, w, t):" % self.name,
-                  ind + "return value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d]
+        lines += ["", "@graph", "def %s(x, w, t):" % self.name]
+        if self.loop_checkpoint:
+            k = self.loop_checkpoint
+            same = " & ".join("all((%s == %s) | (%s != %s))" % (a, b, a, a)
+                              for a, b in [("r[0]", "q[0]")] + [("r[1][%d]" % i, "q[1][%d]" % i) for i in range(3)])
+            lines += [ind + "r = value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d,
+                      ind + "q = value_and_grad(%s, argnums=(0, 1, 2), loop_checkpoint=%d)(x, w, t)" % (d, k),
+                      ind + "assert %s, \"loop_checkpoint=%d changed the gradient\"" % (same, k),
+                      ind + "return r"]
+        else:
+            lines.append(ind + "return value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d)
         calls = []
         L = self.rng.randint(2, 4)
         for _ in range(2):
