@@ -11,6 +11,7 @@
 #include "interp/suggest.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/tracing/graph_value.hpp"
+#include "interp/builtins/builtins.hpp"
 #include "interp/builtins/list_methods.hpp"
 #include "interp/builtins/string_methods.hpp"
 #include "interp/builtins/tensor_methods.hpp"
@@ -180,6 +181,8 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         return located([&] {
             if (args.positional.size() != 1 || !args.keywords.empty())
                 throw Error(std::string(stdlib::dtype_name(callee.dtype())) + ": takes 1 argument");
+            if (args.positional[0].is(Kind::Str))  // f64("0.1"): parsed (parse_number.cpp)
+                return parse_as(std::string(stdlib::dtype_name(callee.dtype())), args.positional[0], callee.dtype());
             const stdlib::OpDef* op = &stdlib::op_of(stdlib::ElementwiseKind::AsType);
             if (!op) throw Error("internal error: no astype op");
             Value a[2] = {args.positional[0], callee};
