@@ -354,6 +354,17 @@ FORMS = {
     "loadtxt": [("csv", "loadtxt(\"_matrix_tmp.csv\", delimiter=\",\", skiprows=1)",
                  {"contexts": ["eager", "repl"]})],   # run_matrix.py writes the file
     # optim (docs/training.md, "Optimizers"): one step of each, in f64
+    # the math module (modules/math.tg): Python's functions on numbers, f64 results
+    "math.sqrt": [("f64", "math.sqrt({0})", ("2.0", F64)), ("int", "math.sqrt(16) + math.pi", {"grad": False})],
+    "math.log": [("base", "math.log({0}, 2)", ("8.0", F64)), ("f32", "math.log({0})", ("2.5", F32))],
+    "math.trig": [("many", "[math.sin({0}), math.cos({0}), math.atan2({0}, 1.0), math.tanh({0}), math.hypot({0}, 3)]",
+                   ("0.5", F64))],
+    "math.floor": [("f64", "[math.floor({0}), math.ceil({0}), math.trunc({0})]", ("-2.5", F64))],
+    "math.isclose": [("def", "math.isclose({0}, 0.1 + 0.2)", ("0.3", F64), {"grad": False})],
+    # fsum's partial sums depend on the values: on traced numbers it is eager only (docs/language.md)
+    "math.fsum": [("def", "math.fsum([{0}, 1e16, -1e16])", ("0.1", F64), {"contexts": ["eager", "eager_lit", "static", "repl"]})],
+    "math.comb": [("def", "[math.comb({0}, 2), math.perm({0}, 2), math.factorial({0}), math.gcd({0}, 4), math.lcm({0}, 4)]",
+                   ("6", I64))],
     "optim.sgd": [("momentum", "_opt_step(optim.sgd(0.1, momentum=0.9), {0}, {1})", ("1.0", F64), ("0.5", F64),
                    {"expect": [0.95, 0.95]}),
                   ("nesterov_wd", "_opt_step(optim.sgd(0.1, momentum=0.9, nesterov=True, weight_decay=0.1), {0}, {1})",
