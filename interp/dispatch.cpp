@@ -203,6 +203,8 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
 
 }  // namespace
 
+Attr op_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) { return to_attr(v, p, what); }
+
 stdlib::BinaryKind compare_kind(lang::CmpOp op) {
     using B = stdlib::BinaryKind;
     switch (op) {

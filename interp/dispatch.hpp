@@ -43,6 +43,9 @@ Value bind_op(Runtime& rt, Level level, const stdlib::OpDef& op, std::span<const
 // The level of an op on these operands: a tracked one, else (tracing) a
 // symbolic one or an op with an effect, else eager.
 Level operands_level(const Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands);
+// An argument converted to a static attribute of the op's parameter p, as
+// calls of the op convert it (pad's widths, an axis); errors begin with `what`.
+stdlib::Attr op_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what);
 // Calls a table op on already-converted tensors and attributes.
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Tensor> inputs,
                std::span<const stdlib::Attr> attrs);

@@ -78,7 +78,9 @@ std::string_view tg_spelling(std::string_view word) {
 }
 
 std::span<const std::string_view> tensor_attribute_names() {
-    static constexpr std::array<std::string_view, 8> kNames = {"shape", "ndim", "size", "dtype", "T", "item", "tolist", "copy"};
+    static constexpr std::array<std::string_view, 15> kNames = {"shape", "ndim",     "size", "dtype", "T",
+                                                                "mT",    "itemsize", "nbytes", "real", "imag",
+                                                                "item",  "tolist",   "copy", "conj", "conjugate"};
     return kNames;
 }
 

@@ -50,7 +50,7 @@ enum class PythonFold { Sum, Min, Max };
 std::optional<Value> python_fold(Runtime& rt, const CallArgs& a, PythonFold which);
 // load, save, loadtxt (builtins_files.cpp)
 void add_file_builtins(std::vector<std::pair<std::string, Value>>& out);
-// split, meshgrid, unique, nonzero, einsum (builtins_shape.cpp, builtins_einsum.cpp)
+// split, meshgrid, nonzero, einsum (shape.cpp, einsum.cpp)
 void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
 Value einsum(Runtime& rt, const CallArgs& a);
 // A host builtin's call arguments bound to its parameter names, Python's
@@ -86,6 +86,12 @@ void add_np_search_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_histogram_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_sets_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_create_builtins(std::vector<std::pair<std::string, Value>>& out);
+// NumPy's argument forms of table ops: sort / argsort with kind= and
+// descending=, clip with a None bound (np_forms.cpp); pad's modes
+// (np_pad.cpp); unique's return_* and axis (np_unique.cpp)
+void add_np_form_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_pad_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_unique_builtins(std::vector<std::pair<std::string, Value>>& out);
 // all of the above (np_util.cpp)
 void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out);
 // ord, chr, hex, oct, bin, divmod (python_builtins.cpp)

@@ -68,5 +68,7 @@ stdlib::DType float_dtype(const Value& x);
 
 using Builtins = std::vector<std::pair<std::string, Value>>;
 void add(Builtins& out, const std::string& name, BuiltinFn fn);
+// A builtin replacing the table op's builtin of that name, with more parameters
+void add_replacing(Builtins& out, const std::string& name, BuiltinFn fn, const stdlib::OpDef& op);
 
 }  // namespace tg::interp::np
