@@ -80,7 +80,7 @@ FORMS = {
              ("tensors", "clip({0}, {1}, 0.75)", (MIX, F32), (VEC, F32)),
              ("i32", "clip({0}, 0, 3)", (INT, I32)),
              ("none_lo", "clip({0}, None, 0.5)", (MIX, F32), {"grad": True}), ("none_hi", "clip({0}, a_min=-0.2)", (MIX, F64)),
-             ("method_max", "{0}.clip(max=2)", (INT, I64))],
+             ("method_max", "{0}.clip(max=2)", (INT, I64)), ("one_bound", "clip({0}, 0.1)", (P, F32))],
     "astype": [("f64", "astype({0}, f64)", (P, F32)), ("i32", "astype({0}, dtype=i32)", (MIX, F32)),
                ("bool", "astype({0}, bool)", (INT, I64))],
     "matmul": [("2d", "matmul({0}, {1})", (SQ, F32), (SQ, F32)),
