@@ -8,6 +8,7 @@
 // (take scatters the gradient back) and exported like them.
 #include <string>
 
+#include "interp/autodiff/autodiff.hpp"
 #include "interp/builtins/np_util.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
@@ -143,9 +144,11 @@ Value pad(Runtime& rt, const CallArgs& a) {
     const std::vector<int64_t> w = widths_of(*args[1], rank_of(x));
     if (mode != "constant") return pad_gather(c, x, w, mode);
     const std::vector<Value> values = values_of(is_none(value) ? Value::from_int(0) : *value, rank_of(x));
+    // the table op: one static value everywhere (a traced or differentiated one is concatenated blocks)
     bool one = true;
-    for (const Value& v : values) one = one && !has_symbolic(v) && v.tensor().item_f64() == values[0].tensor().item_f64();
-    if (one && !has_symbolic(values[0]))  // the table op: one value everywhere
+    for (const Value& v : values)
+        one = one && !has_symbolic(v) && !has_tracked(v) && v.tensor().item_f64() == values[0].tensor().item_f64();
+    if (one)
         return c.op(stdlib::op_of(OtherKind::Pad), {x}, {w, op_attr(values[0], stdlib::op_of(OtherKind::Pad).params[2], arg(fn, "value"))});
     return pad_blocks(c, x, w, values);
 }
