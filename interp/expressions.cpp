@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "interp/batching/batching.hpp"
+#include "interp/builtins/string_methods.hpp"
 #include "interp/builtins/tensor_methods.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
@@ -842,6 +843,8 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
             }
         }
     }
+    // str.upper, as in map(str.upper, words): the method as a function (string_methods.cpp)
+    if (x.is(Kind::Builtin) && x.builtin().name == "str" && is_string_method(a.attr)) return unbound_string_method(a.attr);
     if (x.is(Kind::Graph) || x.is(Kind::Spec)) {
         Value v = graph_attribute(x, a.attr);
         if (v.defined()) return v;

@@ -362,4 +362,14 @@ Value call_string_method(Runtime& rt, std::string_view name, const Value& self, 
     return strings::StringMethod(rt, name, self, args).run();
 }
 
+Value unbound_string_method(std::string_view name) {
+    const std::string method(name), fn = "str." + method;  // copies: the value may outlive the call's text
+    return Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{fn, [fn, method](Runtime& rt, const CallArgs& a) {
+        if (a.positional.empty() || !a.positional[0].is(Kind::Str))
+            throw Error(fn + ": takes a str as its first argument, not " +
+                        (a.positional.empty() ? std::string("nothing") : std::string(kind_name(a.positional[0].kind()))));
+        return call_string_method(rt, method, a.positional[0], CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
+    }}));
+}
+
 }  // namespace tg::interp

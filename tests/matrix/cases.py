@@ -526,6 +526,8 @@ FORMS = {
                      "\"ab1\".islower(), \"Ab Cd\".istitle(), \"Ab\".casefold(), \"é\".isascii(), "
                      "\"abcab\".startswith((\"x\", \"c\"), 2), \"abcab\".find(\"ab\", 1, -1), \"abcab\".count(\"a\", 1)]",
                      {"ret": False})],
+    "str.unbound": [("map", "[list(map(str.upper, [\"a\", \"b\"])), sorted([\"B\", \"a\"], key=str.lower), str.join(\"-\", [\"x\", \"y\"])]",
+                     {"ret": False})],
     "list.methods": [("many", "_list_ops({0})", (VEC, F32))],
     "tensor.methods": [("numpy", "[{0}.item(1), {0}.item(1, -1), {0}.conj(), {0}.real, {0}.imag, {0}.mT, {0}.itemsize, "
                         "{0}.nbytes, {0}.tolist(), {0}.copy()]", (P, F32), {"grad": True}),
