@@ -160,6 +160,7 @@ void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add_np_form_builtins(out);
     add_np_pad_builtins(out);
     add_np_unique_builtins(out);
+    add_np_linalg_builtins(out);
 }
 
 }  // namespace tg::interp
