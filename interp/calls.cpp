@@ -39,8 +39,8 @@ struct EvaluatedArgs {
 };
 }  // namespace
 
-void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
-                      std::vector<Value>& pos);
+void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
+                      const SourcePtr& call_source, std::vector<Value>& pos);
 
 Value Evaluator::eval_call(const Call& c) {
     check_stack(c.loc);
@@ -196,10 +196,10 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         pos.push_back(bm.self);
         const BuiltinObj* b = bm.fn.is(Kind::Builtin) ? &bm.fn.builtin() : nullptr;
         if (b && b->op && !b->adds_params)
-            method_arguments(*b->op, args, call_source, pos);
+            method_arguments(b->name, *b->op, args, call_source, pos);
         else
             pos.insert(pos.end(), args.positional.begin(), args.positional.end());
-        return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc}, call_source);
+        return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc, b != nullptr}, call_source);
     }
     default:
         throw Error(std::string("a ") + kind_name(callee.kind()) + " is not callable", call_source, args.loc);
@@ -219,8 +219,8 @@ bool is_int_value(const Value& v) {
 // `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes),
 // and an arity error that counts the arguments the way they were written,
 // without the tensor the method is called on.
-void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
-                      std::vector<Value>& pos) {
+void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
+                      const SourcePtr& call_source, std::vector<Value>& pos) {
     const size_t n = op.params.size();
     const bool varargs = n >= 2 &&
                          (op.params[1].kind == stdlib::ParamKind::Shape || op.params[1].kind == stdlib::ParamKind::Axis) &&
@@ -232,7 +232,8 @@ void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const Sourc
     }
     if (args.positional.size() + 1 > n) {
         const size_t takes = n - 1, given = args.positional.size();
-        throw Error(std::string(op.name) + ": takes " + std::to_string(takes) + (takes == 1 ? " argument" : " arguments") +
+        throw Error(name + ": takes " + (takes == 0 ? std::string("no") : std::to_string(takes)) +
+                        (takes == 1 ? " argument" : " arguments") +
                         " after the tensor it is called on, but " + std::to_string(given) +
                         (given == 1 ? " was given" : " were given"),
                     call_source, args.loc);

@@ -13,6 +13,7 @@
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/batching/batching.hpp"
 #include "interp/bind.hpp"
+#include "interp/builtins/builtins.hpp"
 #include "interp/error.hpp"
 #include "interp/suggest.hpp"
 #include "interp/values/printing.hpp"
@@ -371,9 +372,7 @@ struct BoundArgs {
 
 BoundArgs bind_op_args(const stdlib::OpDef& op, const CallArgs& args, const std::string& fname) {
     const size_t n = op.params.size();
-    if (args.positional.size() > n)
-        throw Error(fname + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
-                    std::to_string(args.positional.size()) + " were given");
+    if (args.positional.size() > n) throw Error(arity_message(fname, args, n, n));
     BoundArgs b;
     if (n > BoundArgs::kMax) throw Error("internal error: op with too many parameters");
     for (size_t i = 0; i < args.positional.size(); ++i) b.at[i] = &args.positional[i];

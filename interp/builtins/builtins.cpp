@@ -31,11 +31,7 @@ void no_keywords(const std::string& name, const CallArgs& a) {
 void arity(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
     no_keywords(name, a);
     size_t n = a.positional.size();
-    if (n < lo || n > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
-                    (n == 1 ? " was given" : " were given"));
-    }
+    if (n < lo || n > hi) throw Error(arity_message(name, a, lo, hi));
 }
 
 Value cast(Runtime& rt, const Value& x, DType d) {
@@ -249,6 +245,19 @@ void add_library_builtins(std::vector<std::pair<std::string, Value>>& out) {
 }
 
 }  // namespace
+
+std::string arity_message(const std::string& fn, const CallArgs& a, size_t lo, size_t hi, bool at_most) {
+    // x.clip(0, 1, 2): the count leaves out x, as the user wrote the call
+    const size_t self = a.method && !a.positional.empty() ? 1 : 0;
+    const size_t n = a.positional.size() - self, lo_w = lo > self ? lo - self : 0, hi_w = hi > self ? hi - self : 0;
+    const std::string want = hi_w == 0  ? "no"
+                             : at_most  ? "at most " + std::to_string(hi_w)
+                             : lo_w == hi_w ? std::to_string(hi_w)
+                                            : std::to_string(lo_w) + " to " + std::to_string(hi_w);
+    const std::string on = self ? std::string(" after the ") + kind_name(a.positional[0].kind()) + " it is called on," : "";
+    return fn + ": takes " + want + (hi_w == 1 ? " argument" : " arguments") + on + " but " + std::to_string(n) +
+           (n == 1 ? " was given" : " were given");
+}
 
 std::vector<std::pair<std::string, Value>> make_builtins() {
     std::vector<std::pair<std::string, Value>> out;

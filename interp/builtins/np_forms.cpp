@@ -71,7 +71,7 @@ Value clip_form(Runtime& rt, const CallArgs& a) {
         kws.push_back({name, a.keywords[k].loc});
         kw_values.push_back(a.keyword_values[k]);
     }
-    const auto args = bind_args(fn, CallArgs{a.positional, kw_values, kws, a.loc}, {"x", "lo", "hi"}, 1);
+    const auto args = bind_args(fn, CallArgs{a.positional, kw_values, kws, a.loc, a.method}, {"x", "lo", "hi"}, 1);
     const Value x = tensor_operand(*args[0], arg(fn, "x"));
     if (is_none(args[1]) && is_none(args[2])) throw Error(fn + ": one of `lo` and `hi` must be given (not None)");
     Compose c{rt};

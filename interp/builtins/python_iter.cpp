@@ -58,9 +58,7 @@ Value map(Runtime& rt, const CallArgs& a) {
 // filter(f, iterable): the items for which f(item) is true; f None: the true items
 Value filter(Runtime& rt, const CallArgs& a) {
     only_keywords("filter", a, {});
-    if (a.positional.size() != 2)
-        throw Error("filter: takes 2 arguments but " + std::to_string(a.positional.size()) +
-                    (a.positional.size() == 1 ? " was given" : " were given"));
+    if (a.positional.size() != 2) throw Error(arity_message("filter", a, 2, 2));
     const Value& f = a.positional[0];
     if (!f.is(Kind::None) && !is_function(f))
         throw Error(std::string("filter: argument `function` must be a function or None, not ") + kind_name(f.kind()));

@@ -51,11 +51,7 @@ std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what
 namespace {
 
 void positional_only(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
-    if (a.positional.size() < lo || a.positional.size() > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " +
-                    std::to_string(a.positional.size()) + (a.positional.size() == 1 ? " was given" : " were given"));
-    }
+    if (a.positional.size() < lo || a.positional.size() > hi) throw Error(arity_message(name, a, lo, hi));
 }
 
 Value enumerate(Runtime& rt, const CallArgs& a) {

@@ -14,6 +14,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
+#include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/select_ops.hpp"
 
@@ -26,13 +27,13 @@ using stdlib::Shape;
 std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
                                     size_t required) {
     std::vector<const Value*> out(names.size(), nullptr);
-    if (a.positional.size() > names.size())
-        throw Error(fn + ": takes at most " + std::to_string(names.size()) + " arguments but " +
-                    std::to_string(a.positional.size()) + " were given");
+    if (a.positional.size() > names.size()) throw Error(arity_message(fn, a, 0, names.size(), true));
     for (size_t i = 0; i < a.positional.size(); ++i) out[i] = &a.positional[i];
     for (size_t k = 0; k < a.keywords.size(); ++k) {
         auto it = std::find(names.begin(), names.end(), a.keywords[k].name);
-        if (it == names.end()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
+        if (it == names.end())
+            throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`" +
+                        did_you_mean(a.keywords[k].name, names));
         const size_t i = static_cast<size_t>(it - names.begin());
         if (out[i]) throw Error(fn + ": argument `" + std::string(*it) + "` given twice");
         out[i] = &a.keyword_values[k];
