@@ -81,6 +81,9 @@ Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> oper
 stdlib::Tensor to_tensor(const Value& v, std::string_view what, std::optional<stdlib::DType> dtype = std::nullopt);
 // A value as a static integer (0-d integer or bool tensor); error otherwise.
 int64_t to_int(const Value& v, std::string_view what);
+// A dtype argument: a dtype, or its name as tg or NumPy write it ("f8",
+// "float64", "int32"); `what` names the function and argument in errors.
+stdlib::DType dtype_value(const Value& v, std::string_view what);
 
 // Structural equality (lists, tuples, strings, None, dtypes; tensors: same shape and values).
 bool values_equal(Runtime& rt, const Value& a, const Value& b);
