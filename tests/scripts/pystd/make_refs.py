@@ -2,14 +2,15 @@
 # Writes the NumPy script tests of tests/scripts/pystd/ (NumPy's argument
 # forms: clip with a None bound, pad's modes and values, unique's return_*
 # and axis, sort / argsort with kind= and descending=, isclose's equal_nan,
-# einsum's implicit output and `...`, the ndarray methods) the way
-# tests/scripts/numpy/make_refs.py writes its own, with its Case and write:
-# data/forms.npz (inputs, NumPy's outputs, finite-difference gradients) and
-# forms.tg, checked by refs_module.tg (a link to the NumPy tests' one). Run
-# once by hand with Debian's python3-numpy:
-#     /usr/bin/python3 tests/scripts/pystd/make_refs.py
+# einsum's implicit output and `...`; ndarray's methods and their varargs
+# forms) the way tests/scripts/numpy/make_refs.py writes its own, with its
+# Case and write: data/FAMILY.npz (inputs, NumPy's outputs, finite-difference
+# gradients) and FAMILY.tg for the families forms and methods, checked by
+# refs_module.tg (a link to the NumPy tests' one). Run once by hand with
+# Debian's python3-numpy:
+#     /usr/bin/python3 tests/scripts/pystd/make_refs.py [FAMILY...]
 # then `tests/run_scripts.py --update build/tg tests/scripts/pystd` and
-# review forms.out (every line ends in True). The tests need no NumPy.
+# review the .out files (every line ends in True). The tests need no NumPy.
 import os
 import sys
 
@@ -110,4 +111,59 @@ def forms():
     base.write("forms", cases + uniques, "NumPy's argument forms")
 
 
+def methods():
+    """ndarray's methods: every builtin is a method of its first argument,
+    with NumPy's varargs forms (x.reshape(3, 4), x.transpose(1, 0), x.sum(0))"""
+    m, t3, v = u(3, 4), u(2, 3, 4), u(6)
+    im = ints(3, 4, lo=-3, hi=4)
+    cases = [
+        Case("m_reshape_varargs", "{0}.reshape(4, 3)", lambda x: x.reshape(4, 3), m, wrt=(0,)),
+        Case("m_reshape_tuple", "{0}.reshape((2, -1))", lambda x: x.reshape((2, -1)), m, wrt=(0,)),
+        Case("m_reshape_neg", "{0}.reshape(-1, 2, 2)", lambda x: x.reshape(-1, 2, 2), m),
+        Case("m_transpose_varargs", "{0}.transpose(2, 0, 1)", lambda x: x.transpose(2, 0, 1), t3, wrt=(0,)),
+        Case("m_transpose_none", "{0}.transpose()", lambda x: x.transpose(), t3),
+        Case("m_transpose_tuple", "{0}.transpose((1, 0, 2))", lambda x: x.transpose((1, 0, 2)), t3),
+        Case("m_T", "{0}.T", lambda x: x.T, m, wrt=(0,)),
+        Case("m_sum_axis", "{0}.sum(0)", lambda x: x.sum(0), m, wrt=(0,)),
+        Case("m_sum_axes", "{0}.sum((0, 2))", lambda x: x.sum((0, 2)), t3, wrt=(0,)),
+        Case("m_sum_keepdims", "{0}.sum(1, keepdims=True)", lambda x: x.sum(1, keepdims=True), m),
+        Case("m_mean", "{0}.mean(axis=-1)", lambda x: x.mean(axis=-1), t3, wrt=(0,)),
+        Case("m_std_ddof", "{0}.std(ddof=1)", lambda x: x.std(ddof=1), m, wrt=(0,)),
+        Case("m_var_axis", "{0}.var(0)", lambda x: x.var(0), m, wrt=(0,)),
+        Case("m_max_min", "{0}.max(1) - {0}.min()", lambda x: x.max(1) - x.min(), m, wrt=(0,)),
+        Case("m_prod", "{0}.prod(0)", lambda x: x.prod(0), m, wrt=(0,)),
+        Case("m_ptp", "{0}.ptp(1)", lambda x: np.ptp(x, 1), m, wrt=(0,)),
+        Case("m_argmax", "{0}.argmax()", lambda x: x.argmax(), m),
+        Case("m_argmax_axis", "{0}.argmax(1)", lambda x: x.argmax(1), m),
+        Case("m_argmin_axis", "{0}.argmin(axis=0)", lambda x: x.argmin(axis=0), im),
+        Case("m_any_all", "{0}.any(0) & {0}.all(1, keepdims=True)", lambda x: x.any(0) & x.all(1, keepdims=True), im),
+        Case("m_cumsum", "{0}.cumsum()", lambda x: x.cumsum(), m, wrt=(0,)),
+        Case("m_cumsum_axis", "{0}.cumsum(1)", lambda x: x.cumsum(1), im),
+        Case("m_cumprod_axis", "{0}.cumprod(0)", lambda x: x.cumprod(0), m, wrt=(0,)),
+        Case("m_ravel", "{0}.ravel()", lambda x: x.ravel(), t3, wrt=(0,)),
+        Case("m_flatten", "{0}.flatten()", lambda x: x.flatten(), im),
+        Case("m_astype_name", "{0}.astype(\"f8\")", lambda x: x.astype("f8"), im),
+        Case("m_astype_int", "{0}.astype(\"int32\")", lambda x: x.astype("int32"), m * 4),
+        Case("m_clip", "{0}.clip(-0.25, 0.5)", lambda x: x.clip(-0.25, 0.5), m, wrt=(0,)),
+        Case("m_clip_min", "{0}.clip(min=0)", lambda x: x.clip(min=0), im),
+        Case("m_round", "{0}.round()", lambda x: x.round(), m * 3, wrt=(0,)),
+        Case("m_round_decimals", "{0}.round(2)", lambda x: x.round(2), m),
+        Case("m_round_neg", "{0}.round(-1)", lambda x: x.round(-1), im * 7),
+        Case("m_squeeze", "{0}.squeeze(1)", lambda x: x.squeeze(1), u(3, 1, 2), wrt=(0,)),
+        Case("m_swapaxes", "{0}.swapaxes(0, 2)", lambda x: x.swapaxes(0, 2), t3, wrt=(0,)),
+        Case("m_diagonal", "{0}.diagonal(1)", lambda x: x.diagonal(1), m, wrt=(0,)),
+        Case("m_trace", "{0}.trace()", lambda x: x.trace(), m, wrt=(0,)),
+        Case("m_repeat", "{0}.repeat(2, axis=0)", lambda x: x.repeat(2, axis=0), m, wrt=(0,)),
+        Case("m_take", "{0}.take([0, 5, -1])", lambda x: x.take([0, 5, -1]), m, wrt=(0,)),
+        Case("m_dot", "{0}.dot({1})", lambda a, b: a.dot(b), m, u(4, 2), wrt=(0, 1)),
+        Case("m_sort", "{0}.sort(0)", lambda x: np.sort(x, 0), m, wrt=(0,)),
+        Case("m_argsort", "{0}.argsort()", lambda x: x.argsort(kind="stable"), im),
+        Case("m_searchsorted", "{0}.searchsorted({1})", lambda a, b: a.searchsorted(b), np.sort(v), u(4)),
+        Case("m_item", "{0}.item(1, 2)", lambda x: np.array(x.item(1, 2), np.float32), m),
+        Case("m_nonzero", "list({0}.nonzero())", lambda x: list(x.nonzero()), im, graph=False),
+    ]
+    base.write("methods", cases, "ndarray's methods and their varargs forms")
+
+
 forms()
+methods()
