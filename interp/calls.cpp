@@ -216,7 +216,8 @@ bool is_int_value(const Value& v) {
 }  // namespace
 
 // `x.op(args)` for a table op: NumPy's varargs forms (`x.reshape(3, 4)`,
-// `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes),
+// `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes;
+// keywords bind as usual: `x.sum(0, 1, keepdims=True)`),
 // and an arity error that counts the arguments the way they were written,
 // without the tensor the method is called on.
 void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
@@ -224,7 +225,7 @@ void method_arguments(const std::string& name, const stdlib::OpDef& op, const Ca
     const size_t n = op.params.size();
     const bool varargs = n >= 2 &&
                          (op.params[1].kind == stdlib::ParamKind::Shape || op.params[1].kind == stdlib::ParamKind::Axis) &&
-                         args.positional.size() >= 2 && args.keywords.empty() &&
+                         args.positional.size() >= 2 &&
                          std::all_of(args.positional.begin(), args.positional.end(), is_int_value);
     if (varargs) {
         pos.push_back(Value::tuple(std::vector<Value>(args.positional.begin(), args.positional.end())));

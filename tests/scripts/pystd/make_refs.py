@@ -127,6 +127,8 @@ def methods():
         Case("m_sum_axis", "{0}.sum(0)", lambda x: x.sum(0), m, wrt=(0,)),
         Case("m_sum_axes", "{0}.sum((0, 2))", lambda x: x.sum((0, 2)), t3, wrt=(0,)),
         Case("m_sum_keepdims", "{0}.sum(1, keepdims=True)", lambda x: x.sum(1, keepdims=True), m),
+        Case("m_sum_varargs_keywords", "{0}.sum(0, 2, keepdims=True)", lambda x: x.sum((0, 2), keepdims=True), t3,
+             wrt=(0,)),
         Case("m_mean", "{0}.mean(axis=-1)", lambda x: x.mean(axis=-1), t3, wrt=(0,)),
         Case("m_std_ddof", "{0}.std(ddof=1)", lambda x: x.std(ddof=1), m, wrt=(0,)),
         Case("m_var_axis", "{0}.var(0)", lambda x: x.var(0), m, wrt=(0,)),
