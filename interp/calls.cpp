@@ -13,6 +13,7 @@
 #include "interp/suggest.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/tracing/graph_value.hpp"
+#include "interp/builtins/builtins.hpp"
 #include "interp/builtins/list_methods.hpp"
 #include "interp/builtins/string_methods.hpp"
 #include "interp/builtins/tensor_methods.hpp"
@@ -30,8 +31,8 @@ struct GraphReplay {
     std::optional<RecordedOutput> recorded;
 };
 
-void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
-                      std::vector<Value>& pos);
+void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
+                      const SourcePtr& call_source, std::vector<Value>& pos);
 
 Value Evaluator::eval_call(const Call& c) {
     check_stack(c.loc);
@@ -185,6 +186,8 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         return located([&] {
             if (args.positional.size() != 1 || !args.keywords.empty())
                 throw Error(std::string(stdlib::dtype_name(callee.dtype())) + ": takes 1 argument");
+            if (args.positional[0].is(Kind::Str))  // f64("0.1"): parsed (parse_number.cpp)
+                return parse_as(std::string(stdlib::dtype_name(callee.dtype())), args.positional[0], callee.dtype());
             const stdlib::OpDef* op = &stdlib::op_of(stdlib::ElementwiseKind::AsType);
             if (!op) throw Error("internal error: no astype op");
             Value a[2] = {args.positional[0], callee};
@@ -198,10 +201,10 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         pos.push_back(bm.self);
         const BuiltinObj* b = bm.fn.is(Kind::Builtin) ? &bm.fn.builtin() : nullptr;
         if (b && b->op && !b->adds_params)
-            method_arguments(*b->op, args, call_source, pos);
+            method_arguments(b->name, *b->op, args, call_source, pos);
         else
             pos.insert(pos.end(), args.positional.begin(), args.positional.end());
-        return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc}, call_source);
+        return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc, b != nullptr}, call_source);
     }
     default:
         throw Error(std::string("a ") + kind_name(callee.kind()) + " is not callable", call_source, args.loc);
@@ -218,15 +221,16 @@ bool is_int_value(const Value& v) {
 }  // namespace
 
 // `x.op(args)` for a table op: NumPy's varargs forms (`x.reshape(3, 4)`,
-// `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes),
+// `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes;
+// keywords bind as usual: `x.sum(0, 1, keepdims=True)`),
 // and an arity error that counts the arguments the way they were written,
 // without the tensor the method is called on.
-void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
-                      std::vector<Value>& pos) {
+void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
+                      const SourcePtr& call_source, std::vector<Value>& pos) {
     const size_t n = op.params.size();
     const bool varargs = n >= 2 &&
                          (op.params[1].kind == stdlib::ParamKind::Shape || op.params[1].kind == stdlib::ParamKind::Axis) &&
-                         args.positional.size() >= 2 && args.keywords.empty() &&
+                         args.positional.size() >= 2 &&
                          std::all_of(args.positional.begin(), args.positional.end(), is_int_value);
     if (varargs) {
         pos.push_back(Value::tuple(std::vector<Value>(args.positional.begin(), args.positional.end())));
@@ -234,7 +238,8 @@ void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const Sourc
     }
     if (args.positional.size() + 1 > n) {
         const size_t takes = n - 1, given = args.positional.size();
-        throw Error(std::string(op.name) + ": takes " + std::to_string(takes) + (takes == 1 ? " argument" : " arguments") +
+        throw Error(name + ": takes " + (takes == 0 ? std::string("no") : std::to_string(takes)) +
+                        (takes == 1 ? " argument" : " arguments") +
                         " after the tensor it is called on, but " + std::to_string(given) +
                         (given == 1 ? " was given" : " were given"),
                     call_source, args.loc);

@@ -3,6 +3,8 @@
 #include <optional>
 
 #include "interp/batching/batching.hpp"
+#include "interp/builtins/string_methods.hpp"
+#include "interp/builtins/tensor_methods.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
 #include "interp/values/dict.hpp"
@@ -823,6 +825,17 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
         if (a.attr == "ndim") return Value::from_int(t.shape.rank());
         if (a.attr == "size") return Value::from_int(t.shape.numel());
         if (a.attr == "dtype") return Value(t.dtype);
+        if (is_tensor_attribute(a.attr)) {  // itemsize, nbytes, real, imag, mT (tensor_methods.cpp)
+            at(a.loc);
+            try {
+                return tensor_attribute(rt_, x, a.attr);
+            } catch (const stdlib::OpError& err) {
+                fail(err.what(), a.loc);
+            } catch (Error& err) {
+                err.locate(source(), a.loc);
+                throw;
+            }
+        }
         if (a.attr == "T") {
             at(a.loc);
             const stdlib::OpDef* op = &stdlib::op_of(stdlib::OtherKind::Transpose);
@@ -835,6 +848,8 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
             }
         }
     }
+    // str.upper, as in map(str.upper, words): the method as a function (string_methods.cpp)
+    if (x.is(Kind::Builtin) && x.builtin().name == "str" && is_string_method(a.attr)) return unbound_string_method(a.attr);
     if (x.is(Kind::Graph) || x.is(Kind::Spec)) {
         Value v = graph_attribute(x, a.attr);
         if (v.defined()) return v;

@@ -32,11 +32,7 @@ void no_keywords(const std::string& name, const CallArgs& a) {
 void arity(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
     no_keywords(name, a);
     size_t n = a.positional.size();
-    if (n < lo || n > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
-                    (n == 1 ? " was given" : " were given"));
-    }
+    if (n < lo || n > hi) throw Error(arity_message(name, a, lo, hi));
 }
 
 Value cast(Runtime& rt, const Value& x, DType d) {
@@ -124,33 +120,27 @@ Value range(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(out));
 }
 
+// int(x): a tensor cast to i64, or a string parsed as Python's int(s, base=10)
 Value to_int_builtin(Runtime& rt, const CallArgs& a) {
-    arity("int", a, 1, 1);
-    const Value& x = a.positional[0];
-    if (x.is(Kind::Str)) {
-        const std::string& s = x.text();
-        char* end = nullptr;
-        errno = 0;
-        long long v = std::strtoll(s.c_str(), &end, 10);
-        while (end && *end == ' ') ++end;
-        if (s.empty() || errno || !end || *end) throw Error("int: invalid literal " + quote(s));
-        return Value::from_int(v);
+    const auto args = bind_args("int", a, {"x", "base"}, 1);
+    const Value& x = *args[0];
+    if (args[1]) {
+        const int64_t base = to_int(*args[1], "int: argument `base`");
+        if (base != 0 && (base < 2 || base > 36)) throw Error("int: base must be >= 2 and <= 36, or 0");
+        if (!x.is(Kind::Str)) throw Error("int: can't convert a non-string with an explicit base");
+        if (x.sym_str()) unsupported_in_graph("`int` of a string that shows traced tensor values");
+        return Value::from_int(parse_int("int", x.text(), static_cast<int>(base)));
     }
+    if (x.is(Kind::Str)) return parse_as("int", x, DType::I64);
     if (x.is_tensor()) return cast(rt, x, DType::I64);
     throw Error(std::string("int: argument must be a tensor or a str, not ") + kind_name(x.kind()));
 }
 
+// float(x): f32, tg's float (docs/language.md "Calls"); f64(s) parses to f64
 Value to_float_builtin(Runtime& rt, const CallArgs& a) {
     arity("float", a, 1, 1);
     const Value& x = a.positional[0];
-    if (x.is(Kind::Str)) {
-        const std::string& s = x.text();
-        char* end = nullptr;
-        double v = std::strtod(s.c_str(), &end);
-        while (end && *end == ' ') ++end;
-        if (s.empty() || !end || *end) throw Error("float: invalid literal " + quote(s));
-        return Value(Tensor::scalar(v, DType::F32));
-    }
+    if (x.is(Kind::Str)) return parse_as("float", x, DType::F32);
     if (x.is_tensor()) return cast(rt, x, DType::F32);
     throw Error(std::string("float: argument must be a tensor or a str, not ") + kind_name(x.kind()));
 }
@@ -211,6 +201,7 @@ std::optional<Value> fold_set(Runtime& rt, const CallArgs& a, BuiltinFn fn) {
 
 Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
     if (auto v = fold_set(rt, a, [is_max](Runtime& r, const CallArgs& b) { return max_min(r, b, is_max); })) return *v;
+    if (auto v = python_min_max(rt, a, is_max)) return *v;
     if (auto v = python_fold(rt, a, is_max ? PythonFold::Max : PythonFold::Min)) return *v;
     if (a.positional.size() == 2 && a.keywords.empty()) {
         const Value& x = a.positional[0];
@@ -260,7 +251,40 @@ void add_fold_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
 }
 
+// The builtins of the other files of interp/builtins (and the debugger's, the dicts')
+void add_library_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    add_sequence_builtins(out);
+    add_iter_builtins(out);
+    add_file_builtins(out);
+    add_shape_builtins(out);
+    add_math_builtins(out);
+    add_nn_conv_builtins(out);
+    add_nn_norm_builtins(out);
+    add_nn_act_builtins(out);
+    add_nn_resize_builtins(out);
+    add_tree_builtins(out);
+    add_display_builtins(out);
+    add_python_builtins(out);
+    add_numpy_builtins(out);
+    add_debug_builtins(out);
+    add_dict_builtins(out);
+    add_set_builtins(out);
+}
+
 }  // namespace
+
+std::string arity_message(const std::string& fn, const CallArgs& a, size_t lo, size_t hi, bool at_most) {
+    // x.clip(0, 1, 2): the count leaves out x, as the user wrote the call
+    const size_t self = a.method && !a.positional.empty() ? 1 : 0;
+    const size_t n = a.positional.size() - self, lo_w = lo > self ? lo - self : 0, hi_w = hi > self ? hi - self : 0;
+    const std::string want = hi_w == 0  ? "no"
+                             : at_most  ? "at most " + std::to_string(hi_w)
+                             : lo_w == hi_w ? std::to_string(hi_w)
+                                            : std::to_string(lo_w) + " to " + std::to_string(hi_w);
+    const std::string on = self ? std::string(" after the ") + kind_name(a.positional[0].kind()) + " it is called on," : "";
+    return fn + ": takes " + want + (hi_w == 1 ? " argument" : " arguments") + on + " but " + std::to_string(n) +
+           (n == 1 ? " was given" : " were given");
+}
 
 std::vector<std::pair<std::string, Value>> make_builtins() {
     std::vector<std::pair<std::string, Value>> out;
@@ -321,21 +345,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
         out.emplace_back(stdlib::dtype_name(d), Value(d));
     out.emplace_back("argv", Value::list({}));
-    add_sequence_builtins(out);
-    add_file_builtins(out);
-    add_shape_builtins(out);
-    add_math_builtins(out);
-    add_nn_conv_builtins(out);
-    add_nn_norm_builtins(out);
-    add_nn_act_builtins(out);
-    add_nn_resize_builtins(out);
-    add_tree_builtins(out);
-    add_display_builtins(out);
-    add_python_builtins(out);
-    add_numpy_builtins(out);
-    add_debug_builtins(out);
-    add_dict_builtins(out);
-    add_set_builtins(out);
+    add_library_builtins(out);
     return out;
 }
 

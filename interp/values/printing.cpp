@@ -23,6 +23,10 @@ std::string quote(std::string_view s) {
             if (c == q) {
                 out += '\\';
                 out += c;
+            } else if ((c >= 0 && c < 0x20) || c == 0x7f) {  // the other control characters, as Python's \x0b
+                out += "\\x";
+                out += "0123456789abcdef"[(c >> 4) & 0xf];
+                out += "0123456789abcdef"[c & 0xf];
             } else {
                 out += c;
             }

@@ -157,6 +157,10 @@ struct CallArgs {
     std::span<const Value> keyword_values;
     std::span<const KwArg> keywords;  // same length as keyword_values
     lang::Loc loc;                    // the call site (start of the callee's name)
+    // A method call of a builtin (`x.clip(0, 1)`): positional[0] is the value
+    // it is called on, which arity errors leave out of their count, as the
+    // call was written (arity_message, builtins.cpp)
+    bool method = false;
 };
 
 // A builtin: a host builtin (print, len...), a stdlib op, or a host function
