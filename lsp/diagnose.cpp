@@ -1,7 +1,6 @@
 #include "lsp/diagnose.hpp"
 
 #include "interp/suggest.hpp"
-#include "lsp/signatures.hpp"
 #include "lsp/types.hpp"
 
 namespace tg::lsp {
@@ -44,26 +43,6 @@ void undefined(const Index& ix, std::vector<Problem>& out, const std::vector<std
     }
 }
 
-void calls(const Index& ix, Workspace& ws, std::vector<Problem>& out) {
-    for (const CallSite& c : ix.calls()) {
-        if (!c.call->callee || c.call->callee->kind != lang::ExprKind::Name) continue;
-        const std::string& name = c.call->callee->as<lang::Name>().id;
-        const int sym = ix.lookup(name, c.scope);
-        std::vector<Signature> sigs;
-        if (sym < 0) {
-            if (!ws.builtins().count(name)) continue;
-            sigs = ws.signatures(name);
-        } else {
-            // a tg function, when nothing else is ever assigned to its name
-            const Symbol& s = ix.symbols()[size_t(sym)];
-            if (s.kind != SymbolKind::Function || !s.function || s.defs.size() != 1) continue;
-            sigs.push_back(function_signature(*s.function));
-        }
-        if (auto p = check_call(*c.call, name, name_length(name), sigs))
-            out.push_back({p->loc, after(p->loc, p->length), Severity::Error, p->message, false});
-    }
-}
-
 void imports(const Index& ix, Workspace& ws, std::vector<Problem>& out) {
     for (const lang::Import* im : ix.imports()) {
         std::string error;
@@ -94,9 +73,9 @@ std::vector<Problem> diagnose(const Index& ix, Workspace& ws) {
     std::vector<Problem> out;
     syntax(ix, out);
     undefined(ix, out, ws.builtin_list());
-    calls(ix, ws, out);
-    imports(ix, ws, out);
     Types types(ix, ws.ops());
+    call_problems(ix, ws, types, out);
+    imports(ix, ws, out);
     for (const ShapeProblem& p : types.problems())
         out.push_back({p.loc, after(p.loc, p.length), Severity::Error, p.message, false});
     graph_limits(ix, out);

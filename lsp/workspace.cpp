@@ -20,7 +20,16 @@ Workspace::Workspace() : docs_(interp::builtin_docs()) {
         // a later definition of a name replaces the earlier (max: the op, then Python's forms too)
         if (value.is(interp::Kind::Builtin) && value.builtin().op) ops_[name] = value.builtin().op;
         else ops_.erase(name);
+        if (value.is(interp::Kind::Builtin) && value.builtin().op && !value.builtin().adds_params)
+            method_ops_[name] = value.builtin().op;
+        else
+            method_ops_.erase(name);
     }
+}
+
+const stdlib::OpDef* Workspace::method_op(const std::string& builtin) const {
+    const auto it = method_ops_.find(builtin);
+    return it == method_ops_.end() ? nullptr : it->second;
 }
 
 const std::vector<Signature>& Workspace::signatures(const std::string& builtin) {

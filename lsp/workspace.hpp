@@ -51,6 +51,10 @@ public:
     // The builtins that are an op of the table called as it is (not `max`,
     // which also takes Python's forms): their results follow the op's shape rule.
     const std::unordered_map<std::string, const stdlib::OpDef*>& ops() const { return ops_; }
+    // The op of a builtin whose method call takes the op's parameters after
+    // the receiver, NumPy's varargs forms too (`x.reshape(2, 3)`; not gelu,
+    // whose builtin takes more than its op), or null.
+    const stdlib::OpDef* method_op(const std::string& builtin) const;
     // A builtin's signatures (lsp/signatures.hpp builtin_signatures), read once.
     const std::vector<Signature>& signatures(const std::string& builtin);
 
@@ -65,6 +69,7 @@ private:
     std::vector<std::string> builtin_list_;
     std::vector<interp::BuiltinDoc> docs_;
     std::unordered_map<std::string, const stdlib::OpDef*> ops_;
+    std::unordered_map<std::string, const stdlib::OpDef*> method_ops_;
     std::unordered_map<std::string, std::vector<Signature>> signatures_;
 };
 

@@ -1,13 +1,11 @@
 #include "interp/builtins/string_methods.hpp"
 
-#include "interp/suggest.hpp"
-
 #include <algorithm>
-#include <array>
 #include <cctype>
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/runtime.hpp"
 #include "interp/values/text_builder.hpp"
 #include "lang/source.hpp"
@@ -17,10 +15,6 @@
 namespace tg::interp {
 
 namespace {
-
-constexpr std::array<std::string_view, 21> kMethods = {
-    "join",  "split", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "upper",   "lower",  "format",
-    "find",  "rfind", "index", "rindex", "count",  "isdigit", "isalpha",    "isspace",  "isalnum", "zfill"};
 
 // Python's str.isspace for ASCII (what split() and strip() remove by default)
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
@@ -43,25 +37,12 @@ private:
         if (self_.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
         return self_.text();
     }
-    void arity(size_t lo, size_t hi) const {
-        const size_t n = args_.positional.size();
-        if (n < lo || n > hi) {
-            std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-            fail("takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
-                 (n == 1 ? " was given" : " were given"));
-        }
-    }
     // Positional argument i, or keyword `kw`, or null.
     const Value* arg(size_t i, std::string_view kw) const {
         if (i < args_.positional.size()) return &args_.positional[i];
         for (size_t k = 0; k < args_.keywords.size(); ++k)
             if (args_.keywords[k].name == kw) return &args_.keyword_values[k];
         return nullptr;
-    }
-    void keywords(std::initializer_list<std::string_view> allowed) const {
-        for (const KwArg& k : args_.keywords)
-            if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
-                fail("unknown keyword argument `" + std::string(k.name) + "`");
     }
     const std::string& str_arg(const Value& v, std::string_view what) const {
         if (v.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
@@ -87,6 +68,7 @@ private:
 };
 
 Value Method::run() {
+    check_method_arguments(MethodOf::Str, name_, args_);  // what each takes: interp/method_signatures.cpp
     // every method reads its string once (the limits act by work, stdlib/budget.hpp)
     if (self_.is(Kind::Str) && !self_.sym_str()) stdlib::spend_work(static_cast<int64_t>(self_.text().size()));
     if (name_ == "join") return join();
@@ -102,8 +84,6 @@ Value Method::run() {
     if (name_.rfind("is", 0) == 0) return predicate();
     if (name_ == "zfill") return zfill();
     // upper, lower (ASCII, as the rest of tg's text)
-    keywords({});
-    arity(0, 0);
     std::string s = self();
     for (char& c : s) c = static_cast<char>(name_ == "upper" ? std::toupper(static_cast<unsigned char>(c))
                                                             : std::tolower(static_cast<unsigned char>(c)));
@@ -114,8 +94,6 @@ Value Method::run() {
 // characters; find gives -1 and index an error where it is absent) and
 // count (non-overlapping occurrences), as Python's without start / end
 Value Method::search() {
-    keywords({"sub"});
-    arity(0, 1);
     const Value* v = arg(0, "sub");
     if (!v) fail("missing argument `sub`");
     const std::string& sub = str_arg(*v, "sub");
@@ -138,8 +116,6 @@ Value Method::search() {
 // isdigit, isalpha, isspace, isalnum: every character is one (ASCII, as the
 // rest of tg's text), and there is at least one
 Value Method::predicate() {
-    keywords({});
-    arity(0, 0);
     const std::string& s = self();
     auto test = [&](unsigned char c) {
         if (name_ == "isdigit") return std::isdigit(c) != 0;
@@ -154,8 +130,6 @@ Value Method::predicate() {
 
 // zfill(width): zeros after the sign, up to width characters
 Value Method::zfill() {
-    keywords({"width"});
-    arity(0, 1);
     const Value* v = arg(0, "width");
     if (!v) fail("missing argument `width`");
     const int64_t width = to_int(*v, "zfill: argument `width`");
@@ -169,8 +143,6 @@ Value Method::zfill() {
 
 // sep.join(xs): every item must be a str (Python does not convert numbers)
 Value Method::join() {
-    keywords({});
-    arity(1, 1);
     const Value& xs = args_.positional[0];
     if (!xs.is_sequence()) fail("argument must be a list or a tuple of str, not " + std::string(kind_name(xs.kind())));
     TextBuilder out(rt_);
@@ -193,8 +165,6 @@ Value Method::join() {
 // Python's split(sep=None, maxsplit=-1): no sep splits on runs of whitespace
 // and drops empty parts; a sep keeps them.
 Value Method::split() {
-    keywords({"sep", "maxsplit"});
-    arity(0, 2);
     const std::string& s = self();
     const std::string* sep = optional_str(arg(0, "sep"), "sep");
     int64_t maxsplit = -1;
@@ -233,8 +203,6 @@ Value Method::split() {
 }
 
 Value Method::strip(bool left, bool right) {
-    keywords({});
-    arity(0, 1);
     const std::string& s = self();
     const std::string* chars = optional_str(arg(0, "chars"), "chars");
     auto strip_it = [&](char c) { return chars ? chars->find(c) != std::string::npos : is_space(c); };
@@ -248,8 +216,6 @@ Value Method::strip(bool left, bool right) {
 
 // replace(old, new, count=-1); an empty `old` inserts `new` between characters, as Python
 Value Method::replace() {
-    keywords({});
-    arity(2, 3);
     const std::string& s = self();
     const std::string& from = str_arg(args_.positional[0], "old");
     const std::string& to = str_arg(args_.positional[1], "new");
@@ -293,8 +259,6 @@ Value Method::replace() {
 
 // startswith(prefix) / endswith(suffix); a tuple of str matches any of them
 Value Method::affix(bool start) {
-    keywords({});
-    arity(1, 1);
     const std::string& s = self();
     const Value& a = args_.positional[0];
     auto test = [&](const Value& p) {
@@ -392,9 +356,7 @@ Value Method::format() {
 
 }  // namespace
 
-std::span<const std::string_view> string_method_names() { return kMethods; }
-
-bool is_string_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
+bool is_string_method(std::string_view name) { return method_signature(MethodOf::Str, name) != nullptr; }
 
 Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args) {
     return Method(rt, name, self, args).run();

@@ -4,6 +4,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "stdlib/errors.hpp"
 
 namespace tg::interp {
@@ -29,14 +30,10 @@ Value tolist(Runtime& rt, const Value& x) {
 
 }  // namespace
 
-bool is_tensor_method(std::string_view name) { return name == "item" || name == "tolist" || name == "copy"; }
+bool is_tensor_method(std::string_view name) { return method_signature(MethodOf::Tensor, name) != nullptr; }
 
 Value call_tensor_method(Runtime& rt, std::string_view name, const Value& x, const CallArgs& args) {
-    const std::string fn(name);
-    if (!args.keywords.empty()) throw Error(fn + ": unknown keyword argument `" + std::string(args.keywords[0].name) + "`");
-    if (!args.positional.empty())
-        throw Error(fn + ": takes no arguments but " + std::to_string(args.positional.size()) +
-                    (args.positional.size() == 1 ? " was given" : " were given"));
+    check_method_arguments(MethodOf::Tensor, name, args);  // what each takes: interp/method_signatures.cpp
     if (name == "copy") return x;
     if (name == "tolist") return tolist(rt, x);
     // item: NumPy's rule, one element of any shape

@@ -8,6 +8,7 @@
 #include "interp/values/dict.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/cast.hpp"
@@ -134,7 +135,8 @@ Value graph_attribute(const Value& x, const std::string& attr) {
     if (attr == "name") return Value::str(f.name);
     if (attr == "dot") {
         auto dot = std::make_shared<BuiltinObj>(BuiltinObj{"dot", [](Runtime&, const CallArgs& a) {
-            if (a.positional.size() != 1 || !a.keywords.empty()) throw Error("dot: takes no arguments");
+            // a bound method: the graph is the first argument
+            check_method_arguments(MethodOf::Graph, "dot", CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
             return Value::str(tracer::to_dot(*a.positional[0].graph().fn.graph));
         }});
         return Value::bound(x, Value::builtin(std::move(dot)));

@@ -179,6 +179,53 @@ test('@graph: calls that run eagerly or stop the run are warnings; outside @grap
   await s.connection.sendNotification(lsp.DidCloseTextDocumentNotification.type, { textDocument: { uri: graphUri } });
 });
 
+test('calls of methods and of other modules\' functions are checked', { skip }, async () => {
+  const methodsPath = path.join(here, 'lsp', 'methods.tg');
+  const methodsUri = pathToFileURL(methodsPath).href;
+  const text = fs.readFileSync(methodsPath, 'utf8');
+  await s.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: methodsUri, languageId: 'tg', version: 1, text },
+  });
+  const diagnostics = await s.nextDiagnostics(methodsUri);
+  const listed = JSON.stringify(diagnostics.map((d) => [d.message, d.range.start]));
+  // [message, where it starts, the length of the range] — the method's name, or the keyword
+  const expect = [
+    ['append: takes 1 argument but 2 were given', at(text, 'append(1'), 'append'.length],
+    ['sort: unknown keyword argument `kye`; did you mean `key`?', at(text, 'kye'), 'kye'.length],
+    ['get: takes 1 to 2 arguments but 0 were given', at(text, 'get()'), 'get'.length],
+    ['split: takes 0 to 2 arguments but 3 were given', at(text, 'split(",", 1'), 'split'.length],
+    ['sum: unknown keyword argument `axes`; did you mean `axis`?', at(text, 'axes'), 'axes'.length],
+    ['reshape: takes 1 argument after the tensor it is called on, but 2 were given', at(text, 'reshape((2'), 'reshape'.length],
+    ['item: takes no arguments but 1 was given', at(text, 'item(1)'), 'item'.length],
+    ['scale: takes 2 arguments but 3 were given', at(text, 'scale(x'), 'scale'.length],
+    ['adam: unknown keyword argument `beta1`', at(text, 'beta1'), 'beta1'.length],
+    // a parameter: a list's append is the only `append`; `count=` fits neither a string's split nor the builtin's
+    ['append: takes 1 argument but 2 were given', at(text, 'append(1', 0, 1), 'append'.length],
+    ['split: unknown keyword argument `count`', at(text, 'count=2'), 'count'.length],
+  ];
+  for (const [message, start, length] of expect) {
+    const d = diagnostics.find((x) => x.message === message && x.range.start.line === start.line);
+    assert.ok(d, `no '${message}' at line ${start.line} among ${listed}`);
+    assert.equal(d.severity, 1, message);
+    assert.deepEqual(d.range, { start, end: { line: start.line, character: start.character + length } }, message);
+  }
+  // the calls that fit (varargs reshape, keywords, the parameter's pop / count / sum) are not reported
+  assert.equal(diagnostics.length, expect.length, listed);
+  // signature help and hover of a list method come from the same table
+  const help = await s.request(lsp.SignatureHelpRequest.type, {
+    textDocument: { uri: methodsUri }, position: at(text, 'xs.sort(', 'xs.sort('.length),
+  });
+  assert.equal(help.signatures[0].label, 'sort(*, key=None, reverse=False)');
+  const hover = await s.request(lsp.HoverRequest.type, { textDocument: { uri: methodsUri }, position: at(text, 'append(1') });
+  assert.match(hover.contents.value, /list\.append\(value, \/\)/);
+  // a builtin called as a method: its signature without the receiver
+  const sum = await s.request(lsp.SignatureHelpRequest.type, {
+    textDocument: { uri: methodsUri }, position: at(text, 'x.sum(0', 'x.sum('.length),
+  });
+  assert.ok(sum.signatures.some((x) => x.label === 'sum(axis=None, keepdims=False)'), JSON.stringify(sum.signatures));
+  await s.connection.sendNotification(lsp.DidCloseTextDocumentNotification.type, { textDocument: { uri: methodsUri } });
+});
+
 test('hover: builtin reference, function and comment, type of a variable', { skip }, async () => {
   const builtin = await s.request(lsp.HoverRequest.type, { ...doc, position: at(mainText, 'zeros((2') });
   assert.match(builtin.contents.value, /zeros\(shape, dtype=f32\)/);
