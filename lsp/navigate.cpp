@@ -84,16 +84,18 @@ nlohmann::json references(Context c, const std::shared_ptr<const Index>& ix, lan
     if (t.symbol < 0) return out;
     const Symbol& s = t.index->symbols()[size_t(t.symbol)];
     const uint32_t len = name_length(s.name);
-    if (declarations)
-        for (const lang::Loc& d : s.defs)
-            if (d.known()) out.push_back(location(c, *t.index, d, len));
-    for (const lang::Loc& u : s.uses) out.push_back(location(c, *t.index, u, len));
-    // a module's top-level name is also used as `m.name` by the open files that import it
-    if (s.scope == 0) {
-        const std::string module_path = t.index->source()->name();
-        for (const std::string& path : c.ws.open_paths())
-            if (auto other = c.ws.index(path)) attribute_uses(c, *other, module_path, s.name, out);
+    const std::string module_path = t.index->source()->name();
+    if (is_file(module_path)) {  // (a module shipped in tg has no file to show)
+        if (declarations)
+            for (const lang::Loc& d : s.defs)
+                if (d.known()) out.push_back(location(c, *t.index, d, len));
+        for (const lang::Loc& u : s.uses) out.push_back(location(c, *t.index, u, len));
     }
+    // a module's top-level name is also used as `m.name` by the files that
+    // import it: open ones, and those of the workspace read from disk
+    if (s.scope == 0)
+        for (const std::string& path : c.ws.files_that_may_import(module_path, s.name))
+            if (auto other = c.ws.index(path)) attribute_uses(c, *other, module_path, s.name, out);
     return out;
 }
 

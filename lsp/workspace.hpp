@@ -45,6 +45,15 @@ public:
     // The index of the module `symbol` (an import) of `ix` names, or null.
     std::shared_ptr<const Index> module_of(const Index& ix, int symbol, std::string* path = nullptr);
 
+    // The folders the client works in (initialize's workspaceFolders, else
+    // its rootUri): where references look for the files that import a module.
+    void set_roots(std::vector<std::string> roots) { roots_ = std::move(roots); }
+    // The files that may use `name` of the module at `module_path` as
+    // `m.name`: the open documents, and the .tg files under the roots and
+    // beside the module whose text names both the module and `name`
+    // (lsp/workspace_files.cpp; a bounded walk, docs/editors.md "Navigation").
+    std::vector<std::string> files_that_may_import(const std::string& module_path, const std::string& name);
+
     const std::unordered_set<std::string>& builtins() const { return builtins_; }
     const std::vector<std::string>& builtin_list() const { return builtin_list_; }
     const std::vector<interp::BuiltinDoc>& docs() const { return docs_; }
@@ -65,6 +74,7 @@ private:
     };
     std::map<std::string, Entry> open_;
     std::map<std::string, Entry> files_;  // modules read from disk (or shipped), by path
+    std::vector<std::string> roots_;
     std::unordered_set<std::string> builtins_;
     std::vector<std::string> builtin_list_;
     std::vector<interp::BuiltinDoc> docs_;

@@ -39,7 +39,9 @@ function at(text, word, delta = 0, nth = 0) {
 // A server and a connection to it; diagnostics queued by URI.
 class Session {
   constructor() {
-    this.child = spawn(TG_BIN, ['lsp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // $TG_PATH: test/lsp/sub/deep.tg imports test/lsp/util.tg through it
+    const env = { ...process.env, TG_PATH: path.join(here, 'lsp') };
+    this.child = spawn(TG_BIN, ['lsp'], { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.stderr = '';
     this.child.stderr.on('data', (d) => (this.stderr += d));
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
@@ -73,6 +75,18 @@ class Session {
 
 let s;
 const doc = { textDocument: { uri: mainUri } };
+
+// Opens test/lsp/NAME; its path, URI, text and first diagnostics.
+async function openFixture(name) {
+  const file = path.join(here, 'lsp', name);
+  const uri = pathToFileURL(file).href;
+  const text = fs.readFileSync(file, 'utf8');
+  await s.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: 'tg', version: 1, text },
+  });
+  const diagnostics = await s.nextDiagnostics(uri);
+  return { uri, text, diagnostics, listed: JSON.stringify(diagnostics.map((d) => [d.message, d.range.start])) };
+}
 
 before(async () => {
   if (skip) return;
@@ -147,14 +161,7 @@ test('a change is analysed again (incremental edits)', { skip }, async () => {
 });
 
 test('@graph: calls that run eagerly or stop the run are warnings; outside @graph nothing', { skip }, async () => {
-  const graphPath = path.join(here, 'lsp', 'graph.tg');
-  const graphUri = pathToFileURL(graphPath).href;
-  const text = fs.readFileSync(graphPath, 'utf8');
-  await s.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
-    textDocument: { uri: graphUri, languageId: 'tg', version: 1, text },
-  });
-  const diagnostics = await s.nextDiagnostics(graphUri);
-  const listed = JSON.stringify(diagnostics.map((d) => [d.message, d.range.start]));
+  const { uri: graphUri, text, diagnostics, listed } = await openFixture('graph.tg');
   const eager = 'runs eagerly: the tracer cannot express ';
   const refused = ': cannot be called inside a @graph function (run with --eager to execute this function without tracing)';
   const expect = [
@@ -180,14 +187,7 @@ test('@graph: calls that run eagerly or stop the run are warnings; outside @grap
 });
 
 test('calls of methods and of other modules\' functions are checked', { skip }, async () => {
-  const methodsPath = path.join(here, 'lsp', 'methods.tg');
-  const methodsUri = pathToFileURL(methodsPath).href;
-  const text = fs.readFileSync(methodsPath, 'utf8');
-  await s.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
-    textDocument: { uri: methodsUri, languageId: 'tg', version: 1, text },
-  });
-  const diagnostics = await s.nextDiagnostics(methodsUri);
-  const listed = JSON.stringify(diagnostics.map((d) => [d.message, d.range.start]));
+  const { uri: methodsUri, text, diagnostics, listed } = await openFixture('methods.tg');
   // [message, where it starts, the length of the range] — the method's name, or the keyword
   const expect = [
     ['append: takes 1 argument but 2 were given', at(text, 'append(1'), 'append'.length],
@@ -261,6 +261,39 @@ test('definition and references across an imported module', { skip }, async () =
     ...doc, position: at(mainText, 'scale(x', 1), context: { includeDeclaration: true },
   });
   assert.ok(uses.some((r) => r.uri === mainUri) && uses.some((r) => r.uri === def.uri), JSON.stringify(uses));
+});
+
+test('references search the workspace: files that are not open are read from disk, open ones win', { skip }, async () => {
+  // util.tg and uses_util.tg are never opened: definition reads the one, references find the other
+  const usesPath = path.join(here, 'lsp', 'uses_util.tg');
+  const usesUri = pathToFileURL(usesPath).href;
+  const usesText = fs.readFileSync(usesPath, 'utf8');
+  const scaleAt = at(mainText, 'scale(x', 1);
+  const def = await s.request(lsp.DefinitionRequest.type, { ...doc, position: scaleAt });
+  assert.equal(def.uri, pathToFileURL(utilPath).href);
+  const refs = async () =>
+    s.request(lsp.ReferencesRequest.type, { ...doc, position: scaleAt, context: { includeDeclaration: false } });
+  const onDisk = (await refs()).filter((r) => r.uri === usesUri);
+  assert.deepEqual(onDisk.map((r) => r.range.start), [at(usesText, 'scale(')], JSON.stringify(onDisk));
+  // in a subfolder of the workspace (rootUri)
+  const deepPath = path.join(here, 'lsp', 'sub', 'deep.tg');
+  const deep = (await refs()).filter((r) => r.uri === pathToFileURL(deepPath).href);
+  assert.deepEqual(deep.map((r) => r.range.start), [at(fs.readFileSync(deepPath, 'utf8'), 'scale(')]);
+  // from the module's own file, not open either: the same uses
+  const fromUtil = await s.request(lsp.ReferencesRequest.type, {
+    textDocument: { uri: def.uri }, position: def.range.start, context: { includeDeclaration: true },
+  });
+  assert.ok(fromUtil.some((r) => r.uri === usesUri) && fromUtil.some((r) => r.uri === mainUri), JSON.stringify(fromUtil));
+  // opened with unsaved text, its text is what is searched
+  const edited = '# an unsaved line\n' + usesText + 'print(util.scale(1.0))\n';
+  await s.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: usesUri, languageId: 'tg', version: 1, text: edited },
+  });
+  await s.nextDiagnostics(usesUri);
+  const open = (await refs()).filter((r) => r.uri === usesUri).map((r) => r.range.start);
+  assert.deepEqual(open, [at(edited, 'scale('), at(edited, 'scale(', 0, 1)]);
+  await s.connection.sendNotification(lsp.DidCloseTextDocumentNotification.type, { textDocument: { uri: usesUri } });
+  await s.nextDiagnostics(usesUri);  // (cleared)
 });
 
 test('completion: names in scope, keywords, module members, methods after a dot', { skip }, async () => {
