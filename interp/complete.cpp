@@ -81,7 +81,7 @@ CompletionRequest completion_request(std::string_view code, size_t cursor) {
 }
 
 std::vector<Completion> complete_names(std::string_view prefix, const Scope& scope) {
-    const std::vector<BuiltinDoc> docs = builtin_docs();
+    const std::vector<BuiltinDoc>& docs = builtin_docs();
     std::vector<Completion> out;
     for (const Completion& c : scope.names) add(out, prefix, c.text, c.kind, c.detail);
     for (std::string_view k : keyword_names()) add(out, prefix, k, CompletionKind::Keyword);
@@ -92,7 +92,7 @@ std::vector<Completion> complete_names(std::string_view prefix, const Scope& sco
 
 std::vector<Completion> complete_members(ReceiverKind kind, std::string_view prefix, const Scope& scope,
                                          const std::vector<Completion>& members) {
-    const std::vector<BuiltinDoc> docs = builtin_docs();
+    const std::vector<BuiltinDoc>& docs = builtin_docs();
     std::vector<Completion> out;
     // a kind's methods, each with its signature (interp/method_signatures.hpp)
     auto methods = [&](MethodOf of) {

@@ -21,9 +21,11 @@ using lang::Loc;
 // One thing the callee may be: its signatures and how a call of it is
 // checked, or what is wrong with the call when that is known already.
 struct Candidate {
-    std::vector<Signature> signatures;
+    std::span<const Signature> signatures;  // the workspace's or the table's (not copied: every call is checked)
     CallShape shape;
     std::optional<CallProblem> problem;
+    std::optional<Signature> own;  // a tg function's, made for the call
+    std::span<const Signature> all() const { return own ? std::span<const Signature>(&*own, 1) : signatures; }
 };
 
 // A tg function, when nothing but its `def` binds its name.
@@ -87,7 +89,7 @@ bool method_candidates(const lang::Call& call, const lang::Attribute& a, int sco
         const Signature* s = interp::method_signature(of, a.attr);
         if (!s) continue;
         if (of == interp::MethodOf::Graph) return false;
-        out.push_back({{*s}, at_name, std::nullopt});
+        out.push_back({{s, 1}, at_name, std::nullopt, std::nullopt});
         own_method = kinds.size() == 1;
     }
     if (own_method || !ws.builtins().count(a.attr)) return true;
@@ -97,11 +99,11 @@ bool method_candidates(const lang::Call& call, const lang::Attribute& a, int sco
         std::optional<CallProblem> p = op_method_count(*op, call, scope, types, bound, unchecked);
         if (unchecked) return false;
         if (p) {
-            out.push_back({{}, bound, p});
+            out.push_back({{}, bound, p, std::nullopt});
             return true;
         }
     }
-    out.push_back({ws.signatures(a.attr), bound, std::nullopt});
+    out.push_back({ws.signatures(a.attr), bound, std::nullopt, std::nullopt});
     return true;
 }
 
@@ -112,8 +114,8 @@ bool candidates(const Index& ix, Workspace& ws, Types& types, const CallSite& c,
         const std::string& name = callee.as<lang::Name>().id;
         const CallShape shape{c.call->loc, name_length(name), false, interp::ArityWording::Function};
         const int sym = ix.lookup(name, c.scope);
-        if (sym < 0 && ws.builtins().count(name)) out.push_back({ws.signatures(name), shape, std::nullopt});
-        if (auto f = function_of(ix, sym)) out.push_back({{*f}, shape, std::nullopt});
+        if (sym < 0 && ws.builtins().count(name)) out.push_back({ws.signatures(name), shape, std::nullopt, std::nullopt});
+        if (auto f = function_of(ix, sym)) out.push_back({{}, shape, std::nullopt, std::move(f)});
         return !out.empty();
     }
     if (callee.kind != lang::ExprKind::Attribute) return false;
@@ -127,7 +129,7 @@ bool candidates(const Index& ix, Workspace& ws, Types& types, const CallSite& c,
             if (!module) return false;
             const std::optional<Signature> f = function_of(*module, module->top_level(a.attr));
             if (!f) return false;
-            out.push_back({{*f}, {a.loc, name_length(a.attr), false, interp::ArityWording::Function}, std::nullopt});
+            out.push_back({{}, {a.loc, name_length(a.attr), false, interp::ArityWording::Function}, std::nullopt, f});
             return true;
         }
     }
@@ -145,7 +147,7 @@ void call_problems(const Index& ix, Workspace& ws, Types& types, std::vector<Pro
         bool fits = false;
         for (const Candidate& o : options) {
             // no signatures and no problem: nothing is known of it (`pi`, a dtype), it is not checked
-            std::optional<CallProblem> p = o.problem ? o.problem : check_call(*c.call, o.shape, o.signatures);
+            std::optional<CallProblem> p = o.problem ? o.problem : check_call(*c.call, o.shape, o.all());
             if (!p) fits = true;
             else if (!first) first = p;
         }

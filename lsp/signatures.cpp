@@ -83,7 +83,7 @@ Signature function_signature(const lang::FunctionDef& f) {
 }
 
 std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& shape,
-                                      const std::vector<Signature>& signatures) {
+                                      std::span<const Signature> signatures) {
     if (signatures.empty()) return std::nullopt;
     std::vector<std::string_view> keywords;
     for (const lang::Keyword& k : call.keywords) keywords.push_back(k.name);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,6 @@ struct CallShape {
     interp::ArityWording wording = interp::ArityWording::Function;
 };
 std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& shape,
-                                      const std::vector<Signature>& signatures);
+                                      std::span<const Signature> signatures);
 
 }  // namespace tg::lsp

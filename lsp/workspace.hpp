@@ -25,6 +25,14 @@ struct ModuleFile {
     bool shipped = false;
 };
 
+// The names every interpreter starts with, and which are ops of the table
+// (made once per process: every workspace reads the same).
+struct BuiltinTables {
+    std::unordered_set<std::string> names;
+    std::vector<std::string> list;  // in the interpreter's order
+    std::unordered_map<std::string, const stdlib::OpDef*> ops, method_ops;
+};
+
 class Workspace {
 public:
     Workspace();
@@ -54,12 +62,12 @@ public:
     // (lsp/workspace_files.cpp; a bounded walk, docs/editors.md "Navigation").
     std::vector<std::string> files_that_may_import(const std::string& module_path, const std::string& name);
 
-    const std::unordered_set<std::string>& builtins() const { return builtins_; }
-    const std::vector<std::string>& builtin_list() const { return builtin_list_; }
+    const std::unordered_set<std::string>& builtins() const { return builtins_.names; }
+    const std::vector<std::string>& builtin_list() const { return builtins_.list; }
     const std::vector<interp::BuiltinDoc>& docs() const { return docs_; }
     // The builtins that are an op of the table called as it is (not `max`,
     // which also takes Python's forms): their results follow the op's shape rule.
-    const std::unordered_map<std::string, const stdlib::OpDef*>& ops() const { return ops_; }
+    const std::unordered_map<std::string, const stdlib::OpDef*>& ops() const { return builtins_.ops; }
     // The op of a builtin whose method call takes the op's parameters after
     // the receiver, NumPy's varargs forms too (`x.reshape(2, 3)`; not gelu,
     // whose builtin takes more than its op), or null.
@@ -75,11 +83,8 @@ private:
     std::map<std::string, Entry> open_;
     std::map<std::string, Entry> files_;  // modules read from disk (or shipped), by path
     std::vector<std::string> roots_;
-    std::unordered_set<std::string> builtins_;
-    std::vector<std::string> builtin_list_;
-    std::vector<interp::BuiltinDoc> docs_;
-    std::unordered_map<std::string, const stdlib::OpDef*> ops_;
-    std::unordered_map<std::string, const stdlib::OpDef*> method_ops_;
+    const BuiltinTables& builtins_;
+    const std::vector<interp::BuiltinDoc>& docs_;
     std::unordered_map<std::string, std::vector<Signature>> signatures_;
 };
 
