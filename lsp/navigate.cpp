@@ -32,7 +32,8 @@ nlohmann::json children_of(Context c, const Index& ix, int scope) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& [name, id] : ix.scopes()[size_t(scope)].names) {
         const Symbol& s = ix.symbols()[size_t(id)];
-        if (s.kind != SymbolKind::Parameter && !s.defs.empty() && s.defs[0].known())
+        // (a `global` / `nonlocal` name is listed where it lives)
+        if (s.kind != SymbolKind::Parameter && s.scope == scope && !s.defs.empty() && s.defs[0].known())
             out.push_back(symbol_json(c, ix, s));
     }
     std::sort(out.begin(), out.end(), [](const nlohmann::json& a, const nlohmann::json& b) {

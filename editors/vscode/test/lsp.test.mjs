@@ -326,6 +326,39 @@ test('document symbols: functions (with their names) and top-level variables', {
   assert.equal(symbols.find((x) => x.name === 'util').kind, lsp.SymbolKind.Module);
 });
 
+// Every test script that runs (NAME.out without NAME.err) gets no error:
+// what the server reports wrongly on valid code shows up here. A script
+// whose folder has lib/ imports through $TG_PATH (tests/run_scripts.py),
+// which the server is not given.
+test('no errors on the test scripts that run', { skip }, async () => {
+  const root = path.join(here, '..', '..', '..', 'tests', 'scripts');
+  const scripts = fs.readdirSync(root, { recursive: true })
+    .filter((f) => f.endsWith('.tg'))
+    .map((f) => path.join(root, f))
+    .filter((f) => fs.existsSync(f.replace(/\.tg$/, '.out')) && !fs.existsSync(f.replace(/\.tg$/, '.err')));
+  assert.ok(scripts.length > 100, `${scripts.length} scripts`);
+  const own = new Session();
+  await own.request(lsp.InitializeRequest.type, {
+    processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { diagnosticsDelay: 0 },
+  });
+  const wrong = [];
+  for (const file of scripts) {
+    const uri = pathToFileURL(file).href;
+    await own.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'tg', version: 1, text: fs.readFileSync(file, 'utf8') },
+    });
+    const viaLib = fs.existsSync(path.join(path.dirname(file), 'lib'));
+    for (const d of await own.nextDiagnostics(uri))
+      if (d.severity === 1 && !(viaLib && d.message.startsWith('no module named')))
+        wrong.push(`${path.relative(root, file)}:${d.range.start.line + 1}: ${d.message}`);
+    await own.connection.sendNotification(lsp.DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+    await own.nextDiagnostics(uri);  // (cleared)
+  }
+  own.connection.dispose();
+  own.child.kill();
+  assert.deepEqual(wrong, []);
+});
+
 test('bad requests get error responses and the server goes on', { skip }, async () => {
   await assert.rejects(s.request('textDocument/noSuchThing', doc), (e) => e.code === lsp.ErrorCodes.MethodNotFound);
   await assert.rejects(s.request(lsp.HoverRequest.type, { textDocument: {} }), (e) => e.code === lsp.ErrorCodes.InvalidParams);
