@@ -59,6 +59,7 @@ std::vector<interp::MethodOf> receiver_kinds(const StaticType& t) {
 std::optional<CallProblem> op_method_count(const stdlib::OpDef& op, const lang::Call& call, int scope, Types& types,
                                            const CallShape& shape, bool& unchecked) {
     const size_t n = op.params.size(), given = call.args.size();
+    if (n == 0) return std::nullopt;  // (takes no receiver: the builtin's own signature says so)
     // the varargs form, unless an argument is known not to be an int
     unchecked = n >= 2 &&
                 (op.params[1].kind == stdlib::ParamKind::Shape || op.params[1].kind == stdlib::ParamKind::Axis) &&
