@@ -37,7 +37,7 @@ target_link_options(tg_shared PRIVATE
 install(TARGETS tg_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tg_shared EXPORT tgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# The Jupyter kernelspec (docs/jupyter.md): kernel.json names the installed
+# The Jupyter kernelspec (docs/notebooks.md): kernel.json names the installed
 # tg, wherever `cmake --install --prefix` (or the .deb) puts it.
 set(TG_KERNELSPEC_DEST ${CMAKE_INSTALL_DATADIR}/jupyter/kernels/tg)
 install(FILES ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-32x32.png

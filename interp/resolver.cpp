@@ -4,10 +4,23 @@
 #include "interp/error.hpp"
 #include "interp/scalar_code.hpp"
 
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace tg::interp {
 namespace {
+
+// The builtins that call OpenBLAS (matrix products, LAPACK's solves and
+// decompositions, docs/numpy.md "Linear algebra")
+bool uses_blas(const std::string& name) {
+    static constexpr std::string_view names[] = {
+        "matmul", "einsum", "inv", "solve", "det", "svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals", "qr",
+        "cholesky", "slogdet", "pinv", "lstsq", "matrix_rank"};
+    for (std::string_view b : names)
+        if (name == b) return true;
+    return false;
+}
 
 using namespace lang;
 
@@ -159,8 +172,7 @@ private:
 
     // ---- uses
     void name(Name& n, Scope* s) {
-        if (n.id == "matmul" || n.id == "inv" || n.id == "solve" || n.id == "det" || n.id == "einsum")
-            stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
+        if (uses_blas(n.id)) stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
         uint16_t depth = 0;
         for (Scope* sc = s; sc; sc = sc->parent, ++depth) {
             if (auto o = sc->outer.find(n.id); o != sc->outer.end()) {

@@ -52,9 +52,13 @@ Runtime::Runtime(Options opts)
 
 Runtime::~Runtime() {
     // Unreachable closure cycles would outlive the interpreter (and keep
-    // their compiled code past the compiler): drop the modules, then cut them.
+    // their compiled code past the compiler): empty the trace caches (a trace
+    // may hold its own function, cycles/drop_traces), drop the modules, then
+    // cut the rest.
     {
         stdlib::Budget::Scope scope(budget);
+        for (auto& [path, m] : modules_) cycles.drop_traces(m->globals);
+        if (main_) cycles.drop_traces(main_->globals);
         modules_.clear();
         main_.reset();
         cycles.collect();

@@ -209,7 +209,7 @@ struct Options {
     // command sets it from isatty(1); a host that writes to a terminal sets it.
     bool output_is_terminal = false;
     // display(x) in tg code (docs/builtins.md): a notebook shows x richly
-    // (cli/kernel, docs/jupyter.md). Without a callback, display writes
+    // (cli/kernel, docs/notebooks.md). Without a callback, display writes
     // repr(x) and a newline to write_output, as the REPL echoes a value.
     std::function<void(const Value&)> display;
     // Diagnostic logs (--trace). Without a callback they are dropped.

@@ -66,6 +66,8 @@ void add_np_search_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_histogram_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_sets_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_create_builtins(std::vector<std::pair<std::string, Value>>& out);
+// np.linalg's svd, eigh, eig, qr, slogdet, lstsq, matrix_rank, norm (np_linalg*.cpp)
+void add_np_linalg_builtins(std::vector<std::pair<std::string, Value>>& out);
 // all of the above (np_util.cpp)
 void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out);
 // ord, chr, hex, oct, bin, divmod (python_builtins.cpp)

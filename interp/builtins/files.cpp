@@ -165,7 +165,7 @@ Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
     } else if (f == Format::Onnx) {
         graph_bytes = graph_onnx_bytes(x, drop_prints, call_source, a.loc);
     } else if (f == Format::Svg || f == Format::Png) {
-        graph_bytes = figure_bytes(x, f == Format::Svg);  // a figure of the plot module (docs/jupyter.md)
+        graph_bytes = figure_bytes(x, f == Format::Svg);  // a figure of the plot module (docs/notebooks.md)
     } else if (f == Format::Npy) {
         if (!x.is_tensor())
             throw Error(std::string("save: a .npy file holds one tensor, not a ") + kind_name(x.kind()) +

@@ -47,7 +47,7 @@ options:
                   are not gradient programs (default 0.2; 1 for feature programs only)
   --features LIST comma-separated subset of the feature programs' features
                   (creation,axes,pow_lit,sign0,pysum,many,loops,dtypes,
-                  eager_grad,nested,pylang,builtin): to leave out a class whose bug
+                  eager_grad,nested,loop_grad,pylang,vmap,builtin): to leave out a class whose bug
                   is known while looking for others (other draws then)
   --builtins GEN  tg_gen_builtins, for the builtin list of the feature
                   programs (default: TG's folder/tests/tg_gen_builtins)
@@ -1168,6 +1168,15 @@ def fd_check(section, counts=None):
     return errors
 
 
+def vmap_check(section):
+    """The first `vmok` line (vmap against the rows one by one) that is not
+    True, or None."""
+    for line in section.splitlines():
+        if line.startswith("vmok ") and line != "vmok True":
+            return line
+    return None
+
+
 # --------------------------------------------------------------------------
 # Feature programs (FeatureGen): the builtin and statement forms the other
 # generators do not draw, one class of past bugs each (README, "Feature
@@ -1179,7 +1188,7 @@ FEATURE_SHARE = 0.2   # of the programs that are not gradient programs
 AXIS_NONE_OPS = ["sort", "argsort", "sum", "mean", "max", "min", "prod", "argmax", "argmin",
                  "logsumexp", "var", "std", "median", "cumsum", "cumprod", "flip", "norm"]
 FEATURE_NAMES = ["creation", "axes", "pow_lit", "sign0", "pysum", "many", "loops", "dtypes", "eager_grad",
-                 "nested", "loop_grad", "pylang", "builtin"]
+                 "nested", "loop_grad", "pylang", "vmap", "builtin"]
 FEATURES = None       # --features: a subset of FEATURE_NAMES
 # Features whose programs fail today because of a known bug, each with the
 # bug: left out of the feature programs (unless --features names them), and
@@ -1222,7 +1231,8 @@ class FeatureGen:
     -0.0, Python's sum/min/max over lists of tensors, ops with more than 64
     inputs, `for` over tensors and lists, comprehensions, dicts, closures,
     literals mixed with tensors of every dtype, list slice assignment and
-    del, << and >>, nonlocal and global, grad of eager code with a
+    del, << and >>, nonlocal and global, vmap (bodies with control flow,
+    in_axes, per-example gradients), grad of eager code with a
     loop over the differentiated tensor, nested grad (2-3 deep; rarely the
     error of three on a vector), grad through nested converted loops whose
     inner condition reads the differentiated value, and a call drawn from
@@ -1363,6 +1373,35 @@ class FeatureGen:
                 "for v in %s:" % t, "    add%04d(v)" % self.index,
                 "print(\"pl\", %s)" % h]
 
+    def vmap(self):
+        # vmap of a per-example function over the rows of a (2, L) tensor:
+        # element-wise and reducing bodies, control flow on a batched
+        # condition (both branches / until every row is done), in_axes with
+        # a broadcast argument, and per-example gradients. Each is printed,
+        # and checked against the rows computed one by one (a `vmok` line
+        # that must say True in every mode: vmap_check)
+        v, m = "vm%04d" % self.index, self.tmp()
+        body = self.pick([["return sum(r * r) + r[0]"], ["return tanh(r) * 2.0 - r"], ["return cumsum(r) / (1.0 + r @ r)"],
+                          ["return where(r > 0.0, r, -0.5 * r)"], ["return sort(r) - mean(r)"],
+                          ["if sum(r) > 0.0:", "    return r * 2.0", "return r - 1.0"],
+                          ["y = r", "k = 0", "while max(y) < 4.0 and k < 5:", "    y = y * 1.5 + 0.5", "    k += 1", "return y"],
+                          ["s = 0.0", "for a in r:", "    s = s + a * a", "return s"]])
+        self.pre += ["def %s(r, c):" % v, "    r = r + c"] + ["    " + l for l in body] + [""]
+        lines = ["%s = reshape(concat([x, x * -2.0 + 0.5]), (2, -1))" % m, "c%s = %s" % (m, self.lit())]
+        form = self.rng.randint(0, 2)
+        if form == 0:
+            call, one = "vmap(%s, in_axes=(0, None))(%s, c%s)" % (v, m, m), "%s(%s[%%d], c%s)" % (v, m, m)
+        elif form == 1:
+            call = "vmap(%s, in_axes=(1, None))(%s.T, c%s)" % (v, m, m)
+            one = "%s(%s[%%d], c%s)" % (v, m, m)
+        else:
+            call = "vmap(grad(lambda r, c: sum(%s(r, c))))(%s, stack([c%s, c%s * 0.5]))" % (v, m, m, m)
+            one = "grad(lambda r, c: sum(%s(r, c)))(%s[%%d], stack([c%s, c%s * 0.5])[%%d])" % (v, m, m, m)
+        lines += ["%s_all = %s" % (m, call), "print(\"vm\", %s_all)" % m,
+                  "print(\"vmok\", allclose(%s_all, stack([%s, %s]), rtol=1e-5, atol=1e-6))"
+                  % (m, one.replace("%d", "0"), one.replace("%d", "1"))]
+        return lines
+
     def builtin(self):
         if not BUILTIN_CASES:
             return self.loops()
@@ -1371,7 +1410,8 @@ class FeatureGen:
 
     def program(self):
         feats = [self.creation, self.axes, self.pow_lit, self.sign0, self.pysum, self.many, self.loops,
-                 self.dtypes, self.eager_grad, self.nested, self.loop_grad, self.pylang, self.builtin, self.builtin]
+                 self.dtypes, self.eager_grad, self.nested, self.loop_grad, self.pylang, self.vmap, self.builtin,
+                 self.builtin]
         if FEATURES is not None:   # --features: only these (the draws change)
             feats = [f for f in feats if f.__name__ in FEATURES] or [self.loops]
         else:
@@ -1551,6 +1591,15 @@ def check_chunk(args, seed, progs, workdir, keep):
                     failed_here = True
             elif stopped:
                 res.errors.append((p, vals[0][1]))
+            if not stopped:
+                for m in modes:
+                    bad = vmap_check(outcome[m][0])
+                    if bad:
+                        res.failures.append("VMAP: seed %s, %s (program %d), mode %s: %s\n%s"
+                                            % (seed, p.name, p.index, m, bad, p.fn))
+                        res.summaries.append("%s (program %d): %s: vmap != the rows one by one" % (p.name, p.index, m))
+                        failed_here = True
+                        break
             if p.grad and not stopped:
                 res.grads += 1
                 for m in modes:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The example notebooks run in `tg kernel` (docs/jupyter.md "Notebooks in CI").
+"""The example notebooks run in `tg kernel` (docs/notebooks.md "Notebooks in CI").
 
     notebook_test.py TG OUT_DIR [NOTEBOOK ...]
 

@@ -30,6 +30,10 @@ DIV = "[[3, 1, 2], [2, 5, 4]]"
 BOOL = "[[True, False, True], [False, False, True]]"
 BOOL2 = "[[True, True, False], [False, True, True]]"
 SQ = "[[2.0, 0.5], [1.0, 3.0]]"
+# symmetric positive definite; flipped along its last axis (vmap's second
+# example, tests/vmap/run_vmap_ops.py) its lower triangle still is
+SPD = "[[4.0, 0.5, 2.0], [0.5, 3.0, 0.25], [2.0, 0.25, 1.5]]"
+TALL = "[[3.0, 0.5], [1.0, -1.0], [2.0, 4.0]]"
 UNS = "[[3.0, 1.0, 2.0], [0.5, -1.0, 4.0]]"
 # neural-network operands: an image (1, 1, 3, 4) (and in integers), a 2x2
 # kernel, a sequence (1, 1, 5) and its kernel
@@ -135,6 +139,29 @@ FORMS = {
     "solve": [("f32", "solve({0}, {1})", (SQ, F32), ("[1.0, 2.0]", F32)),
               ("f64", "solve({0}, {1})", (SQ, F64), (SQ, F64))],
     "det": [("f32", "det({0})", (SQ, F32)), ("f64", "det({0})", (SQ, F64))],
+    # np.linalg (docs/numpy.md "Linear algebra"); grad forms take one result of a tuple
+    "svd": [("def", "svd({0})", (UNS, F32)), ("reduced_u", "svd({0}, full_matrices=False)[0]", (TALL, F64), {"grad": True}),
+            ("values", "svd({0}, compute_uv=False)", (P, F32), {"grad": True}),
+            ("hermitian", "svd({0}, hermitian=True)", (SPD, F32)),
+            ("kw", "svd(a={0}, full_matrices=True, compute_uv=True, hermitian=False)[2]", (SQ, F64), {"grad": True})],
+    "svdvals": [("f32", "svdvals({0})", (UNS, F32), {"grad": True})],
+    "eigh": [("def", "eigh({0})", (SPD, F32)), ("upper_v", "eigh({0}, UPLO=\"U\")[1]", (SPD, F64), {"grad": True})],
+    "eigvalsh": [("def", "eigvalsh({0})", (SPD, F32), {"grad": True}), ("upper", "eigvalsh({0}, \"U\")", (SPD, F64))],
+    "eig": [("def", "eig({0})", (SQ, F32)), ("vectors", "eig({0})[1]", (SQ, F64), {"grad": True})],
+    "eigvals": [("f32", "eigvals({0})", (SQ, F32), {"grad": True})],
+    "qr": [("def", "qr({0})", (UNS, F32)), ("complete_q", "qr({0}, mode=\"complete\")[0]", (SQ, F64), {"grad": True}),
+           ("r", "qr({0}, \"r\")", (TALL, F32), {"grad": True})],
+    "cholesky": [("f32", "cholesky({0})", (SPD, F32)), ("upper", "cholesky({0}, upper=True)", (SPD, F64))],
+    "slogdet": [("def", "slogdet({0})", (SQ, F32)), ("logdet", "slogdet({0})[1]", (SQ, F64), {"grad": True})],
+    "pinv": [("f32", "pinv({0})", (UNS, F32)), ("rcond", "pinv({0}, rcond=0.5)", (UNS, F64)),
+             ("hermitian", "pinv({0}, hermitian=True)", (SPD, F32))],
+    # a tall `a`: whether NumPy's residuals are returned depends on its rank, so
+    # the tracer runs the call eagerly, and concrete() cannot make a graph of it
+    "lstsq": [("def", "lstsq({0}, {1})", (TALL, F32), (VEC, F32), {"skip": ["concrete"]}),
+              ("x", "lstsq({0}, {1}, rcond=None)[0]", (TALL, F64), (VEC, F64), {"grad": True, "skip": ["concrete"]}),
+              ("wide", "lstsq({0}, [1.0, 2.0])", (UNS, F32))],
+    "matrix_rank": [("def", "matrix_rank({0})", (UNS, F32)), ("tol", "matrix_rank({0}, tol=0.5)", (SQ, F64)),
+                    ("hermitian", "matrix_rank({0}, hermitian=True)", (SPD, F32)), ("vector", "matrix_rank({0})", (VEC, F32))],
     "tensor": [("list", "tensor([[1.0, 2.0], [3.0, 4.5]])"), ("dtype", "tensor([1, 2], dtype=f64)"),
                ("int", "tensor(3)"), ("of_tensor", "tensor({0}, i32)", (P2, F32), {"skip": ["concrete"]})],
     "zeros": [("tuple", "zeros((2, 3))"), ("int", "zeros(3, dtype=i32)"), ("kw", "zeros(shape=(2,), dtype=f64)")],
@@ -169,7 +196,10 @@ FORMS = {
                 ("neg", "cumprod({0}, axis=-1)", (P, F64)), ("i32", "cumprod({0}, 0)", (INT, I32))],
     "norm": [("def", "norm({0})", (MIX, F32)), ("ord1", "norm({0}, ord=1, axis=-1)", (MIX, F32)),
              ("inf", "norm({0}, inf, 0)", (MIX, F32)), ("ord2", "norm({0}, 2, axis=-1, keepdims=True)", (P, F64)),
-             ("kd", "norm({0}, axis=-1, keepdims=True)", (MIX, F32))],
+             ("kd", "norm({0}, axis=-1, keepdims=True)", (MIX, F32)), ("fro", "norm({0}, \"fro\")", (P, F32)),
+             ("nuc", "norm({0}, ord=\"nuc\")", (UNS, F64)), ("mat2", "norm({0}, 2)", (UNS, F32)),
+             ("mat_inf", "norm({0}, -inf, axis=(1, 0), keepdims=True)", (MIX, F32)),
+             ("zero", "norm({0}, 0, axis=-1)", (MIX, F32)), ("p", "norm({0}, 3)", (VEC, F64))],
     "selu": [("def", "selu({0})", (MIX, F32))],
     "silu": [("def", "silu({0})", (MIX, F32))],
     "mish": [("def", "mish({0})", (MIX, F32))],
