@@ -71,7 +71,9 @@ void add_row(std::vector<BuiltinDoc>& docs, const std::vector<std::string>& row,
         } else if (it->summary.find(row[1]) == std::string::npos) {
             it->summary += " / " + row[1];
         }
-        if (sig != name || it->signatures.empty()) it->signatures.push_back(sig);
+        // a signature written in two rows (the op's and the builtin replacing it: norm) is shown once
+        const bool listed = std::find(it->signatures.begin(), it->signatures.end(), sig) != it->signatures.end();
+        if ((sig != name || it->signatures.empty()) && !listed) it->signatures.push_back(sig);
     }
 }
 

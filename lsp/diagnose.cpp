@@ -1,5 +1,7 @@
 #include "lsp/diagnose.hpp"
 
+#include <unordered_set>
+
 #include "interp/suggest.hpp"
 #include "lsp/types.hpp"
 
@@ -33,9 +35,29 @@ void syntax(const Index& ix, std::vector<Problem>& out) {
     }
 }
 
+// The words of the lines with a syntax error: a statement that did not
+// parse (`y = 3 +` while it is being typed) may define any of them, so a
+// later use of `y` is not reported as defined nowhere.
+std::unordered_set<std::string_view> words_of_broken_lines(const Index& ix) {
+    std::unordered_set<std::string_view> words;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (const lang::SyntaxError& e : ix.parsed().errors) {
+        if (!e.loc.known()) continue;
+        const std::string_view line = ix.source()->line_text(e.loc.line);
+        for (size_t i = 0; i < line.size();) {
+            size_t j = i;
+            while (j < line.size() && word(line[j])) ++j;
+            if (j > i) words.insert(line.substr(i, j - i));
+            i = std::max(j, i + 1);
+        }
+    }
+    return words;
+}
+
 void undefined(const Index& ix, std::vector<Problem>& out, const std::vector<std::string>& builtins) {
+    const std::unordered_set<std::string_view> broken = words_of_broken_lines(ix);
     for (const Occurrence& o : ix.occurrences()) {
-        if (o.definition || o.attribute || o.symbol >= 0 || o.builtin) continue;
+        if (o.definition || o.attribute || o.symbol >= 0 || o.builtin || broken.count(o.name)) continue;
         std::vector<std::string> names = builtins;
         for (int id : ix.visible(o.scope)) names.push_back(ix.symbols()[size_t(id)].name);
         out.push_back({o.loc, after(o.loc, o.length), Severity::Error,
@@ -73,7 +95,7 @@ std::vector<Problem> diagnose(const Index& ix, Workspace& ws) {
     std::vector<Problem> out;
     syntax(ix, out);
     undefined(ix, out, ws.builtin_list());
-    Types types(ix, ws.ops());
+    Types types(ix, ws.builtin_tables());
     call_problems(ix, ws, types, out);
     imports(ix, ws, out);
     for (const ShapeProblem& p : types.problems())

@@ -21,7 +21,7 @@ std::string symbol_markdown(Context c, const Index& ix, int id, const std::strin
         return module_path.empty() ? text : text + "\n\n" + module_path;
     }
     if (s.kind == SymbolKind::Parameter) return code_block("(parameter) " + s.name);
-    Types types(ix, c.ws.ops());
+    Types types(ix, c.ws.builtin_tables());
     const StaticType t = types.of_symbol(id);
     return code_block(s.name + (t.known() ? ": " + t.describe() : ""));
 }

@@ -95,7 +95,10 @@ std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& s
         if (s.open) return std::nullopt;
         std::optional<interp::ArgumentProblem> p = interp::bind_arguments(s, given, keywords, shape.wording);
         if (!p) return std::nullopt;
-        if (!first) {
+        // the widest form's problem: a builtin that takes more than its op
+        // is the widest, and `tg run` says what that one finds (eye's `k` is
+        // known to eye(n, m=None, k=0, dtype=f32), not to the op's eye(n, dtype=f32))
+        if (!first || s.params.size() > hi) {
             const lang::Keyword* k = p->keyword >= 0 ? &call.keywords[size_t(p->keyword)] : nullptr;
             first = CallProblem{p->message, k ? k->loc : shape.name_loc,
                                 k ? static_cast<uint32_t>(lang::count_chars(k->name)) : shape.name_length};

@@ -29,8 +29,9 @@ std::vector<Signature> builtin_signatures(std::string_view name, const std::vect
 // are literals, else `...`).
 Signature function_signature(const lang::FunctionDef& f);
 
-// What is wrong with a call against every signature of its callee (the
-// first that accepts it wins), worded as the interpreter words it at run
+// What is wrong with a call against every signature of its callee (one
+// that accepts it is enough; else the widest one's problem is reported),
+// worded as the interpreter words it at run
 // time (interp/calls.cpp, interp/dispatch.cpp, interp/method_signatures.hpp):
 // "f: takes 2 arguments but 3 were given", "f: unknown keyword argument `k`;
 // did you mean `axis`?". `receiver`: the call is a method of a value that

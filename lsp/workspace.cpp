@@ -26,18 +26,20 @@ BuiltinTables make_tables() {
         else t.ops.erase(name);
         if (b && b->op && !b->adds_params) t.method_ops[name] = b->op;
         else t.method_ops.erase(name);
+        if (b && b->op && b->adds_params) t.extended.insert(name);
+        else t.extended.erase(name);
     }
     return t;
 }
 
-const BuiltinTables& builtin_tables() {
+const BuiltinTables& shared_tables() {
     static const BuiltinTables tables = make_tables();  // constant data, as the op registry
     return tables;
 }
 
 }  // namespace
 
-Workspace::Workspace() : builtins_(builtin_tables()), docs_(interp::builtin_docs()) {}
+Workspace::Workspace() : builtins_(shared_tables()), docs_(interp::builtin_docs()) {}
 
 const stdlib::OpDef* Workspace::method_op(const std::string& builtin) const {
     const auto it = builtins_.method_ops.find(builtin);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "interp/reference.hpp"
+#include "lsp/builtin_tables.hpp"
 #include "lsp/index.hpp"
 #include "lsp/signatures.hpp"
 #include "stdlib/op_table.hpp"
@@ -23,14 +24,6 @@ namespace tg::lsp {
 struct ModuleFile {
     std::string path;     // a file, or "<tg>/optim.tg" for a module shipped in tg
     bool shipped = false;
-};
-
-// The names every interpreter starts with, and which are ops of the table
-// (made once per process: every workspace reads the same).
-struct BuiltinTables {
-    std::unordered_set<std::string> names;
-    std::vector<std::string> list;  // in the interpreter's order
-    std::unordered_map<std::string, const stdlib::OpDef*> ops, method_ops;
 };
 
 class Workspace {
@@ -65,9 +58,8 @@ public:
     const std::unordered_set<std::string>& builtins() const { return builtins_.names; }
     const std::vector<std::string>& builtin_list() const { return builtins_.list; }
     const std::vector<interp::BuiltinDoc>& docs() const { return docs_; }
-    // The builtins that are an op of the table called as it is (not `max`,
-    // which also takes Python's forms): their results follow the op's shape rule.
-    const std::unordered_map<std::string, const stdlib::OpDef*>& ops() const { return builtins_.ops; }
+    // Which builtins are ops of the table (lsp/builtin_tables.hpp).
+    const BuiltinTables& builtin_tables() const { return builtins_; }
     // The op of a builtin whose method call takes the op's parameters after
     // the receiver, NumPy's varargs forms too (`x.reshape(2, 3)`; not gelu,
     // whose builtin takes more than its op), or null.
