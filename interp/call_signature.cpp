@@ -66,27 +66,33 @@ size_t fewest_positional(const CallSignature& s) {
     return n;
 }
 
+std::string given_text(size_t given) { return std::to_string(given) + (given == 1 ? " was given" : " were given"); }
+
 std::optional<ArgumentProblem> check_count(const CallSignature& s, size_t given, ArityWording wording) {
     bool variadic = false;
     const size_t most = positional_params(s, variadic);
-    if (wording == ArityWording::Function) {
+    const bool positional_only = std::any_of(s.params.begin(), s.params.end(), [](const ParamSig& p) { return p.positional_only; });
+    if (wording == ArityWording::Function && !positional_only) {
         if (variadic || given <= most) return std::nullopt;
-        return ArgumentProblem{s.name + ": " + takes_arguments(most, most, wording) + " but " + std::to_string(given) +
-                               " were given"};
+        return ArgumentProblem{arity_error(s.name, most, most, given, wording)};
     }
     const size_t fewest = fewest_positional(s);
     if ((variadic || given <= most) && given >= fewest) return std::nullopt;
-    const std::string takes = variadic ? "takes at least " + std::to_string(fewest) + (fewest == 1 ? " argument" : " arguments")
-                                       : takes_arguments(fewest, most, wording);
-    return ArgumentProblem{s.name + ": " + takes + " but " + std::to_string(given) + (given == 1 ? " was given" : " were given")};
+    if (!variadic) return ArgumentProblem{arity_error(s.name, fewest, most, given, wording)};
+    return ArgumentProblem{s.name + ": takes at least " + std::to_string(fewest) + (fewest == 1 ? " argument" : " arguments") +
+                           " but " + given_text(given)};
 }
 
 }  // namespace
 
-std::string takes_arguments(size_t lo, size_t hi, ArityWording wording) {
-    if (hi == 0 && wording == ArityWording::Method) return "takes no arguments";
+std::string takes_arguments(size_t lo, size_t hi, ArityWording) {
+    if (hi == 0) return "takes no arguments";
     const std::string n = lo == hi ? std::to_string(hi) : std::to_string(lo) + " to " + std::to_string(hi);
     return "takes " + n + (lo == 1 && hi == 1 ? " argument" : " arguments");
+}
+
+std::string arity_error(std::string_view name, size_t lo, size_t hi, size_t given, ArityWording wording) {
+    return std::string(name) + ": " + takes_arguments(lo, hi, wording) + " but " + given_text(given);
 }
 
 std::string CallSignature::label() const {

@@ -36,9 +36,12 @@ struct CallSignature {
 std::optional<CallSignature> parse_signature(std::string_view text);
 
 // How an arity error counts: as a tg function's call does ("f: takes 2
-// arguments but 3 were given", interp/calls.cpp), or as a method's, from the
-// fewest to the most positional arguments ("pop: takes 0 to 1 arguments but
-// 2 were given", "copy: takes no arguments but 1 was given").
+// arguments but 3 were given", interp/calls.cpp: too many; too few is a
+// missing argument by name), or as a method's, from the fewest to the most
+// positional arguments ("pop: takes 0 to 1 arguments but 2 were given",
+// "copy: takes no arguments but 1 was given"). A signature with
+// positional-only parameters (`len(x, /)`) is counted as a method's either
+// way: its parameters have no names a call could give.
 enum class ArityWording : uint8_t { Function, Method };
 
 struct ArgumentProblem {
@@ -53,7 +56,13 @@ struct ArgumentProblem {
 std::optional<ArgumentProblem> bind_arguments(const CallSignature& s, size_t positional,
                                               std::span<const std::string_view> keywords, ArityWording wording);
 
-// "takes 2 arguments", "takes 1 to 3 arguments"; a method's "takes no arguments".
+// "takes 2 arguments", "takes 1 to 3 arguments", "takes no arguments".
 std::string takes_arguments(size_t lo, size_t hi, ArityWording wording);
+
+// "f: takes 2 arguments but 3 were given", "len: takes 1 argument but 0
+// were given", "time: takes no arguments but 1 was given": the words of
+// every count the interpreter and the language server check (builtins,
+// tg functions, methods, ops).
+std::string arity_error(std::string_view name, size_t lo, size_t hi, size_t given, ArityWording wording);
 
 }  // namespace tg::interp

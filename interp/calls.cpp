@@ -1,5 +1,6 @@
 // Calls: argument evaluation, binding to parameters, user functions,
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
+#include "interp/call_signature.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
 #include "interp/debug/nan_check.hpp"
@@ -299,9 +300,7 @@ std::shared_ptr<Env> bind_parameters(const FunctionObj& fn, const CallArgs& args
 Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
     const size_t n = fn.params->size();
     if (args.positional.size() > n)
-        throw Error(fn.name + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
-                        std::to_string(args.positional.size()) + " were given",
-                    call_source, args.loc);
+        throw Error(arity_error(fn.name, n, n, args.positional.size(), ArityWording::Function), call_source, args.loc);
     check_call_depth(rt_, call_source, args.loc);
     std::shared_ptr<Env> env = bind_parameters(fn, args, call_source);
 

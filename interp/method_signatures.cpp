@@ -3,6 +3,7 @@
 #include <array>
 #include <vector>
 
+#include "interp/check_args.hpp"
 #include "interp/error.hpp"
 #include "interp/suggest.hpp"
 #include "interp/values/value.hpp"
@@ -106,17 +107,7 @@ const CallSignature* method_signature(MethodOf of, std::string_view name) {
 void check_method_arguments(MethodOf of, std::string_view name, const CallArgs& args) {
     const CallSignature* s = method_signature(of, name);
     if (!s) throw Error("internal error: no signature for method `" + std::string(name) + "`");
-    std::array<std::string_view, 16> few;
-    std::vector<std::string_view> many;
-    std::span<const std::string_view> keywords;
-    if (args.keywords.size() <= few.size()) {
-        for (size_t k = 0; k < args.keywords.size(); ++k) few[k] = args.keywords[k].name;
-        keywords = std::span<const std::string_view>(few.data(), args.keywords.size());
-    } else {
-        for (const KwArg& k : args.keywords) many.push_back(k.name);
-        keywords = many;
-    }
-    if (auto p = bind_arguments(*s, args.positional.size(), keywords, ArityWording::Method)) throw Error(p->message);
+    check_arguments(*s, args, ArityWording::Method);
 }
 
 }  // namespace tg::interp

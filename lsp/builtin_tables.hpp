@@ -25,6 +25,9 @@ struct BuiltinTables {
     // orders, eye's k, gelu's approximate: BuiltinObj::adds_params): a call
     // the op's shape rule rejects may still run, so it is not reported.
     std::unordered_set<std::string> extended;
+    // The builtins named other than their op (`concatenate`, `ravel`,
+    // `constant`): `tg run` names the op in their errors (`concat: ...`).
+    std::unordered_map<std::string, std::string> op_names;
 };
 
 }  // namespace tg::lsp

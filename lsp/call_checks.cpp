@@ -25,8 +25,16 @@ struct Candidate {
     CallShape shape;
     std::optional<CallProblem> problem;
     std::optional<Signature> own;  // a tg function's, made for the call
+    std::string_view op_name;      // a builtin named other than its op: the name `tg run` reports (concat)
     std::span<const Signature> all() const { return own ? std::span<const Signature>(&*own, 1) : signatures; }
 };
+
+// The op's name of a builtin that is an op under another name (`concatenate`), or "".
+std::string_view op_name_of(const Workspace& ws, const std::string& builtin) {
+    const auto& names = ws.builtin_tables().op_names;
+    const auto it = names.find(builtin);
+    return it == names.end() ? std::string_view{} : std::string_view(it->second);
+}
 
 // A tg function, when nothing but its `def` binds its name.
 std::optional<Signature> function_of(const Index& ix, int symbol) {
@@ -90,7 +98,7 @@ bool method_candidates(const lang::Call& call, const lang::Attribute& a, int sco
         const Signature* s = interp::method_signature(of, a.attr);
         if (!s) continue;
         if (of == interp::MethodOf::Graph) return false;
-        out.push_back({{s, 1}, at_name, std::nullopt, std::nullopt});
+        out.push_back({{s, 1}, at_name, std::nullopt, std::nullopt, {}});
         own_method = kinds.size() == 1;
     }
     if (own_method || !ws.builtins().count(a.attr)) return true;
@@ -100,11 +108,11 @@ bool method_candidates(const lang::Call& call, const lang::Attribute& a, int sco
         std::optional<CallProblem> p = op_method_count(*op, call, scope, types, bound, unchecked);
         if (unchecked) return false;
         if (p) {
-            out.push_back({{}, bound, p, std::nullopt});
+            out.push_back({{}, bound, p, std::nullopt, {}});
             return true;
         }
     }
-    out.push_back({ws.signatures(a.attr), bound, std::nullopt, std::nullopt});
+    out.push_back({ws.signatures(a.attr), bound, std::nullopt, std::nullopt, op_name_of(ws, a.attr)});
     return true;
 }
 
@@ -115,8 +123,9 @@ bool candidates(const Index& ix, Workspace& ws, Types& types, const CallSite& c,
         const std::string& name = callee.as<lang::Name>().id;
         const CallShape shape{c.call->loc, name_length(name), false, interp::ArityWording::Function};
         const int sym = ix.lookup(name, c.scope);
-        if (sym < 0 && ws.builtins().count(name)) out.push_back({ws.signatures(name), shape, std::nullopt, std::nullopt});
-        if (auto f = function_of(ix, sym)) out.push_back({{}, shape, std::nullopt, std::move(f)});
+        if (sym < 0 && ws.builtins().count(name))
+            out.push_back({ws.signatures(name), shape, std::nullopt, std::nullopt, op_name_of(ws, name)});
+        if (auto f = function_of(ix, sym)) out.push_back({{}, shape, std::nullopt, std::move(f), {}});
         return !out.empty();
     }
     if (callee.kind != lang::ExprKind::Attribute) return false;
@@ -130,7 +139,7 @@ bool candidates(const Index& ix, Workspace& ws, Types& types, const CallSite& c,
             if (!module) return false;
             const std::optional<Signature> f = function_of(*module, module->top_level(a.attr));
             if (!f) return false;
-            out.push_back({{}, {a.loc, name_length(a.attr), false, interp::ArityWording::Function}, std::nullopt, f});
+            out.push_back({{}, {a.loc, name_length(a.attr), false, interp::ArityWording::Function}, std::nullopt, f, {}});
             return true;
         }
     }
@@ -150,7 +159,11 @@ void call_problems(const Index& ix, Workspace& ws, Types& types, std::vector<Pro
             // no signatures and no problem: nothing is known of it (`pi`, a dtype), it is not checked
             std::optional<CallProblem> p = o.problem ? o.problem : check_call(*c.call, o.shape, o.all());
             if (!p) fits = true;
-            else if (!first) first = p;
+            if (!p || first) continue;
+            first = std::move(p);
+            const std::string called = o.all().empty() ? "" : o.all()[0].name + ":";
+            if (!o.op_name.empty() && first->message.starts_with(called))
+                first->message = std::string(o.op_name) + ":" + first->message.substr(called.size());
         }
         if (fits || !first) continue;
         out.push_back({first->loc, {first->loc.line, first->loc.col + std::max<uint32_t>(first->length, 1)},

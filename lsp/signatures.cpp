@@ -90,26 +90,37 @@ std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& s
     const size_t given = call.args.size() + (shape.receiver ? 1 : 0);
     std::optional<CallProblem> first;
     size_t lo = SIZE_MAX, hi = 0;
-    bool all_count = true;
+    std::pair<bool, size_t> best{false, 0};  // of the problem reported: its form took the count; the form's width
+    bool all_count = true;  // every form refuses the count, and counts by position only
     for (const Signature& s : signatures) {
         if (s.open) return std::nullopt;
         std::optional<interp::ArgumentProblem> p = interp::bind_arguments(s, given, keywords, shape.wording);
         if (!p) return std::nullopt;
-        // the widest form's problem: a builtin that takes more than its op
-        // is the widest, and `tg run` says what that one finds (eye's `k` is
-        // known to eye(n, m=None, k=0, dtype=f32), not to the op's eye(n, dtype=f32))
-        if (!first || s.params.size() > hi) {
+        const bool count = p->keyword < 0 && p->message.find(": takes ") != std::string::npos;
+        // a form that takes the count says what is wrong past it (range(1, zzz=1):
+        // the keyword); else the widest form's problem: a builtin that takes
+        // more than its op is the widest, and `tg run` says what that one finds
+        // (eye's `k` is known to eye(n, m=None, k=0, dtype=f32), not to the op's eye(n, dtype=f32))
+        const std::pair<bool, size_t> rank{!count, s.params.size()};
+        if (!first || rank > best) {
             const lang::Keyword* k = p->keyword >= 0 ? &call.keywords[size_t(p->keyword)] : nullptr;
             first = CallProblem{p->message, k ? k->loc : shape.name_loc,
                                 k ? static_cast<uint32_t>(lang::count_chars(k->name)) : shape.name_length};
+            best = rank;
         }
-        all_count = all_count && p->keyword < 0 && p->message.find(": takes ") != std::string::npos;
-        lo = std::min(lo, s.params.size()), hi = std::max(hi, s.params.size());
+        size_t fewest = 0, most = 0;
+        for (const ParamSig& q : s.params) {
+            if (q.keyword_only || q.variadic) break;
+            ++most;
+            fewest += q.has_default ? 0 : 1;
+        }
+        const bool by_position = !s.params.empty() && s.params[0].positional_only;
+        all_count = all_count && by_position && count;
+        lo = std::min(lo, fewest), hi = std::max(hi, most);
     }
-    // too many arguments for every form: say the whole range (range: takes 1 to 3 arguments)
-    if (all_count && signatures.size() > 1)
-        first->message = signatures[0].name + ": " + interp::takes_arguments(lo, hi, shape.wording) + " but " +
-                         std::to_string(given) + " were given";
+    // forms by position only that all refuse the count: the whole range, as
+    // `tg run` counts them (range: takes 1 to 3 arguments)
+    if (all_count && signatures.size() > 1) first->message = interp::arity_error(signatures[0].name, lo, hi, given, shape.wording);
     return first;
 }
 

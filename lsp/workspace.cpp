@@ -28,6 +28,8 @@ BuiltinTables make_tables() {
         else t.method_ops.erase(name);
         if (b && b->op && b->adds_params) t.extended.insert(name);
         else t.extended.erase(name);
+        if (b && b->op && !b->adds_params && b->op->name != name) t.op_names[name] = std::string(b->op->name);
+        else t.op_names.erase(name);
     }
     return t;
 }

@@ -1,5 +1,6 @@
 #include "interp/builtins/builtins.hpp"
 
+#include "interp/call_signature.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/batching/batching.hpp"
 
@@ -28,14 +29,12 @@ void no_keywords(const std::string& name, const CallArgs& a) {
     if (!a.keywords.empty())
         throw Error(name + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`");
 }
+// A builtin whose parameters are positional-only (docs/builtins.md writes
+// `len(x, /)`): counted as the one binder counts them (interp/call_signature.hpp).
 void arity(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
-    no_keywords(name, a);
-    size_t n = a.positional.size();
-    if (n < lo || n > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
-                    (n == 1 ? " was given" : " were given"));
-    }
+    const size_t n = a.positional.size();
+    if (n < lo || n > hi) throw Error(arity_error(name, lo, hi, n, ArityWording::Method));
+    no_keywords(name, a);  // (after the count, as the binder checks)
 }
 
 Value cast(Runtime& rt, const Value& x, DType d) {

@@ -75,8 +75,7 @@ namespace {
 void arity(std::string_view name, const CallArgs& a, size_t lo, size_t hi) {
     const size_t n = a.positional.size();
     if (n < lo || n > hi)
-        throw Error(std::string(name) + ": " + takes_arguments(lo, hi, ArityWording::Method) + " but " + std::to_string(n) +
-                    (n == 1 ? " was given" : " were given"));
+        throw Error(arity_error(name, lo, hi, n, ArityWording::Method));
 }
 
 // The optional second argument `default` (positional or keyword; the

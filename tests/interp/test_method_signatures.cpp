@@ -117,6 +117,31 @@ TEST_CASE("signatures read as Python writes them") {
     CHECK(tg::interp::bind_arguments(*s, 1, a, ArityWording::Function)->message == "f: missing argument `c`");
     const std::string_view c[] = {"c"};
     CHECK(!tg::interp::bind_arguments(*s, 2, c, ArityWording::Function));
-    CHECK(tg::interp::bind_arguments(*s, 3, c, ArityWording::Function)->message == "f: takes 2 arguments but 3 were given");
+    // positional-only parameters: counted from the fewest to the most, as a method's
+    CHECK(tg::interp::bind_arguments(*s, 3, c, ArityWording::Function)->message == "f: takes 1 to 2 arguments but 3 were given");
+    CHECK(tg::interp::bind_arguments(*s, 0, c, ArityWording::Function)->message == "f: takes 1 to 2 arguments but 0 were given");
     CHECK(tg::interp::parse_signature("g(*xs, sep=' ')")->label() == "g(*xs, sep=' ')");
+    // a function's count: too many, by the most it takes; too few is a missing argument by name
+    const auto h = tg::interp::parse_signature("h(a, b=1)");
+    CHECK(tg::interp::bind_arguments(*h, 3, {}, ArityWording::Function)->message == "h: takes 2 arguments but 3 were given");
+    CHECK(tg::interp::bind_arguments(*h, 0, {}, ArityWording::Function)->message == "h: missing argument `a`");
+    CHECK(tg::interp::bind_arguments(*tg::interp::parse_signature("time()"), 1, {}, ArityWording::Function)->message ==
+          "time: takes no arguments but 1 was given");
+}
+
+// Every builtin counts and names its arguments in the binder's words
+// (interp/check_args.hpp), which the language server uses for the same call.
+TEST_CASE("builtins word a call that does not fit as the binder does") {
+    CHECK(error_of("len()\n") == "len: takes 1 argument but 0 were given");
+    CHECK(error_of("list([1], [2])\n") == "list: takes 0 to 1 arguments but 2 were given");
+    CHECK(error_of("time(1)\n") == "time: takes no arguments but 1 was given");
+    CHECK(error_of("def f():\n    return 1\nf(1)\n") == "f: takes no arguments but 1 was given");
+    CHECK(error_of("svd(ones((2, 2)), True, True, False, 1)\n") == "svd: takes 4 arguments but 5 were given");
+    CHECK(error_of("sorted([1], kye=1)\n") == "sorted: unknown keyword argument `kye`; did you mean `key`?");
+    CHECK(error_of("grad()\n") == "grad: takes 1 to 3 arguments but 0 were given");
+    CHECK(error_of("grad(f=len)\n") == "grad: takes 1 to 3 arguments but 0 were given");
+    CHECK(error_of("tree_map(len)\n") == "tree_map: takes at least 2 arguments but 1 was given");
+    CHECK(error_of("spec((2,), f32, 'x', 1)\n") == "spec: takes 3 arguments but 4 were given");
+    CHECK(error_of("concrete(len, f=1)\n") == "concrete: unknown keyword argument `f`");
+    CHECK(error_of("for i in range(1, 2, 3, 4):\n    pass\n") == "range: takes 1 to 3 arguments but 4 were given");
 }

@@ -291,6 +291,7 @@ test('builtins that take more than their op: the builtin\'s checks, not the op\'
 test('hover: builtin reference, function and comment, type of a variable', { skip }, async () => {
   const builtin = await s.request(lsp.HoverRequest.type, { ...doc, position: at(mainText, 'zeros((2') });
   assert.match(builtin.contents.value, /zeros\(shape, dtype=f32\)/);
+  assert.match(builtin.contents.value, /a tensor of zeros/);  // its line of docs/builtins.md
   const fn = await s.request(lsp.HoverRequest.type, { ...doc, position: at(mainText, 'area(1') });
   assert.match(fn.contents.value, /def area\(w, h\)/);
   assert.match(fn.contents.value, /The area of a w by h rectangle\./);
@@ -483,6 +484,59 @@ test('errors the server finds before running are worded as tg run words them', {
   }
   assert.deepEqual(differ, []);
   assert.ok(same >= 20, `the server found ${same} of the errors`);
+});
+
+// Every builtin of docs/builtins.md called wrongly — one argument too many,
+// an unknown keyword, none at all, both, a parameter given twice — in one
+// file the server checks and, line by line, in one `tg repl` (which goes on
+// after an error): where both report an error, it is the same message, and
+// the server reports none that running does not.
+function wrongCalls() {
+  const docs = fs.readFileSync(path.join(here, '..', '..', '..', 'docs', 'builtins.md'), 'utf8');
+  const forms = new Map();
+  for (const row of docs.split('\n').filter((l) => l.startsWith('| `')))
+    for (const [, name, params] of row.split('|')[1].matchAll(/`([A-Za-z_]\w*)\(([^`]*)\)`/g))
+      if (!params.includes('...')) forms.set(name, [...(forms.get(name) || []), params]);
+  forms.delete('breakpoint');  // (would stop the REPL)
+  const calls = [];
+  for (const [name, all] of forms) {
+    const most = Math.max(...all.map((p) => p.split(',').filter((q) => q.trim() && !/^[*/]/.test(q.trim())).length));
+    const many = Array(most + 1).fill('1').join(', ');
+    const first = all[0].split(/[=,]/)[0].trim().replace(/^\*+/, '') || 'x';
+    for (const args of [many, '1, zzzq=1', '', `${many}, zzzq=1`, `1, ${first}=1`]) calls.push(`print(${name}(${args}))`);
+  }
+  return calls;
+}
+
+test('every builtin called wrongly: the server says what tg run says', { skip }, async () => {
+  const calls = wrongCalls();
+  assert.ok(calls.length > 1000, `${calls.length} calls`);
+  const text = calls.join('\n') + '\n';
+  // running: `<stdin:N>:1:C: error: MESSAGE` for input N
+  const repl = spawn(TG_BIN, ['repl'], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  repl.stderr.on('data', (d) => (stderr += d));
+  repl.stdin.end(text);
+  await new Promise((resolve) => repl.on('exit', resolve));
+  const ran = new Map();
+  for (const [, n, message] of stderr.matchAll(/^<stdin:(\d+)>:\d+:\d+: error: (.*)$/gm)) ran.set(Number(n) - 1, message);
+  assert.ok(ran.size > 1000, `${ran.size} errors from tg repl`);
+  const reported = await withServer({ diagnosticsDelay: 0 }, async (own) => {
+    const uri = pathToFileURL(path.join(here, 'lsp', 'wrong_calls.tg')).href;
+    await own.connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'tg', version: 1, text },
+    });
+    return (await own.nextDiagnostics(uri)).filter((d) => d.severity === 1);
+  });
+  const differ = [];
+  let same = 0;
+  for (const d of reported) {
+    const line = d.range.start.line, run = ran.get(line);
+    if (run === d.message) ++same;
+    else differ.push(`${calls[line]}: run: ${run ?? '(no error)'}; server: ${d.message}`);
+  }
+  assert.deepEqual(differ, []);
+  assert.ok(same > 1000, `the same message on ${same} lines`);
 });
 
 test('bad requests get error responses and the server goes on', { skip }, async () => {
