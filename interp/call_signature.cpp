@@ -68,19 +68,27 @@ size_t fewest_positional(const CallSignature& s) {
 
 std::string given_text(size_t given) { return std::to_string(given) + (given == 1 ? " was given" : " were given"); }
 
-std::optional<ArgumentProblem> check_count(const CallSignature& s, size_t given, ArityWording wording) {
+// x.clip(0, 1, 2): the count leaves out x, as the call was written
+std::string called_on(std::string_view receiver) {
+    return receiver.empty() ? std::string() : " after the " + std::string(receiver) + " it is called on,";
+}
+
+std::optional<ArgumentProblem> check_count(const CallSignature& s, size_t given, ArityWording wording,
+                                           std::string_view receiver) {
     bool variadic = false;
     const size_t most = positional_params(s, variadic);
     const bool positional_only = std::any_of(s.params.begin(), s.params.end(), [](const ParamSig& p) { return p.positional_only; });
     if (wording == ArityWording::Function && !positional_only) {
         if (variadic || given <= most) return std::nullopt;
-        return ArgumentProblem{arity_error(s.name, most, most, given, wording)};
+        return ArgumentProblem{arity_error(s.name, most, most, given, wording, receiver)};
     }
     const size_t fewest = fewest_positional(s);
     if ((variadic || given <= most) && given >= fewest) return std::nullopt;
-    if (!variadic) return ArgumentProblem{arity_error(s.name, fewest, most, given, wording)};
-    return ArgumentProblem{s.name + ": takes at least " + std::to_string(fewest) + (fewest == 1 ? " argument" : " arguments") +
-                           " but " + given_text(given)};
+    if (!variadic) return ArgumentProblem{arity_error(s.name, fewest, most, given, wording, receiver)};
+    const size_t self = receiver.empty() || fewest == 0 ? 0 : 1;
+    return ArgumentProblem{s.name + ": takes at least " + std::to_string(fewest - self) +
+                           (fewest - self == 1 ? " argument" : " arguments") + called_on(receiver) + " but " +
+                           given_text(given - std::min(given, self))};
 }
 
 }  // namespace
@@ -91,8 +99,13 @@ std::string takes_arguments(size_t lo, size_t hi, ArityWording) {
     return "takes " + n + (lo == 1 && hi == 1 ? " argument" : " arguments");
 }
 
-std::string arity_error(std::string_view name, size_t lo, size_t hi, size_t given, ArityWording wording) {
-    return std::string(name) + ": " + takes_arguments(lo, hi, wording) + " but " + given_text(given);
+std::string arity_error(std::string_view name, size_t lo, size_t hi, size_t given, ArityWording wording,
+                        std::string_view receiver) {
+    if (!receiver.empty()) {  // (the receiver fills the first parameter)
+        auto less_one = [](size_t n) { return n ? n - 1 : 0; };
+        lo = less_one(lo), hi = less_one(hi), given = less_one(given);
+    }
+    return std::string(name) + ": " + takes_arguments(lo, hi, wording) + called_on(receiver) + " but " + given_text(given);
 }
 
 std::string CallSignature::label() const {
@@ -147,9 +160,10 @@ std::optional<CallSignature> parse_signature(std::string_view text) {
 }
 
 std::optional<ArgumentProblem> bind_arguments(const CallSignature& s, size_t positional,
-                                              std::span<const std::string_view> keywords, ArityWording wording) {
+                                              std::span<const std::string_view> keywords, ArityWording wording,
+                                              std::string_view receiver) {
     if (s.open || s.params.size() > 64) return std::nullopt;  // (no signature has that many)
-    if (auto p = check_count(s, positional, wording)) return p;
+    if (auto p = check_count(s, positional, wording, receiver)) return p;
     // the parameters bound so far, one bit each (no allocation: the interpreter checks every method call)
     uint64_t bound = 0;
     for (size_t i = 0, filled = 0; i < s.params.size() && filled < positional; ++i)

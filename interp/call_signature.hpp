@@ -52,9 +52,13 @@ struct ArgumentProblem {
 // Why a call with `positional` positional arguments and these keywords does
 // not fit `s`, or nullopt when it does: too many or too few positional
 // arguments, an unknown keyword (with "did you mean"), one given twice, a
-// required parameter missing.
+// required parameter missing. `receiver`: the kind of the value a builtin is
+// called on as a method (`x.clip(0, 1)`: "tensor"), which fills the first
+// parameter; a count then leaves it out, as the call was written ("clip:
+// takes 2 arguments after the tensor it is called on, but 3 were given").
 std::optional<ArgumentProblem> bind_arguments(const CallSignature& s, size_t positional,
-                                              std::span<const std::string_view> keywords, ArityWording wording);
+                                              std::span<const std::string_view> keywords, ArityWording wording,
+                                              std::string_view receiver = {});
 
 // "takes 2 arguments", "takes 1 to 3 arguments", "takes no arguments".
 std::string takes_arguments(size_t lo, size_t hi, ArityWording wording);
@@ -63,6 +67,7 @@ std::string takes_arguments(size_t lo, size_t hi, ArityWording wording);
 // were given", "time: takes no arguments but 1 was given": the words of
 // every count the interpreter and the language server check (builtins,
 // tg functions, methods, ops).
-std::string arity_error(std::string_view name, size_t lo, size_t hi, size_t given, ArityWording wording);
+std::string arity_error(std::string_view name, size_t lo, size_t hi, size_t given, ArityWording wording,
+                        std::string_view receiver = {});
 
 }  // namespace tg::interp

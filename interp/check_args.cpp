@@ -20,7 +20,11 @@ void check_arguments(const CallSignature& s, const CallArgs& args, ArityWording 
         for (const KwArg& k : args.keywords) many.push_back(k.name);
         keywords = many;
     }
-    if (auto p = bind_arguments(s, args.positional.size(), keywords, wording)) throw Error(p->message);
+    if (auto p = bind_arguments(s, args.positional.size(), keywords, wording, method_receiver(args))) throw Error(p->message);
+}
+
+std::string_view method_receiver(const CallArgs& args) {
+    return args.method && !args.positional.empty() ? kind_name(args.positional[0].kind()) : std::string_view();
 }
 
 void check_arguments(std::string_view signature, const CallArgs& args) {

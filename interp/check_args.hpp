@@ -13,6 +13,9 @@ namespace tg::interp {
 struct CallArgs;
 
 void check_arguments(const CallSignature& s, const CallArgs& args, ArityWording wording);
+// The kind of the value a builtin is called on as a method (`x.clip(0, 1)`:
+// "tensor"; CallArgs::method), or "" for a call written as a function's.
+std::string_view method_receiver(const CallArgs& args);
 // `signature` parsed for the check (a builtin's, written where it is defined)
 void check_arguments(std::string_view signature, const CallArgs& args);
 

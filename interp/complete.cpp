@@ -108,6 +108,7 @@ std::vector<Completion> complete_members(ReceiverKind kind, std::string_view pre
     }
     if (kind == ReceiverKind::List || any) methods(MethodOf::List);
     if (kind == ReceiverKind::Dict || any) methods(MethodOf::Dict);
+    if (kind == ReceiverKind::Set || any) methods(MethodOf::Set);
     if (kind == ReceiverKind::Str || any) methods(MethodOf::Str);
     sort_by_text(out);
     return out;

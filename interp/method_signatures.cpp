@@ -22,15 +22,26 @@ constexpr std::array<std::string_view, 9> kDict = {
     "keys()", "values()", "items()", "get(key, /, default=None)", "pop(key, /, default=...)",
     "update(other={}, /, **kwargs)", "copy()", "setdefault(key, /, default=None)", "clear()"};
 
-constexpr std::array<std::string_view, 21> kStr = {
-    "join(items, /)",    "split(sep=None, maxsplit=-1)", "strip(chars=None, /)",  "lstrip(chars=None, /)",
-    "rstrip(chars=None, /)", "replace(old, new, count=-1, /)", "startswith(prefix, /)", "endswith(suffix, /)",
-    "upper()",           "lower()",                      "format(*args, **kwargs)", "find(sub)",
-    "rfind(sub)",        "index(sub)",                   "rindex(sub)",           "count(sub)",
-    "isdigit()",         "isalpha()",                    "isspace()",             "isalnum()",
-    "zfill(width)"};
+constexpr std::array<std::string_view, 40> kStr = {
+    "join(items, /)", "split(sep=None, maxsplit=-1)", "rsplit(sep=None, maxsplit=-1)", "splitlines(keepends=False)",
+    "strip(chars=None, /)", "lstrip(chars=None, /)", "rstrip(chars=None, /)", "replace(old, new, count=-1, /)",
+    "startswith(prefix, start=None, end=None, /)", "endswith(suffix, start=None, end=None, /)",
+    "removeprefix(prefix, /)", "removesuffix(suffix, /)", "upper()", "lower()", "capitalize()", "title()",
+    "swapcase()", "casefold()", "format(*args, **kwargs)", "find(sub, start=None, end=None)",
+    "rfind(sub, start=None, end=None)", "index(sub, start=None, end=None)", "rindex(sub, start=None, end=None)",
+    "count(sub, start=None, end=None)", "partition(sep, /)", "rpartition(sep, /)", "isdigit()", "isalpha()",
+    "isspace()", "isalnum()", "isupper()", "islower()", "istitle()", "isdecimal()", "isnumeric()", "isascii()",
+    "zfill(width)", "center(width, fillchar=' ')", "ljust(width, fillchar=' ')", "rjust(width, fillchar=' ')"};
 
-constexpr std::array<std::string_view, 3> kTensor = {"item()", "tolist()", "copy()"};
+// Python's set methods (values/set.cpp): the operations take any number of iterables
+constexpr std::array<std::string_view, 17> kSet = {
+    "add(elem, /)", "discard(elem, /)", "remove(elem, /)", "pop()", "clear()", "copy()", "update(*others)",
+    "union(*others)", "intersection(*others)", "difference(*others)", "symmetric_difference(other, /)",
+    "intersection_update(*others)", "difference_update(*others)", "symmetric_difference_update(other, /)",
+    "issubset(other, /)", "issuperset(other, /)", "isdisjoint(other, /)"};
+
+// NumPy's x.item(*index): none, one of the flattened tensor, or one per axis
+constexpr std::array<std::string_view, 5> kTensor = {"item(*index)", "tolist()", "copy()", "conj()", "conjugate()"};
 
 // a graph value's (interp/tracing/graph_value.cpp; its other attributes are not called)
 constexpr std::array<std::string_view, 1> kGraph = {"dot()"};
@@ -45,6 +56,7 @@ constexpr std::array<std::string_view, N> names_of(const std::array<std::string_
 constexpr auto kListNames = names_of(kList);
 constexpr auto kDictNames = names_of(kDict);
 constexpr auto kStrNames = names_of(kStr);
+constexpr auto kSetNames = names_of(kSet);
 constexpr auto kTensorNames = names_of(kTensor);
 constexpr auto kGraphNames = names_of(kGraph);
 
@@ -61,6 +73,7 @@ const char* method_kind_name(MethodOf of) {
     case MethodOf::List: return "list";
     case MethodOf::Dict: return "dict";
     case MethodOf::Str: return "str";
+    case MethodOf::Set: return "set";
     case MethodOf::Tensor: return "tensor";
     case MethodOf::Graph: return "graph";
     }
@@ -72,6 +85,7 @@ std::span<const std::string_view> method_signature_texts(MethodOf of) {
     case MethodOf::List: return kList;
     case MethodOf::Dict: return kDict;
     case MethodOf::Str: return kStr;
+    case MethodOf::Set: return kSet;
     case MethodOf::Tensor: return kTensor;
     case MethodOf::Graph: return kGraph;
     }
@@ -83,6 +97,7 @@ std::span<const std::string_view> method_names(MethodOf of) {
     case MethodOf::List: return kListNames;
     case MethodOf::Dict: return kDictNames;
     case MethodOf::Str: return kStrNames;
+    case MethodOf::Set: return kSetNames;
     case MethodOf::Tensor: return kTensorNames;
     case MethodOf::Graph: return kGraphNames;
     }
@@ -93,12 +108,13 @@ std::span<const std::string_view> method_names(MethodOf of) {
 std::span<const std::string_view> list_method_names() { return kListNames; }
 std::span<const std::string_view> dict_method_names() { return kDictNames; }
 std::span<const std::string_view> string_method_names() { return kStrNames; }
+std::span<const std::string_view> set_method_names() { return kSetNames; }
 
 const CallSignature* method_signature(MethodOf of, std::string_view name) {
     // parsed once per process (constant data, as the op registry)
-    static const std::array<std::vector<CallSignature>, 5> all = {parsed(MethodOf::List), parsed(MethodOf::Dict),
-                                                                  parsed(MethodOf::Str), parsed(MethodOf::Tensor),
-                                                                  parsed(MethodOf::Graph)};
+    static const std::array<std::vector<CallSignature>, 6> all = {parsed(MethodOf::List), parsed(MethodOf::Dict),
+                                                                  parsed(MethodOf::Str),  parsed(MethodOf::Set),
+                                                                  parsed(MethodOf::Tensor), parsed(MethodOf::Graph)};
     for (const CallSignature& s : all[static_cast<size_t>(of)])
         if (s.name == name) return &s;
     return nullptr;

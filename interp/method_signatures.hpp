@@ -1,8 +1,8 @@
-// The methods of lists, dicts and strings, the tensor methods that are
-// not builtins (docs/language.md "Lists", "Dicts", "Strings") and a graph
+// The methods of lists, dicts, strings and sets, the tensor methods that are
+// not builtins (docs/language.md "Lists", "Dicts", "Strings", "Sets") and a graph
 // value's `dot` (docs/language.md "Graphs as values"), with what
 // each takes: the one table the interpreter checks a method call's
-// arguments against (list_methods.cpp, string_methods.cpp, values/dict.cpp,
+// arguments against (list_methods.cpp, string_methods.cpp, values/dict.cpp, values/set.cpp,
 // tensor_methods.cpp, tracing/graph_value.cpp) and the language server checks, completes and shows
 // (docs/editors.md). Every other method of a value is a builtin called with
 // the value first (`x.sum(0)` is `sum(x, 0)`).
@@ -17,9 +17,10 @@ namespace tg::interp {
 
 struct CallArgs;
 
-enum class MethodOf : uint8_t { List, Dict, Str, Tensor, Graph };
-inline constexpr MethodOf kMethodKinds[] = {MethodOf::List, MethodOf::Dict, MethodOf::Str, MethodOf::Tensor, MethodOf::Graph};
-// "list", "dict", "str", "tensor", "graph" (as type(x) names them)
+enum class MethodOf : uint8_t { List, Dict, Str, Set, Tensor, Graph };
+inline constexpr MethodOf kMethodKinds[] = {MethodOf::List, MethodOf::Dict,   MethodOf::Str,
+                                            MethodOf::Set,  MethodOf::Tensor, MethodOf::Graph};
+// "list", "dict", "str", "set", "tensor", "graph" (as type(x) names them)
 const char* method_kind_name(MethodOf of);
 
 // The methods of a kind, in the table's order, and their signatures as

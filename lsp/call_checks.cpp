@@ -61,6 +61,25 @@ std::vector<interp::MethodOf> receiver_kinds(const StaticType& t) {
     }
 }
 
+// The kind a value of type t is at run time, as kind_name says it (interp/values/value.cpp),
+// or "" when not known.
+std::string_view receiver_name(const StaticType& t) {
+    switch (t.kind) {
+    case StaticType::Int:
+    case StaticType::Float:
+    case StaticType::Bool:
+    case StaticType::Tensor: return "tensor";
+    case StaticType::List: return "list";
+    case StaticType::Tuple: return "tuple";
+    case StaticType::Str: return "str";
+    case StaticType::Dict: return "dict";
+    case StaticType::None: return "None";
+    case StaticType::Function: return "function";
+    case StaticType::DType: return "dtype";
+    default: return "";
+    }
+}
+
 // `x.op(...)` of a table op (interp/calls.cpp method_arguments): NumPy's
 // varargs form (`x.reshape(2, 3)`, ints after the tensor) is not checked,
 // and too many arguments are counted without the tensor.
@@ -71,16 +90,14 @@ std::optional<CallProblem> op_method_count(const stdlib::OpDef& op, const lang::
     // the varargs form, unless an argument is known not to be an int
     unchecked = n >= 2 &&
                 (op.params[1].kind == stdlib::ParamKind::Shape || op.params[1].kind == stdlib::ParamKind::Axis) &&
-                given >= 2 && call.keywords.empty();
+                given >= 2;
     for (const lang::ExprPtr& arg : call.args) {
         const StaticType t = unchecked && arg ? types.of(*arg, scope) : StaticType{};
         if (t.known() && t.kind != StaticType::Int) unchecked = false;
     }
     if (unchecked || given + 1 <= n) return std::nullopt;
-    const size_t takes = n - 1;
-    return CallProblem{std::string(op.name) + ": takes " + std::to_string(takes) + (takes == 1 ? " argument" : " arguments") +
-                           " after the tensor it is called on, but " + std::to_string(given) +
-                           (given == 1 ? " was given" : " were given"),
+    if (shape.receiver_kind.empty()) return std::nullopt;  // (its words name the kind)
+    return CallProblem{interp::arity_error(shape.name, n, n, given + 1, interp::ArityWording::Function, shape.receiver_kind),
                        shape.name_loc, shape.name_length};
 }
 
@@ -89,7 +106,9 @@ std::optional<CallProblem> op_method_count(const stdlib::OpDef& op, const lang::
 // op's varargs form).
 bool method_candidates(const lang::Call& call, const lang::Attribute& a, int scope, Workspace& ws, Types& types,
                        std::vector<Candidate>& out) {
-    const CallShape at_name{a.loc, name_length(a.attr), false, interp::ArityWording::Method};
+    // `str.upper(s)`: the method as a function of the string (docs/language.md "Strings"), not checked
+    if (a.value->kind == lang::ExprKind::Name && a.value->as<lang::Name>().id == "str") return false;
+    const CallShape at_name{a.attr, a.loc, name_length(a.attr), false, interp::ArityWording::Method, {}};
     bool own_method = false;  // a method of the kind: the builtin is not reached for it
     const StaticType receiver = types.of(*a.value, scope);
     if (receiver.kind == StaticType::Module) return false;
@@ -102,7 +121,8 @@ bool method_candidates(const lang::Call& call, const lang::Attribute& a, int sco
         own_method = kinds.size() == 1;
     }
     if (own_method || !ws.builtins().count(a.attr)) return true;
-    const CallShape bound{a.loc, name_length(a.attr), true, interp::ArityWording::Function};
+    const CallShape bound{a.attr, a.loc, name_length(a.attr), true, interp::ArityWording::Function,
+                          receiver_name(receiver)};
     if (const stdlib::OpDef* op = ws.method_op(a.attr)) {
         bool unchecked = false;
         std::optional<CallProblem> p = op_method_count(*op, call, scope, types, bound, unchecked);
@@ -121,7 +141,7 @@ bool candidates(const Index& ix, Workspace& ws, Types& types, const CallSite& c,
     const lang::Expr& callee = *c.call->callee;
     if (callee.kind == lang::ExprKind::Name) {
         const std::string& name = callee.as<lang::Name>().id;
-        const CallShape shape{c.call->loc, name_length(name), false, interp::ArityWording::Function};
+        const CallShape shape{name, c.call->loc, name_length(name), false, interp::ArityWording::Function, {}};
         const int sym = ix.lookup(name, c.scope);
         if (sym < 0 && ws.builtins().count(name))
             out.push_back({ws.signatures(name), shape, std::nullopt, std::nullopt, op_name_of(ws, name)});
@@ -139,7 +159,7 @@ bool candidates(const Index& ix, Workspace& ws, Types& types, const CallSite& c,
             if (!module) return false;
             const std::optional<Signature> f = function_of(*module, module->top_level(a.attr));
             if (!f) return false;
-            out.push_back({{}, {a.loc, name_length(a.attr), false, interp::ArityWording::Function}, std::nullopt, f, {}});
+            out.push_back({{}, {a.attr, a.loc, name_length(a.attr), false, interp::ArityWording::Function, {}}, std::nullopt, f, {}});
             return true;
         }
     }

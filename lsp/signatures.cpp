@@ -77,14 +77,22 @@ std::vector<Signature> builtin_signatures(std::string_view name, const std::vect
 
 Signature function_signature(const lang::FunctionDef& f) {
     Signature s{f.name, {}, false, ""};
-    for (const lang::Param& p : f.params)
-        s.params.push_back({p.name, p.default_value ? literal_text(*p.default_value) : "", p.default_value != nullptr, false});
+    for (const lang::Param& p : f.params) {
+        if (p.form == lang::ParamForm::VarKeywords) {
+            s.any_keyword = p.name;
+            continue;
+        }
+        ParamSig q{p.name, p.default_value ? literal_text(*p.default_value) : "", p.default_value != nullptr,
+                   p.form == lang::ParamForm::VarArgs};
+        q.keyword_only = p.form == lang::ParamForm::KeywordOnly;  // after `*args` or a bare `*`
+        s.params.push_back(std::move(q));
+    }
     return s;
 }
 
 std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& shape,
                                       std::span<const Signature> signatures) {
-    if (signatures.empty()) return std::nullopt;
+    if (signatures.empty() || call.unpacks) return std::nullopt;  // (f(*xs): counted when it runs)
     std::vector<std::string_view> keywords;
     for (const lang::Keyword& k : call.keywords) keywords.push_back(k.name);
     const size_t given = call.args.size() + (shape.receiver ? 1 : 0);
@@ -94,9 +102,10 @@ std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& s
     bool all_count = true;  // every form refuses the count, and counts by position only
     for (const Signature& s : signatures) {
         if (s.open) return std::nullopt;
-        std::optional<interp::ArgumentProblem> p = interp::bind_arguments(s, given, keywords, shape.wording);
+        std::optional<interp::ArgumentProblem> p = interp::bind_arguments(s, given, keywords, shape.wording, shape.receiver_kind);
         if (!p) return std::nullopt;
         const bool count = p->keyword < 0 && p->message.find(": takes ") != std::string::npos;
+        if (count && shape.receiver && shape.receiver_kind.empty()) return std::nullopt;  // (its words name the kind)
         // a form that takes the count says what is wrong past it (range(1, zzz=1):
         // the keyword); else the widest form's problem: a builtin that takes
         // more than its op is the widest, and `tg run` says what that one finds
@@ -120,7 +129,7 @@ std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& s
     }
     // forms by position only that all refuse the count: the whole range, as
     // `tg run` counts them (range: takes 1 to 3 arguments)
-    if (all_count && signatures.size() > 1) first->message = interp::arity_error(signatures[0].name, lo, hi, given, shape.wording);
+    if (all_count && signatures.size() > 1) first->message = interp::arity_error(signatures[0].name, lo, hi, given, shape.wording, shape.receiver_kind);
     return first;
 }
 

@@ -43,10 +43,15 @@ struct CallProblem {
     uint32_t length = 0;  // characters
 };
 struct CallShape {
+    std::string_view name;     // the callee's name as written (`x.ravel()`: ravel)
     lang::Loc name_loc;        // where the callee's name is written
     uint32_t name_length = 0;  // characters
     bool receiver = false;
     interp::ArityWording wording = interp::ArityWording::Function;
+    // with a receiver: its kind as `type(x)` says it ("tensor"), which a
+    // count leaves out ("takes 2 arguments after the tensor it is called
+    // on"); "" when not known, and then a wrong count is not reported
+    std::string_view receiver_kind;
 };
 std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& shape,
                                       std::span<const Signature> signatures);

@@ -1,10 +1,10 @@
 // Tensor builtins of docs/builtins.md whose results are lists or tuples, which an op
 // of the table (one tensor result) cannot give: split and meshgrid are
 // composed of table ops (index slices, reshape, broadcast_to), so they
-// trace, compile and differentiate through those; unique and nonzero have
-// result shapes that depend on the data, so they run eagerly only (stdlib's
-// kernels) and are a trace error inside @graph. einsum is in
-// builtins_einsum.cpp.
+// trace, compile and differentiate through those; nonzero has a result
+// shape that depends on the data, so it runs eagerly only (stdlib's kernel)
+// and is a trace error inside @graph. einsum is in einsum.cpp, unique in
+// np_unique.cpp.
 #include <algorithm>
 #include <string>
 
@@ -15,6 +15,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
+#include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/select_ops.hpp"
 
@@ -137,14 +138,8 @@ Value meshgrid(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(out));
 }
 
-// unique / nonzero: eager only (their result shapes depend on the data)
+// nonzero: eager only (its result shape depends on the data; unique: np_unique.cpp)
 using np::eager_only;
-
-Value unique(Runtime& rt, const CallArgs& a) {
-    auto args = bind_args("unique", a, {"x"}, 1);
-    eager_only(rt, "unique");
-    return Value(stdlib::unique(to_tensor(*args[0], "unique: argument `x`")));
-}
 
 Value nonzero(Runtime& rt, const CallArgs& a) {
     auto args = bind_args("nonzero", a, {"x"}, 1);
@@ -162,7 +157,6 @@ void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out) {
     };
     add("split", split);
     add("meshgrid", meshgrid);
-    add("unique", unique);
     add("nonzero", nonzero);
     add("einsum", einsum);
 }

@@ -87,11 +87,13 @@ Value spec_builtin(Runtime&, const CallArgs& a) {
         while (a.keywords[k].name != names[i]) ++i;  // (one of them: checked above)
         *slots[i] = a.keyword_values[k];
     }
-    if (!dtype.is(Kind::DType)) throw Error("spec: argument `dtype` must be a dtype (f32, i64, ...), not " + repr_of(dtype));
+    if (!dtype.is(Kind::DType) && !dtype.is(Kind::Str))
+        throw Error("spec: argument `dtype` must be a dtype (f32, i64, ...), not " + repr_of(dtype));
+    const stdlib::DType dt = dtype_value(dtype, "spec: argument `dtype`");
     const bool named = name.defined() && !name.is(Kind::None);
     if (named && !name.is(Kind::Str)) throw Error("spec: argument `name` must be a str");
     auto s = std::make_shared<SpecObj>();
-    s->spec.type = {dtype.dtype(), shape_arg(shape, s->spec.dims), false};
+    s->spec.type = {dt, shape_arg(shape, s->spec.dims), false};
     if (named) s->spec.name = name.text();
     return Value::spec(std::move(s));
 }

@@ -24,6 +24,7 @@ std::string receiver(MethodOf of) {
     case MethodOf::List: return "r = [1, 2]\n";
     case MethodOf::Dict: return "r = {'a': 1}\n";
     case MethodOf::Str: return "r = 'a,b'\n";
+    case MethodOf::Set: return "r = {1, 2}\n";
     case MethodOf::Tensor: return "r = tensor([1.0])\n";
     case MethodOf::Graph: return "r = concrete(lambda a: a * 2, spec((2,)))\n";
     }
@@ -138,8 +139,8 @@ TEST_CASE("builtins word a call that does not fit as the binder does") {
     CHECK(error_of("def f():\n    return 1\nf(1)\n") == "f: takes no arguments but 1 was given");
     CHECK(error_of("svd(ones((2, 2)), True, True, False, 1)\n") == "svd: takes 4 arguments but 5 were given");
     CHECK(error_of("sorted([1], kye=1)\n") == "sorted: unknown keyword argument `kye`; did you mean `key`?");
-    CHECK(error_of("grad()\n") == "grad: takes 1 to 3 arguments but 0 were given");
-    CHECK(error_of("grad(f=len)\n") == "grad: takes 1 to 3 arguments but 0 were given");
+    CHECK(error_of("grad()\n") == "grad: takes 1 to 4 arguments but 0 were given");
+    CHECK(error_of("grad(f=len)\n") == "grad: takes 1 to 4 arguments but 0 were given");
     CHECK(error_of("tree_map(len)\n") == "tree_map: takes at least 2 arguments but 1 was given");
     CHECK(error_of("spec((2,), f32, 'x', 1)\n") == "spec: takes 3 arguments but 4 were given");
     CHECK(error_of("concrete(len, f=1)\n") == "concrete: unknown keyword argument `f`");

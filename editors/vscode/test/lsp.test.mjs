@@ -231,7 +231,7 @@ test('calls of methods and of other modules\' functions are checked', { skip }, 
     ['split: takes 0 to 2 arguments but 3 were given', at(text, 'split(",", 1'), 'split'.length],
     ['sum: unknown keyword argument `axes`; did you mean `axis`?', at(text, 'axes'), 'axes'.length],
     ['reshape: takes 1 argument after the tensor it is called on, but 2 were given', at(text, 'reshape((2'), 'reshape'.length],
-    ['item: takes no arguments but 1 was given', at(text, 'item(1)'), 'item'.length],
+    ['tolist: takes no arguments but 1 was given', at(text, 'tolist(1)'), 'tolist'.length],
     ['scale: takes 2 arguments but 3 were given', at(text, 'scale(x'), 'scale'.length],
     ['adam: unknown keyword argument `beta1`', at(text, 'beta1'), 'beta1'.length],
     // a parameter: a list's append is the only `append`; `count=` fits neither a string's split nor the builtin's
