@@ -16,6 +16,7 @@
 
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
+#include "interp/values/dict.hpp"
 #include "interp/values/value.hpp"
 #include "stdlib/op_table.hpp"
 #include "lang/ast.hpp"
@@ -37,6 +38,7 @@ struct ConcreteCall;   // concrete.cpp: what concrete()'s arguments say
 struct ConcreteTrace;  // concrete.cpp: one trace of it
 struct ForRange;     // autograph_loops.cpp: a traced `for` loop's counter
 struct TracedWhile;  // autograph_loops.cpp: a `while` loop traced as it runs
+struct EvaluatedArgs;  // star_args.hpp: the arguments evaluated at a call site
 
 // While tracing, `break` / `continue` of the innermost loop that may or may
 // not have happened (symbolic bools; static False otherwise).
@@ -320,7 +322,8 @@ private:
     Value eval_listcomp(const lang::ListComp& c);  // and dict comprehensions
     // dicts (expressions.cpp): {k: v}, and the key of d[k], with errors located at the key
     Value eval_dict(const lang::DictExpr& d);
-    DictKey key_at(const Value& k, lang::Loc loc);
+    Value eval_set(const lang::SetExpr& s);
+    DictKey key_at(const Value& k, lang::Loc loc, KeyUse use = KeyUse::DictKey);
     DictKey index_key(const lang::Index& e);
     Value make_lambda(const lang::Lambda& l);
     bool cond(const lang::Expr& e);  // the truth seam, located at the condition
@@ -328,6 +331,8 @@ private:
 
     // calls (calls.cpp)
     Value eval_call(const lang::Call& c);
+    // A call's arguments with `*xs` and `**d` unpacked; `fn` names the callee in errors (interp/star_args.cpp).
+    void eval_unpacking_args(const lang::Call& c, EvaluatedArgs& a, const std::string& fn);
     Value call_method(const lang::Call& c, const lang::Attribute& a);
     Value call_function(const FunctionObj& fn, const CallArgs& args, const lang::SourcePtr& call_source);
     Value call_direct(const lang::Call& c, const FunctionObj& fn);

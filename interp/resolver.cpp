@@ -276,7 +276,10 @@ private:
 
     void params(const std::vector<Param>& ps, Scope& inner) {
         inner.facts->source = source_;
-        for (auto& p : ps) inner.declare(p.name, p.loc);
+        for (auto& p : ps) {
+            inner.declare(p.name, p.loc);
+            if (p.form != ParamForm::Plain) inner.facts->star_params = true;
+        }
         inner.facts->num_params = static_cast<int>(ps.size());
     }
 
@@ -334,6 +337,10 @@ private:
         case ExprKind::Tuple:
             for (auto& x : e.as<TupleExpr>().elts) expr(*x, s);
             break;
+        case ExprKind::Set:
+            for (auto& x : e.as<SetExpr>().elts) expr(*x, s);
+            break;
+        case ExprKind::Starred: expr(*e.as<Starred>().value, s); break;
         case ExprKind::Dict:
             for (size_t i = 0; i < e.as<DictExpr>().keys.size(); ++i) {
                 expr(*e.as<DictExpr>().keys[i], s);
@@ -356,7 +363,7 @@ private:
             auto& c = e.as<ListComp>();
             expr(*c.iter, s);  // the iterable is evaluated outside, as in Python
             auto facts = std::make_unique<FunctionFacts>();
-            facts->name = c.key ? "<dictcomp>" : "<listcomp>";
+            facts->name = c.key ? "<dictcomp>" : c.is_set ? "<setcomp>" : "<listcomp>";
             facts->source = source_;
             Scope inner{facts.get(), {}, s};
             // every clause's target is a local of the comprehension, seen by the element

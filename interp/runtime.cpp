@@ -218,7 +218,10 @@ void find_module_file(const std::string& name, const std::string& from_path, con
     if (find_builtin_module(name, path, text)) return;
     std::string looked;
     for (size_t i = 0; i < dirs.size(); ++i) looked += (i ? ", " : "") + dirs[i];
-    throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")");
+    std::string hint;  // ported NumPy code: its functions are tg's builtins (docs/numpy.md)
+    if (name == "numpy" || name == "numpy.linalg")
+        hint = "; NumPy's functions are tg's builtins: drop the import and the `np.` prefix (docs/numpy.md)";
+    throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")" + hint);
 }
 
 std::string check_file_path(const Options& options, const std::string& path) {

@@ -207,10 +207,7 @@ Value loadtxt(Runtime& rt, const CallArgs& a) {
         o.skiprows = to_int(*s, "loadtxt: argument `skiprows`");
         if (o.skiprows < 0) throw Error("loadtxt: argument `skiprows` must be >= 0, not " + std::to_string(o.skiprows));
     }
-    if (const Value* t = args[3]) {
-        if (!t->is(Kind::DType)) throw Error(std::string("loadtxt: argument `dtype` must be a dtype, not ") + kind_name(t->kind()));
-        o.dtype = t->dtype();
-    }
+    if (const Value* t = args[3]) o.dtype = dtype_value(*t, "loadtxt: argument `dtype`");
     return with_file(rt, "loadtxt", path, [&](const stdlib::FileRoot& root, const std::string& file) {
         const stdlib::FileContents text(root, file, kind_of(path).gzip);  // t.csv.gz is decompressed, as np.loadtxt does
         return Value(stdlib::parse_text_table(text.bytes(), o));

@@ -24,13 +24,7 @@ using stdlib::Shape;
 
 // A dtype argument (a dtype or its name, tg's or NumPy's); `dflt` when absent or None
 DType dtype_arg(const Value* v, const std::string& what, DType dflt) {
-    if (is_none(v)) return dflt;
-    if (v->is(Kind::DType)) return v->dtype();
-    if (v->is(Kind::Str)) {
-        if (auto d = stdlib::dtype_from_string(v->text())) return *d;
-        throw Error(what + ": unknown dtype '" + v->text() + "' (tg's dtypes: f32 f64 i32 i64 bool)");
-    }
-    throw Error(what + " must be a dtype, not " + std::string(kind_name(v->kind())));
+    return is_none(v) ? dflt : dtype_value(*v, what);
 }
 
 int64_t size_arg(const Value* v, const std::string& what, int64_t dflt) {

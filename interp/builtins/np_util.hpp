@@ -71,7 +71,7 @@ stdlib::DType float_dtype(const Value& x);
 using Builtins = std::vector<std::pair<std::string, Value>>;
 void add(Builtins& out, const std::string& name, BuiltinFn fn);
 // A builtin named like the table op `op` that replaces the op's own builtin
-// (with more parameters or argument forms: eye, diag, norm)
+// (with more parameters or argument forms: eye, diag, norm, sort, clip, pad)
 void add_replacing(Builtins& out, const std::string& name, BuiltinFn fn, const stdlib::OpDef& op);
 
 }  // namespace tg::interp::np

@@ -11,15 +11,29 @@
 #include <numbers>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/call_signature.hpp"
+#include "interp/check_args.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 
 namespace tg::interp {
 
-namespace {
+const Value* keyword(const CallArgs& a, std::string_view name) {
+    for (size_t k = 0; k < a.keywords.size(); ++k)
+        if (a.keywords[k].name == name) return &a.keyword_values[k];
+    return nullptr;
+}
+
+void only_keywords(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> allowed) {
+    for (const KwArg& k : a.keywords)
+        if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
+            throw Error(fn + ": unknown keyword argument `" + std::string(k.name) + "`" +
+                        did_you_mean(k.name, std::span<const std::string_view>(allowed.begin(), allowed.size())));
+}
 
 std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what) {
     std::vector<Value> out;
@@ -38,29 +52,17 @@ std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what
     return out;
 }
 
+namespace {
+
+// Counted as the one binder counts positional-only parameters (`reversed(xs, /)`, interp/call_signature.hpp).
 void positional_only(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
-    if (a.positional.size() < lo || a.positional.size() > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " +
-                    std::to_string(a.positional.size()) + (a.positional.size() == 1 ? " was given" : " were given"));
-    }
-}
-
-const Value* keyword(const CallArgs& a, std::string_view name) {
-    for (size_t k = 0; k < a.keywords.size(); ++k)
-        if (a.keywords[k].name == name) return &a.keyword_values[k];
-    return nullptr;
-}
-
-void only_keywords(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> allowed) {
-    for (const KwArg& k : a.keywords)
-        if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
-            throw Error(fn + ": unknown keyword argument `" + std::string(k.name) + "`");
+    if (a.positional.size() < lo || a.positional.size() > hi)
+        throw Error(arity_error(name, lo, hi, a.positional.size(), ArityWording::Method, method_receiver(a)));
 }
 
 Value enumerate(Runtime& rt, const CallArgs& a) {
-    only_keywords("enumerate", a, {"start"});
     positional_only("enumerate", a, 1, 2);
+    only_keywords("enumerate", a, {"start"});
     int64_t start = 0;
     if (a.positional.size() == 2) start = to_int(a.positional[1], "enumerate: argument `start`");
     if (const Value* s = keyword(a, "start")) start = to_int(*s, "enumerate: argument `start`");
@@ -73,13 +75,25 @@ Value enumerate(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(out));
 }
 
-// zip stops at the shortest, as Python's.
+// zip stops at the shortest, as Python's; strict=True requires equal lengths (Python 3.10).
 Value zip(Runtime& rt, const CallArgs& a) {
-    only_keywords("zip", a, {});
+    only_keywords("zip", a, {"strict"});
+    bool strict = false;
+    if (const Value* s = keyword(a, "strict")) {
+        if (has_symbolic(*s)) dynamic_value_error("zip: argument `strict` must be static inside a @graph function");
+        try {
+            strict = truth(*s);
+        } catch (const stdlib::OpError& e) {
+            throw Error(std::string("zip: argument `strict`: ") + e.what());
+        }
+    }
     std::vector<std::vector<Value>> seqs;
     size_t n = a.positional.empty() ? 0 : SIZE_MAX;
     for (size_t k = 0; k < a.positional.size(); ++k) {
         seqs.push_back(items_of(rt, a.positional[k], "zip: argument " + std::to_string(k + 1)));
+        if (strict && k > 0 && seqs.back().size() != seqs[0].size())
+            throw Error("zip: argument " + std::to_string(k + 1) + " has " + std::to_string(seqs.back().size()) +
+                        " items and argument 1 has " + std::to_string(seqs[0].size()) + " (strict=True)");
         n = std::min(n, seqs.back().size());
     }
     std::vector<Value> out;
@@ -93,12 +107,14 @@ Value zip(Runtime& rt, const CallArgs& a) {
 }
 
 Value reversed(Runtime& rt, const CallArgs& a) {
-    only_keywords("reversed", a, {});
     positional_only("reversed", a, 1, 1);
+    only_keywords("reversed", a, {});
     std::vector<Value> xs = items_of(rt, a.positional[0], "reversed");
     std::reverse(xs.begin(), xs.end());
     return Value::list(std::move(xs));
 }
+
+}  // namespace
 
 // a < b as a Python bool; a dynamic answer while tracing is a trace error.
 // `fn` names the builtin in errors (sorted, sort).
@@ -131,8 +147,11 @@ bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
     }
 }
 
+namespace {
+
 Value sorted(Runtime& rt, const CallArgs& a) {
-    positional_only("sorted", a, 1, 1);
+    positional_only("sorted", a, 1, 1);  // (the count, then the keywords, before the value is read: as the binder checks)
+    only_keywords("sorted", a, {"key", "reverse"});
     return Value::list(sort_values(rt, items_of(rt, a.positional[0], "sorted"), a, "sorted"));
 }
 
@@ -179,6 +198,18 @@ bool numpy_item(const Value& v) {
     return t.shape.rank() == 0 && (t.weak || t.dtype == stdlib::DType::Bool);
 }
 
+// Nested lists of one shape (a ragged one is no NumPy array: Python's order
+// compares its items)
+bool rectangular(const Value& v) {
+    if (!v.is_sequence() || v.items().empty()) return true;
+    const Value& first = v.items()[0];
+    for (const Value& x : v.items()) {
+        if (x.is_sequence() != first.is_sequence()) return false;
+        if (x.is_sequence() && (x.items().size() != first.items().size() || !rectangular(x))) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 // docs/builtins.md "sum, min and max of a list": with one list or tuple of
@@ -187,7 +218,8 @@ bool numpy_item(const Value& v) {
 std::optional<Value> python_fold(Runtime& rt, const CallArgs& a, PythonFold which) {
     if (a.positional.size() != 1 || !a.keywords.empty() || !a.positional[0].is_sequence()) return std::nullopt;
     const std::vector<Value>& xs = a.positional[0].items();
-    if (xs.empty() || std::all_of(xs.begin(), xs.end(), numpy_item)) return std::nullopt;
+    if (xs.empty() || (std::all_of(xs.begin(), xs.end(), numpy_item) && rectangular(a.positional[0])))
+        return std::nullopt;
     if (which == PythonFold::Sum) {
         // Python's sum: 0 + x0 + x1 + ..., left to right (`sum(losses)`)
         Value acc = Value::from_int(0);
@@ -222,8 +254,8 @@ void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out) {
     for (bool as_list : {true, false}) {
         const char* name = as_list ? "list" : "tuple";
         add(name, [name, as_list](Runtime& rt, const CallArgs& a) {
-            only_keywords(name, a, {});
             positional_only(name, a, 0, 1);
+            only_keywords(name, a, {});
             std::vector<Value> xs;
             if (!a.positional.empty()) xs = items_of(rt, a.positional[0], name);
             return as_list ? Value::list(std::move(xs)) : Value::tuple(std::move(xs));

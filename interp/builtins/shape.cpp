@@ -1,19 +1,21 @@
 // Tensor builtins of docs/builtins.md whose results are lists or tuples, which an op
 // of the table (one tensor result) cannot give: split and meshgrid are
 // composed of table ops (index slices, reshape, broadcast_to), so they
-// trace, compile and differentiate through those; unique and nonzero have
-// result shapes that depend on the data, so they run eagerly only (stdlib's
-// kernels) and are a trace error inside @graph. einsum is in
-// builtins_einsum.cpp.
+// trace, compile and differentiate through those; nonzero has a result
+// shape that depends on the data, so it runs eagerly only (stdlib's kernel)
+// and is a trace error inside @graph. einsum is in einsum.cpp, unique in
+// np_unique.cpp.
 #include <algorithm>
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
 #include "interp/builtins/compose.hpp"
 #include "interp/builtins/np_util.hpp"
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
+#include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/select_ops.hpp"
 
@@ -23,22 +25,34 @@ using stdlib::Attr;
 using stdlib::IndexItem;
 using stdlib::Shape;
 
+namespace {
+
+// What is wrong with a call bind_args refuses, worded by the one binder the
+// language server checks calls with (interp/check_args.hpp): "takes 3
+// arguments but 4 were given", "unknown keyword argument `axes`; did you
+// mean `axis`?". Made only for the error: a call that fits costs nothing.
+[[noreturn]] void refuse(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
+                         size_t required) {
+    CallSignature s{fn, {}, false, ""};
+    for (size_t i = 0; i < names.size(); ++i) s.params.push_back({std::string(names[i]), "", i >= required, false});
+    check_arguments(s, a, ArityWording::Function);
+    throw Error("internal error: " + fn + ": the arguments were refused and then accepted");
+}
+
+}  // namespace
+
 std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
                                     size_t required) {
     std::vector<const Value*> out(names.size(), nullptr);
-    if (a.positional.size() > names.size())
-        throw Error(fn + ": takes at most " + std::to_string(names.size()) + " arguments but " +
-                    std::to_string(a.positional.size()) + " were given");
+    if (a.positional.size() > names.size()) refuse(fn, a, names, required);
     for (size_t i = 0; i < a.positional.size(); ++i) out[i] = &a.positional[i];
     for (size_t k = 0; k < a.keywords.size(); ++k) {
         auto it = std::find(names.begin(), names.end(), a.keywords[k].name);
-        if (it == names.end()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
-        const size_t i = static_cast<size_t>(it - names.begin());
-        if (out[i]) throw Error(fn + ": argument `" + std::string(*it) + "` given twice");
-        out[i] = &a.keyword_values[k];
+        if (it == names.end() || out[static_cast<size_t>(it - names.begin())]) refuse(fn, a, names, required);
+        out[static_cast<size_t>(it - names.begin())] = &a.keyword_values[k];
     }
     for (size_t i = 0; i < required; ++i)
-        if (!out[i]) throw Error(fn + ": missing argument `" + std::string(names.begin()[i]) + "`");
+        if (!out[i]) refuse(fn, a, names, required);
     return out;
 }
 
@@ -124,14 +138,8 @@ Value meshgrid(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(out));
 }
 
-// unique / nonzero: eager only (their result shapes depend on the data)
+// nonzero: eager only (its result shape depends on the data; unique: np_unique.cpp)
 using np::eager_only;
-
-Value unique(Runtime& rt, const CallArgs& a) {
-    auto args = bind_args("unique", a, {"x"}, 1);
-    eager_only(rt, "unique");
-    return Value(stdlib::unique(to_tensor(*args[0], "unique: argument `x`")));
-}
 
 Value nonzero(Runtime& rt, const CallArgs& a) {
     auto args = bind_args("nonzero", a, {"x"}, 1);
@@ -149,7 +157,6 @@ void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out) {
     };
     add("split", split);
     add("meshgrid", meshgrid);
-    add("unique", unique);
     add("nonzero", nonzero);
     add("einsum", einsum);
 }

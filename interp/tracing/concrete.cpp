@@ -21,6 +21,7 @@
 #include <optional>
 #include <tuple>
 
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
@@ -321,16 +322,14 @@ void Evaluator::mark_concrete(ConcreteCall& c, ConcreteTrace& kept, const tracer
 }
 
 Value Evaluator::concrete(const CallArgs& a, const lang::SourcePtr& call_source) {
+    check_arguments("concrete(f, /, *specs, params_as_inputs=False)", a);  // docs/builtins.md
     ConcreteCall c;
     for (size_t k = 0; k < a.keywords.size(); ++k) {
-        if (a.keywords[k].name != "params_as_inputs")
-            throw Error("concrete: unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
         const Value& b = a.keyword_values[k];
         if (!b.is_tensor() || b.tensor_type().shape.rank() != 0 || b.tensor_type().dtype != stdlib::DType::Bool)
             throw Error("concrete: argument `params_as_inputs` must be True or False, not " + repr_of(b));
         c.params_as_inputs = b.tensor().item_bool();
     }
-    if (a.positional.empty()) throw Error("concrete: missing argument `f`");
     const Value& f = a.positional[0];
     if (!f.is(Kind::Function))
         throw Error(std::string("concrete: argument `f` must be a function defined in tg (def or lambda), not a ") +
@@ -344,7 +343,10 @@ Value Evaluator::concrete(const CallArgs& a, const lang::SourcePtr& call_source)
                     std::to_string(given) + " specs were given");
     for (size_t i = 0; i < params.size(); ++i) {
         const std::string& name = params[i].name;
-        const Value v = i < given ? a.positional[i + 1] : fn.defaults[i];
+        Value v = i < given ? a.positional[i + 1] : fn.defaults[i];
+        // *args / **kwargs given no spec: none passed (a tuple or dict of specs passes some)
+        if (!v.defined() && params[i].form == lang::ParamForm::VarArgs) v = Value::tuple({});
+        if (!v.defined() && params[i].form == lang::ParamForm::VarKeywords) v = Value::dict(DictObj{});
         if (!v.defined()) throw Error("concrete: missing a spec for argument `" + name + "` of `" + fn.name + "`");
         const bool is_static = i < fn.static_params.size() && fn.static_params[i];
         if (is_static && has_input_leaf(v) && (v.is(Kind::Spec) || !v.is_tensor()))

@@ -1,50 +1,46 @@
 #include "interp/values/dict.hpp"
 
-#include "interp/suggest.hpp"
-
 #include <algorithm>
 
 #include "interp/control.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/runtime.hpp"
 #include "interp/tracing/trace.hpp"
 
 namespace tg::interp {
 
-namespace {
-
 std::string kind_desc(const Value& v) {
     if (v.is_tensor()) {
         const stdlib::TensorType t = v.tensor_type();
         if (t.shape.rank() > 0) return "a tensor of shape " + t.shape.to_string();
         if (t.dtype == stdlib::DType::Bool) return "a bool";
-        return std::string("a float (") + stdlib::dtype_name(t.dtype) + ")";
+        return std::string(stdlib::is_float(t.dtype) ? "a float (" : "an int (") + stdlib::dtype_name(t.dtype) + ")";
     }
     if (v.is(Kind::None)) return "None";
     return std::string("a ") + kind_name(v.kind());
 }
 
-}  // namespace
-
-DictKey dict_key(const Runtime& rt, const Value& k) {
+DictKey dict_key(const Runtime& rt, const Value& k, KeyUse use) {
     if (k.sym_str() || (k.is_symbolic() && k.tensor_type().shape.rank() == 0)) {
-        const std::string msg =
-            "a dict key must be static inside a @graph function, but this one depends on the contents of a tensor";
+        const std::string msg = std::string(use == KeyUse::DictKey ? "a dict key" : "a set element") +
+                                " must be static inside a @graph function, but this one depends on the contents of a tensor";
         if (rt.trace && k.is_symbolic()) dynamic_value_error(*rt.trace, msg, k);
         dynamic_value_error(msg);
     }
-    return dict_key(k);
+    return dict_key(k, use);
 }
 
-DictKey dict_key(const Value& k) {
+DictKey dict_key(const Value& k, KeyUse use) {
     if (k.is(Kind::Str)) return DictKey{false, 0, k.text()};
     if (k.is_tensor()) {
         const stdlib::TensorType t = k.tensor_type();
         if (t.shape.rank() == 0 && stdlib::is_int(t.dtype) && t.dtype != stdlib::DType::Bool)
             return DictKey{true, k.tensor().item_i64(), {}};
     }
-    throw Error("dict keys must be strings or integers, not " + kind_desc(k));
+    throw Error(std::string(use == KeyUse::DictKey ? "dict keys" : "set elements") +
+                " must be strings or integers, not " + kind_desc(k));
 }
 
 Value key_value(const DictKey& k) { return k.is_int ? Value::from_int(k.i) : Value::str(k.s); }
@@ -73,32 +69,17 @@ const Value& dict_item(const Runtime& rt, const Value& d, const Value& k) {
 
 namespace {
 
-constexpr std::string_view kMethods[] = {"keys", "values", "items", "get", "pop", "update", "copy", "setdefault", "clear"};
-
 void arity(std::string_view name, const CallArgs& a, size_t lo, size_t hi) {
     const size_t n = a.positional.size();
-    if (n < lo || n > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(std::string(name) + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " +
-                    std::to_string(n) + (n == 1 ? " was given" : " were given"));
-    }
+    if (n < lo || n > hi)
+        throw Error(arity_error(name, lo, hi, n, ArityWording::Method));
 }
 
-// The optional second argument `default` (positional or keyword), or null.
-const Value* default_arg(std::string_view name, const CallArgs& a) {
-    const Value* d = a.positional.size() > 1 ? &a.positional[1] : nullptr;
-    for (size_t k = 0; k < a.keywords.size(); ++k) {
-        if (a.keywords[k].name != "default")
-            throw Error(std::string(name) + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
-        if (d) throw Error(std::string(name) + ": argument `default` given twice");
-        d = &a.keyword_values[k];
-    }
-    return d;
-}
-
-void no_keywords(std::string_view name, const CallArgs& a) {
-    if (!a.keywords.empty())
-        throw Error(std::string(name) + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`");
+// The optional second argument `default` (positional or keyword; the
+// method's signature is checked), or null.
+const Value* default_arg(const CallArgs& a) {
+    if (a.positional.size() > 1) return &a.positional[1];
+    return a.keywords.empty() ? nullptr : &a.keyword_values[0];
 }
 
 // Adds to `d` the entries of a dict, or of a list/tuple of (key, value)
@@ -130,20 +111,15 @@ void merge_keywords(DictObj& d, const CallArgs& a) {
 
 }  // namespace
 
-std::span<const std::string_view> dict_method_names() { return kMethods; }
-
-bool is_dict_method(std::string_view name) {
-    return std::find(std::begin(kMethods), std::end(kMethods), name) != std::end(kMethods);
-}
+bool is_dict_method(std::string_view name) { return method_signature(MethodOf::Dict, name) != nullptr; }
 
 bool mutates_dict(std::string_view name) {
     return name == "pop" || name == "update" || name == "setdefault" || name == "clear";
 }
 
 Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const CallArgs& a) {
+    check_method_arguments(MethodOf::Dict, name, a);  // what each takes: interp/method_signatures.cpp
     if (name == "keys" || name == "values" || name == "items" || name == "copy" || name == "clear") {
-        arity(name, a, 0, 0);
-        no_keywords(name, a);
         const DictObj& d = dict.dict();
         if (name == "copy") return dict;  // value semantics: the value is its own copy
         if (name == "clear") {
@@ -160,15 +136,13 @@ Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const Ca
         return Value::list(std::move(out));
     }
     if (name == "update") {
-        arity(name, a, 0, 1);
         DictObj& d = dict.dict_mut();
         if (!a.positional.empty()) merge(rt, d, a.positional[0], "update: argument `other`");
         merge_keywords(d, a);
         return Value::none();
     }
     // get, pop, setdefault: a key and an optional default
-    arity(name, a, 1, 2);
-    const Value* dflt = default_arg(name, a);
+    const Value* dflt = default_arg(a);
     const DictKey key = dict_key(rt, a.positional[0]);
     if (name == "get") {
         const Value* v = dict.dict().find(key);

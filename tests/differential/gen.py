@@ -1042,6 +1042,12 @@ class GradGen:
 
     def __init__(self, seed, index):
         self.rng = random.Random("tg-differential-grad-body:%s:%d" % (seed, index))
+        # Half the gradient programs also take the gradient with
+        # loop_checkpoint=K (docs/training.md "Bounding a loop's saved values")
+        # and assert it equals the unbounded one bit for bit (drawn apart, so
+        # the programs are those the seed made before).
+        ck = random.Random("tg-differential-loop-checkpoint:%s:%d" % (seed, index))
+        self.loop_checkpoint = ck.choice([1, 2, 3]) if ck.random() < 0.5 else 0
         self.index = index
         self.name = "f%04d" % index
         self.counters = 0
@@ -1122,8 +1128,17 @@ class GradGen:
                  ind + "s = " + self.pick(["t * 1.0", "sum(x) * 0.5", "t + w[0]"])]
         lines += self.block(ind, 0, self.rng.randint(2, 5))
         lines.append(ind + "return " + self.pick(["s + sum(y * y)", "mean(y) * s", "s", "sum(tanh(y)) + s * t"]))
-        lines += ["", "@graph", "def %s(x, w, t):" % self.name,
-                  ind + "return value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d]
+        lines += ["", "@graph", "def %s(x, w, t):" % self.name]
+        if self.loop_checkpoint:
+            k = self.loop_checkpoint
+            same = " & ".join("all((%s == %s) | (%s != %s))" % (a, b, a, a)
+                              for a, b in [("r[0]", "q[0]")] + [("r[1][%d]" % i, "q[1][%d]" % i) for i in range(3)])
+            lines += [ind + "r = value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d,
+                      ind + "q = value_and_grad(%s, argnums=(0, 1, 2), loop_checkpoint=%d)(x, w, t)" % (d, k),
+                      ind + "assert %s, \"loop_checkpoint=%d changed the gradient\"" % (same, k),
+                      ind + "return r"]
+        else:
+            lines.append(ind + "return value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d)
         calls = []
         L = self.rng.randint(2, 4)
         for _ in range(2):
@@ -1231,7 +1246,8 @@ class FeatureGen:
     -0.0, Python's sum/min/max over lists of tensors, ops with more than 64
     inputs, `for` over tensors and lists, comprehensions, dicts, closures,
     literals mixed with tensors of every dtype, list slice assignment and
-    del, << and >>, nonlocal and global, vmap (bodies with control flow,
+    del, << and >>, nonlocal and global, *args and **kwargs with unpacking
+    at call sites, sets, isinstance, vmap (bodies with control flow,
     in_axes, per-example gradients), grad of eager code with a
     loop over the differentiated tensor, nested grad (2-3 deep; rarely the
     error of three on a vector), grad through nested converted loops whose
@@ -1357,7 +1373,45 @@ class FeatureGen:
     def pylang(self):
         # list slice assignment and del on a list of tensors, << and >> on
         # integer tensors and a nonlocal accumulator, in the traced body; a
-        # `global` counter in eager code after the calls (docs/language.md "Lists", "Scopes")
+        # `global` counter in eager code after the calls (docs/language.md "Lists", "Scopes");
+        # then one or two of *args / **kwargs, sets and isinstance (pylang_more)
+        return self.pylang_base() + [l for f in self.rng.sample(
+            [self.star_args, self.sets, self.isinstance_forms], self.rng.randint(1, 2)) for l in f()]
+
+    def star_args(self):
+        # a helper taking *args, a keyword-only parameter and **kwargs, called
+        # with unpacking (of a list, a dict, a traced tensor's rows) from the
+        # traced body and with another count of arguments (docs/language.md "Calls")
+        s = "sa%04d" % self.index
+        self.pre += ["def %s(a, *rest, scale=1.0, **kw):" % s, "    out = a * scale", "    for r in rest:",
+                     "        out = out + r", "    for k in sorted(kw):", "        out = out - kw[k] * 0.5",
+                     "    return out, len(rest), sorted(kw)", ""]
+        rest = self.rng.sample(["x * 2.0", "x + 1.0", "xd", "f32(xi)", "x[0]"], self.rng.randint(0, 3))
+        kw = self.rng.sample(["'p': x", "'q': xd * 2.0", "'r': 1.5"], self.rng.randint(0, 2))
+        call = "%s(x, *[%s], scale=%s, **{%s})" % (s, ", ".join(rest), self.lit(), ", ".join(kw))
+        star = self.pick(["(lambda *t: len(t))(*x)", "(lambda *t, **k: t[0] * len(k))(*xd, a=1, b=2)",
+                          "max(*[len(x), 2])", "%s(*(x, x), **{'z': xd})[0]" % s])
+        return ["print('sa', %s)" % call, "print('sa', %s, %s(*[x]))" % (star, s)]
+
+    def sets(self):
+        # sets are static inside @graph: built from static ints and strings,
+        # changed in a static loop, combined, and used to pick tensors (docs/language.md "Sets")
+        t = self.tmp()
+        a = sorted(self.rng.sample(range(6), self.rng.randint(1, 4)))
+        op = self.pick(["|", "&", "-", "^"])
+        return ["%s = {%s}" % (t, ", ".join(map(str, a))),
+                "for i in range(len(x)):", "    %s.%s(i)" % (t, self.pick(["add", "discard"])),
+                "%s = %s %s {%d, len(x)}" % (t, t, op, self.rng.randint(0, 5)),
+                "print('st', %s, len(%s), sorted(%s, reverse=True), 1 in %s, {k %% 2 for k in %s} <= {0, 1})" % (t, t, t, t, t),
+                "print('st', sum([x[i] for i in %s if i < len(x)]) + 0.0, x * len(%s | {'a'}))" % (t, t)]
+
+    def isinstance_forms(self):
+        # isinstance on traced tensors, numbers and containers: static answers (docs/language.md "Types")
+        v = self.pick(["x", "x[0]", "xi[0]", "xb[0]", "xd.sum()", "[x]", "(x, xd)", "{\"k\": x}", "len(x)"])
+        t = self.pick(["float", "int", "bool", "tensor", "(list, tuple)", "(int, float)", "dict"])
+        return ["print('is', isinstance(%s, %s), x * 2.0 if isinstance(%s, %s) else xd)" % (v, t, v, t)]
+
+    def pylang_base(self):
         t, h, g = self.tmp(), "acc%04d" % self.index, "gl%04d" % self.index
         a, b = sorted(self.rng.sample(range(5), 2))
         self.pre += ["n%04d = 0" % self.index, "def %s(k):" % g, "    global n%04d" % self.index,
