@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "interp/reference.hpp"
 #include "interp/suggest.hpp"
 #include "stdlib/dtype.hpp"
 #include "stdlib/op_table.hpp"
@@ -13,33 +14,6 @@ namespace {
 std::string_view trimmed(std::string_view s) {
     size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
     return b == std::string_view::npos ? std::string_view{} : s.substr(b, e - b + 1);
-}
-
-// The parameters of "a, b=(1, 2), sep=\",\"": split at commas outside
-// brackets and quotes.
-std::vector<std::string_view> split_params(std::string_view s) {
-    std::vector<std::string_view> out;
-    int depth = 0;
-    char quote = 0;
-    size_t start = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (quote) {
-            if (c == '\\') ++i;
-            else if (c == quote) quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '(' || c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-            --depth;
-        } else if (c == ',' && depth == 0) {
-            out.push_back(trimmed(s.substr(start, i - start)));
-            start = i + 1;
-        }
-    }
-    if (!trimmed(s.substr(start)).empty()) out.push_back(trimmed(s.substr(start)));
-    return out;
 }
 
 std::string attr_text(const stdlib::Attr& a) {
@@ -153,7 +127,7 @@ std::optional<Signature> parse_signature(std::string_view text) {
     const size_t open = text.find('('), close = text.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
     Signature s{std::string(trimmed(text.substr(0, open))), {}, false, ""};
-    for (std::string_view p : split_params(text.substr(open + 1, close - open - 1))) {
+    for (std::string_view p : interp::split_params(text.substr(open + 1, close - open - 1))) {
         if (p == "...") {
             s.open = true;
             continue;
@@ -185,7 +159,8 @@ std::vector<Signature> builtin_signatures(std::string_view name, const std::vect
             if (auto s = parse_signature(text); s && s->name == name) out.push_back(std::move(*s));
     if (auto s = op_signature(name)) {
         bool same = false;
-        for (const Signature& o : out) same = same || o.label() == s->label();
+        // (the reference's wider form of the op's signature stands for it: pad, clip, sum's dtype=)
+        for (const Signature& o : out) same = same || o.label() == s->label() || interp::widens(o.label(), s->label());
         if (!same) out.push_back(std::move(*s));
     }
     return out;
