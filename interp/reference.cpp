@@ -153,7 +153,9 @@ bool widens(std::string_view wide, std::string_view narrow) {
     return std::equal(n.begin(), n.end(), w.begin()) && wide_required <= narrow_required;
 }
 
-std::vector<BuiltinDoc> builtin_docs() {
+namespace {
+
+std::vector<BuiltinDoc> parse_builtin_docs() {
     std::vector<BuiltinDoc> docs;
     std::string_view text = builtin_reference_text();
     std::string section;
@@ -167,6 +169,14 @@ std::vector<BuiltinDoc> builtin_docs() {
     // A signature shown bare (`pi`) and with parameters: keep the ones with.
     for (BuiltinDoc& d : docs)
         if (d.signatures.size() > 1) std::erase(d.signatures, d.name);
+    return docs;
+}
+
+}  // namespace
+
+const std::vector<BuiltinDoc>& builtin_docs() {
+    // the page is compiled in: read once per process (constant data, as the op registry)
+    static const std::vector<BuiltinDoc> docs = parse_builtin_docs();
     return docs;
 }
 

@@ -24,7 +24,8 @@ struct BuiltinDoc {
 // name widens is left out (the table's `pad(x, widths, value=0)` beside
 // `pad(x, widths, value=0, mode="constant", constant_values=None)`), and
 // `argsort(...)` in a row takes the parameters of the signature before it.
-std::vector<BuiltinDoc> builtin_docs();
+// Read from the page once per process.
+const std::vector<BuiltinDoc>& builtin_docs();
 // The parameters of "a, b=(1, 2), sep=\",\"" (a signature's text between its
 // parentheses): split at commas outside brackets and quotes, trimmed.
 std::vector<std::string_view> split_params(std::string_view s);
