@@ -74,8 +74,8 @@ std::string_view params_text(std::string_view sig) {
 // A signature added to a name's: left out when one of them widens it; the
 // ones it widens give way to it, in its place.
 void add_signature(std::vector<std::string>& sigs, const std::string& sig) {
-    for (const std::string& s : sigs)
-        if (widens(s, sig)) return;
+    for (const std::string& s : sigs)  // (one written in two rows, the op's and the builtin's: norm, once)
+        if (s == sig || widens(s, sig)) return;
     auto narrower = std::find_if(sigs.begin(), sigs.end(), [&](const std::string& s) { return widens(sig, s); });
     if (narrower == sigs.end()) {
         sigs.push_back(sig);
