@@ -290,7 +290,7 @@ void Lowerer::emit_simple_scalar(const Node& node) {
     if (const tracer::Graph::SizeConstant* sc = g_.size_constant(g_.value(r).def)) {
         // factor x a symbol's size, as eager makes it: an integer, converted
         // to the constant's type (exact: sizes are far below 2^53)
-        const std::string n = extent(plan_sizes_[static_cast<size_t>(sc->symbol)] * sc->factor, sc->symbol);
+        const std::string n = extent(sc->value(plan_sizes_[static_cast<size_t>(sc->symbol)]), sc->symbol);
         reg_[r] = b_.convert(n, Ty::I64, t);
         return;
     }
