@@ -18,6 +18,7 @@ set(TG_PART_OBJECTS)
 foreach(part ${TG_LIBRARY_PARTS})
   list(APPEND TG_PART_OBJECTS $<TARGET_OBJECTS:${part}>)
 endforeach()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/libtg.map.in ${PROJECT_BINARY_DIR}/libtg.map @ONLY)
 add_library(tg_shared SHARED ${PROJECT_SOURCE_DIR}/cmake/libtg.cpp ${TG_PART_OBJECTS})
 add_library(tg::tg ALIAS tg_shared)
 set_target_properties(tg_shared PROPERTIES
@@ -26,17 +27,19 @@ set_target_properties(tg_shared PROPERTIES
   VERSION ${PROJECT_VERSION}
   # 0.x: every minor version may change the ABI.
   SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
-  LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/libtg.map)
+  LINK_DEPENDS ${PROJECT_BINARY_DIR}/libtg.map)
 target_include_directories(tg_shared INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(tg_shared INTERFACE cxx_std_20)
-target_link_libraries(tg_shared PRIVATE tg_llvm PkgConfig::LIBZIP ZLIB::ZLIB onnx onnx_proto PkgConfig::PLPLOT ${CMAKE_DL_LIBS})
+target_link_libraries(tg_shared PRIVATE ZLIB::ZLIB ${CMAKE_DL_LIBS})
 target_link_options(tg_shared PRIVATE
-  -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/libtg.map -Wl,--no-undefined -Wl,-Bsymbolic)
+  -Wl,--version-script=${PROJECT_BINARY_DIR}/libtg.map -Wl,--no-undefined -Wl,-Bsymbolic)
 
 install(TARGETS tg_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tg_shared EXPORT tgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The LLVM JIT plugin (codegen/jit_engine.hpp), where codegen/jit_plugin.cpp looks for it.
+install(TARGETS tg_jit tg_onnx tg_kernel_plugin LIBRARY DESTINATION ${TG_PLUGIN_INSTALL_DIR})
 # The Jupyter kernelspec (docs/jupyter.md): kernel.json names the installed
 # tg, wherever `cmake --install --prefix` (or the .deb) puts it.
 set(TG_KERNELSPEC_DEST ${CMAKE_INSTALL_DATADIR}/jupyter/kernels/tg)
@@ -71,10 +74,12 @@ install(FILES ${PROJECT_SOURCE_DIR}/docs/embedding.md ${PROJECT_SOURCE_DIR}/docs
               ${PROJECT_SOURCE_DIR}/docs/tgx-format.md ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# CPack: one .deb with the command, the library, the headers and the build
-# files. Its Depends are Debian package names: dpkg-shlibdeps computes them
-# from the binaries' NEEDED entries (libzip4 among them); OpenBLAS is loaded
-# with dlopen, so it is named here.
+# CPack: one .deb with the command, the library, the plugins, the headers
+# and the build files. Its Depends are Debian package names: dpkg-shlibdeps
+# computes them from the binaries' NEEDED entries (the plugins' ONNX, xeus,
+# ZeroMQ, Graphviz among them); the libraries tg loads with dlopen
+# (stdlib/shared_library.hpp, stdlib/blas.hpp) are named here, by Debian's
+# rule for a soname libNAME.so.N: package libNAMEN.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME tg)
 set(CPACK_PACKAGE_VENDOR "tg")
@@ -83,7 +88,12 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "tg tensor scripting language: the tg comm
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0")
+set(TG_DLOPEN_PACKAGES libopenblas0)
+foreach(soname ${TG_LIBEDIT_SONAME} ${TG_LIBZIP_SONAME} ${TG_PLPLOT_SONAME})
+  string(REGEX REPLACE "^(lib.*)\\.so\\.([0-9]+)$" "\\1\\2" package ${soname})
+  list(APPEND TG_DLOPEN_PACKAGES ${package})
+endforeach()
+list(JOIN TG_DLOPEN_PACKAGES ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 include(CPack)

@@ -1,8 +1,8 @@
 // The JIT session: one LLVM ORC LLJIT per interpreter (no global state),
 // the runtime symbols compiled code may call, an O2 pipeline tuned for the
 // host CPU, and a persistent object cache so a script's second run skips
-// compilation. No LLVM type appears here: LLVM headers stay inside
-// codegen/*.cpp (each such translation unit costs ~20 s to compile).
+// compilation. No LLVM type appears here: LLVM lives in the JIT plugin
+// (codegen/jit_engine.hpp), loaded by the first create().
 #pragma once
 
 #include <cstdint>
@@ -65,10 +65,13 @@ struct ModuleTimes {
 // $TG_CACHE_DIR, else $XDG_CACHE_HOME/tg, else ~/.cache/tg (then /tmp/tg-cache-UID).
 std::string default_cache_dir();
 
+class JitEngine;
+
 class JitSession {
 public:
     // Creates the LLJIT for the host CPU and defines the runtime symbols.
-    // Throws CodegenError if the host target cannot be set up.
+    // Loads the JIT plugin first if this process has not yet.
+    // Throws CodegenError if the plugin or the host target cannot be set up.
     static std::unique_ptr<JitSession> create(const JitOptions& options, const std::vector<RuntimeSymbol>& runtime);
     ~JitSession();
     JitSession(const JitSession&) = delete;
@@ -99,9 +102,8 @@ public:
     JitStats stats() const;  // a snapshot
 
 private:
-    struct Impl;
-    explicit JitSession(std::unique_ptr<Impl> impl);
-    std::unique_ptr<Impl> impl_;
+    explicit JitSession(std::unique_ptr<JitEngine> engine);
+    std::unique_ptr<JitEngine> engine_;
 };
 
 }  // namespace tg::codegen
