@@ -38,8 +38,29 @@ target_link_options(tg_shared PRIVATE
 install(TARGETS tg_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tg_shared EXPORT tgTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# The LLVM JIT plugin (codegen/jit_engine.hpp), where codegen/jit_plugin.cpp looks for it.
-install(TARGETS tg_jit tg_onnx tg_kernel_plugin LIBRARY DESTINATION ${TG_PLUGIN_INSTALL_DIR})
+# tg's plugins (stdlib/plugin.hpp), where stdlib/plugin.cpp looks for them.
+set(TG_PLUGINS tg_jit tg_onnx tg_kernel_plugin)
+install(TARGETS ${TG_PLUGINS} LIBRARY DESTINATION ${TG_PLUGIN_INSTALL_DIR})
+# Installed stripped, their debug information split off into .debug files
+# (cmake/split_debug.cmake): the component `debug` installs those under
+# lib/debug/.build-id/, and the .deb's companion tg-dbg holds them.
+find_program(TG_OBJCOPY NAMES objcopy ${CMAKE_OBJCOPY} REQUIRED)
+find_program(TG_READELF NAMES readelf ${CMAKE_READELF} REQUIRED)
+set(TG_DEBUG_DIR ${PROJECT_BINARY_DIR}/debug-info)
+set(_tg_strip "set(TG_OBJCOPY \"${TG_OBJCOPY}\")\ninclude(\"${PROJECT_SOURCE_DIR}/cmake/split_debug.cmake\")\n")
+set(_tg_debug "set(TG_READELF \"${TG_READELF}\")\ninclude(\"${PROJECT_SOURCE_DIR}/cmake/split_debug.cmake\")\n")
+set(_tg_installed_at \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX})
+macro(tg_split_rule target kind dir)
+  string(APPEND _tg_strip "tg_strip_installed(\"$<TARGET_FILE:${target}>\" \"${_tg_installed_at}/${dir}/$<TARGET_FILE_NAME:${target}>\" ${kind} \"${TG_DEBUG_DIR}\")\n")
+  string(APPEND _tg_debug "tg_install_debug(\"${TG_DEBUG_DIR}/$<TARGET_FILE_NAME:${target}>.debug\" \"${_tg_installed_at}/${CMAKE_INSTALL_LIBDIR}/debug\")\n")
+endmacro()
+tg_split_rule(tg_cli executable ${CMAKE_INSTALL_BINDIR})
+tg_split_rule(tg_shared library ${CMAKE_INSTALL_LIBDIR})
+foreach(plugin ${TG_PLUGINS})
+  tg_split_rule(${plugin} library ${TG_PLUGIN_INSTALL_DIR})
+endforeach()
+install(CODE "${_tg_strip}")
+install(CODE "${_tg_debug}" COMPONENT debug EXCLUDE_FROM_ALL)
 # The Jupyter kernelspec (docs/jupyter.md): kernel.json names the installed
 # tg, wherever `cmake --install --prefix` (or the .deb) puts it.
 set(TG_KERNELSPEC_DEST ${CMAKE_INSTALL_DATADIR}/jupyter/kernels/tg)
@@ -81,6 +102,16 @@ install(FILES ${PROJECT_SOURCE_DIR}/docs/embedding.md ${PROJECT_SOURCE_DIR}/docs
 # (stdlib/shared_library.hpp, stdlib/blas.hpp) are named here, by Debian's
 # rule for a soname libNAME.so.N: package libNAMEN.
 set(CPACK_GENERATOR DEB)
+# Two packages: tg (everything installed by default) and tg-dbg (the
+# component `debug`: the split-off debug information, as Debian's -dbg).
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL Unspecified debug)
+set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME tg)
+set(CPACK_DEBIAN_DEBUG_PACKAGE_NAME tg-dbg)
+set(CPACK_DEBIAN_DEBUG_PACKAGE_DEPENDS "tg (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_DEBUG_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_DEBUG_PACKAGE_SECTION debug)
+set(CPACK_COMPONENT_DEBUG_DESCRIPTION "debug information of the tg command, libtg and its plugins")
 set(CPACK_PACKAGE_NAME tg)
 set(CPACK_PACKAGE_VENDOR "tg")
 set(CPACK_PACKAGE_CONTACT "tg maintainers <tg@example.invalid>")
