@@ -53,7 +53,10 @@ struct InitialBuiltins {
 const InitialBuiltins& initial_builtins() {
     static const InitialBuiltins table = [] {
         InitialBuiltins t;
-        for (auto& [name, v] : make_builtins()) {
+        std::vector<std::pair<std::string, Value>> all = make_builtins();
+        t.values.reserve(all.size());
+        t.index.reserve(all.size());
+        for (auto& [name, v] : all) {
             auto [it, fresh] = t.index.try_emplace(name, static_cast<int>(t.values.size()));
             if (fresh) t.values.push_back(std::move(v));
             else t.values[static_cast<size_t>(it->second)] = std::move(v);
