@@ -238,7 +238,6 @@ void add_host_state_builtins(std::vector<std::pair<std::string, Value>>& out) {
 
 std::vector<std::pair<std::string, Value>> make_builtins() {
     std::vector<std::pair<std::string, Value>> out;
-    out.reserve(512);  // about as many as there are: no regrowth (made once per process, docs/performance.md "Start-up")
     // every op of the table, by name
     for (const stdlib::OpDef* o : stdlib::all_ops()) {
         if (o->flags & stdlib::kInternal) continue;  // the tracer's own ops
