@@ -1,16 +1,17 @@
 # Packaging (docs/embedding.md): the shared libtg.so, install rules, the CMake package
-# tgConfig.cmake, tg.pc for pkg-config, and a .deb made with CPack.
+# tgConfig.cmake, tg.pc for pkg-config, and .debs made with CPack.
 #
-#   cmake --install build --prefix P     # P/bin/tg, P/lib/libtg.so.0.2.0, P/include/tg/tg.hpp,
-#                                        # P/lib/cmake/tg/, P/lib/pkgconfig/tg.pc
-#   cpack --config build/CPackConfig.cmake   # tg_0.2.0_amd64.deb
+#   cmake --install build --prefix P     # P/bin/tg, P/lib/libtg.so.0.2.0, P/lib/tg/ (plugins),
+#                                        # P/include/tg/tg.hpp, P/lib/cmake/tg/, P/lib/pkgconfig/tg.pc
+#   cmake --install build --prefix P --component debug   # P/lib/debug/.build-id/: the debug information
+#   cpack --config build/CPackConfig.cmake   # tg_0.2.0_amd64.deb, tg-dbg_0.2.0_amd64.deb
 #
 # libtg.so is linked from the objects the static parts are built from (they
 # are position-independent), so the shared library costs one link, not a
-# second build. LLVM is linked inside it and hidden (cmake/libtg.map exports
-# the public API only); OpenBLAS is dlopen()ed on first use (stdlib/blas.cpp);
-# libzip (.npz files) and PLplot (the plot module's figures) are linked as
-# shared libraries.
+# second build. It exports the public API and what tg's plugins call
+# (cmake/libtg.map.in). LLVM is in the JIT plugin, ONNX and protobuf in the
+# exporter plugin (stdlib/plugin.hpp); OpenBLAS, libzip and PLplot are
+# dlopen()ed on first use (stdlib/blas.hpp, stdlib/shared_library.hpp).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
