@@ -1,5 +1,5 @@
 // What a notebook shows of a value beyond its text (api/tool_api.hpp,
-// docs/jupyter.md "Display"): a graph value's DOT, a figure's SVG.
+// docs/notebooks.md "Display"): a graph value's DOT, a figure's SVG.
 #include <tg/tg.hpp>
 
 #include "api/tensor.hpp"

@@ -33,6 +33,7 @@ interp::ReceiverKind receiver_kind(const interp::Value& v) {
     case Kind::List: return interp::ReceiverKind::List;
     case Kind::Tuple: return interp::ReceiverKind::Tuple;
     case Kind::Dict: return interp::ReceiverKind::Dict;
+    case Kind::Set: return interp::ReceiverKind::Set;
     case Kind::Str: return interp::ReceiverKind::Str;
     case Kind::Module: return interp::ReceiverKind::Module;
     default: return interp::ReceiverKind::Unknown;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/values/printing.hpp"
@@ -156,6 +157,14 @@ Value Value::dict(std::vector<std::pair<Value, Value>> entries) {
     });
 }
 
+Value Value::set(std::vector<Value> elements) {
+    return guarded([&] {
+        interp::SetObj s;
+        for (auto& e : elements) s.items.insert(interp::dict_key(unwrap(e), interp::KeyUse::SetElement));
+        return wrap(interp::Value::set(std::move(s)));
+    });
+}
+
 Value::Kind Value::kind() const {
     switch (impl_->v.kind()) {
     case interp::Kind::Tensor: return Kind::Tensor;
@@ -166,6 +175,7 @@ Value::Kind Value::kind() const {
     case interp::Kind::DType: return Kind::DType;
     case interp::Kind::Module: return Kind::Module;
     case interp::Kind::Dict: return Kind::Dict;
+    case interp::Kind::Set: return Kind::Set;
     case interp::Kind::Graph: return Kind::Graph;
     case interp::Kind::Spec: return Kind::Spec;
     case interp::Kind::None: case interp::Kind::Undefined: return Kind::None;
@@ -183,8 +193,13 @@ std::string Value::as_string() const {
     return impl_->v.text();
 }
 std::vector<Value> Value::items() const {
+    if (impl_->v.is(interp::Kind::Set)) {
+        std::vector<Value> out;
+        for (const auto& e : interp::set_values(impl_->v.set())) out.push_back(wrap(e));
+        return out;
+    }
     if (!impl_->v.is_sequence())
-        throw plain_error(std::string("expected a list or a tuple, got a ") + interp::kind_name(impl_->v.kind()));
+        throw plain_error(std::string("expected a list, a tuple or a set, got a ") + interp::kind_name(impl_->v.kind()));
     std::vector<Value> out;
     for (const auto& i : impl_->v.items()) out.push_back(wrap(i));
     return out;

@@ -20,7 +20,7 @@ struct CheckResult {
 };
 CheckResult check_source(std::string_view source, std::string_view name, bool want_ast = false);
 // The Graphviz DOT of a graph value (concrete, load of a .tgx); "" for any
-// other value. The notebook draws it (docs/jupyter.md "Display").
+// other value. The notebook draws it (docs/notebooks.md "Display").
 std::string graph_value_dot(const Value& v);
 // The SVG picture of a figure of the plot module; "" for any other value;
 // throws tg::Error when the figure cannot be drawn.

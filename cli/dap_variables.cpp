@@ -44,6 +44,7 @@ std::string type_name(const Value& v) {
     case Value::Kind::DType: return "dtype";
     case Value::Kind::Module: return "module";
     case Value::Kind::Dict: return "dict";
+    case Value::Kind::Set: return "set";
     case Value::Kind::Graph: return "graph";
     case Value::Kind::Spec: return "spec";
     }

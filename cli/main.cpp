@@ -8,7 +8,7 @@
 //   tg export FILE --function NAME --args "f32[3,4]" --format onnx [--drop-prints] -o model.onnx
 //   tg export FILE --function NAME --params ckpt.npz [--params-as-inputs] --args "f32[batch,4]" -o model.tgx
 //   tg dap [--port N]            the Debug Adapter Protocol server (docs/debugging.md "VS Code")
-//   tg kernel -f CONNECTION_FILE the Jupyter kernel (docs/jupyter.md)
+//   tg kernel -f CONNECTION_FILE the Jupyter kernel (docs/notebooks.md)
 //   tg kernel install [--user | --prefix P]   registers it with Jupyter
 //   tg lsp                       the Language Server Protocol server (docs/editors.md)
 // Exit status: 0 ok, 1 the script failed, 2 a usage error.
@@ -422,7 +422,7 @@ CLI::App* add_export_command(CLI::App& app, ExportArgs& e) {
 }
 
 // `tg kernel` and `tg kernel install`: their arguments, registered with the
-// command line when made (docs/jupyter.md).
+// command line when made (docs/notebooks.md).
 struct KernelArgs {
     std::string connection_file, prefix;
     bool user = false;
@@ -430,7 +430,7 @@ struct KernelArgs {
     CLI::App* install = nullptr;
 
     KernelArgs(CLI::App& app, tg::Options& opts) {
-        cmd = app.add_subcommand("kernel", "serve a Jupyter notebook (docs/jupyter.md)");
+        cmd = app.add_subcommand("kernel", "serve a Jupyter notebook (docs/notebooks.md)");
         cmd->add_option("-f,--connection-file", connection_file, "the connection file Jupyter gives");
         add_graph_flags(cmd, opts);
         install = cmd->add_subcommand("install", "register the tg kernel with Jupyter");

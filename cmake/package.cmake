@@ -62,7 +62,7 @@ foreach(plugin ${TG_PLUGINS})
 endforeach()
 install(CODE "${_tg_strip}")
 install(CODE "${_tg_debug}" COMPONENT debug EXCLUDE_FROM_ALL)
-# The Jupyter kernelspec (docs/jupyter.md): kernel.json names the installed
+# The Jupyter kernelspec (docs/notebooks.md): kernel.json names the installed
 # tg, wherever `cmake --install --prefix` (or the .deb) puts it.
 set(TG_KERNELSPEC_DEST ${CMAKE_INSTALL_DATADIR}/jupyter/kernels/tg)
 install(FILES ${PROJECT_SOURCE_DIR}/share/jupyter/kernels/tg/logo-32x32.png

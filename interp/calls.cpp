@@ -7,10 +7,13 @@
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/batching/batching.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
+#include "interp/star_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/suggest.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/tracing/graph_value.hpp"
+#include "interp/builtins/builtins.hpp"
 #include "interp/builtins/list_methods.hpp"
 #include "interp/builtins/string_methods.hpp"
 #include "interp/builtins/tensor_methods.hpp"
@@ -28,24 +31,18 @@ struct GraphReplay {
     std::optional<RecordedOutput> recorded;
 };
 
-namespace {
-// Arguments evaluated at a call site (keeps the values alive for CallArgs).
-struct EvaluatedArgs {
-    std::vector<Value> positional;
-    std::vector<Value> keyword_values;
-    std::vector<KwArg> keywords;
-    CallArgs view(Loc loc) const { return CallArgs{positional, keyword_values, keywords, loc}; }
-};
-}  // namespace
-
-void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
-                      std::vector<Value>& pos);
+void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
+                      const SourcePtr& call_source, std::vector<Value>& pos);
 
 Value Evaluator::eval_call(const Call& c) {
     check_stack(c.loc);
     if (c.callee->kind == ExprKind::Attribute) return call_method(c, c.callee->as<Attribute>());
     Value callee = eval(*c.callee);
     EvaluatedArgs a;
+    if (c.unpacks) [[unlikely]] {  // f(*xs, **d) (interp/star_args.cpp)
+        eval_unpacking_args(c, a, callee_name(callee));
+        return call(callee, a.view(c.loc), source());
+    }
     a.positional.reserve(c.args.size());
     // print of a variable that is None on some paths (docs/graph.md "Static and dynamic")
     const bool is_print = rt_.trace && callee.is(Kind::Builtin) && !callee.builtin().host &&
@@ -88,12 +85,19 @@ Value Evaluator::print_maybe_none(const Value& callee, const CallArgs& args) {
 }
 
 Value Evaluator::call_method(const Call& c, const Attribute& at) {
-    // list and dict methods change the variable they are called on (copy-on-write)
-    const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr);
+    // list, dict and set methods change the variable they are called on (copy-on-write)
+    const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr),
+               set_method = is_set_method(at.attr);
     Value scratch;
     Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
     auto args = [&](bool keywords_allowed) {
         EvaluatedArgs a;
+        if (c.unpacks) [[unlikely]] {
+            eval_unpacking_args(c, a, at.attr);
+            if (!keywords_allowed && !a.keywords.empty())
+                fail(at.attr + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`", a.keywords[0].loc);
+            return a;
+        }
         for (const auto& x : c.args) a.positional.push_back(eval(*x));
         for (const auto& k : c.keywords) {
             if (!keywords_allowed) fail(at.attr + ": unknown keyword argument `" + k.name + "`", k.loc);
@@ -115,10 +119,11 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             throw;
         }
     };
-    const bool is_dict = dict_method && recv.is(Kind::Dict);
-    if ((list_method && recv.is(Kind::List)) || is_dict) {
+    const bool is_dict = dict_method && recv.is(Kind::Dict), is_set = set_method && recv.is(Kind::Set);
+    if ((list_method && recv.is(Kind::List)) || is_dict || is_set) {
         EvaluatedArgs a = args(is_dict || at.attr == "sort");
-        Value* target = (is_dict ? mutates_dict(at.attr) : mutates_list(at.attr)) ? lvalue(*at.value) : nullptr;
+        const bool mutates = is_dict ? mutates_dict(at.attr) : is_set ? mutates_set(at.attr) : mutates_list(at.attr);
+        Value* target = mutates ? lvalue(*at.value) : nullptr;
         Value temp;
         if (!target) {
             temp = recv;
@@ -132,6 +137,7 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
         }
         return located([&] {
             if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
+            if (is_set) return call_set_method(rt_, at.attr, *target, a.view(at.loc));
             return call_list_method(rt_, at.attr, *target, a.view(at.loc));
         });
     }
@@ -180,6 +186,8 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         return located([&] {
             if (args.positional.size() != 1 || !args.keywords.empty())
                 throw Error(std::string(stdlib::dtype_name(callee.dtype())) + ": takes 1 argument");
+            if (args.positional[0].is(Kind::Str))  // f64("0.1"): parsed (parse_number.cpp)
+                return parse_as(std::string(stdlib::dtype_name(callee.dtype())), args.positional[0], callee.dtype());
             const stdlib::OpDef* op = &stdlib::op_of(stdlib::ElementwiseKind::AsType);
             if (!op) throw Error("internal error: no astype op");
             Value a[2] = {args.positional[0], callee};
@@ -193,10 +201,10 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         pos.push_back(bm.self);
         const BuiltinObj* b = bm.fn.is(Kind::Builtin) ? &bm.fn.builtin() : nullptr;
         if (b && b->op && !b->adds_params)
-            method_arguments(*b->op, args, call_source, pos);
+            method_arguments(b->name, *b->op, args, call_source, pos);
         else
             pos.insert(pos.end(), args.positional.begin(), args.positional.end());
-        return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc}, call_source);
+        return call(bm.fn, CallArgs{pos, args.keyword_values, args.keywords, args.loc, b != nullptr}, call_source);
     }
     default:
         throw Error(std::string("a ") + kind_name(callee.kind()) + " is not callable", call_source, args.loc);
@@ -213,15 +221,16 @@ bool is_int_value(const Value& v) {
 }  // namespace
 
 // `x.op(args)` for a table op: NumPy's varargs forms (`x.reshape(3, 4)`,
-// `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes),
+// `x.transpose(1, 0)`: the ints after the tensor are the shape or the axes;
+// keywords bind as usual: `x.sum(0, 1, keepdims=True)`),
 // and an arity error that counts the arguments the way they were written,
 // without the tensor the method is called on.
-void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const SourcePtr& call_source,
-                      std::vector<Value>& pos) {
+void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
+                      const SourcePtr& call_source, std::vector<Value>& pos) {
     const size_t n = op.params.size();
     const bool varargs = n >= 2 &&
                          (op.params[1].kind == stdlib::ParamKind::Shape || op.params[1].kind == stdlib::ParamKind::Axis) &&
-                         args.positional.size() >= 2 && args.keywords.empty() &&
+                         args.positional.size() >= 2 &&
                          std::all_of(args.positional.begin(), args.positional.end(), is_int_value);
     if (varargs) {
         pos.push_back(Value::tuple(std::vector<Value>(args.positional.begin(), args.positional.end())));
@@ -229,7 +238,8 @@ void method_arguments(const stdlib::OpDef& op, const CallArgs& args, const Sourc
     }
     if (args.positional.size() + 1 > n) {
         const size_t takes = n - 1, given = args.positional.size();
-        throw Error(std::string(op.name) + ": takes " + std::to_string(takes) + (takes == 1 ? " argument" : " arguments") +
+        throw Error(name + ": takes " + (takes == 0 ? std::string("no") : std::to_string(takes)) +
+                        (takes == 1 ? " argument" : " arguments") +
                         " after the tensor it is called on, but " + std::to_string(given) +
                         (given == 1 ? " was given" : " were given"),
                     call_source, args.loc);
@@ -298,12 +308,13 @@ std::shared_ptr<Env> bind_parameters(const FunctionObj& fn, const CallArgs& args
 
 Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
     const size_t n = fn.params->size();
-    if (args.positional.size() > n)
+    const bool star = static_cast<const FunctionFacts*>(fn.info)->star_params;  // *args, **kwargs, keyword-only
+    if (args.positional.size() > n && !star)
         throw Error(fn.name + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
                         std::to_string(args.positional.size()) + " were given",
                     call_source, args.loc);
     check_call_depth(rt_, call_source, args.loc);
-    std::shared_ptr<Env> env = bind_parameters(fn, args, call_source);
+    std::shared_ptr<Env> env = star ? bind_star_parameters(fn, args, call_source) : bind_parameters(fn, args, call_source);
 
     // A call of a @graph function: signature, trace on a miss, run the graph
     // (graph_call.cpp) — unless the interpreter runs eagerly, or this call is

@@ -105,6 +105,7 @@ std::vector<Completion> complete_members(ReceiverKind kind, std::string_view pre
     }
     if (kind == ReceiverKind::List || any) methods(list_method_names());
     if (kind == ReceiverKind::Dict || any) methods(dict_method_names());
+    if (kind == ReceiverKind::Set || any) methods(set_method_names());
     if (kind == ReceiverKind::Str || any) methods(string_method_names());
     sort_by_text(out);
     return out;

@@ -37,7 +37,7 @@ struct CompletionRequest {
 CompletionRequest completion_request(std::string_view code, size_t cursor);
 
 // The kinds of value whose members are known without running anything.
-enum class ReceiverKind : uint8_t { Unknown, Tensor, List, Tuple, Dict, Str, Module };
+enum class ReceiverKind : uint8_t { Unknown, Tensor, List, Tuple, Dict, Set, Str, Module };
 
 struct Scope {
     std::vector<Completion> names;     // variables, functions, modules in scope (kind set by the caller)

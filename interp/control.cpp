@@ -1,6 +1,7 @@
 #include "interp/control.hpp"
 
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/values/text_chars.hpp"
 #include "interp/batching/batching.hpp"
 #include "interp/dispatch.hpp"
@@ -17,6 +18,7 @@ bool truth(const Value& v) {
         return stdlib::truth(v.tensor());  // a symbolic tensor: the caller converts (autograph.cpp)
     case Kind::List: case Kind::Tuple: return !v.items().empty();
     case Kind::Dict: return v.dict().size() != 0;
+    case Kind::Set: return v.set().size() != 0;
     case Kind::Str: return !v.text().empty();
     case Kind::None: case Kind::Undefined: return false;
     default: return true;
@@ -44,6 +46,10 @@ Iterable::Iterable(Value v, Runtime& rt) : v_(std::move(v)), rt_(&rt) {
         size_ = static_cast<int64_t>(v_.items().size());
         break;
     }
+    case Kind::Set:  // its elements, in order (docs/language.md "Sets")
+        v_ = Value::tuple(set_values(v_.set()));
+        size_ = static_cast<int64_t>(v_.items().size());
+        break;
     default: throw Error(std::string("cannot iterate over a ") + kind_name(v_.kind()));
     }
 }

@@ -13,9 +13,11 @@
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/batching/batching.hpp"
 #include "interp/bind.hpp"
+#include "interp/builtins/builtins.hpp"
 #include "interp/error.hpp"
 #include "interp/suggest.hpp"
 #include "interp/values/printing.hpp"
+#include "interp/values/set.hpp"
 #include "interp/runtime.hpp"
 #include "interp/tracing/trace.hpp"
 #include "tracer/passes.hpp"
@@ -105,6 +107,10 @@ struct NestedWalk {
 // A dtype written as a string: tg's name or NumPy's (stdlib::dtype_from_string).
 DType dtype_named(const std::string& name, std::string_view what) {
     if (auto d = stdlib::dtype_from_string(name)) return *d;
+    // Python's float is f64 and a tg float literal f32 (docs/language.md "Values"): the size is asked for
+    if (name == "float" || name == "int")
+        throw Error(std::string(what) + ": the dtype '" + name + "' names no size in tg: write \"" + name + "32\" or \"" +
+                    name + "64\"" + (name == "float" ? " (Python's float is f64, a tg float literal f32)" : ""));
     throw Error(std::string(what) + ": unknown dtype '" + name +
                 "' (tg's dtypes: f32 f64 i32 i64 bool; NumPy's names such as \"float32\" or \"i8\" work too)");
 }
@@ -194,14 +200,15 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
     }
     case ParamKind::DType:
         if (v.is(Kind::None)) return std::monostate{};
-        if (v.is(Kind::DType)) return v.dtype();
-        if (v.is(Kind::Str)) return dtype_named(v.text(), what);
+        if (v.is(Kind::DType) || v.is(Kind::Str)) return dtype_value(v, what);
         return fail("a dtype");
     default: return std::monostate{};
     }
 }
 
 }  // namespace
+
+Attr op_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) { return to_attr(v, p, what); }
 
 stdlib::BinaryKind compare_kind(lang::CmpOp op) {
     using B = stdlib::BinaryKind;
@@ -369,9 +376,7 @@ struct BoundArgs {
 
 BoundArgs bind_op_args(const stdlib::OpDef& op, const CallArgs& args, const std::string& fname) {
     const size_t n = op.params.size();
-    if (args.positional.size() > n)
-        throw Error(fname + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
-                    std::to_string(args.positional.size()) + " were given");
+    if (args.positional.size() > n) throw Error(arity_message(fname, args, n, n));
     BoundArgs b;
     if (n > BoundArgs::kMax) throw Error("internal error: op with too many parameters");
     for (size_t i = 0; i < args.positional.size(); ++i) b.at[i] = &args.positional[i];
@@ -588,6 +593,8 @@ Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b) {
         if ((a.is_sequence() || a.is(Kind::Str)) && b.is_tensor()) return repeat(a, b);
         if ((b.is_sequence() || b.is(Kind::Str)) && a.is_tensor()) return repeat(b, a);
     }
+    if (a.is(Kind::Set) && b.is(Kind::Set))  // | & - ^ (docs/language.md "Sets")
+        if (std::optional<Value> r = set_binary(op, a.set(), b.set())) return *r;
     // a tensor with a nested list: the list becomes a tensor, as in NumPy
     if ((a.is_tensor() && b.is_sequence()) || (a.is_sequence() && b.is_tensor())) {
         std::string what = std::string(binop_name(op)) + ": operand";
@@ -642,6 +649,7 @@ Value compare(Runtime& rt, lang::CmpOp op, const Value& a, const Value& b) {
         default: return Value::from_bool(m >= n);
         }
     }
+    if (a.is(Kind::Set) && b.is(Kind::Set)) return Value::from_bool(set_compare(op, a.set(), b.set()));  // subsets
     if (a.is(Kind::Str) && b.is(Kind::Str)) {
         int c = a.text().compare(b.text());
         switch (op) {
@@ -761,6 +769,9 @@ public:
         case Kind::Spec: return a.spec().spec == b.spec().spec;
         case Kind::List: case Kind::Tuple: return items_equal(a.items(), b.items());
         case Kind::Dict: return dicts_equal(a.dict(), b.dict());
+        case Kind::Set:
+            stdlib::spend_work(static_cast<int64_t>(a.set().size()));
+            return a.set().items == b.set().items;
         case Kind::Tensor: return tensors_equal(a.tensor(), b.tensor());
         }
         return false;
@@ -825,6 +836,12 @@ bool values_equal(Runtime& rt, const Value& a, const Value& b) {
     if (rt.trace && (has_symbolic(a) || has_symbolic(b)))
         unsupported_in_graph("== on lists, dicts or strings holding traced values");
     return EqualWalk(rt).equal(a, b);
+}
+
+DType dtype_value(const Value& v, std::string_view what) {
+    if (v.is(Kind::DType)) return v.dtype();
+    if (v.is(Kind::Str)) return dtype_named(v.text(), what);
+    throw Error(std::string(what) + " must be a dtype, not " + kind_name(v.kind()));
 }
 
 }  // namespace tg::interp

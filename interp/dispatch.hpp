@@ -43,6 +43,9 @@ Value bind_op(Runtime& rt, Level level, const stdlib::OpDef& op, std::span<const
 // The level of an op on these operands: a tracked one, else (tracing) a
 // symbolic one or an op with an effect, else eager.
 Level operands_level(const Runtime& rt, const stdlib::OpDef& op, std::span<const Value> operands);
+// An argument converted to a static attribute of the op's parameter p, as
+// calls of the op convert it (pad's widths, an axis); errors begin with `what`.
+stdlib::Attr op_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what);
 // Calls a table op on already-converted tensors and attributes.
 Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Tensor> inputs,
                std::span<const stdlib::Attr> attrs);
@@ -78,6 +81,9 @@ Value trace_op(Runtime& rt, const stdlib::OpDef& op, std::span<const Value> oper
 stdlib::Tensor to_tensor(const Value& v, std::string_view what, std::optional<stdlib::DType> dtype = std::nullopt);
 // A value as a static integer (0-d integer or bool tensor); error otherwise.
 int64_t to_int(const Value& v, std::string_view what);
+// A dtype argument: a dtype, or its name as tg or NumPy write it ("f8",
+// "float64", "int32"); `what` names the function and argument in errors.
+stdlib::DType dtype_value(const Value& v, std::string_view what);
 
 // Structural equality (lists, tuples, strings, None, dtypes; tensors: same shape and values).
 bool values_equal(Runtime& rt, const Value& a, const Value& b);

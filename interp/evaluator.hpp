@@ -16,6 +16,7 @@
 
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
+#include "interp/values/dict.hpp"
 #include "interp/values/value.hpp"
 #include "stdlib/op_table.hpp"
 #include "lang/ast.hpp"
@@ -37,12 +38,27 @@ struct ConcreteCall;   // concrete.cpp: what concrete()'s arguments say
 struct ConcreteTrace;  // concrete.cpp: one trace of it
 struct ForRange;     // autograph_loops.cpp: a traced `for` loop's counter
 struct TracedWhile;  // autograph_loops.cpp: a `while` loop traced as it runs
+struct EvaluatedArgs;  // star_args.hpp: the arguments evaluated at a call site
 
 // While tracing, `break` / `continue` of the innermost loop that may or may
 // not have happened (symbolic bools; static False otherwise).
 struct LoopFlags {
     Value brk = Value::from_bool(false);
     Value cont = Value::from_bool(false);
+};
+
+// Under vmap, the innermost loop's examples that left it by a `break` or
+// `continue` on a batched condition (interp/batching/batched_exits.cpp):
+// each keeps the values it had where it left, and one that broke stays out
+// of the loop's later iterations. Empty until such an exit happens.
+struct LaneExits {
+    Value done;                  // per example: broke out (in this iteration or before); undefined: none
+    Value left;                  // per example: left this iteration (or broke before it); undefined: none
+    std::vector<Value> at_exit;  // the frame's variables (trace_vars order) where each example left
+    bool masked = false;         // a `while` on a batched condition: its `active` mask keeps the rest
+    bool converting = false;     // the loop's body is being traced once as a `while` node's body
+    int depth = 0;               // the loop's (Frame::loop_depth inside it)
+    LaneExits* outer = nullptr;  // an enclosing loop's, owned by its LaneScope's end
 };
 
 // Python slice semantics: the positions x[slice] takes from a sequence of length n.
@@ -59,6 +75,12 @@ struct Frame {
     // control flow may have happened (symbolic bool), and the innermost loop.
     Value ret_flag = Value::from_bool(false);
     LoopFlags* loop = nullptr;
+    // vmap only (interp/batching/batched_exits.cpp): the innermost loop's
+    // exits, and the examples the code running now runs for (the branch of
+    // a batched `if` taken; undefined: all of them).
+    LaneExits* lanes = nullptr;  // (owned: a LaneScope deletes its loop's)
+    Value lane_path = Value();
+    int loop_depth = 0;          // loops running in this frame (LaneScope)
     // The live call stack (Runtime::frames, innermost first), which only the
     // fault report reads (interp/fault_report.hpp): the statement running now
     // (exec sets it: one store per statement), the function (null: a
@@ -91,6 +113,51 @@ private:
     Frame* saved_;
 };
 
+// The innermost loop's LaneExits, if a batched exit made them (or null).
+inline LaneExits* lanes_here(const Frame& f) {
+    return f.lanes && f.lanes->depth == f.loop_depth ? f.lanes : nullptr;
+}
+// The innermost loop's LaneExits, made now if none are.
+inline LaneExits& lanes_of(Frame& f) {
+    if (LaneExits* l = lanes_here(f)) return *l;
+    auto* l = new LaneExits;
+    l->depth = f.loop_depth;
+    l->outer = f.lanes;
+    f.lanes = l;
+    return *l;
+}
+
+// One loop's extent for its LaneExits (interp/batching/batched_exits.cpp):
+// its body starts out running for all the examples the loop runs for, and
+// its exits, made only by a batched `break` / `continue`, go with it. Cheap
+// when vmap is not in play: every loop makes one.
+class LaneScope {
+public:
+    explicit LaneScope(Frame& f) : f_(f) {
+        ++f.loop_depth;
+        if (f.lane_path.defined()) [[unlikely]] {
+            saved_path_ = std::move(f.lane_path);
+            f.lane_path = Value();
+        }
+    }
+    ~LaneScope() {
+        if (LaneExits* l = lanes_here(f_)) [[unlikely]] {
+            f_.lanes = l->outer;
+            delete l;
+        }
+        --f_.loop_depth;
+        if (saved_path_.defined()) [[unlikely]] f_.lane_path = std::move(saved_path_);
+    }
+    LaneScope(const LaneScope&) = delete;
+    LaneScope& operator=(const LaneScope&) = delete;
+    // This loop's exits, made now (a loop that marks them before its body runs).
+    LaneExits& exits() { return lanes_of(f_); }
+
+private:
+    Frame& f_;
+    Value saved_path_;
+};
+
 // A variable converted control flow carries (autograph.cpp).
 struct TraceVar {
     enum Role : uint8_t { Var, Ret, Flag };
@@ -99,6 +166,15 @@ struct TraceVar {
     Role role = Var;
     bool force_carried = false;  // loops: carry it from the first attempt (a counter)
 };
+inline std::vector<Value> values_of(const std::vector<TraceVar>& vars) {
+    std::vector<Value> vs;
+    vs.reserve(vars.size());
+    for (const TraceVar& v : vars) vs.push_back(*v.slot);
+    return vs;
+}
+inline void set_values(const std::vector<TraceVar>& vars, const std::vector<Value>& vs) {
+    for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = vs[i];
+}
 
 // The variables of a function frame that code run in it sees
 // (interp/debug/frame_eval.cpp): defined slots, its own first, then those of
@@ -240,7 +316,8 @@ private:
     Value eval_listcomp(const lang::ListComp& c);  // and dict comprehensions
     // dicts (expressions.cpp): {k: v}, and the key of d[k], with errors located at the key
     Value eval_dict(const lang::DictExpr& d);
-    DictKey key_at(const Value& k, lang::Loc loc);
+    Value eval_set(const lang::SetExpr& s);
+    DictKey key_at(const Value& k, lang::Loc loc, KeyUse use = KeyUse::DictKey);
     DictKey index_key(const lang::Index& e);
     Value make_lambda(const lang::Lambda& l);
     bool cond(const lang::Expr& e);  // the truth seam, located at the condition
@@ -248,6 +325,8 @@ private:
 
     // calls (calls.cpp)
     Value eval_call(const lang::Call& c);
+    // A call's arguments with `*xs` and `**d` unpacked; `fn` names the callee in errors (interp/star_args.cpp).
+    void eval_unpacking_args(const lang::Call& c, EvaluatedArgs& a, const std::string& fn);
     Value call_method(const lang::Call& c, const lang::Attribute& a);
     Value call_function(const FunctionObj& fn, const CallArgs& args, const lang::SourcePtr& call_source);
     Value run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
@@ -355,6 +434,20 @@ private:
     [[noreturn]] void batched_fall_off(const FunctionObj& fn) const;
     void masked_iteration(const lang::While& w, const std::vector<TraceVar>& vars, Value& active);
     Flow batched_while(const lang::While& w, const Value& first);
+    // `break` / `continue` on a batched condition (interp/batching/batched_exits.cpp)
+    void lane_exit(bool is_break, lang::Loc loc);
+    void lane_iteration_start();
+    void lane_iteration_end(lang::Loc loc);
+    bool lanes_all_done(lang::Loc loc);
+    // Whether a `break` / `continue` here ends the loop for some examples
+    // only: inside a batched `if`'s branch, or after some examples left.
+    bool lane_exit_recorded() const {
+        const LaneExits* lanes = lanes_here(*f_);
+        return f_->lane_path.defined() || (lanes && lanes->left.defined());
+    }
+    // After an iteration that flowed `flow`: the loop is over (a `break` of
+    // every example still in it, or every example broke).
+    bool loop_ends(Flow flow, lang::Loc loc);
     Value trace_boolop(const lang::BoolOp& b, const Value& x, uint32_t pred);
     Value trace_ifexp(const lang::IfExp& e, uint32_t pred);
     void trace_assert(const lang::Assert& a, const Value& c);

@@ -3,9 +3,12 @@
 #include <optional>
 
 #include "interp/batching/batching.hpp"
+#include "interp/builtins/string_methods.hpp"
+#include "interp/builtins/tensor_methods.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
 #include "interp/index_advanced.hpp"
@@ -376,6 +379,8 @@ Value Evaluator::eval(const Expr& e) {
     case ExprKind::Lambda: return make_lambda(e.as<Lambda>());
     case ExprKind::ListComp: return eval_listcomp(e.as<ListComp>());
     case ExprKind::Dict: return eval_dict(e.as<DictExpr>());
+    case ExprKind::Set: return eval_set(e.as<SetExpr>());
+    case ExprKind::Starred: fail("`*` unpacks a sequence only among a call's arguments (f(*xs))", e.loc);
     }
     fail("internal error: unknown expression", e.loc);
 }
@@ -482,6 +487,7 @@ Value Evaluator::identity(const Value& a, const Value& b) {
 // ends the search; while tracing, dynamic matches are or-ed.
 Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
     if (c.is(Kind::Dict)) return Value::from_bool(c.dict().find(dict_key(rt_, x)) != nullptr);  // its keys
+    if (c.is(Kind::Set)) return Value::from_bool(c.set().items.count(set_element(rt_, x)) != 0);
     if (c.is(Kind::Str)) {
         if (!x.is(Kind::Str))
             throw Error(std::string("`in <str>` needs a str on the left, not ") + kind_name(x.kind()));
@@ -497,7 +503,7 @@ Value Evaluator::membership(const Value& x, const Value& c, Loc loc) {
     }
     if (!c.is_sequence())
         throw Error(std::string("`in`: a ") + kind_name(c.kind()) +
-                    " is not a container (lists, tuples, dicts, strings, tensors)");
+                    " is not a container (lists, tuples, dicts, sets, strings, tensors)");
     Value found = Value::from_bool(false);
     for (const Value& item : c.items()) {
         at(loc);
@@ -784,6 +790,7 @@ std::vector<std::string> Evaluator::method_names(const Value& x) const {
     auto add = [&](std::span<const std::string_view> names) { out.insert(out.end(), names.begin(), names.end()); };
     if (x.is(Kind::List)) add(list_method_names());
     if (x.is(Kind::Dict)) add(dict_method_names());
+    if (x.is(Kind::Set)) add(set_method_names());
     if (x.is(Kind::Str)) add(string_method_names());
     if (x.is_tensor()) {
         add(tensor_attribute_names());
@@ -818,6 +825,17 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
         if (a.attr == "ndim") return Value::from_int(t.shape.rank());
         if (a.attr == "size") return Value::from_int(t.shape.numel());
         if (a.attr == "dtype") return Value(t.dtype);
+        if (is_tensor_attribute(a.attr)) {  // itemsize, nbytes, real, imag, mT (tensor_methods.cpp)
+            at(a.loc);
+            try {
+                return tensor_attribute(rt_, x, a.attr);
+            } catch (const stdlib::OpError& err) {
+                fail(err.what(), a.loc);
+            } catch (Error& err) {
+                err.locate(source(), a.loc);
+                throw;
+            }
+        }
         if (a.attr == "T") {
             at(a.loc);
             const stdlib::OpDef* op = &stdlib::op_of(stdlib::OtherKind::Transpose);
@@ -830,6 +848,8 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
             }
         }
     }
+    // str.upper, as in map(str.upper, words): the method as a function (string_methods.cpp)
+    if (x.is(Kind::Builtin) && x.builtin().name == "str" && is_string_method(a.attr)) return unbound_string_method(a.attr);
     if (x.is(Kind::Graph) || x.is(Kind::Spec)) {
         Value v = graph_attribute(x, a.attr);
         if (v.defined()) return v;
@@ -841,9 +861,9 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
          a.loc);
 }
 
-DictKey Evaluator::key_at(const Value& k, Loc loc) {
+DictKey Evaluator::key_at(const Value& k, Loc loc, KeyUse use) {
     try {
-        return dict_key(rt_, k);
+        return dict_key(rt_, k, use);
     } catch (Error& err) {
         err.locate(source(), loc);
         throw;
@@ -868,6 +888,13 @@ Value Evaluator::eval_dict(const DictExpr& d) {
         out.set(std::move(k), eval(*d.values[i]));  // a repeated key keeps its place and takes the last value
     }
     return Value::dict(std::move(out));
+}
+
+Value Evaluator::eval_set(const SetExpr& s) {
+    check_stack(s.loc);
+    SetObj out;
+    for (const auto& x : s.elts) out.items.insert(key_at(eval(*x), x->loc, KeyUse::SetElement));
+    return Value::set(std::move(out));
 }
 
 Value Evaluator::make_lambda(const Lambda& l) {
@@ -895,6 +922,7 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
     f_ = &frame;
     std::vector<Value> out;
     DictObj dict_out;  // a dict comprehension
+    SetObj set_out;    // a set comprehension
     // Clause k: its target, iterable and filter (0 is the node's own fields).
     auto target_of = [&](size_t k) -> const Expr& { return k == 0 ? *c.target : *c.more[k - 1].target; };
     auto cond_of = [&](size_t k) { return k == 0 ? c.cond.get() : c.more[k - 1].cond.get(); };
@@ -904,13 +932,10 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
         std::optional<bool> keep = condition(filter, pred);
         if (!keep) {
             try {
-                dynamic_value_error(*rt_.trace,
-                                    c.key ? "the filter of a dict comprehension must be static inside a "
-                                            "@graph function (it decides the dict's keys), but it depends on "
-                                            "the contents of a tensor"
-                                          : "the filter of a list comprehension must be static inside a "
-                                            "@graph function (it decides the list's length), but it depends "
-                                            "on the contents of a tensor",
+                const std::string what = c.key ? "dict comprehension must be static inside a @graph function (it decides the dict's keys"
+                                         : c.is_set ? "set comprehension must be static inside a @graph function (it decides the set's elements"
+                                                    : "list comprehension must be static inside a @graph function (it decides the list's length";
+                dynamic_value_error(*rt_.trace, "the filter of a " + what + "), but it depends on the contents of a tensor",
                                     symbolic(*rt_.trace, pred));
             } catch (Error& e) {
                 e.locate(source(), filter.loc);
@@ -943,6 +968,10 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
             dict_out.set(std::move(key), eval(*c.elt));
             return;
         }
+        if (c.is_set) {
+            set_out.items.insert(key_at(eval(*c.elt), c.elt->loc, KeyUse::SetElement));
+            return;
+        }
         out.push_back(eval(*c.elt));
     };
     try {
@@ -953,6 +982,7 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
         throw;
     }
     f_ = saved;
+    if (c.is_set) return Value::set(std::move(set_out));
     return c.key ? Value::dict(std::move(dict_out)) : Value::list(std::move(out));
 }
 

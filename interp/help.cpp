@@ -41,8 +41,13 @@ const Value* lookup_dotted(const ModuleState& m, std::string_view dotted) {
 std::string function_help(const FunctionObj& f) {
     std::string sig = f.name + "(";
     const auto& params = *f.params;
+    bool star = false;
     for (size_t i = 0; i < params.size(); ++i) {
-        sig += (i ? ", " : "") + params[i].name;
+        const lang::ParamForm form = params[i].form;
+        sig += i ? ", " : "";
+        if (form == lang::ParamForm::KeywordOnly && !star) sig += "*, ";  // a bare `*`
+        star = star || (form != lang::ParamForm::Plain && form != lang::ParamForm::VarKeywords);
+        sig += (form == lang::ParamForm::VarArgs ? "*" : form == lang::ParamForm::VarKeywords ? "**" : "") + params[i].name;
         if (i < f.defaults.size() && f.defaults[i].defined()) sig += "=" + element_str(f.defaults[i]);
     }
     sig += ")\n";

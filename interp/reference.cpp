@@ -8,13 +8,18 @@ namespace tg::interp {
 namespace {
 
 // The cells of a Markdown table row "| a | b |" (backquoted `|` kept: a cell
-// may show `a | b`).
+// may show `a | b`; `\|` is a `|` inside a cell, GitHub's escape).
 std::vector<std::string> cells(std::string_view row) {
     std::vector<std::string> out;
     std::string cur;
     bool code = false;
     for (size_t i = 1; i < row.size(); ++i) {
         char c = row[i];
+        if (c == '\\' && i + 1 < row.size() && row[i + 1] == '|') {
+            cur += '|';
+            ++i;
+            continue;
+        }
         if (c == '`') code = !code;
         if (c == '|' && !code) {
             out.push_back(cur);

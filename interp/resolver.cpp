@@ -5,10 +5,23 @@
 #include "interp/error.hpp"
 #include "interp/scalar_code.hpp"
 
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace tg::interp {
 namespace {
+
+// The builtins that call OpenBLAS (matrix products, LAPACK's solves and
+// decompositions, docs/numpy.md "Linear algebra")
+bool uses_blas(const std::string& name) {
+    static constexpr std::string_view names[] = {
+        "matmul", "einsum", "inv", "solve", "det", "svd", "svdvals", "eigh", "eigvalsh", "eig", "eigvals", "qr",
+        "cholesky", "slogdet", "pinv", "lstsq", "matrix_rank"};
+    for (std::string_view b : names)
+        if (name == b) return true;
+    return false;
+}
 
 using namespace lang;
 
@@ -160,8 +173,7 @@ private:
 
     // ---- uses
     void name(Name& n, Scope* s) {
-        if (n.id == "matmul" || n.id == "inv" || n.id == "solve" || n.id == "det" || n.id == "einsum")
-            stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
+        if (uses_blas(n.id)) stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
         if ((n.id == "graph" || n.id == "concrete") && !rt_.options.no_jit && !rt_.options.eager)
             codegen::prefetch_jit();  // code will be compiled: load LLVM meanwhile (docs/performance.md "Start-up")
         uint16_t depth = 0;
@@ -267,7 +279,10 @@ private:
 
     void params(const std::vector<Param>& ps, Scope& inner) {
         inner.facts->source = source_;
-        for (auto& p : ps) inner.declare(p.name, p.loc);
+        for (auto& p : ps) {
+            inner.declare(p.name, p.loc);
+            if (p.form != ParamForm::Plain) inner.facts->star_params = true;
+        }
         inner.facts->num_params = static_cast<int>(ps.size());
     }
 
@@ -325,6 +340,10 @@ private:
         case ExprKind::Tuple:
             for (auto& x : e.as<TupleExpr>().elts) expr(*x, s);
             break;
+        case ExprKind::Set:
+            for (auto& x : e.as<SetExpr>().elts) expr(*x, s);
+            break;
+        case ExprKind::Starred: expr(*e.as<Starred>().value, s); break;
         case ExprKind::Dict:
             for (size_t i = 0; i < e.as<DictExpr>().keys.size(); ++i) {
                 expr(*e.as<DictExpr>().keys[i], s);
@@ -347,7 +366,7 @@ private:
             auto& c = e.as<ListComp>();
             expr(*c.iter, s);  // the iterable is evaluated outside, as in Python
             auto facts = std::make_unique<FunctionFacts>();
-            facts->name = c.key ? "<dictcomp>" : "<listcomp>";
+            facts->name = c.key ? "<dictcomp>" : c.is_set ? "<setcomp>" : "<listcomp>";
             facts->source = source_;
             Scope inner{facts.get(), {}, s};
             // every clause's target is a local of the comprehension, seen by the element

@@ -82,9 +82,13 @@ Runtime::Runtime(Options opts)
 
 Runtime::~Runtime() {
     // Unreachable closure cycles would outlive the interpreter (and keep
-    // their compiled code past the compiler): drop the modules, then cut them.
+    // their compiled code past the compiler): empty the trace caches (a trace
+    // may hold its own function, cycles/drop_traces), drop the modules, then
+    // cut the rest.
     {
         stdlib::Budget::Scope scope(budget);
+        for (auto& [path, m] : modules_) cycles.drop_traces(m->globals);
+        if (main_) cycles.drop_traces(main_->globals);
         modules_.clear();
         main_.reset();
         cycles.collect();
@@ -250,7 +254,10 @@ void find_module_file(const std::string& name, const std::string& from_path, con
     if (find_builtin_module(name, path, text)) return;
     std::string looked;
     for (size_t i = 0; i < dirs.size(); ++i) looked += (i ? ", " : "") + dirs[i];
-    throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")");
+    std::string hint;  // ported NumPy code: its functions are tg's builtins (docs/numpy.md)
+    if (name == "numpy" || name == "numpy.linalg")
+        hint = "; NumPy's functions are tg's builtins: drop the import and the `np.` prefix (docs/numpy.md)";
+    throw Error("no module named `" + name + "` (looked for " + name + ".tg in " + looked + ")" + hint);
 }
 
 std::string check_file_path(const Options& options, const std::string& path) {

@@ -51,6 +51,9 @@ struct FunctionFacts : lang::FunctionInfo {
     lang::SourcePtr source;
     std::vector<SlotInfo> slots;  // parameters first
     int num_params = 0;
+    // A `*args`, `**kwargs` or keyword-only parameter: calls bind through
+    // bind_star_parameters (interp/star_args.hpp).
+    bool star_params = false;
     int num_slots() const { return static_cast<int>(slots.size()); }
 };
 

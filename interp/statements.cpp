@@ -168,22 +168,29 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     case StmtKind::While: {
         const While& w = s.as<While>();
         if (rt_.trace) return exec_while_traced(w);
+        LaneScope lanes(*f_);  // vmap: examples that left by a batched `break` (batched_exits.cpp)
         for (;;) {
             Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
             batched_cond_ = &batched;
             const bool c = cond(*w.cond);
             if (batched.defined()) return batched_while(w, batched);
             if (!c) break;
+            lane_iteration_start();
             Flow flow = exec_block(w.body);
-            if (flow == Flow::Break) break;
+            lane_iteration_end(w.loc);
             if (flow == Flow::Return) return flow;
+            if (loop_ends(flow, w.loc)) break;
             count_line(s.loc);
         }
         return Flow::Normal;
     }
     case StmtKind::For: return exec_for(s.as<For>());
-    case StmtKind::Break: return Flow::Break;
-    case StmtKind::Continue: return Flow::Continue;
+    case StmtKind::Break:
+        if (lane_exit_recorded()) [[unlikely]] lane_exit(true, s.loc);  // vmap (batched_exits.cpp)
+        return Flow::Break;
+    case StmtKind::Continue:
+        if (lane_exit_recorded()) [[unlikely]] lane_exit(false, s.loc);
+        return Flow::Continue;
     case StmtKind::Pass: return Flow::Normal;
     case StmtKind::Return: {
         const Return& r = s.as<Return>();
@@ -258,10 +265,14 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
     // Every `for` iterates here — range(...) lazily, anything else through
     // Iterable. While tracing, exec_for_traced converts it (docs/graph.md "Static and dynamic").
     if (rt_.trace) return exec_for_traced(s);
+    LaneScope lanes(*f_);  // vmap: examples that left by a batched `break` (batched_exits.cpp)
     auto run_body = [&](Value item) -> Flow {
         count_line(s.loc);
+        lane_iteration_start();
         assign(*s.target, std::move(item));
-        return exec_block(s.body);
+        Flow flow = exec_block(s.body);
+        lane_iteration_end(s.loc);
+        return flow;
     };
     if (is_range_call(*s.iter)) {
         const Call& c = s.iter->as<Call>();
@@ -282,15 +293,16 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
         const bool simple_target = s.target->kind == ExprKind::Name;
         for (int64_t i = a[0]; a[2] > 0 ? i < a[1] : i > a[1]; i += a[2]) {
             Flow flow;
-            if (simple_target) {
+            if (simple_target && !lanes_here(*f_)) {
                 count_line(s.loc);
                 store_slot(s.target->as<Name>()).set_scalar(Scalar::of_int(i));
                 flow = exec_block(s.body);
+                lane_iteration_end(s.loc);
             } else {
                 flow = run_body(Value::from_int(i));
             }
-            if (flow == Flow::Break) break;
             if (flow == Flow::Return) return flow;
+            if (loop_ends(flow, s.loc)) break;
         }
         return Flow::Normal;
     }
@@ -305,8 +317,8 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
     }();
     for (int64_t i = 0; i < it.size(); ++i) {
         Flow flow = run_body(it.item(i));
-        if (flow == Flow::Break) break;
         if (flow == Flow::Return) return flow;
+        if (loop_ends(flow, s.loc)) break;
     }
     return Flow::Normal;
 }

@@ -36,6 +36,7 @@ size_t allowed_edits(std::string_view word) { return word.size() <= 5 ? 1 : word
 }  // namespace
 
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
+    if (std::string_view hint = porting_hint(word, candidates); !hint.empty()) return "; " + std::string(hint);
     if (std::string_view tg = tg_spelling(word); !tg.empty()) return "; tg spells it `" + std::string(tg) + "`";
     if (word.size() < 3) return {};  // one or two letters: any other short name is one edit away
     const size_t limit = allowed_edits(word);
@@ -70,15 +71,49 @@ std::string_view tg_spelling(std::string_view word) {
         {"equal", "eq"},              {"not_equal", "ne"},         {"less", "lt"},
         {"less_equal", "le"},         {"greater", "gt"},           {"greater_equal", "ge"},
         {"bitwise_and", "bitand"},    {"bitwise_or", "bitor"},     {"bitwise_xor", "bitxor"},
-        {"bitwise_not", "invert"},
+        {"bitwise_not", "invert"},    {"rint", "round"},           {"around", "round"},
+        {"negative", "neg"},          {"fix", "trunc"},            {"row_stack", "vstack"},
+        {"double", "f64"},            {"single", "f32"},           {"float_", "f64"},
+        {"int_", "i64"},              {"bool_", "bool"},
     };
     for (const auto& [numpy, tg] : kSpellings)
         if (numpy == word && tg != word) return tg;
     return {};
 }
 
+std::string_view porting_hint(std::string_view word, std::span<const std::string_view> candidates) {
+    // {the word, a name that must be a candidate, the hint}: a hint is given
+    // only in its context — a keyword's only for a function with that
+    // parameter, a tensor method's (`mT`) only after a tensor's dot
+    struct Hint {
+        std::string_view word, needs, text;
+    };
+    static constexpr Hint kHints[] = {
+        {"np", "sum", "tg's builtins are NumPy's functions without the `np.` or `np.linalg.` prefix: "
+                      "`np.sum(x)` is `sum(x)` (docs/numpy.md)"},
+        {"numpy", "sum", "tg's builtins are NumPy's functions, without a module: `numpy.sum(x)` is `sum(x)` "
+                         "(docs/numpy.md)"},
+        {"linalg", "norm", "np.linalg's functions are builtins without the prefix: `linalg.norm(x)` is `norm(x)`"},
+        {"math", "print", "Python's math module is imported first: `import math`"},
+        {"fill", "mT", "tensors are values, not filled in place: `full_like(x, v)` is a new tensor"},
+        {"fliplr", "flip", "tg writes `flip(x, 1)`"},
+        {"flipud", "flip", "tg writes `flip(x, 0)`"},
+        {"unsqueeze", "mT", "tg spells it `expand_dims` (NumPy's name)"},
+        {"view", "mT", "tg spells it `reshape` (tensors are values: there are no views)"},
+        {"dim", "axis", "tg calls it `axis`, as NumPy"},
+        {"keepdim", "keepdims", "tg calls it `keepdims`, as NumPy"},
+    };
+    for (const Hint& h : kHints) {
+        if (h.word != word) continue;
+        if (std::find(candidates.begin(), candidates.end(), h.needs) != candidates.end()) return h.text;
+    }
+    return {};
+}
+
 std::span<const std::string_view> tensor_attribute_names() {
-    static constexpr std::array<std::string_view, 8> kNames = {"shape", "ndim", "size", "dtype", "T", "item", "tolist", "copy"};
+    static constexpr std::array<std::string_view, 15> kNames = {"shape", "ndim",     "size", "dtype", "T",
+                                                                "mT",    "itemsize", "nbytes", "real", "imag",
+                                                                "item",  "tolist",   "copy", "conj", "conjugate"};
     return kNames;
 }
 

@@ -24,7 +24,7 @@ enum class ExprKind : uint8_t {
     Unary, Binary, BoolOp, Compare, IfExp,
     Call, Attribute, Index, Slice,
     List, Tuple, Lambda, ListComp,
-    Dict,
+    Dict, Set, Starred,
 };
 
 enum class UnaryOp : uint8_t { Neg, Pos, Not, Invert };
@@ -141,14 +141,22 @@ struct IfExp : Expr {  // then_ if cond else else_; loc: the `if` keyword
 struct Keyword {
     std::string name;
     ExprPtr value;
-    Loc loc;  // the keyword's name
+    Loc loc;  // the keyword's name; for `**d`, the `**`
+    bool unpack = false;  // `**d`: the entries of the dict d as keywords (name is empty)
 };
 // f(a, b, k=v). loc: the start of the callee's name (for `x.f(...)`, the `f`).
+// `f(*xs, **d)` (docs/language.md "Calls"): args may hold Starred nodes, keywords `**` entries.
 struct Call : Expr {
     ExprPtr callee;
     std::vector<ExprPtr> args;
     std::vector<Keyword> keywords;
+    bool unpacks = false;  // a Starred among args or an `unpack` keyword
     explicit Call(Loc l) : Expr(ExprKind::Call, l) {}
+};
+// `*xs` among a call's arguments: the items of xs as positional arguments. loc: the `*`.
+struct Starred : Expr {
+    ExprPtr value;
+    Starred(ExprPtr v, Loc l) : Expr(ExprKind::Starred, l), value(std::move(v)) {}
 };
 struct Attribute : Expr {  // value.attr; loc: the attribute name
     ExprPtr value;
@@ -180,11 +188,20 @@ struct DictExpr : Expr {  // {k: v, ...}; keys[i] maps to values[i]. loc: the `{
     std::vector<ExprPtr> keys, values;
     explicit DictExpr(Loc l) : Expr(ExprKind::Dict, l) {}
 };
+struct SetExpr : Expr {  // {a, b} (docs/language.md "Sets"); `{}` is a dict. loc: the `{`
+    std::vector<ExprPtr> elts;
+    explicit SetExpr(Loc l) : Expr(ExprKind::Set, l) {}
+};
 
+// How a parameter takes its argument (docs/language.md "Calls"): by position
+// or keyword; by keyword only (after `*args` or a bare `*`); `*args` (the
+// extra positional arguments, a tuple); `**kwargs` (the extra keywords, a dict).
+enum class ParamForm : uint8_t { Plain, KeywordOnly, VarArgs, VarKeywords };
 struct Param {
     std::string name;
     ExprPtr default_value;  // null if none
     Loc loc;
+    ParamForm form = ParamForm::Plain;
 };
 
 struct Stmt;
@@ -210,13 +227,15 @@ struct CompClause {
 // [elt for target in iter if cond]; target is a Name or a TupleExpr of Names.
 // loc: the `[`. Python 3 semantics: the targets are local to the comprehension.
 // A dict comprehension {key: elt for ...} is the same node with `key` set
-// (loc: the `{`): both share one scope and one evaluation. Further clauses
+// (loc: the `{`), a set comprehension {elt for ...} with `is_set`: all share
+// one scope and one evaluation. Further clauses
 // (`[a * b for a in xs for b in ys if a != b]`) nest in order, as Python's:
 // each one's iterable is evaluated inside, for every item of the ones before.
 struct ListComp : Expr {
     ExprPtr elt, target, iter, cond;  // the first clause; cond may be null
     std::vector<CompClause> more;     // the clauses after it
     ExprPtr key;                      // null for a list comprehension
+    bool is_set = false;              // {elt for ...}
     std::unique_ptr<FunctionInfo> info;
     explicit ListComp(Loc l) : Expr(ExprKind::ListComp, l) {}
 };

@@ -126,7 +126,8 @@ public:
                 line(head + "Call", e.loc);
                 expr(*c.callee, depth + 1, "callee");
                 for (const auto& a : c.args) expr(*a, depth + 1, "arg");
-                for (const auto& k : c.keywords) expr(*k.value, depth + 1, "keyword " + k.name + " " + at(k.loc));
+                for (const auto& k : c.keywords)
+                    expr(*k.value, depth + 1, k.unpack ? "** " + at(k.loc) : "keyword " + k.name + " " + at(k.loc));
                 return;
             }
             case ExprKind::Attribute: {
@@ -174,9 +175,17 @@ public:
                 }
                 return;
             }
+            case ExprKind::Set:
+                line(head + "Set", e.loc);
+                for (const auto& x : e.as<SetExpr>().elts) expr(*x, depth + 1);
+                return;
+            case ExprKind::Starred:
+                line(head + "Starred", e.loc);
+                expr(*e.as<Starred>().value, depth + 1);
+                return;
             case ExprKind::ListComp: {
                 const auto& c = e.as<ListComp>();
-                line(head + (c.key ? "DictComp" : "ListComp"), e.loc);
+                line(head + (c.key ? "DictComp" : c.is_set ? "SetComp" : "ListComp"), e.loc);
                 if (c.key) expr(*c.key, depth + 1, "key");
                 expr(*c.elt, depth + 1, "elt");
                 expr(*c.target, depth + 1, "target");
@@ -194,7 +203,8 @@ public:
 
     void params(const std::vector<Param>& ps, int depth) {
         for (const auto& p : ps) {
-            line(std::string(depth * 2, ' ') + "Param " + p.name, p.loc);
+            static constexpr const char* kForms[] = {"", "(keyword-only) ", "*", "**"};
+            line(std::string(depth * 2, ' ') + "Param " + kForms[static_cast<int>(p.form)] + p.name, p.loc);
             if (p.default_value) expr(*p.default_value, depth + 1, "default");
         }
     }

@@ -343,7 +343,6 @@ bool is_block_end(Tok k) { return k == Tok::Dedent || k == Tok::End; }
 bool is_pipe(Tok k) { return k == Tok::Pipe; }
 bool is_caret(Tok k) { return k == Tok::Caret; }
 bool is_amp(Tok k) { return k == Tok::Amp; }
-bool is_star_param(Tok k) { return k == Tok::Star || k == Tok::DoubleStar; }
 bool starts_expression(Tok k) {
     switch (k) {
         case Tok::Name: case Tok::Int: case Tok::Float: case Tok::Str: case Tok::FStr:
@@ -603,6 +602,22 @@ const auto open_dict_comprehension = [](auto& ctx) {
     comp->elt = std::move(dict.values.front());
     x3::_val(ctx) = std::move(comp);
 };
+// {a, ...}: the dict opened at `{` holds one key and no value; it becomes a
+// set of that element, and {elt for ...} a set comprehension.
+const auto open_set = [](auto& ctx) {
+    auto& dict = x3::_val(ctx)->template as<DictExpr>();
+    auto set = make<SetExpr>(dict.loc);
+    set->elts.push_back(std::move(dict.keys.front()));
+    x3::_val(ctx) = std::move(set);
+};
+const auto set_push = [](auto& ctx) { x3::_val(ctx)->template as<SetExpr>().elts.push_back(std::move(x3::_attr(ctx))); };
+const auto open_set_comprehension = [](auto& ctx) {
+    auto& set = x3::_val(ctx)->template as<SetExpr>();
+    auto comp = make<ListComp>(set.loc);
+    comp->elt = std::move(set.elts.front());
+    comp->is_set = true;
+    x3::_val(ctx) = std::move(comp);
+};
 
 // Postfix operations apply to _val. A call is located at the callee's name
 // (for x.f(...), at f), per docs/language.md "Errors".
@@ -610,6 +625,8 @@ struct CallArgs {
     std::vector<ExprPtr> args;
     std::vector<Keyword> keywords;
     std::unordered_set<std::string_view> keyword_names;
+    bool unpacks = false;       // a `*xs` or a `**d` was written
+    bool seen_double = false;   // a `**d` was written: no positional argument may follow
 };
 const auto call_node = [](auto& ctx) {
     ExprPtr& callee = x3::_val(ctx);
@@ -618,6 +635,7 @@ const auto call_node = [](auto& ctx) {
     call->callee = std::move(callee);
     call->args = std::move(x3::_attr(ctx).args);
     call->keywords = std::move(x3::_attr(ctx).keywords);
+    call->unpacks = x3::_attr(ctx).unpacks;
     x3::_val(ctx) = std::move(call);
 };
 const auto open_index = [](auto& ctx) {
@@ -651,7 +669,28 @@ const auto keyword_name = [](auto& ctx) {
 };
 const auto keyword_value = [](auto& ctx) { x3::_val(ctx).keywords.back().value = std::move(x3::_attr(ctx)); };
 const auto positional_allowed = [](auto& ctx) {
+    if (x3::_val(ctx).seen_double)
+        fail(state_of(ctx), x3::_attr(ctx), "a positional argument follows keyword argument unpacking ('**')");
     if (!x3::_val(ctx).keywords.empty()) fail(state_of(ctx), x3::_attr(ctx), "a positional argument follows a keyword argument");
+};
+// `*xs` (after any keyword but `**d`, as Python) and `**d`. _attr: (the star token, the expression)
+const auto starred_arg = [](auto& ctx) {
+    auto& a = x3::_attr(ctx);
+    CallArgs& call = x3::_val(ctx);
+    if (call.seen_double)
+        fail(state_of(ctx), at_c<0>(a), "iterable argument unpacking ('*') follows keyword argument unpacking ('**')");
+    call.args.push_back(make<Starred>(std::move(at_c<1>(a)), at_c<0>(a)->loc));
+    call.unpacks = true;
+};
+const auto double_starred_arg = [](auto& ctx) {
+    auto& a = x3::_attr(ctx);
+    CallArgs& call = x3::_val(ctx);
+    Keyword k;
+    k.value = std::move(at_c<1>(a));
+    k.loc = at_c<0>(a)->loc;
+    k.unpack = true;
+    call.keywords.push_back(std::move(k));
+    call.unpacks = call.seen_double = true;
 };
 const auto positional_arg = [](auto& ctx) { x3::_val(ctx).args.push_back(std::move(x3::_attr(ctx))); };
 
@@ -669,22 +708,56 @@ const auto slice_hi = [](auto& ctx) { x3::_val(ctx)->template as<Slice>().hi = s
 const auto slice_step = [](auto& ctx) { x3::_val(ctx)->template as<Slice>().step = std::move(x3::_attr(ctx)); };
 
 // Parameters (in a ParamList _val).
+// The forms of docs/language.md "Calls": plain, then `*args` or a bare `*`,
+// keyword-only ones, then `**kwargs` last.
 struct ParamList {
     std::vector<Param> params;
     std::unordered_set<std::string_view> names;
     bool seen_default = false;
+    It star = nullptr;          // the `*` (of *args, or bare): later parameters are keyword-only
+    bool bare_star = false;     // a bare `*` not yet followed by a keyword-only parameter
+    bool seen_double = false;   // a `**kwargs`: it must be last
 };
+void add_param(ParseState& s, ParamList& list, It name, ParamForm form) {
+    if (list.seen_double) fail(s, name, "a parameter follows the '**' parameter (it must be last)");
+    if (!list.names.insert(name->text).second) fail(s, name, "duplicate parameter '" + name->text + "'");
+    Param p;
+    p.name = name->text;
+    p.loc = name->loc;
+    p.form = form;
+    list.params.push_back(std::move(p));
+}
 const auto param_name = [](auto& ctx) {
     It name = x3::_attr(ctx);
     ParamList& list = x3::_val(ctx);
     ParseState& s = state_of(ctx);
-    if (!list.names.insert(name->text).second) fail(s, name, "duplicate parameter '" + name->text + "'");
-    if (list.seen_default && next_token(ctx)->kind != Tok::Assign)
+    // (keyword-only parameters may go without a default after ones with one, as Python's)
+    if (list.seen_default && !list.star && next_token(ctx)->kind != Tok::Assign)
         fail(s, name, "parameter '" + name->text + "' without a default follows a parameter with a default");
-    Param p;
-    p.name = name->text;
-    p.loc = name->loc;
-    list.params.push_back(std::move(p));
+    add_param(s, list, name, list.star ? ParamForm::KeywordOnly : ParamForm::Plain);
+    list.bare_star = false;
+};
+const auto param_star = [](auto& ctx) {
+    It star = x3::_attr(ctx);
+    ParamList& list = x3::_val(ctx);
+    if (list.seen_double) fail(state_of(ctx), star, "a parameter follows the '**' parameter (it must be last)");
+    if (list.star) fail(state_of(ctx), star, "only one '*' parameter is allowed");
+    list.star = star;
+    list.bare_star = true;
+};
+const auto param_star_name = [](auto& ctx) {
+    add_param(state_of(ctx), x3::_val(ctx), x3::_attr(ctx), ParamForm::VarArgs);
+    x3::_val(ctx).bare_star = false;
+};
+const auto param_double_star_name = [](auto& ctx) {
+    ParamList& list = x3::_val(ctx);
+    if (list.bare_star) fail(state_of(ctx), list.star, "a bare '*' must be followed by a keyword-only parameter");
+    add_param(state_of(ctx), list, x3::_attr(ctx), ParamForm::VarKeywords);
+    list.seen_double = true;
+};
+const auto params_done = [](auto& ctx) {
+    ParamList& list = x3::_val(ctx);
+    if (list.bare_star) fail(state_of(ctx), list.star, "a bare '*' must be followed by a keyword-only parameter");
 };
 const auto param_default = [](auto& ctx) {
     x3::_val(ctx).params.back().default_value = std::move(x3::_attr(ctx));
@@ -1089,13 +1162,16 @@ const auto def_stmt_def =
     x3::expect[lit(Tok::LParen, "'(' after the function name")] >> def_params[def_params_action] >>
     x3::expect[lit(Tok::RParen, "')' or ','")] >> x3::expect[lit(Tok::Colon, "':'")] >> function_body[suite[def_body]];
 
-// params: param (',' param)* [',']    param: NAME ['=' test]     (up to `closer`)
+// params: param (',' param)* [',']     (up to `closer`)
+// param: NAME ['=' test] | '*' [NAME] | '**' NAME
 template <class Closer>
 auto params_of(Closer closer) {
+    const auto no_default = -(&lit(Tok::Assign) >> error("a '*' or '**' parameter takes no default"));
     const auto param =
-        (&any_of(is_star_param) >> error("'*' and '**' parameters are not supported")) |
+        (lit(Tok::DoubleStar) >> x3::expect[tok(Tok::Name, "a parameter name after '**'")][param_double_star_name] >> no_default) |
+        (tok(Tok::Star)[param_star] >> -(tok(Tok::Name)[param_star_name] >> no_default)) |
         ((x3::expect[tok(Tok::Name, "a parameter name")])[param_name] >> -(lit(Tok::Assign) >> test[param_default]));
-    return -(!closer >> param >> *(lit(Tok::Comma) >> !closer >> param)) >> -lit(Tok::Comma);
+    return -(!closer >> param >> *(lit(Tok::Comma) >> !closer >> param)) >> -lit(Tok::Comma) >> x3::eps[params_done];
 }
 const auto def_params_def = params_of(lit(Tok::RParen));
 const auto lambda_params_def = params_of(lit(Tok::Colon));
@@ -1158,9 +1234,10 @@ const auto postfix_def =
       (&lit(Tok::LBracket) >> grow >> tok(Tok::LBracket)[open_index] >> index_items[index_items_node] >> x3::expect[lit(Tok::RBracket, "']' or ','")]) |
       (&lit(Tok::Dot) >> grow >> lit(Tok::Dot) >> x3::expect[tok(Tok::Name, "an attribute name after '.'")[attribute_node]]));
 
-// arg: NAME '=' test | test
+// arg: NAME '=' test | test | '*' test | '**' test
 const auto argument =
-    (&any_of(is_star_param) >> error("'*' and '**' arguments are not supported")) |
+    (tok(Tok::DoubleStar) >> test)[double_starred_arg] |
+    (tok(Tok::Star) >> test)[starred_arg] |
     ((tok(Tok::Name) >> lit(Tok::Assign))[keyword_name] >> test[keyword_value]) |
     (here[positional_allowed] >> test[positional_arg] >> -(&lit(Tok::For) >> error(kNoGenerators)));
 const auto call_args_def = -(!lit(Tok::RParen) >> argument >> *(lit(Tok::Comma) >> !lit(Tok::RParen) >> argument)) >> -lit(Tok::Comma);
@@ -1217,18 +1294,25 @@ const auto list_display_def =
                            x3::expect[lit(Tok::RBracket, "']' or ','")]))));
 
 // dict: '{' [test ':' test (',' test ':' test)* [',']] '}' | '{' test ':' test comp_for '}'
+// set:  '{' test (',' test)* [','] '}' | '{' test comp_for '}'      (`{}` is an empty dict)
 const auto dict_comprehension = lit(Tok::For)[open_dict_comprehension] >> comp_for_rest >>
                                 *(lit(Tok::For)[comprehension_more] >> comp_for_rest) >> x3::expect[lit(Tok::RBrace, "'}'")];
-const auto dict_colon =
-    (&(lit(Tok::Comma) | lit(Tok::RBrace) | lit(Tok::For)) >> error("set literals are not supported (a dict is written {key: value})")) |
-    x3::expect[lit(Tok::Colon, "':' after the dict key")];
+const auto set_comprehension = lit(Tok::For)[open_set_comprehension] >> comp_for_rest >>
+                               *(lit(Tok::For)[comprehension_more] >> comp_for_rest) >> x3::expect[lit(Tok::RBrace, "'}'")];
+const auto dict_colon = x3::expect[lit(Tok::Colon, "':' after the dict key")];
+const auto set_rest =
+    x3::eps[open_set] >>
+    ((&lit(Tok::For) >> set_comprehension) |
+     (*(lit(Tok::Comma) >> !lit(Tok::RBrace) >> test[set_push]) >> -lit(Tok::Comma) >> x3::expect[lit(Tok::RBrace, "'}' or ','")]));
+const auto dict_rest =
+    dict_colon >> test[dict_value_push] >>
+    ((&lit(Tok::For) >> dict_comprehension) |
+     (*(lit(Tok::Comma) >> !lit(Tok::RBrace) >> test[dict_key_push] >> dict_colon >> test[dict_value_push]) >>
+      -lit(Tok::Comma) >> x3::expect[lit(Tok::RBrace, "'}' or ','")]));
 const auto dict_display_def =
     tok(Tok::LBrace)[open_dict] >>
     (lit(Tok::RBrace) |
-     (test[dict_key_push] >> dict_colon >> test[dict_value_push] >>
-      ((&lit(Tok::For) >> dict_comprehension) |
-       (*(lit(Tok::Comma) >> !lit(Tok::RBrace) >> test[dict_key_push] >> dict_colon >> test[dict_value_push]) >>
-        -lit(Tok::Comma) >> x3::expect[lit(Tok::RBrace, "'}' or ','")]))));
+     (test[dict_key_push] >> ((&(lit(Tok::Comma) | lit(Tok::RBrace) | lit(Tok::For)) >> set_rest) | dict_rest)));
 
 // target_list: or_expr (',' or_expr)* [',']     (stops at 'in')
 const auto target_list_def =

@@ -124,8 +124,11 @@ bool ParseState::check_target(const Expr& e, bool allow_index, bool allow_tuple)
         case ExprKind::Call: what = "a function call"; break;
         case ExprKind::Int: case ExprKind::Float: case ExprKind::Str: case ExprKind::FString:
         case ExprKind::Bool: case ExprKind::NoneLit: case ExprKind::Ellipsis: what = "a literal"; break;
-        case ExprKind::ListComp: what = e.as<ListComp>().key ? "a dict comprehension" : "a list comprehension"; break;
+        case ExprKind::ListComp:
+            what = e.as<ListComp>().key ? "a dict comprehension" : e.as<ListComp>().is_set ? "a set comprehension" : "a list comprehension";
+            break;
         case ExprKind::Dict: what = "a dict"; break;
+        case ExprKind::Set: what = "a set"; break;
         case ExprKind::Lambda: what = "a lambda"; break;
         default: what = "an expression"; break;
     }

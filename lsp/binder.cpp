@@ -182,6 +182,8 @@ private:
         case ExprKind::List: exprs(e.as<ListExpr>().elts, scope); break;
         case ExprKind::Tuple: exprs(e.as<TupleExpr>().elts, scope); break;
         case ExprKind::Dict: exprs(e.as<DictExpr>().keys, scope), exprs(e.as<DictExpr>().values, scope); break;
+        case ExprKind::Set: exprs(e.as<SetExpr>().elts, scope); break;
+        case ExprKind::Starred: opt(e.as<Starred>().value, scope); break;
         case ExprKind::Lambda: {
             const auto& l = e.as<Lambda>();
             const int inner = new_scope(scope, nullptr, l.loc);

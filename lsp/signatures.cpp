@@ -193,14 +193,24 @@ std::vector<Signature> builtin_signatures(std::string_view name, const std::vect
 
 Signature function_signature(const lang::FunctionDef& f) {
     Signature s{f.name, {}, false, ""};
-    for (const lang::Param& p : f.params)
-        s.params.push_back({p.name, p.default_value ? literal_text(*p.default_value) : "", p.default_value != nullptr, false});
+    bool star = false;
+    for (const lang::Param& p : f.params) {
+        if (p.form == lang::ParamForm::VarKeywords) {
+            s.any_keyword = p.name;
+            continue;
+        }
+        // a bare `*` before keyword-only parameters: an unnamed variadic (label `*`)
+        if (p.form == lang::ParamForm::KeywordOnly && !star) s.params.push_back({"", "", false, true});
+        star = star || p.form != lang::ParamForm::Plain;
+        s.params.push_back({p.name, p.default_value ? literal_text(*p.default_value) : "", p.default_value != nullptr,
+                            p.form == lang::ParamForm::VarArgs});
+    }
     return s;
 }
 
 std::optional<CallProblem> check_call(const lang::Call& call, std::string_view name, uint32_t name_length,
                                       const std::vector<Signature>& signatures) {
-    if (signatures.empty()) return std::nullopt;
+    if (signatures.empty() || call.unpacks) return std::nullopt;  // (f(*xs): counted when it runs)
     const std::string prefix = std::string(name) + ": ";
     const CallProblem at_name{"", call.loc, name_length};
     std::optional<CallProblem> first;

@@ -141,7 +141,9 @@ StaticType Types::of(const Expr& e, int scope) {
         case ExprKind::Str: case ExprKind::FString: return StaticType::of_kind(StaticType::Str);
         case ExprKind::NoneLit: return StaticType::of_kind(StaticType::None);
         case ExprKind::Dict: return StaticType::of_kind(StaticType::Dict);
-        case ExprKind::ListComp: return StaticType::of_kind(e.as<ListComp>().key ? StaticType::Dict : StaticType::List);
+        case ExprKind::ListComp:
+            if (e.as<ListComp>().is_set) return {};  // (sets have no static type here)
+            return StaticType::of_kind(e.as<ListComp>().key ? StaticType::Dict : StaticType::List);
         case ExprKind::Lambda: return StaticType::of_kind(StaticType::Function);
         case ExprKind::List: return sequence(e.as<ListExpr>().elts, scope, StaticType::List);
         case ExprKind::Tuple: return sequence(e.as<TupleExpr>().elts, scope, StaticType::Tuple);

@@ -323,6 +323,9 @@ Route route(OtherKind k) {
         case K::Solve:
             return {nullptr, "opset 17 has no linear solve, and tg raises on a singular matrix, which a "
                              "composition could not"};
+        case K::Svd: case K::Eigh: case K::Eig: case K::Qr: case K::Cholesky: case K::Slogdet: case K::Pinv:
+            return {nullptr, "opset 17 has no matrix decomposition (SVD, eigen, QR, Cholesky, LU), and tg raises on "
+                             "matrices LAPACK rejects, which a composition could not"};
         case K::Tensor:
             return {nullptr, "never a node of a traced graph: its data is constant, so the tracer computes it "
                              "(and cannot take a traced value as data)"};

@@ -1,4 +1,4 @@
-// A figure of the plot module (modules/plot.tg, docs/jupyter.md "Plots") as
+// A figure of the plot module (modules/plot.tg, docs/notebooks.md "Plots") as
 // plain data, and its rendering by PLplot into SVG or PNG bytes.
 #pragma once
 

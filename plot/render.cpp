@@ -1,4 +1,4 @@
-// PLplot draws the figures (docs/jupyter.md "Plots" says why PLplot): its svg
+// PLplot draws the figures (docs/notebooks.md "Plots" says why PLplot): its svg
 // driver for SVG, its cairo driver (pngcairo) for PNG.
 #include "plot/figure.hpp"
 #include "plot/frame.hpp"

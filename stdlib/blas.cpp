@@ -18,6 +18,22 @@ struct Loaded {
     std::string error;  // non-empty if loading failed
 };
 
+template <class F>
+bool sym(void* lib, const std::string& name, F& f) {
+    f = reinterpret_cast<F>(::dlsym(lib, name.c_str()));
+    return f != nullptr;
+}
+
+// The routines of one precision: prefix "s" or "d".
+template <class T>
+bool load_decompositions(void* lib, const std::string& p, Decompositions<T>& d) {
+    const bool found[] = {sym(lib, p + "gesdd_", d.gesdd), sym(lib, p + "syevd_", d.syevd), sym(lib, p + "geev_", d.geev),
+                          sym(lib, p + "geqrf_", d.geqrf), sym(lib, p + "orgqr_", d.orgqr), sym(lib, p + "potrf_", d.potrf)};
+    for (bool f : found)
+        if (!f) return false;
+    return true;
+}
+
 Loaded load() {
     Loaded r;
     // The soname first (what the dynamic linker would have found), then the
@@ -44,6 +60,8 @@ Loaded load() {
     r.fns.dgetrf = reinterpret_cast<GetrfD>(::dlsym(lib, "dgetrf_"));
     if (!r.fns.sgesv || !r.fns.dgesv || !r.fns.sgetrf || !r.fns.dgetrf)
         r.error = "OpenBLAS has no LAPACK (sgesv_/dgesv_/sgetrf_/dgetrf_)";
+    if (!load_decompositions(lib, "s", r.fns.s) || !load_decompositions(lib, "d", r.fns.d))
+        r.error = "OpenBLAS's LAPACK lacks a decomposition (?gesdd_, ?syevd_, ?geev_, ?geqrf_, ?orgqr_, ?potrf_)";
     return r;
 }
 

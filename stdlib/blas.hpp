@@ -9,6 +9,7 @@
 
 #include <cblas.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
@@ -20,6 +21,35 @@ using GesvS = void (*)(const int* n, const int* nrhs, float* a, const int* lda, 
 using GesvD = void (*)(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b, const int* ldb, int* info);
 using GetrfS = void (*)(const int* m, const int* n, float* a, const int* lda, int* ipiv, int* info);
 using GetrfD = void (*)(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+// The decompositions (stdlib/lapack.hpp). A CHARACTER argument of a Fortran
+// routine comes with a hidden length after the others (gfortran's ABI).
+template <class T>
+using Gesdd = void (*)(const char* jobz, const int* m, const int* n, T* a, const int* lda, T* s, T* u, const int* ldu,
+                       T* vt, const int* ldvt, T* work, const int* lwork, int* iwork, int* info, size_t);
+template <class T>
+using Syevd = void (*)(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, T* w, T* work,
+                       const int* lwork, int* iwork, const int* liwork, int* info, size_t, size_t);
+template <class T>
+using Geev = void (*)(const char* jobvl, const char* jobvr, const int* n, T* a, const int* lda, T* wr, T* wi, T* vl,
+                      const int* ldvl, T* vr, const int* ldvr, T* work, const int* lwork, int* info, size_t, size_t);
+template <class T>
+using Geqrf = void (*)(const int* m, const int* n, T* a, const int* lda, T* tau, T* work, const int* lwork, int* info);
+template <class T>
+using Orgqr = void (*)(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau, T* work,
+                       const int* lwork, int* info);
+template <class T>
+using Potrf = void (*)(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t);
+
+// One precision's decompositions.
+template <class T>
+struct Decompositions {
+    Gesdd<T> gesdd = nullptr;
+    Syevd<T> syevd = nullptr;
+    Geev<T> geev = nullptr;
+    Geqrf<T> geqrf = nullptr;
+    Orgqr<T> orgqr = nullptr;
+    Potrf<T> potrf = nullptr;
+};
 
 struct Functions {
     decltype(&cblas_sgemm) sgemm = nullptr;
@@ -29,6 +59,9 @@ struct Functions {
     GesvD dgesv = nullptr;
     GetrfS sgetrf = nullptr;
     GetrfD dgetrf = nullptr;
+    // svd, eigh, eig, qr, cholesky (stdlib/lapack.cpp)
+    Decompositions<float> s;
+    Decompositions<double> d;
 };
 
 // Starts loading the library on a background thread, for a program that

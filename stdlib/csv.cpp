@@ -1,5 +1,6 @@
 #include "stdlib/csv.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -57,6 +58,31 @@ void for_each_row(std::string_view text, const TextTableOptions& o, F&& row) {
     }
 }
 
+// The value from_chars could not represent of a decimal `digits` (an optional
+// '-', digits with a point, an optional exponent): from_chars fails only far
+// from 1 (beyond ~1.8e308 or below ~4.9e-324), so the decimal exponent of the
+// first nonzero digit decides between +-inf and +-0.0 (NumPy's, as strtod).
+double decimal_out_of_range(std::string_view digits) {
+    const bool negative = !digits.empty() && digits[0] == '-';
+    const size_t e = digits.find_first_of("eE");
+    const std::string_view mantissa = digits.substr(0, e);
+    long exponent = 0;
+    if (e != std::string_view::npos) {
+        std::string_view x = digits.substr(e + 1);
+        if (!x.empty() && x[0] == '+') x.remove_prefix(1);
+        // beyond long: far beyond any dtype's range, either way
+        if (std::from_chars(x.data(), x.data() + x.size(), exponent).ec != std::errc())
+            exponent = !x.empty() && x[0] == '-' ? -1000000 : 1000000;
+        exponent = std::clamp(exponent, -1000000L, 1000000L);
+    }
+    const size_t point = mantissa.find('.'), first = mantissa.find_first_of("123456789");
+    if (first == std::string_view::npos) return negative ? -0.0 : 0.0;
+    const size_t end_int = point == std::string_view::npos ? mantissa.size() : point;
+    const long place = first < end_int ? static_cast<long>(end_int - first) - 1 : -static_cast<long>(first - point);
+    const double v = place + exponent >= 0 ? HUGE_VAL : 0.0;
+    return negative ? -v : v;
+}
+
 [[noreturn]] void bad_value(int64_t line, size_t column, std::string_view field, const std::string& what) {
     throw FileError("line " + std::to_string(line) + ", value " + std::to_string(column + 1) + ": " +
                     (field.empty() ? std::string("empty value") : "'" + std::string(field) + "' " + what));
@@ -72,8 +98,8 @@ void parse_value(std::string_view field, DType dtype, void* out, size_t i, int64
     if (is_float(dtype)) {
         double v = 0;
         auto r = std::from_chars(digits.data(), end, v);
-        // from_chars reports overflow as out of range; NumPy gives +-inf (as strtod)
-        if (r.ec == std::errc::result_out_of_range && r.ptr == end) v = digits[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+        // from_chars reports overflow and underflow as out of range; NumPy gives +-inf and +-0.0 (as strtod)
+        if (r.ec == std::errc::result_out_of_range && r.ptr == end) v = decimal_out_of_range(digits);
         else if (r.ec != std::errc() || r.ptr != end || field.empty()) bad_value(line, column, field, as);
         if (dtype == DType::F32) static_cast<float*>(out)[i] = static_cast<float>(v);
         else static_cast<double*>(out)[i] = v;

@@ -1,12 +1,14 @@
 // Printing (docs/language.md "Values"): Python's repr(float) layout over the shortest
-// round-trip digits of the tensor's own precision, nested one-line lists
+// round-trip digits of the tensor's own precision, nested lists (one line in str; in repr rank 2 and up on aligned lines)
 // with NumPy-style summarization, and the common cases of Python's format
 // mini-language for f-strings.
 #include "stdlib/format.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 
@@ -110,24 +112,79 @@ std::string element_str(const Tensor& t, const char* p) {
 constexpr int64_t kSummarizeThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
 
-void append_nested(std::string& out, const Tensor& t, int axis, const char* p, bool summarize) {
-    if (axis == t.rank()) {
-        out += element_str(t, p);
-        return;
-    }
-    const int64_t n = t.shape()[axis];
-    const int64_t step = t.strides()[axis] * static_cast<int64_t>(dtype_size(t.storage_dtype()));
-    out += '[';
-    const bool cut = summarize && n > 2 * kEdgeItems;
-    for (int64_t i = 0; i < n; ++i) {
-        if (i > 0) out += ", ";
-        if (cut && i == kEdgeItems) {
-            out += "..., ";
-            i = n - kEdgeItems;
+// A tensor's text (docs/language.md "Values"): nested lists, elided past
+// 1000 elements to the first and last 3 along each axis; on one line for
+// str (what programs print), and for repr (the REPL's and a notebook's echo)
+// rank 2 and up as NumPy lays out an array: one row per line, every element right-aligned to the widest
+// shown, each line indented under its bracket (plus `indent`, the length of
+// what precedes the first bracket: `tensor(` in repr), and as many empty
+// lines between blocks as the block has axes past 2.
+class NestedText {
+public:
+    // indent: nullopt for one line (str), else the rows' indent (repr)
+    NestedText(const Tensor& t, std::optional<size_t> indent)
+        : t_(t), indent_(indent.value_or(0)), lines_(indent.has_value()), summarize_(t.numel() > kSummarizeThreshold) {}
+
+    std::string text() {
+        const char* p = static_cast<const char*>(t_.raw_data());
+        if (lines_ && t_.rank() >= 2) {
+            walk(0, p, [&](const char* e) { width_ = std::max(width_, element_str(t_, e).size()); });
         }
-        append_nested(out, t, axis + 1, p + i * step, summarize);
+        std::string out;
+        emit(out, 0, p);
+        return out;
     }
-    out += ']';
+
+private:
+    template <class F>
+    void walk(int axis, const char* p, const F& f) {
+        if (axis == t_.rank()) return f(p);
+        const int64_t n = t_.shape()[axis];
+        const int64_t step = t_.strides()[axis] * static_cast<int64_t>(dtype_size(t_.storage_dtype()));
+        const bool cut = summarize_ && n > 2 * kEdgeItems;
+        for (int64_t i = 0; i < n; ++i) {
+            if (cut && i == kEdgeItems) i = n - kEdgeItems;
+            walk(axis + 1, p + i * step, f);
+        }
+    }
+
+    void emit(std::string& out, int axis, const char* p) {
+        if (axis == t_.rank()) {
+            const std::string e = element_str(t_, p);
+            out.append(width_ > e.size() ? width_ - e.size() : 0, ' ');
+            out += e;
+            return;
+        }
+        const int64_t n = t_.shape()[axis];
+        const int64_t step = t_.strides()[axis] * static_cast<int64_t>(dtype_size(t_.storage_dtype()));
+        // between items: ", " on the last axis, else a new line (and empty ones) indented under the bracket
+        std::string sep = ", ";
+        if (lines_ && axis + 1 < t_.rank())
+            sep = ",\n" + std::string(static_cast<size_t>(t_.rank() - axis - 2), '\n') +
+                  std::string(indent_ + static_cast<size_t>(axis) + 1, ' ');
+        out += '[';
+        const bool cut = summarize_ && n > 2 * kEdgeItems;
+        for (int64_t i = 0; i < n; ++i) {
+            if (i > 0) out += sep;
+            if (cut && i == kEdgeItems) {
+                out += "..." + sep;
+                i = n - kEdgeItems;
+            }
+            emit(out, axis + 1, p + i * step);
+        }
+        out += ']';
+    }
+
+    const Tensor& t_;
+    size_t indent_;
+    bool lines_;  // rank >= 2 on aligned lines (repr)
+    bool summarize_;
+    size_t width_ = 0;  // rank >= 2: the widest shown element
+};
+
+std::string nested_text(const Tensor& x, std::optional<size_t> indent) {
+    if (x.rank() == 0) return element_str(x, static_cast<const char*>(x.raw_data()));
+    return NestedText(x, indent).text();
 }
 
 // ---------------------------------------------------------- format spec
@@ -289,15 +346,10 @@ std::string format_float(double v, DType precision) {
     return layout(d, d.decpt < -3 || d.decpt > 16, true);
 }
 
-std::string to_str(const Tensor& x) {
-    if (x.rank() == 0) return element_str(x, static_cast<const char*>(x.raw_data()));
-    std::string out;
-    append_nested(out, x, 0, static_cast<const char*>(x.raw_data()), x.numel() > kSummarizeThreshold);
-    return out;
-}
+std::string to_str(const Tensor& x) { return nested_text(x, std::nullopt); }
 
 std::string to_repr(const Tensor& x) {
-    return "tensor(" + to_str(x) + ", shape=" + x.shape().to_string() + ", dtype=" + dtype_name(x.dtype()) + ")";
+    return "tensor(" + nested_text(x, 7) + ", shape=" + x.shape().to_string() + ", dtype=" + dtype_name(x.dtype()) + ")";
 }
 
 std::string format_tensor(const Tensor& x, std::string_view spec) {

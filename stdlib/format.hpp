@@ -13,9 +13,10 @@ namespace tg::stdlib {
 // Python's repr(float): 7.0, 0.1, 0.33333334 (f32), 1e-05, 1e+16, inf, nan.
 std::string format_float(double v, DType precision);
 
-// str(x): values only ("5.0", "[[1, 2], [3, 4]]", summarized past 1000 elements).
+// str(x): values only, on one line ("5.0", "[[1, 2], [3, 4]]"; summarized past 1000 elements).
 std::string to_str(const Tensor& x);
-// repr(x): "tensor(5.0, shape=(), dtype=f32)".
+// repr(x): "tensor(5.0, shape=(), dtype=f32)"; rank 2 and up on aligned lines,
+// NumPy-style ("tensor([[1, 2],\n        [3, 4]], shape=(2, 2), dtype=i64)").
 std::string to_repr(const Tensor& x);
 
 // Format spec of Python's mini-language, the common cases:

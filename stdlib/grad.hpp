@@ -50,6 +50,7 @@ struct VjpArgs {
 class OpRegistry;
 void attach_grad_rules(OpRegistry& r);
 void attach_shape_grad_rules(OpRegistry& r);  // stdlib/grad_rules_shape.cpp
+void attach_linalg_grad_rules(OpRegistry& r);  // stdlib/grad_rules_linalg.cpp
 
 // Helpers the rules use, also for interp's rules of indexing and control flow.
 // g summed over the axes broadcasting added to reach g's shape, reshaped to

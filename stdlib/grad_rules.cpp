@@ -668,6 +668,7 @@ void attach_grad_rules(OpRegistry& r) {
     vjp("stack", &vjp_stack);
     vjp("tensor", &vjp_tensor);
     attach_shape_grad_rules(r);
+    attach_linalg_grad_rules(r);
     // norm and the scans
     vjp("norm", &vjp_norm);
     vjp("cumsum", &vjp_cumsum);

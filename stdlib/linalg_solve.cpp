@@ -11,6 +11,8 @@
 
 #include "stdlib/blas.hpp"
 #include "stdlib/broadcast.hpp"
+#include "stdlib/lapack.hpp"
+#include "stdlib/linalg_util.hpp"
 #include "stdlib/op_registry.hpp"
 #include "stdlib/shape_ops_util.hpp"
 
@@ -20,33 +22,17 @@ using kern::fail;
 
 namespace {
 
-DType float_of(DType d) { return is_float(d) ? d : DType::F32; }
+using linalg::float_of;
+using lapack::lapack_int;
+using lapack::to_column_major;
 
-// The square matrices of `arg` (..., m, m): the batch shape and m.
 struct Square {
     Shape batch;
     int64_t m = 0;
 };
 Square square(std::string_view fn, std::string_view arg, const Shape& s) {
-    if (s.rank() < 2 || s[s.rank() - 1] != s[s.rank() - 2])
-        fail(fn, "argument `" + std::string(arg) + "` must be a square matrix or a batch of them (shape (..., m, m)), got shape " +
-                     s.to_string());
-    Square q;
-    for (int d = 0; d < s.rank() - 2; ++d) q.batch.push_back(s[d]);
-    q.m = s[s.rank() - 1];
-    return q;
-}
-
-int lapack_int(std::string_view fn, int64_t v) {
-    if (v > 0x7fffffff) fail(fn, "matrices of size " + std::to_string(v) + " are too large for LAPACK");
-    return static_cast<int>(v);
-}
-
-// Copies the (rows, cols) row-major matrix at `src` into column-major `dst`.
-template <class T>
-void to_column_major(const T* src, int64_t rows, int64_t cols, T* dst) {
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) dst[j * rows + i] = src[i * cols + j];
+    const linalg::Matrices q = linalg::square(fn, arg, s);
+    return {q.batch, q.m};
 }
 
 template <class T>
@@ -68,12 +54,8 @@ void solve_batch(std::string_view fn, const T* a, const T* b, T* x, int64_t coun
         to_column_major(b + i * m * nrhs, m, nrhs, cb.data());
         int info = 0;
         if (m > 0 && nrhs > 0) gesv<T>(n, k, ca.data(), ipiv.data(), cb.data(), &info);
-        if (info > 0)
-            fail(fn, std::string("the matrix") + (count > 1 ? " at batch index " + std::to_string(i) : "") +
-                         " is singular");
-        // back to row-major
-        for (int64_t r = 0; r < m; ++r)
-            for (int64_t c = 0; c < nrhs; ++c) x[i * m * nrhs + r * nrhs + c] = cb[static_cast<size_t>(c * m + r)];
+        if (info > 0) fail(fn, "the matrix" + linalg::at_index(count, i) + " is singular");
+        lapack::from_column_major(cb.data(), m, nrhs, x + i * m * nrhs);
     }
 }
 

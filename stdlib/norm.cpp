@@ -3,7 +3,9 @@
 // None: the Frobenius norm of a matrix; also over a pair of axes when ord is
 // None), ord 1 the sum of absolute values, ord inf the largest one. Matrix
 // norms (an ord over two axes, or over all of a 2-d tensor) are an error that
-// says what is supported. Floats keep their dtype; bool and integers give f32.
+// says what is supported: the builtin `norm` (interp/builtins/np_linalg_norm.cpp)
+// computes them and the other vector orders, calling this op where it can.
+// Floats keep their dtype; bool and integers give f32.
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -99,7 +101,8 @@ void register_norm_ops(OpRegistry& r) {
                 &infer_norm,
                 &eager_norm,
                 0,
-                "vector norm (ord None or 2: Euclidean, 1: sum of |x|, inf: max |x|) over axis; all elements: Frobenius",
+                "vector norm (ord None or 2: Euclidean, 1: sum of |x|, inf: max |x|) over axis; all elements: Frobenius "
+                "(the builtin `norm` adds the other orders and the matrix norms)",
                 OtherKind::Norm});
 }
 

@@ -125,6 +125,9 @@ namespace tg::stdlib {
     /* linear algebra: linalg.cpp, linalg_solve.cpp */                                \
     X(Matmul, "matmul") X(Dot, "dot") X(Outer, "outer")                              \
     X(Inv, "inv") X(Solve, "solve") X(Det, "det")                                    \
+    /* decompositions: linalg_decomp.cpp, linalg_factor.cpp */                        \
+    X(Svd, "_svd") X(Eigh, "_eigh") X(Eig, "_eig") X(Qr, "_qr")                      \
+    X(Cholesky, "cholesky") X(Slogdet, "_slogdet") X(Pinv, "pinv")                   \
     /* shapes: shape_ops.cpp */                                                       \
     X(Transpose, "transpose") X(Reshape, "reshape") X(ExpandDims, "expand_dims")     \
     X(Squeeze, "squeeze") X(Flatten, "flatten") X(BroadcastTo, "broadcast_to")       \

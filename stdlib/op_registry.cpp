@@ -48,6 +48,9 @@ const OpRegistry& op_registry() {
         register_layout_ops(r);
         register_select_ops(r);
         register_solve_ops(r);
+        register_decomposition_ops(r);
+        register_factor_ops(r);
+        register_pinv_op(r);
         register_creation_ops(r);
         register_random_ops(r);
         register_nn_ops(r);

@@ -46,6 +46,9 @@ void register_shape_ops(OpRegistry& r);        // shape_ops*.cpp (kernels)
 void register_layout_ops(OpRegistry& r);       // shape_ops_layout.cpp: flip roll tile repeat pad diag tril triu
 void register_select_ops(OpRegistry& r);       // select_ops.cpp: take sort argsort
 void register_solve_ops(OpRegistry& r);        // linalg_solve.cpp: inv solve det (LAPACK)
+void register_decomposition_ops(OpRegistry& r);  // linalg_decomp.cpp: _svd _eigh _eig (LAPACK)
+void register_factor_ops(OpRegistry& r);       // linalg_factor.cpp: _qr cholesky _slogdet (LAPACK)
+void register_pinv_op(OpRegistry& r);          // linalg_pinv.cpp: pinv (LAPACK)
 void register_creation_ops(OpRegistry& r);     // creation*.cpp (kernels)
 void register_random_ops(OpRegistry& r);       // random*.cpp (kernels)
 void register_nn_ops(OpRegistry& r);           // nn*.cpp (kernels)

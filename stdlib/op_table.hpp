@@ -61,12 +61,14 @@ struct TensorType {
     bool weak = false;
 };
 
+struct SavedStack;  // stdlib/saved_stack.hpp
+
 // What kernels may use besides their arguments: the interpreter's generator.
 struct OpContext {
     Rng* rng = nullptr;
     // The values a graph run saves for its backward loops (kStack ops): one
-    // stack per run of a graph.
-    std::vector<Tensor>* stack = nullptr;
+    // stack per run of a graph (stdlib/saved_stack.hpp).
+    SavedStack* stack = nullptr;
 };
 
 // Arguments bound to parameters, in parameter order:

@@ -218,6 +218,18 @@ void Graph::remove_result(NodeId n, size_t i) {
     for (size_t k = i; k < res.size(); ++k) values_[res[k]].index = static_cast<uint32_t>(k);
 }
 
+ValueId Graph::add_result(NodeId n, const ValueType& t) {
+    const ValueId v = new_value(t, n, kNoId, static_cast<uint32_t>(nodes_[n].results.size()));
+    nodes_[n].results.push_back(v);
+    return v;
+}
+
+ValueId Graph::add_arg(RegionId r, const ValueType& t) {
+    const ValueId v = new_value(t, kNoId, r, static_cast<uint32_t>(regions_[r].args.size()));
+    regions_[r].args.push_back(v);
+    return v;
+}
+
 void Graph::walk(RegionId r, const std::function<void(NodeId)>& f) const {
     for (NodeId n : regions_[r].nodes) {
         f(n);

@@ -295,6 +295,10 @@ public:
     }
     // Drops result i of n (it must be unused); later results shift down.
     void remove_result(NodeId n, size_t i);
+    // Appends a result typed `t` to n / an argument typed `t` to region r
+    // (a while node made to carry one more value: tracer/loop_rewrite.hpp).
+    ValueId add_result(NodeId n, const ValueType& t);
+    ValueId add_arg(RegionId r, const ValueType& t);
     // Every use of `from` (operands in all regions) now uses `to`.
     void replace_all_uses(ValueId from, ValueId to);
     // Number of uses of each value by live nodes.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "stdlib/random.hpp"
+#include "stdlib/saved_stack.hpp"
 #include "stdlib/tensor.hpp"
 #include "tracer/graph.hpp"
 
@@ -29,8 +30,9 @@ struct RunContext {
     // Scratch space reused from node to node (an op's input list), so that
     // running a node allocates nothing of its own.
     std::vector<stdlib::Tensor> scratch;
-    // What the run saves for its backward loops (autodiff's kStack ops).
-    std::vector<stdlib::Tensor> saved;
+    // What the run saves for its backward loops (autodiff's kStack ops),
+    // and the most it held at once.
+    stdlib::SavedStack saved;
     // Runs a host function (HostCall nodes) by its HostFn id.
     std::function<std::vector<stdlib::Tensor>(const HostFn&, std::span<const stdlib::Tensor>)> host_call;
 };

@@ -671,6 +671,8 @@ private:
             std::vector<stdlib::Attr> attrs;
             const uint32_t nat = count(1);
             for (uint32_t k = 0; k < nat; ++k) attrs.push_back(attr());
+            // an op given an optional parameter since the file was written: its default
+            if (def && attrs.size() < def->params.size()) stdlib::complete_attrs(*def, attrs);
             Payload p = payload();
             SrcLoc l = loc();
             std::vector<ValueType> results;

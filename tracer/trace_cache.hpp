@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tracer/signature.hpp"
@@ -67,6 +68,9 @@ public:
     }
     const std::vector<std::unique_ptr<Entry>>& entries() const { return entries_; }
     int traces() const { return traces_; }
+    // Empties the cache, handing its entries to the caller (who decides when
+    // they are destroyed: destroying one may free other caches).
+    std::vector<std::unique_ptr<Entry>> take_entries() { return std::exchange(entries_, {}); }
 
     // The cached trace nearest to s (fewest differing leaves; the earliest
     // traced wins ties), or null when the cache is empty.

@@ -1,4 +1,4 @@
-// Text questions the Jupyter kernel answers about a cell (docs/jupyter.md):
+// Text questions the Jupyter kernel answers about a cell (docs/notebooks.md):
 // whether it is complete, where the word at the cursor is, and the
 // conversion between Jupyter's cursor positions (Unicode code points) and
 // the byte offsets tg's engine uses.

@@ -1,6 +1,6 @@
 // Graphviz DOT rendered to SVG in-process with Graphviz's own library (gvc,
 // Debian libgraphviz-dev): `%graph NAME` and graph values in a notebook
-// (docs/jupyter.md "Display").
+// (docs/notebooks.md "Display").
 #pragma once
 
 #include <string>

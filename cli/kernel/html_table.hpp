@@ -1,4 +1,4 @@
-// A tensor as an HTML table for a notebook (docs/jupyter.md "Display"): 1-D
+// A tensor as an HTML table for a notebook (docs/notebooks.md "Display"): 1-D
 // as one row, 2-D as rows and columns, with index headers; past NumPy's
 // threshold (1000 elements) only the first and last 3 of each dimension,
 // with "…" between, as NumPy prints. A caption gives shape and dtype and,

@@ -53,7 +53,7 @@ nl::json KernelInterpreter::is_complete_request_impl(const std::string& code) {
 
 nl::json KernelInterpreter::kernel_info_request_impl() {
     return xeus::create_info_reply("5.3", "tg", version(), "tg", version(), "text/x-tg", ".tg", "python", "python",
-                                   "", std::string("tg ") + version() + " — docs/jupyter.md");
+                                   "", std::string("tg ") + version() + " — docs/notebooks.md");
 }
 
 void KernelInterpreter::stream(const std::string& name, std::string_view text) {

@@ -1,4 +1,4 @@
-// tg's Jupyter kernel on xeus 2.x (docs/jupyter.md): the xeus::xinterpreter
+// tg's Jupyter kernel on xeus 2.x (docs/notebooks.md): the xeus::xinterpreter
 // that answers the shell requests with a Session. Written against xeus 2.4's
 // API (Debian's xeus-dev); xeus 3 moved the ZeroMQ server out and later
 // versions changed this interface, so the build asks for xeus 2.x.

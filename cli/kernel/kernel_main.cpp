@@ -55,14 +55,18 @@ int run_kernel(const std::string& connection_file, Options options) {
         xeus::xkernel kernel(config, xeus::get_user_name(), std::move(context), std::move(interp),
                              xeus::make_xserver_zmq);
         kernel.start();
+        // Shut down (start returns after shutdown_request): end here, as `tg
+        // run` ends (cli/main.cpp), without destroying the kernel. Its
+        // destructor tore down ZeroMQ and the interpreter while xeus's
+        // threads and a background compile could still run: now and then a
+        // SIGSEGV on one of those threads after the last cell.
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(0);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "tg: kernel: %s\n", e.what());
         return 1;
     }
-    std::fflush(stdout);
-    std::fflush(stderr);
-    // as `tg run` ends (cli/main.cpp): without waiting for a background compile
-    std::_Exit(0);
 }
 
 }  // namespace tg::kernel

@@ -1,4 +1,4 @@
-// `tg kernel -f CONNECTION_FILE` (docs/jupyter.md): serves one notebook
+// `tg kernel -f CONNECTION_FILE` (docs/notebooks.md): serves one notebook
 // until Jupyter shuts it down. Returns the exit status.
 #pragma once
 

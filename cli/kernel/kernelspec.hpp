@@ -1,4 +1,4 @@
-// The kernelspec that tells Jupyter how to start tg (docs/jupyter.md
+// The kernelspec that tells Jupyter how to start tg (docs/notebooks.md
 // "Install"): share/jupyter/kernels/tg/{kernel.json, logos}.
 #pragma once
 

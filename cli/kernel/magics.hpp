@@ -1,4 +1,4 @@
-// The REPL's commands as notebook magics (docs/jupyter.md "Magics"): lines
+// The REPL's commands as notebook magics (docs/notebooks.md "Magics"): lines
 // starting with `%` at the top of a cell.
 //   %trace on|off   %eager on|off   %time [STATEMENT]   %graph NAME [dot]
 //   %vars           %reset

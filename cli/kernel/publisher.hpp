@@ -1,4 +1,4 @@
-// Where the kernel's session sends what a cell shows (docs/jupyter.md): the
+// Where the kernel's session sends what a cell shows (docs/notebooks.md): the
 // xeus interpreter publishes it on IOPub; tests may collect it.
 #pragma once
 

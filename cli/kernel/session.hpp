@@ -1,4 +1,4 @@
-// One notebook's tg session (docs/jupyter.md): the interpreter, the
+// One notebook's tg session (docs/notebooks.md): the interpreter, the
 // switches the magics set, and running a cell. Independent of the
 // protocol: the xeus interpreter (kernel_interpreter.cpp) wraps it.
 #pragma once

@@ -128,11 +128,11 @@ private:
 };
 
 // Any tg value: a tensor, list, tuple, str, function, dtype, None, module,
-// dict, graph (what `concrete` and `load` of a .tgx give: callable) or
+// dict, set, graph (what `concrete` and `load` of a .tgx give: callable) or
 // spec (an argument spec such as `f32[3,4]`).
 class Value {
 public:
-    enum class Kind { None, Tensor, List, Tuple, Str, Function, DType, Module, Dict, Graph, Spec };
+    enum class Kind { None, Tensor, List, Tuple, Str, Function, DType, Module, Dict, Graph, Spec, Set };
     Value();  // None
     Value(Tensor t);          // NOLINT: implicit on purpose
     Value(double v);          // NOLINT: a number like the literal `2.5` in tg (weak: f32 unless combined)
@@ -147,13 +147,17 @@ public:
     // first place and takes the last value. Keys are strs or integers;
     // throws tg::Error otherwise.
     static Value dict(std::vector<std::pair<Value, Value>> entries);
+    // A set of the elements (strs or integers; a repeated one is kept once),
+    // iterated in sorted order as in tg (docs/language.md "Sets"); throws
+    // tg::Error for any other element.
+    static Value set(std::vector<Value> elements);
 
     Kind kind() const;
     bool is_tensor() const { return kind() == Kind::Tensor; }
     bool is_none() const { return kind() == Kind::None; }
     Tensor as_tensor() const;            // throws tg::Error if not a tensor
     std::string as_string() const;       // throws tg::Error if not a str
-    std::vector<Value> items() const;    // of a list or tuple; throws otherwise
+    std::vector<Value> items() const;    // of a list or tuple, or a set's elements in order; throws otherwise
     std::vector<std::pair<Value, Value>> entries() const;  // (key, value) of a dict, in order; throws otherwise
     std::string str() const;             // str(x) in tg
     std::string repr() const;            // repr(x) in tg
@@ -209,7 +213,7 @@ struct Options {
     // command sets it from isatty(1); a host that writes to a terminal sets it.
     bool output_is_terminal = false;
     // display(x) in tg code (docs/builtins.md): a notebook shows x richly
-    // (cli/kernel, docs/jupyter.md). Without a callback, display writes
+    // (cli/kernel, docs/notebooks.md). Without a callback, display writes
     // repr(x) and a newline to write_output, as the REPL echoes a value.
     std::function<void(const Value&)> display;
     // Diagnostic logs (--trace). Without a callback they are dropped.

@@ -13,6 +13,7 @@
 #include "interp/tracing/graph_cache.hpp"
 #include "interp/runtime.hpp"
 #include "interp/tracing/trace.hpp"
+#include "tracer/clone_region.hpp"
 #include "tracer/graph.hpp"
 #include "stdlib/grad.hpp"
 #include "interp/autodiff/tape_internal.hpp"
@@ -172,6 +173,7 @@ void each_value(const TapeEntry& e, F&& f) {
     }
     if (e.loop) {  // (its body's own values are popped, not read from outside)
         f(e.loop->saved_before);
+        for (const Value& v : e.loop->captures) f(v);  // (a bounded loop's recomputation reads them)
         for (const TapeEntry& x : e.loop->body) each_value(x, f);
     }
 }
@@ -190,6 +192,7 @@ void each_value_mut(TapeEntry& e, F&& f) {
     if (e.loop) {
         auto copy = std::make_shared<WhileData>(*e.loop);
         f(copy->saved_before);
+        for (Value& v : copy->captures) f(v);
         for (TapeEntry& x : copy->body) each_value_mut(x, f);
         e.loop = std::move(copy);
     }
@@ -306,53 +309,23 @@ void drop_unused_residuals(tracer::Graph& g, const std::vector<uint32_t>& pushes
     }
 }
 
-// The backward of a converted `while`: a loop running as many times as the
-// forward one ran, popping each iteration's residuals (pushed last, popped
-// first) and running the body's entries back; it carries the cotangents of
-// the loop's leaves and the sums of the cotangents of the outer values the
-// body reads.
-std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot) {
-    if (!rt.trace) throw Error("internal error: a loop's gradient outside its trace");
+TensorType strong(TensorType t) {
+    t.weak = false;
+    return t;
+}
+
+// One iteration's residuals popped (pushed last, popped first; their pop
+// nodes in `pops`, in residual order), and the body's entries reading them.
+std::vector<TapeEntry> popped_body(Runtime& rt, const WhileData& d, std::vector<tracer::NodeId>& pops) {
     TraceState& T = *rt.trace;
-    tracer::Graph& g = T.graph;
-    const WhileData& d = *e.loop;
-    const size_t nl = d.leaf_types.size(), no = e.in_nodes.size() - nl;
-    auto strong = [](TensorType t) {
-        t.weak = false;
-        return t;
-    };
-    std::vector<tracer::ValueId> inits{T.token};
-    for (size_t l = 0; l < nl; ++l) {
-        const uint32_t o = d.out_nodes[l];
-        const TensorType t = strong(d.leaf_types[l]);
-        inits.push_back(value_id(T, o != kNotTracked && cot[o].defined() ? yield_ready(rt, cot[o], t) : zeros_value(rt, t)));
-    }
-    for (size_t m = 0; m < no; ++m) inits.push_back(value_id(T, zeros_value(rt, strong(d.in_types[nl + m]))));
-    const tracer::NodeId node = g.add_while(inits, T.here());
-    const tracer::RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
-    {
-        // another iteration while values of this loop are saved (above its size before)
-        g.enter(cond_r);
-        std::span<const tracer::ValueId> a = g.args(cond_r);
-        T.token = a[0];
-        Value size = trace_op(rt, stdlib::op_of(stdlib::OtherKind::StackSize), {}, {});
-        Value more = compare(rt, lang::CmpOp::Gt, size, d.saved_before);
-        std::vector<tracer::ValueId> ys{more.sym()->id, T.token};
-        ys.insert(ys.end(), a.begin() + 1, a.end());
-        g.yield(ys);
-        g.exit();
-    }
-    g.enter(body_r);
-    std::vector<tracer::ValueId> a(g.args(body_r).begin(), g.args(body_r).end());
-    T.token = a[0];
     std::map<uint32_t, Value> remap;
     const stdlib::OpDef& pop = stdlib::op_of(stdlib::OtherKind::StackPop);
-    std::vector<tracer::NodeId> pop_nodes(d.residuals.size());
+    pops.assign(d.residuals.size(), tracer::kNoId);
     for (size_t k = d.residuals.size(); k-- > 0;) {
         const TensorType t = d.residuals[k].tensor_type();
         std::vector<int64_t> dims(t.shape.begin(), t.shape.end());
         Value v = trace_op(rt, pop, {}, {t.dtype, dims});
-        pop_nodes[k] = g.value(v.sym()->id).def;
+        pops[k] = T.graph.value(v.sym()->id).def;
         if (const SymObj* s = d.residuals[k].sym()) remap[s->id] = v;
     }
     std::vector<TapeEntry> body = d.body;
@@ -363,7 +336,61 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
                 if (it != remap.end()) v = it->second;
             }
         });
-    std::vector<Value> local(cot.size());
+    return body;
+}
+
+// The cotangents a loop's backward starts from (after the token): per
+// differentiated leaf its result's (zeros where none reached it), then a
+// zero sum per outer value the body reads.
+std::vector<tracer::ValueId> loop_inits(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot) {
+    TraceState& T = *rt.trace;
+    const WhileData& d = *e.loop;
+    const size_t nl = d.leaf_types.size(), no = e.in_nodes.size() - nl;
+    std::vector<tracer::ValueId> inits;
+    for (size_t l = 0; l < nl; ++l) {
+        const uint32_t o = d.out_nodes[l];
+        const TensorType t = strong(d.leaf_types[l]);
+        inits.push_back(value_id(T, o != kNotTracked && cot[o].defined() ? yield_ready(rt, cot[o], t) : zeros_value(rt, t)));
+    }
+    for (size_t m = 0; m < no; ++m) inits.push_back(value_id(T, zeros_value(rt, strong(d.in_types[nl + m]))));
+    return inits;
+}
+
+// The backward loop of a converted `while` (not finished): from `inits`
+// (the token, then loop_inits'), it runs while the stack is above `floor`,
+// popping each iteration's residuals (pushed last, popped first) and running
+// the body's entries back; it carries the cotangents of the loop's leaves
+// and the sums of the cotangents of the outer values the body reads.
+// `cot_size`: the tape's node count. `moved`: the copy of the forward body
+// that ran last and saved what this pops (a bounded loop's recomputation),
+// for the records of loops nested in it.
+tracer::NodeId loop_backward(Runtime& rt, const TapeEntry& e, size_t cot_size, std::span<const tracer::ValueId> inits,
+                             const Value& floor, const tracer::CloneMap* moved) {
+    TraceState& T = *rt.trace;
+    tracer::Graph& g = T.graph;
+    const WhileData& d = *e.loop;
+    const size_t nl = d.leaf_types.size(), no = e.in_nodes.size() - nl;
+    const tracer::NodeId node = g.add_while(inits, T.here());
+    const tracer::RegionId cond_r = g.node(node).regions[0], body_r = g.node(node).regions[1];
+    {
+        // another iteration while values of this loop are saved (above the floor)
+        g.enter(cond_r);
+        std::span<const tracer::ValueId> a = g.args(cond_r);
+        T.token = a[0];
+        Value size = trace_op(rt, stdlib::op_of(stdlib::OtherKind::StackSize), {}, {});
+        Value more = compare(rt, lang::CmpOp::Gt, size, floor);
+        std::vector<tracer::ValueId> ys{more.sym()->id, T.token};
+        ys.insert(ys.end(), a.begin() + 1, a.end());
+        g.yield(ys);
+        g.exit();
+    }
+    g.enter(body_r);
+    std::vector<tracer::ValueId> a(g.args(body_r).begin(), g.args(body_r).end());
+    T.token = a[0];
+    std::vector<tracer::NodeId> pop_nodes;
+    std::vector<TapeEntry> body = popped_body(rt, d, pop_nodes);
+    if (moved) ad::remap_moved_loops(body, *moved);
+    std::vector<Value> local(cot_size);
     for (size_t l = 0; l < nl; ++l) {
         const uint32_t y = d.yield_nodes[l];
         if (y == kNotTracked) continue;
@@ -385,7 +412,22 @@ std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<
     }
     g.yield(ys);
     g.exit();
-    drop_unused_residuals(g, d.push_nodes, pop_nodes);
+    std::vector<uint32_t> pushes;
+    for (uint32_t p : d.push_nodes) pushes.push_back(moved ? moved->node(p) : p);
+    drop_unused_residuals(g, pushes, pop_nodes);
+    return node;
+}
+
+// The backward of a converted `while`: a loop running as many times as the
+// forward one ran (loop_backward), or with a bound, a loop over stretches
+// of k iterations (loop_checkpoint.cpp).
+std::vector<Value> while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot) {
+    if (!rt.trace) throw Error("internal error: a loop's gradient outside its trace");
+    if (e.loop->every > 0) return ad::checkpointed_while_vjp(rt, e, cot);
+    TraceState& T = *rt.trace;
+    std::vector<tracer::ValueId> inits{T.token};
+    for (tracer::ValueId v : loop_inits(rt, e, cot)) inits.push_back(v);
+    const tracer::NodeId node = loop_backward(rt, e, cot.size(), inits, e.loop->saved_before, nullptr);
     return finish_control(T, node, 1, e.in_nodes.size());
 }
 
@@ -694,6 +736,7 @@ void record_while(Runtime& rt, LoopTape t, std::shared_ptr<WhileData> d, const s
     for (const TapeEntry& x : t.body)
         for (size_t k = 0; k < x.in_nodes.size(); ++k) add_outer(x.in_nodes[k], x.inputs[k]);
     for (size_t l = 0; l < nl; ++l) add_outer(d->yield_nodes[l], yield_primals[l]);  // an outer value carried on
+    ad::plan_loop_checkpoint(rt, *d, tape.loop_checkpoint);
     d->body = std::move(t.body);
     e.loop = std::move(d);
     e.out_node = kNotTracked;
@@ -739,6 +782,7 @@ struct GradSpec {
     bool many = false;  // argnums was a tuple: a tuple of gradients
     bool has_aux = false;
     bool with_value = false;  // value_and_grad
+    int64_t loop_checkpoint = 0;  // converted loops save their state every k iterations (0: every residual)
     std::string name;
 };
 
@@ -822,6 +866,7 @@ Value graph_gradient(const GradSpec& s) {
     const FunctionObj& f = s.f.function();
     std::string key = s.name + (s.has_aux ? " aux" : "") + (s.many ? " (" : " ");
     for (int64_t i : s.argnums) key += std::to_string(i) + ",";
+    if (s.loop_checkpoint > 0) key += " loop_checkpoint=" + std::to_string(s.loop_checkpoint);
     std::shared_ptr<GraphCache>& cache = f.graph_cache->derived[key];
     if (!cache) cache = std::make_shared<GraphCache>();
     auto plain = std::make_shared<FunctionObj>(f);
@@ -849,6 +894,7 @@ Value call_grad(Runtime& rt, const GradSpec& s, const CallArgs& a) {
     }
     TapeScope scope(rt);
     Tape& tape = *scope.tape;
+    tape.loop_checkpoint = s.loop_checkpoint;
     std::vector<Value> args(a.positional.begin(), a.positional.end());
     std::vector<std::vector<Value>> leaves(s.argnums.size());
     for (size_t j = 0; j < s.argnums.size(); ++j) {
@@ -919,13 +965,34 @@ const Value* keyword(const CallArgs& a, std::string_view name) {
     return nullptr;
 }
 
-Value make_grad(Runtime&, const CallArgs& a, bool with_value) {
+// grad's loop_checkpoint=k (docs/training.md "Bounding a loop's saved
+// values"): None, or a positive int, known when the gradient is built.
+int64_t loop_checkpoint_of(const Runtime& rt, const Value& v, const std::string& name) {
+    if (v.is(Kind::None)) return 0;
+    const std::string what = name + ": loop_checkpoint";
+    if (v.is_symbolic() && rt.trace)
+        dynamic_value_error(*rt.trace, what + " must be static inside a @graph function, but it depends on the contents of a tensor", v);
+    // an int, or a 0-d int tensor
+    if (v.is_tensor() && stdlib::is_int(v.tensor_type().dtype)) {
+        const int64_t k = to_int(v, what);
+        if (k >= 1) return k;
+        throw Error(what + " must be a positive number of iterations (the loop saves its state every k), not " +
+                    std::to_string(k));
+    }
+    const Scalar* x = v.scalar();
+    const std::string given = x && x->dtype == stdlib::DType::Bool ? "a bool"
+                              : x && x->weak                       ? "a float"
+                                                                   : type_desc(v);
+    throw Error(what + " must be an int (the loop saves its state every k iterations) or None, not " + given);
+}
+
+Value make_grad(Runtime& rt, const CallArgs& a, bool with_value) {
     const std::string name = with_value ? "value_and_grad" : "grad";
     for (const KwArg& k : a.keywords)
-        if (k.name != "argnums" && k.name != "has_aux")
+        if (k.name != "argnums" && k.name != "has_aux" && k.name != "loop_checkpoint")
             throw Error(name + ": unknown keyword argument `" + std::string(k.name) + "`");
     if (a.positional.empty() || a.positional.size() > 3)
-        throw Error(name + ": takes the function to differentiate, then argnums=0, has_aux=False");
+        throw Error(name + ": takes the function to differentiate, then argnums=0, has_aux=False, loop_checkpoint=None");
     auto spec = std::make_shared<GradSpec>();
     spec->name = name;
     spec->with_value = with_value;
@@ -944,6 +1011,7 @@ Value make_grad(Runtime&, const CallArgs& a, bool with_value) {
     for (int64_t i : spec->argnums)
         if (i < 0) throw Error(name + ": argnums must be non-negative, not " + std::to_string(i));
     if (aux) spec->has_aux = to_int(*aux, name + ": has_aux") != 0;
+    if (const Value* k = keyword(a, "loop_checkpoint")) spec->loop_checkpoint = loop_checkpoint_of(rt, *k, name);
     std::string shown = name + "(" + (spec->f.is(Kind::Function) ? spec->f.function().name : "function") + ")";
     return Value::builtin(std::make_shared<BuiltinObj>(
         BuiltinObj{shown, [spec](Runtime& rt, const CallArgs& args) { return call_grad(rt, *spec, args); }}));
@@ -974,6 +1042,17 @@ Value gradient_of(Runtime& rt, const Value& arg, const std::vector<Value>& cot, 
 }
 Value without_tape(const Value& v, uint64_t id) { return strip_tape(v, id); }
 std::string describe(const Value& v) { return type_desc(v); }
+std::vector<tracer::ValueId> backward_loop_inits(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot) {
+    return loop_inits(rt, e, cot);
+}
+tracer::NodeId build_backward_loop(Runtime& rt, const TapeEntry& e, size_t cot_size, std::span<const tracer::ValueId> inits,
+                                   const Value& floor, const tracer::CloneMap* moved) {
+    return loop_backward(rt, e, cot_size, inits, floor, moved);
+}
+std::vector<Value> finish_backward(TraceState& T, tracer::NodeId node, size_t first, size_t count) {
+    return finish_control(T, node, first, count);
+}
+void drop_loop_saves(tracer::Graph& g, const TapeEntry& e) { drop_saves(g, e); }
 }  // namespace ad
 
 void add_autodiff_builtins(std::vector<std::pair<std::string, Value>>& out) {

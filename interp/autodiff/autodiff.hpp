@@ -84,6 +84,9 @@ struct Tape {
     uint64_t id = 0;
     uint32_t nodes = 0;
     std::vector<TapeEntry> entries;
+    // grad's loop_checkpoint (docs/training.md "Bounding a loop's saved
+    // values"): 0, or k for the converted loops this tape differentiates.
+    int64_t loop_checkpoint = 0;
 
     Tape() = default;
     Tape(const Tape&) = delete;
@@ -152,6 +155,13 @@ void record_cond(Runtime& rt, CondTape t, uint32_t pred, const std::vector<uint3
 // the forward loop (inner loops pop their own values), popping each
 // iteration's residuals and running the body's entries back: memory
 // proportional to the iterations run.
+//
+// With a bound k (grad's loop_checkpoint; interp/autodiff/loop_checkpoint.cpp)
+// the forward loop saves instead its carried values every k iterations and
+// its iteration count at the end; the backward runs the stretches of k
+// iterations last first, each recomputed from its saved start by a copy of
+// the forward body (which saves that stretch's residuals), then swept back
+// as above.
 struct WhileData {
     std::vector<TapeEntry> body;
     std::vector<uint32_t> arg_nodes;    // per differentiated carried leaf: its node at the body's start
@@ -162,6 +172,15 @@ struct WhileData {
     std::vector<uint32_t> push_nodes;   // the forward body's _stack_push node of each residual
     Value saved_before;                 // i64[]: the stack's size before the forward loop
     std::vector<stdlib::TensorType> in_types;  // per in_node of the entry
+    // The forward `while` node (a tracer::NodeId): where the loop runs before
+    // its backward does — inside an enclosing bounded loop, its copy there.
+    uint32_t node = UINT32_MAX;
+    int64_t every = 0;  // the bound k; 0: every iteration's residuals are saved
+    // (every > 0) The values from outside the loop its body reads, as graph
+    // ids in the body the forward runs (`node`'s), and as values the
+    // backward reads (remapped like residuals, by an enclosing cond or loop).
+    std::vector<uint32_t> capture_ids;
+    std::vector<Value> captures;
 };
 
 // trace_while's bookkeeping. A carried leaf is differentiated when its init

@@ -10,6 +10,11 @@
 
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/runtime.hpp"
+#include "tracer/graph.hpp"
+
+namespace tg::tracer {
+struct CloneMap;
+}
 
 namespace tg::interp::ad {
 
@@ -53,6 +58,32 @@ Value gradient_of(Runtime& rt, const Value& arg, const std::vector<Value>& cot, 
 Value without_tape(const Value& v, uint64_t id);
 // "an f32 tensor of shape (2,)", "a list": for messages.
 std::string describe(const Value& v);
+
+// ---- converted loops (autodiff.cpp's while_vjp)
+// The cotangents a loop's backward starts from, after the token: per
+// differentiated leaf its result's, then a zero sum per outer value read.
+std::vector<tracer::ValueId> backward_loop_inits(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot);
+// The backward loop (not finished) from `inits` (the token first): it runs
+// while the saved-value stack is above `floor`, popping one iteration's
+// residuals at a time. `cot_size`: the tape's node count; `moved`: the copy
+// of the forward body that saved them, if it is not the forward loop's own.
+tracer::NodeId build_backward_loop(Runtime& rt, const TapeEntry& e, size_t cot_size, std::span<const tracer::ValueId> inits,
+                                   const Value& floor, const tracer::CloneMap* moved);
+// Finishes a backward cond/while: the token goes on; `count` results from `first` on.
+std::vector<Value> finish_backward(TraceState& T, tracer::NodeId node, size_t first, size_t count);
+// The _stack_push nodes of a loop (and of the loops nested in it) go.
+void drop_loop_saves(tracer::Graph& g, const TapeEntry& e);
+
+// ---- a bound on a converted loop's saved values (loop_checkpoint.cpp,
+// docs/training.md "Bounding a loop's saved values")
+// At the loop's record: `every` (the tape's loop_checkpoint) applies unless
+// running the body again could differ (random ops, host calls); then the
+// values its body reads from outside are noted.
+void plan_loop_checkpoint(Runtime& rt, WhileData& d, int64_t every);
+// The backward of a bounded loop (and the forward loop's rewrite).
+std::vector<Value> checkpointed_while_vjp(Runtime& rt, const TapeEntry& e, const std::vector<Value>& cot);
+// The records of loops nested in `entries` now name their copies in `moved`.
+void remap_moved_loops(std::vector<TapeEntry>& entries, const tracer::CloneMap& moved);
 
 // (transforms.cpp) Calls a tg function value with positional arguments.
 Value call_function(Runtime& rt, const Value& f, const std::vector<Value>& args, lang::Loc loc);

@@ -161,14 +161,6 @@ std::vector<Value> Evaluator::merge_lanes(const Value& p, const std::vector<Trac
 }
 
 namespace {
-std::vector<Value> values_of(const std::vector<TraceVar>& vars) {
-    std::vector<Value> vs;
-    for (const TraceVar& v : vars) vs.push_back(*v.slot);
-    return vs;
-}
-void set_values(const std::vector<TraceVar>& vars, const std::vector<Value>& vs) {
-    for (size_t i = 0; i < vars.size(); ++i) *vars[i].slot = vs[i];
-}
 const char* flow_name(int f) {
     static const char* const names[] = {"goes on", "breaks", "continues", "returns"};
     return names[f];
@@ -185,7 +177,19 @@ Evaluator::Flow Evaluator::batched_if(const Value& cond, std::vector<TraceVar> e
     bool returned[2];
     for (int b = 0; b < 2; ++b) {
         set_values(vars, before);
-        flow[b] = b == 0 ? then_fn() : else_fn();
+        // the examples this branch runs for: a `break` / `continue` in it is theirs (batched_exits.cpp)
+        const Value outer_path = f_->lane_path;
+        if (f_->loop_depth > 0) {
+            const Value side = b == 0 ? p : unary(rt_, UnaryOp::Invert, p);
+            f_->lane_path = outer_path.defined() ? binary(rt_, BinOp::BitAnd, outer_path, side) : side;
+        }
+        try {
+            flow[b] = b == 0 ? then_fn() : else_fn();
+        } catch (...) {
+            f_->lane_path = outer_path;
+            throw;
+        }
+        f_->lane_path = outer_path;
         // A side that returns has, for its examples, returned: the frame's
         // return flag becomes per example where only one side returns, and
         // the rest of the function runs for the others (batched_return).
@@ -193,6 +197,10 @@ Evaluator::Flow Evaluator::batched_if(const Value& cond, std::vector<TraceVar> e
         if (returned[b]) f_->ret_flag = Value::from_bool(true);
         out[b] = values_of(vars);
     }
+    // A `break` / `continue` on one side only was recorded for its examples
+    // (batched_exits.cpp); the rest of the loop's body runs for all.
+    const bool exits_apart = flow[0] != flow[1] && !returned[0] && !returned[1] && f_->loop_depth > 0;
+    if (exits_apart) flow[0] = flow[1] = Flow::Normal;
     if (flow[0] != flow[1] && !returned[0] && !returned[1])
         fail("vmap: one branch of this " + construct + " on a batched value " + flow_name(int(flow[0])) +
                  " and the other " + flow_name(int(flow[1])) +
@@ -267,14 +275,27 @@ void Evaluator::masked_iteration(const While& w, const std::vector<TraceVar>& va
     const Value ret_flag = f_->ret_flag;
     Flow f = exec_block(w.body);
     if (f == Flow::Normal && !f_->ret_flag.identical(ret_flag)) f = Flow::Return;  // for some examples
-    if (f != Flow::Normal)
-        fail(std::string("vmap: this `while` on a batched condition ") + flow_name(int(f)) +
-                 " from its body; `break`, `continue` and `return` would end the loop for some examples only, which "
-                 "vmap does not support here (fold the exit into the condition; docs/training.md \"vmap\")",
+    if (f == Flow::Return)
+        fail("vmap: this `while` on a batched condition returns from its body; `return` would end the loop for "
+             "some examples only, which vmap does not support here (`break`, then return after the loop; "
+             "docs/training.md \"vmap\")",
              w.loc);
+    LaneExits& lanes = lanes_of(*f_);
+    if (f != Flow::Normal && !lanes.left.defined()) {
+        // a `break` / `continue` of every example still looping (batched_exits.cpp)
+        f_->lane_path = active;
+        lane_exit(f == Flow::Break, w.loc);
+        f_->lane_path = Value();
+    }
+    lane_iteration_end(w.loc);
     std::vector<Value> out[2] = {values_of(vars), before};
     const bool returned[2] = {false, false};
     set_values(vars, merge_lanes(active, vars, before, out, returned, w.loc, "`while`"));
+    if (lanes.done.defined()) {  // the examples that broke out loop no more
+        at(w.loc);
+        active = binary(rt_, BinOp::BitAnd, active, unary(rt_, UnaryOp::Invert, lanes.done));
+        lanes.done = Value();
+    }
     const Value c = lane_condition(*w.cond);
     at(w.cond->loc);
     active = binary(rt_, BinOp::BitAnd, active, lane_truth(c, w.cond->loc));
@@ -282,6 +303,13 @@ void Evaluator::masked_iteration(const While& w, const std::vector<TraceVar>& va
 
 Evaluator::Flow Evaluator::batched_while(const While& w, const Value& first) {
     Value active = lane_truth(first, w.cond->loc);
+    if (const LaneExits* outer = lanes_here(*f_); outer && outer->done.defined()) {
+        // the condition became batched after some examples broke out (batched_exits.cpp)
+        at(w.loc);
+        active = binary(rt_, BinOp::BitAnd, active, unary(rt_, UnaryOp::Invert, outer->done));
+    }
+    LaneScope lane_scope(*f_);
+    lane_scope.exits().masked = true;
     std::vector<TraceVar> vars = trace_vars({});
     if (!rt_.trace) {
         while (truth_at(any_lane(active), w.cond->loc)) {

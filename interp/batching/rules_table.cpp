@@ -70,6 +70,10 @@ RuleEntry other_rule(OtherKind k) {
     case OtherKind::Dot: return vec(r::dot);
     case OtherKind::Outer: return vec(r::outer);
     case OtherKind::Inv: case OtherKind::Det: return vec(r::same);
+    // the decompositions take leading batch axes, and their packed factors keep them
+    case OtherKind::Svd: case OtherKind::Eigh: case OtherKind::Eig: case OtherKind::Qr: case OtherKind::Cholesky:
+    case OtherKind::Slogdet: case OtherKind::Pinv:
+        return vec(r::same);
     case OtherKind::Solve: return loop();  // a 1-d b is a vector, a batch of them a matrix
     case OtherKind::Transpose: return vec(r::transpose);
     case OtherKind::Reshape: case OtherKind::Flatten: return vec(r::reshape);

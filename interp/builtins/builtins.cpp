@@ -8,6 +8,7 @@
 
 #include "stdlib/budget.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/values/printing.hpp"
@@ -31,11 +32,7 @@ void no_keywords(const std::string& name, const CallArgs& a) {
 void arity(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
     no_keywords(name, a);
     size_t n = a.positional.size();
-    if (n < lo || n > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
-                    (n == 1 ? " was given" : " were given"));
-    }
+    if (n < lo || n > hi) throw Error(arity_message(name, a, lo, hi));
 }
 
 Value cast(Runtime& rt, const Value& x, DType d) {
@@ -86,6 +83,7 @@ Value len(Runtime& rt, const CallArgs& a) {
     const Value& x = a.positional[0];
     if (x.is_sequence()) return Value::from_int(static_cast<int64_t>(x.items().size()));
     if (x.is(Kind::Dict)) return Value::from_int(static_cast<int64_t>(x.dict().size()));
+    if (x.is(Kind::Set)) return Value::from_int(static_cast<int64_t>(x.set().size()));
     if (x.is(Kind::Str)) return Value::from_int(x.text_chars().size());
     if (x.is_tensor()) {
         stdlib::TensorType t = x.tensor_type();  // static, also of a symbolic tensor
@@ -122,33 +120,27 @@ Value range(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(out));
 }
 
+// int(x): a tensor cast to i64, or a string parsed as Python's int(s, base=10)
 Value to_int_builtin(Runtime& rt, const CallArgs& a) {
-    arity("int", a, 1, 1);
-    const Value& x = a.positional[0];
-    if (x.is(Kind::Str)) {
-        const std::string& s = x.text();
-        char* end = nullptr;
-        errno = 0;
-        long long v = std::strtoll(s.c_str(), &end, 10);
-        while (end && *end == ' ') ++end;
-        if (s.empty() || errno || !end || *end) throw Error("int: invalid literal " + quote(s));
-        return Value::from_int(v);
+    const auto args = bind_args("int", a, {"x", "base"}, 1);
+    const Value& x = *args[0];
+    if (args[1]) {
+        const int64_t base = to_int(*args[1], "int: argument `base`");
+        if (base != 0 && (base < 2 || base > 36)) throw Error("int: base must be >= 2 and <= 36, or 0");
+        if (!x.is(Kind::Str)) throw Error("int: can't convert a non-string with an explicit base");
+        if (x.sym_str()) unsupported_in_graph("`int` of a string that shows traced tensor values");
+        return Value::from_int(parse_int("int", x.text(), static_cast<int>(base)));
     }
+    if (x.is(Kind::Str)) return parse_as("int", x, DType::I64);
     if (x.is_tensor()) return cast(rt, x, DType::I64);
     throw Error(std::string("int: argument must be a tensor or a str, not ") + kind_name(x.kind()));
 }
 
+// float(x): f32, tg's float (docs/language.md "Calls"); f64(s) parses to f64
 Value to_float_builtin(Runtime& rt, const CallArgs& a) {
     arity("float", a, 1, 1);
     const Value& x = a.positional[0];
-    if (x.is(Kind::Str)) {
-        const std::string& s = x.text();
-        char* end = nullptr;
-        double v = std::strtod(s.c_str(), &end);
-        while (end && *end == ' ') ++end;
-        if (s.empty() || !end || *end) throw Error("float: invalid literal " + quote(s));
-        return Value(Tensor::scalar(v, DType::F32));
-    }
+    if (x.is(Kind::Str)) return parse_as("float", x, DType::F32);
     if (x.is_tensor()) return cast(rt, x, DType::F32);
     throw Error(std::string("float: argument must be a tensor or a str, not ") + kind_name(x.kind()));
 }
@@ -199,7 +191,17 @@ Value graph(Runtime&, const CallArgs& a) {
 // max(a, b) / min(a, b) with two tensors are element-wise (docs/builtins.md); with
 // one tensor (and an axis) they reduce. A second argument that is an int
 // literal or a tuple is an axis, unless the first is 0-d (then max(3, 5) is 5).
+// sum(s), min(s), max(s) of a set (docs/language.md "Sets"): of its
+// elements, as a tuple of them (nullopt when `a` is not one set).
+std::optional<Value> fold_set(Runtime& rt, const CallArgs& a, BuiltinFn fn) {
+    if (a.positional.size() != 1 || !a.positional[0].is(Kind::Set)) return std::nullopt;
+    Value xs[1] = {Value::tuple(set_values(a.positional[0].set()))};
+    return fn(rt, CallArgs{xs, a.keyword_values, a.keywords, a.loc});
+}
+
 Value max_min(Runtime& rt, const CallArgs& a, bool is_max) {
+    if (auto v = fold_set(rt, a, [is_max](Runtime& r, const CallArgs& b) { return max_min(r, b, is_max); })) return *v;
+    if (auto v = python_min_max(rt, a, is_max)) return *v;
     if (auto v = python_fold(rt, a, is_max ? PythonFold::Max : PythonFold::Min)) return *v;
     if (a.positional.size() == 2 && a.keywords.empty()) {
         const Value& x = a.positional[0];
@@ -234,7 +236,55 @@ void add_host_state_builtins(std::vector<std::pair<std::string, Value>>& out) {
     });
 }
 
+// sum, max and min also take Python's forms (a list of numbers, strings, a set...)
+void add_fold_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    const stdlib::OpDef* sum = &stdlib::op_of(stdlib::ReduceKind::Sum);
+    add(out, "sum", [sum](Runtime& rt, const CallArgs& a) {
+        auto sum_of = [sum](Runtime& r, const CallArgs& b) {
+            if (auto v = python_fold(r, b, PythonFold::Sum)) return *v;
+            return call_op(r, *sum, b);
+        };
+        if (auto v = fold_set(rt, a, sum_of)) return *v;
+        return sum_of(rt, a);
+    }, sum);
+    add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
+    add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
+}
+
+// The builtins of the other files of interp/builtins (and the debugger's, the dicts')
+void add_library_builtins(std::vector<std::pair<std::string, Value>>& out) {
+    add_sequence_builtins(out);
+    add_iter_builtins(out);
+    add_file_builtins(out);
+    add_shape_builtins(out);
+    add_math_builtins(out);
+    add_nn_conv_builtins(out);
+    add_nn_norm_builtins(out);
+    add_nn_act_builtins(out);
+    add_nn_resize_builtins(out);
+    add_tree_builtins(out);
+    add_display_builtins(out);
+    add_python_builtins(out);
+    add_numpy_builtins(out);
+    add_debug_builtins(out);
+    add_dict_builtins(out);
+    add_set_builtins(out);
+}
+
 }  // namespace
+
+std::string arity_message(const std::string& fn, const CallArgs& a, size_t lo, size_t hi, bool at_most) {
+    // x.clip(0, 1, 2): the count leaves out x, as the user wrote the call
+    const size_t self = a.method && !a.positional.empty() ? 1 : 0;
+    const size_t n = a.positional.size() - self, lo_w = lo > self ? lo - self : 0, hi_w = hi > self ? hi - self : 0;
+    const std::string want = hi_w == 0  ? "no"
+                             : at_most  ? "at most " + std::to_string(hi_w)
+                             : lo_w == hi_w ? std::to_string(hi_w)
+                                            : std::to_string(lo_w) + " to " + std::to_string(hi_w);
+    const std::string on = self ? std::string(" after the ") + kind_name(a.positional[0].kind()) + " it is called on," : "";
+    return fn + ": takes " + want + (hi_w == 1 ? " argument" : " arguments") + on + " but " + std::to_string(n) +
+           (n == 1 ? " was given" : " were given");
+}
 
 std::vector<std::pair<std::string, Value>> make_builtins() {
     std::vector<std::pair<std::string, Value>> out;
@@ -249,14 +299,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
         const stdlib::OpDef* op = &stdlib::op_of(kind);
         add(out, alias, [op](Runtime& rt, const CallArgs& a) { return call_op(rt, *op, a); }, op);
     }
-    // sum, max and min also take Python's forms (a list of numbers, strings...)
-    const stdlib::OpDef* sum = &stdlib::op_of(stdlib::ReduceKind::Sum);
-    add(out, "sum", [sum](Runtime& rt, const CallArgs& a) {
-        if (auto v = python_fold(rt, a, PythonFold::Sum)) return *v;
-        return call_op(rt, *sum, a);
-    }, sum);
-    add(out, "max", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, true); });
-    add(out, "min", [](Runtime& rt, const CallArgs& a) { return max_min(rt, a, false); });
+    add_fold_builtins(out);
 
     add(out, "print", print);
     add(out, "len", len);
@@ -302,20 +345,7 @@ std::vector<std::pair<std::string, Value>> make_builtins() {
     for (DType d : {DType::Bool, DType::I32, DType::I64, DType::F32, DType::F64})
         out.emplace_back(stdlib::dtype_name(d), Value(d));
     out.emplace_back("argv", Value::list({}));
-    add_sequence_builtins(out);
-    add_file_builtins(out);
-    add_shape_builtins(out);
-    add_math_builtins(out);
-    add_nn_conv_builtins(out);
-    add_nn_norm_builtins(out);
-    add_nn_act_builtins(out);
-    add_nn_resize_builtins(out);
-    add_tree_builtins(out);
-    add_display_builtins(out);
-    add_python_builtins(out);
-    add_numpy_builtins(out);
-    add_debug_builtins(out);
-    add_dict_builtins(out);
+    add_library_builtins(out);
     return out;
 }
 

@@ -20,6 +20,26 @@ class Runtime;
 std::vector<std::pair<std::string, Value>> make_builtins();
 // enumerate, zip, sorted, reversed, pi, e, inf, nan (builtins_seq.cpp)
 void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out);
+// The value of keyword `name` of a call, or null; an error naming `fn` for
+// a keyword not in `allowed` (seq.cpp)
+const Value* keyword(const CallArgs& a, std::string_view name);
+void only_keywords(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> allowed);
+// The items a `for` loop walks in v (a list, tuple, string, dict's keys,
+// tensor's rows), as a list; errors begin with `what` (seq.cpp).
+std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what);
+// a < b as Python orders values (tuples and lists lexicographically); an
+// order that depends on traced tensor contents is a trace error (seq.cpp).
+bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn);
+// Python's min / max when the call is Python's form (a `key` or `default`,
+// three or more values, strings, a dict); nullopt: NumPy's (python_iter.cpp).
+std::optional<Value> python_min_max(Runtime& rt, const CallArgs& a, bool is_max);
+// Python's int() and float() of a string (parse_number.cpp): errors name `fn`
+double parse_float(const std::string& fn, const std::string& text, stdlib::DType d);
+int64_t parse_int(const std::string& fn, const std::string& text, int base);
+// The str s parsed as a number of dtype d (f64("0.1"), i64("12"); bool: not empty)
+Value parse_as(const std::string& fn, const Value& s, stdlib::DType d);
+// map, filter (python_iter.cpp)
+void add_iter_builtins(std::vector<std::pair<std::string, Value>>& out);
 // Python's sorted(xs, key=None, reverse=False) on the items (stable); `a`
 // holds the keywords; `fn` names the builtin in errors (sorted, sort).
 std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArgs& a, const std::string& fn);
@@ -30,7 +50,7 @@ enum class PythonFold { Sum, Min, Max };
 std::optional<Value> python_fold(Runtime& rt, const CallArgs& a, PythonFold which);
 // load, save, loadtxt (builtins_files.cpp)
 void add_file_builtins(std::vector<std::pair<std::string, Value>>& out);
-// split, meshgrid, unique, nonzero, einsum (builtins_shape.cpp, builtins_einsum.cpp)
+// split, meshgrid, nonzero, einsum (shape.cpp, einsum.cpp)
 void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out);
 Value einsum(Runtime& rt, const CallArgs& a);
 // A host builtin's call arguments bound to its parameter names, Python's
@@ -39,6 +59,12 @@ Value einsum(Runtime& rt, const CallArgs& a);
 // null when not given.
 std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
                                     size_t required);
+// The error for a call given too many or too few positional arguments —
+// "round: takes 1 to 2 arguments but 3 were given", with `at_most` "takes at
+// most 2 arguments" — counted as the call was written: a method call
+// leaves out the value it is called on ("x.round(1, 2)": "takes 0 to 1
+// arguments after the tensor it is called on, but 2 were given").
+std::string arity_message(const std::string& fn, const CallArgs& a, size_t lo, size_t hi, bool at_most = false);
 inline std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
                                            std::initializer_list<std::string_view> names, size_t required) {
     return bind_args(fn, a, std::span<const std::string_view>(names.begin(), names.size()), required);
@@ -66,6 +92,14 @@ void add_np_search_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_histogram_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_sets_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_create_builtins(std::vector<std::pair<std::string, Value>>& out);
+// NumPy's argument forms of table ops: sort / argsort with kind= and
+// descending=, clip with a None bound (np_forms.cpp); pad's modes
+// (np_pad.cpp); unique's return_* and axis (np_unique.cpp)
+void add_np_form_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_pad_builtins(std::vector<std::pair<std::string, Value>>& out);
+void add_np_unique_builtins(std::vector<std::pair<std::string, Value>>& out);
+// np.linalg's svd, eigh, eig, qr, slogdet, lstsq, matrix_rank, norm (np_linalg*.cpp)
+void add_np_linalg_builtins(std::vector<std::pair<std::string, Value>>& out);
 // all of the above (np_util.cpp)
 void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out);
 // ord, chr, hex, oct, bin, divmod (python_builtins.cpp)

@@ -1,5 +1,5 @@
 // display(x, ...): shows values as the host shows them (tg::Options::display;
-// a notebook: tables and pictures, docs/jupyter.md), else as the REPL echoes
+// a notebook: tables and pictures, docs/notebooks.md), else as the REPL echoes
 // them: repr and a newline (docs/builtins.md).
 #include "interp/builtins/builtins.hpp"
 #include "interp/error.hpp"

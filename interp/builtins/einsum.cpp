@@ -1,5 +1,6 @@
-// einsum(spec, *xs) in its explicit form ("ij,jk->ik"), composed of table
-// ops so it traces, compiles and differentiates through them: an axis of
+// einsum(spec, *xs), NumPy's: explicit ("ij,jk->ik"), implicit ("ij,jk",
+// the output NumPy infers) and with `...` (broadcast axes), composed of
+// table ops so it traces, compiles and differentiates through them: an axis of
 // size 1 is broadcast to its letter's size (NumPy), a letter
 // repeated within one operand takes a diagonal (a product with eye, summed),
 // letters no one else needs are summed away, and operands are contracted
@@ -125,6 +126,84 @@ Term contract(Builder& bl, const Term& a, const Term& b, const std::vector<Term>
     return r;
 }
 
+int rank_of_operand(const Value& v, const std::string& what) {
+    return v.is_tensor() ? v.tensor_type().shape.rank() : to_tensor(v, what).rank();
+}
+
+// The spec in its explicit form, letters only: each operand's `...` becomes
+// letters the spec does not use, one per axis it covers, right-aligned
+// across the operands (NumPy broadcasts them); without `->`, the output is
+// NumPy's implicit one: the `...` letters, then the letters used once, in
+// ASCII order (upper case first).
+struct Explicit {
+    std::vector<std::string> ins;
+    std::string out;
+};
+
+Explicit explicit_form(const std::string& spec, const std::string& shown, std::span<const Value> operands) {
+    const size_t arrow = spec.find("->");
+    const std::string lhs = spec.substr(0, arrow);
+    Explicit e;
+    for (size_t at = 0;;) {
+        const size_t comma = lhs.find(',', at);
+        e.ins.push_back(lhs.substr(at, comma - at));
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+    if (e.ins.size() != operands.size())
+        bad_spec(shown, "it names " + std::to_string(e.ins.size()) + (e.ins.size() == 1 ? " operand" : " operands") +
+                            " but " + std::to_string(operands.size()) + (operands.size() == 1 ? " was" : " were") + " given");
+    std::string spare;  // letters the spec does not use, for `...`
+    for (char c = 'A'; c <= 'z'; c = c == 'Z' ? 'a' : static_cast<char>(c + 1))
+        if (spec.find(c) == std::string::npos) spare += c;
+    std::vector<size_t> covered(e.ins.size(), 0);
+    size_t most = 0;
+    for (size_t i = 0; i < e.ins.size(); ++i) {
+        const size_t dots = e.ins[i].find("...");
+        if (dots == std::string::npos) continue;
+        std::string rest = e.ins[i];
+        rest.erase(dots, 3);
+        if (rest.find('.') != std::string::npos) bad_spec(shown, "operand " + std::to_string(i + 1) + " has a stray `.`");
+        const int rank = rank_of_operand(operands[i], "einsum: operand " + std::to_string(i + 1));
+        if (rank < static_cast<int>(rest.size()))
+            bad_spec(shown, "operand " + std::to_string(i + 1) + " has " + std::to_string(rank) + (rank == 1 ? " axis" : " axes") +
+                                " but \"" + e.ins[i] + "\" names " + std::to_string(rest.size()));
+        covered[i] = static_cast<size_t>(rank) - rest.size();
+        most = std::max(most, covered[i]);
+        e.ins[i] = rest.insert(dots, "\x01");  // marks where the letters go
+    }
+    if (most > spare.size()) bad_spec(shown, "`...` covers more axes than there are unused letters");
+    const std::string dims = spare.substr(0, most);
+    for (size_t i = 0; i < e.ins.size(); ++i)
+        if (const size_t m = e.ins[i].find('\x01'); m != std::string::npos)
+            e.ins[i].replace(m, 1, dims.substr(most - covered[i]));
+    if (arrow != std::string::npos) {
+        e.out = spec.substr(arrow + 2);
+        if (const size_t dots = e.out.find("..."); dots != std::string::npos) e.out.replace(dots, 3, dims);
+        else if (most > 0) bad_spec(shown, "the operands have axes under `...` that the output does not name (write `...` in it)");
+        return e;
+    }
+    std::string once;
+    for (char c : spec)
+        if (std::isalpha(static_cast<unsigned char>(c)) && std::count(lhs.begin(), lhs.end(), c) == 1) once += c;
+    std::sort(once.begin(), once.end());
+    e.out = dims + once;
+    return e;
+}
+
+void check_letters(const Explicit& e, const std::string& shown) {
+    for (const std::string& s : e.ins)
+        for (char c : s)
+            if (!std::isalpha(static_cast<unsigned char>(c))) bad_spec(shown, std::string("`") + c + "` is not a letter");
+    const std::string& out = e.out;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (!std::isalpha(static_cast<unsigned char>(out[i]))) bad_spec(shown, std::string("`") + out[i] + "` is not a letter");
+        if (out.find(out[i], i + 1) != std::string::npos) bad_spec(shown, std::string("output letter `") + out[i] + "` is repeated");
+        if (std::none_of(e.ins.begin(), e.ins.end(), [&](const std::string& s) { return s.find(out[i]) != std::string::npos; }))
+            bad_spec(shown, std::string("output letter `") + out[i] + "` is in no operand");
+    }
+}
+
 }  // namespace
 
 Value einsum(Runtime& rt, const CallArgs& a) {
@@ -135,30 +214,10 @@ Value einsum(Runtime& rt, const CallArgs& a) {
     for (char c : a.positional[0].text())
         if (c != ' ') spec += c;
     const std::string& shown = a.positional[0].text();
-    const size_t arrow = spec.find("->");
-    if (arrow == std::string::npos) bad_spec(shown, "only the explicit form with `->` is supported");
-    if (spec.find("...") != std::string::npos) bad_spec(shown, "`...` is not supported");
-    const std::string out = spec.substr(arrow + 2);
-    std::vector<std::string> ins;
-    for (size_t at = 0;;) {
-        const size_t comma = spec.find(',', at);
-        ins.push_back(spec.substr(at, std::min(comma, arrow) - at));
-        if (comma == std::string::npos || comma > arrow) break;
-        at = comma + 1;
-    }
-    for (const std::string& s : ins)
-        for (char c : s)
-            if (!std::isalpha(static_cast<unsigned char>(c))) bad_spec(shown, std::string("`") + c + "` is not a letter");
-    for (size_t i = 0; i < out.size(); ++i) {
-        if (!std::isalpha(static_cast<unsigned char>(out[i]))) bad_spec(shown, std::string("`") + out[i] + "` is not a letter");
-        if (out.find(out[i], i + 1) != std::string::npos) bad_spec(shown, std::string("output letter `") + out[i] + "` is repeated");
-        if (std::none_of(ins.begin(), ins.end(), [&](const std::string& s) { return s.find(out[i]) != std::string::npos; }))
-            bad_spec(shown, std::string("output letter `") + out[i] + "` is in no operand");
-    }
-    const size_t given = a.positional.size() - 1;
-    if (ins.size() != given)
-        bad_spec(shown, "it names " + std::to_string(ins.size()) + (ins.size() == 1 ? " operand" : " operands") + " but " +
-                            std::to_string(given) + (given == 1 ? " was" : " were") + " given");
+    const Explicit e = explicit_form(spec, shown, a.positional.subspan(1));
+    check_letters(e, shown);
+    const std::vector<std::string>& ins = e.ins;
+    const std::string& out = e.out;
     std::vector<Term> terms;
     std::vector<int64_t> sizes(128, -1);
     for (size_t i = 0; i < ins.size(); ++i) {

@@ -165,7 +165,7 @@ Value save(Runtime& rt, const CallArgs& a, const lang::SourcePtr& call_source) {
     } else if (f == Format::Onnx) {
         graph_bytes = graph_onnx_bytes(x, drop_prints, call_source, a.loc);
     } else if (f == Format::Svg || f == Format::Png) {
-        graph_bytes = figure_bytes(x, f == Format::Svg);  // a figure of the plot module (docs/jupyter.md)
+        graph_bytes = figure_bytes(x, f == Format::Svg);  // a figure of the plot module (docs/notebooks.md)
     } else if (f == Format::Npy) {
         if (!x.is_tensor())
             throw Error(std::string("save: a .npy file holds one tensor, not a ") + kind_name(x.kind()) +
@@ -207,10 +207,7 @@ Value loadtxt(Runtime& rt, const CallArgs& a) {
         o.skiprows = to_int(*s, "loadtxt: argument `skiprows`");
         if (o.skiprows < 0) throw Error("loadtxt: argument `skiprows` must be >= 0, not " + std::to_string(o.skiprows));
     }
-    if (const Value* t = args[3]) {
-        if (!t->is(Kind::DType)) throw Error(std::string("loadtxt: argument `dtype` must be a dtype, not ") + kind_name(t->kind()));
-        o.dtype = t->dtype();
-    }
+    if (const Value* t = args[3]) o.dtype = dtype_value(*t, "loadtxt: argument `dtype`");
     return with_file(rt, "loadtxt", path, [&](const stdlib::FileRoot& root, const std::string& file) {
         const stdlib::FileContents text(root, file, kind_of(path).gzip);  // t.csv.gz is decompressed, as np.loadtxt does
         return Value(stdlib::parse_text_table(text.bytes(), o));

@@ -69,9 +69,11 @@ Value round_decimals(Runtime& rt, const CallArgs& a) {
 
 // NumPy's isclose: |a - b| <= atol + rtol * |b| where both are finite, a == b
 // where not (equal infinities are close; NaN is never close). Computed in
-// the promoted float dtype (bool and integers: f64, as NumPy).
+// the promoted float dtype (bool and integers: f64, as NumPy); with
+// equal_nan, NaN is close to NaN.
 Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
-    const auto args = bind_args(fn, a, {"a", "b", "rtol", "atol"}, 2);
+    const auto args = bind_args(fn, a, {"a", "b", "rtol", "atol", "equal_nan"}, 2);
+    const bool equal_nan = args[4] && static_bool(*args[4], fn + ": argument `equal_nan`");
     Value x = tensor_operand(*args[0], fn + ": argument `a`");
     Value y = tensor_operand(*args[1], fn + ": argument `b`");
     const Value rtol = args[2] ? tensor_operand(*args[2], fn + ": argument `rtol`") : Value::weak_float(1e-5);
@@ -90,7 +92,12 @@ Value isclose(Runtime& rt, const std::string& fn, const CallArgs& a) {
     const Value within = apply(rt, stdlib::op_of(stdlib::BinaryKind::Le), {apply(rt, stdlib::op_of(stdlib::UnaryKind::Abs), {apply(rt, stdlib::op_of(stdlib::BinaryKind::Sub), {x, y})}),
                                           apply(rt, stdlib::op_of(stdlib::BinaryKind::Add), {atol, apply(rt, stdlib::op_of(stdlib::BinaryKind::Mul), {rtol, apply(rt, stdlib::op_of(stdlib::UnaryKind::Abs), {y})})})});
     const Value finite = apply(rt, stdlib::op_of(stdlib::BinaryKind::BitAnd), {apply(rt, stdlib::op_of(stdlib::UnaryKind::IsFinite), {x}), apply(rt, stdlib::op_of(stdlib::UnaryKind::IsFinite), {y})});
-    return apply(rt, stdlib::op_of(stdlib::ElementwiseKind::Where), {finite, within, apply(rt, stdlib::op_of(stdlib::BinaryKind::Eq), {x, y})});
+    const Value close = apply(rt, stdlib::op_of(stdlib::ElementwiseKind::Where), {finite, within, apply(rt, stdlib::op_of(stdlib::BinaryKind::Eq), {x, y})});
+    if (!equal_nan) return close;
+    // with equal_nan, NaN is close to NaN
+    const auto& isnan = stdlib::op_of(stdlib::UnaryKind::IsNan);
+    const Value both = apply(rt, stdlib::op_of(stdlib::BinaryKind::BitAnd), {apply(rt, isnan, {x}), apply(rt, isnan, {y})});
+    return apply(rt, stdlib::op_of(stdlib::BinaryKind::BitOr), {close, both});
 }
 
 }  // namespace

@@ -24,13 +24,7 @@ using stdlib::Shape;
 
 // A dtype argument (a dtype or its name, tg's or NumPy's); `dflt` when absent or None
 DType dtype_arg(const Value* v, const std::string& what, DType dflt) {
-    if (is_none(v)) return dflt;
-    if (v->is(Kind::DType)) return v->dtype();
-    if (v->is(Kind::Str)) {
-        if (auto d = stdlib::dtype_from_string(v->text())) return *d;
-        throw Error(what + ": unknown dtype '" + v->text() + "' (tg's dtypes: f32 f64 i32 i64 bool)");
-    }
-    throw Error(what + " must be a dtype, not " + std::string(kind_name(v->kind())));
+    return is_none(v) ? dflt : dtype_value(*v, what);
 }
 
 int64_t size_arg(const Value* v, const std::string& what, int64_t dflt) {
@@ -148,19 +142,13 @@ Value logspace(Runtime&, const CallArgs& ca) {
     return Value(stdlib::cast(t, dtype_arg(args[5], arg(fn, "dtype"), DType::F32)));
 }
 
-void add_replacing(np::Builtins& out, const std::string& name, BuiltinFn fn, const stdlib::OpDef& op) {
-    auto b = std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), &op});
-    b->adds_params = true;  // replaces the table op's builtin, with more parameters
-    out.emplace_back(name, Value::builtin(std::move(b)));
-}
-
 }  // namespace
 
 void add_np_create_builtins(std::vector<std::pair<std::string, Value>>& out) {
-    add_replacing(out, "eye", eye, stdlib::op_of(OtherKind::Eye));
-    add_replacing(out, "diag", diag, stdlib::op_of(OtherKind::Diag));
+    np::add_replacing(out, "eye", eye, stdlib::op_of(OtherKind::Eye));
+    np::add_replacing(out, "diag", diag, stdlib::op_of(OtherKind::Diag));
     for (const char* name : {"zeros_like", "ones_like"})
-        add_replacing(out, name, [fn = std::string(name)](Runtime& rt, const CallArgs& a) { return like(rt, a, fn); },
+        np::add_replacing(out, name, [fn = std::string(name)](Runtime& rt, const CallArgs& a) { return like(rt, a, fn); },
                       stdlib::op_of(std::string(name) == "ones_like" ? OtherKind::OnesLike : OtherKind::ZerosLike));
     for (const char* name : {"empty_like", "full_like"})
         np::add(out, name, [fn = std::string(name)](Runtime& rt, const CallArgs& a) { return like(rt, a, fn); });

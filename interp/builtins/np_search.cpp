@@ -163,12 +163,8 @@ Value take_along_axis(Runtime& rt, const CallArgs& ca) {
     const std::string fn = "take_along_axis";
     const auto args = bind_args(fn, ca, {"arr", "indices", "axis"}, 3);
     Compose c{rt};
-    AlongArgs r = along_args(c, fn, *args[0], *args[1], args[2]);
-    Shape a = shape_of(r.arr), i = shape_of(r.idx);
-    for (int d = 0; d < a.rank(); ++d)
-        if (d != r.axis && a[d] == 1 && i[d] != 1) a[d] = i[d];
-    r.arr = np::broadcast(c, r.arr, a);
-    return index_advanced(rt, r.arr, along(r.idx, a, r.axis));
+    const AlongArgs r = along_args(c, fn, *args[0], *args[1], args[2]);
+    return np::take_along(c, r.arr, r.idx, r.axis);
 }
 
 // put_along_axis(arr, indices, values, axis): a new tensor (tg has no in-place updates)
@@ -280,5 +276,18 @@ void add_np_search_builtins(std::vector<std::pair<std::string, Value>>& out) {
     np::add(out, "lexsort", lexsort);
     np::add(out, "isin", isin);
 }
+
+namespace np {
+
+Value take_along(Compose& c, Value arr, const Value& idx, int64_t axis) {
+    Shape a = shape_of(arr);
+    const Shape i = shape_of(idx);
+    for (int d = 0; d < a.rank(); ++d)
+        if (d != axis && a[d] == 1 && i[d] != 1) a[d] = i[d];
+    arr = np::broadcast(c, arr, a);
+    return index_advanced(c.rt, arr, along(idx, a, axis));
+}
+
+}  // namespace np
 
 }  // namespace tg::interp

@@ -137,6 +137,12 @@ void add(Builtins& out, const std::string& name, BuiltinFn fn) {
     out.emplace_back(name, Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn)})));
 }
 
+void add_replacing(Builtins& out, const std::string& name, BuiltinFn fn, const stdlib::OpDef& op) {
+    auto b = std::make_shared<BuiltinObj>(BuiltinObj{name, std::move(fn), &op});
+    b->adds_params = true;  // replaces the table op's builtin, with more parameters
+    out.emplace_back(name, Value::builtin(std::move(b)));
+}
+
 }  // namespace tg::interp::np
 
 namespace tg::interp {
@@ -151,6 +157,10 @@ void add_numpy_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add_np_histogram_builtins(out);
     add_np_sets_builtins(out);
     add_np_create_builtins(out);
+    add_np_form_builtins(out);
+    add_np_pad_builtins(out);
+    add_np_unique_builtins(out);
+    add_np_linalg_builtins(out);
 }
 
 }  // namespace tg::interp

@@ -41,6 +41,8 @@ void eager_only(Runtime& rt, const std::string& fn);
 // sorted 1-d a (searchsorted): np_search.cpp
 Value isin(Compose& c, const Value& element, const Value& test);
 Value insertion_points(Compose& c, const Value& a, const Value& v, bool right);
+// NumPy's take_along_axis(arr, idx, axis) with axis non-negative and idx of arr's rank (np_search.cpp)
+Value take_along(Compose& c, Value arr, const Value& idx, int64_t axis);
 
 // The positions in a flattened (n, m) matrix of its diagonal `offset` (np_products.cpp)
 std::vector<int64_t> diagonal_positions(int64_t n, int64_t m, int64_t offset);
@@ -68,5 +70,8 @@ stdlib::DType float_dtype(const Value& x);
 
 using Builtins = std::vector<std::pair<std::string, Value>>;
 void add(Builtins& out, const std::string& name, BuiltinFn fn);
+// A builtin named like the table op `op` that replaces the op's own builtin
+// (with more parameters or argument forms: eye, diag, norm, sort, clip, pad)
+void add_replacing(Builtins& out, const std::string& name, BuiltinFn fn, const stdlib::OpDef& op);
 
 }  // namespace tg::interp::np

@@ -1,15 +1,17 @@
-// Python's ord, chr, hex, oct, bin and divmod (docs/builtins.md, "Host-side
-// builtins"), with Python's results: characters are Unicode code points
+// Python's ord, chr, hex, oct, bin, divmod and isinstance (docs/builtins.md,
+// "Host-side builtins"), with Python's results: characters are Unicode code points
 // (strings are UTF-8), hex/oct/bin write an int with its 0x/0o/0b prefix
 // and a minus sign for negatives. divmod(a, b) is (a // b, a % b) — the
 // table's floordiv and mod, so on tensors it is NumPy's divmod, and it
-// traces and differentiates like those operators.
+// traces and differentiates like those operators. isinstance's types are
+// the builtins that make values of a kind (docs/language.md "Types").
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
 #include "interp/builtins/compose.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/values/dict.hpp"
 #include "lang/source.hpp"
 #include "stdlib/op_table.hpp"
 
@@ -59,6 +61,51 @@ std::string in_base(const std::string& fn, const CallArgs& a, int base) {
     return (v < 0 ? "-" : "") + std::string(prefix) + digits;
 }
 
+// Whether x is of the type `t` names: a builtin that makes values of one
+// kind (int and float: 0-d tensors of an integer or bool / a float dtype, as
+// Python's bool is an int; tensor: any tensor, numbers included), the dtype
+// bool (a 0-d bool tensor), or a tuple of these (nested as Python allows).
+bool is_instance(const Value& x, const Value& t) {
+    std::vector<Value> todo{t};  // (a loop, not recursion: a tuple may nest deeply)
+    while (!todo.empty()) {
+        const Value c = std::move(todo.back());
+        todo.pop_back();
+        if (c.is(Kind::Tuple)) {
+            stdlib::spend_work(static_cast<int64_t>(c.items().size()));
+            todo.insert(todo.end(), c.items().rbegin(), c.items().rend());
+            continue;
+        }
+        const stdlib::TensorType tt = x.is_tensor() ? x.tensor_type() : stdlib::TensorType{};
+        const bool number = x.is_tensor() && tt.shape.rank() == 0;
+        if (c.is(Kind::DType)) {
+            if (c.dtype() != stdlib::DType::Bool) {
+                const std::string d = stdlib::dtype_name(c.dtype());
+                throw Error("isinstance: " + d + " is a dtype, not a type (to test a tensor's dtype, compare x.dtype == " + d +
+                            ")");
+            }
+            if (number && tt.dtype == stdlib::DType::Bool) return true;
+            continue;
+        }
+        const std::string name = c.is(Kind::Builtin) ? c.builtin().name : "";
+        bool known = true, hit = false;
+        if (name == "tensor") hit = x.is_tensor();
+        else if (name == "int") hit = number && (stdlib::is_int(tt.dtype) || tt.dtype == stdlib::DType::Bool);
+        else if (name == "float") hit = number && stdlib::is_float(tt.dtype);
+        else if (name == "str") hit = x.is(Kind::Str);
+        else if (name == "list") hit = x.is(Kind::List);
+        else if (name == "tuple") hit = x.is(Kind::Tuple);
+        else if (name == "dict") hit = x.is(Kind::Dict);
+        else if (name == "set") hit = x.is(Kind::Set);
+        else known = false;
+        if (!known)
+            throw Error("isinstance: argument `classinfo` must be a type or a tuple of types (int, float, bool, str, "
+                        "list, tuple, dict, set, tensor), not " +
+                        (c.is(Kind::Builtin) ? "the function `" + name + "`" : kind_desc(c)));
+        if (hit) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
@@ -67,7 +114,7 @@ void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
     };
     add("ord", [](Runtime&, const CallArgs& a) {
         const Value& s = *bind_args("ord", a, {"c"}, 1)[0];
-        if (!s.is(Kind::Str)) throw Error(std::string("ord: expected a string, not ") + kind_name(s.kind()));
+        if (!s.is(Kind::Str)) throw Error("ord: expected a string of one character, not " + kind_desc(s));
         return Value::from_int(code_point(s.text()));
     });
     add("chr", [](Runtime&, const CallArgs& a) {
@@ -81,6 +128,10 @@ void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add("hex", [](Runtime&, const CallArgs& a) { return Value::str(in_base("hex", a, 16)); });
     add("oct", [](Runtime&, const CallArgs& a) { return Value::str(in_base("oct", a, 8)); });
     add("bin", [](Runtime&, const CallArgs& a) { return Value::str(in_base("bin", a, 2)); });
+    add("isinstance", [](Runtime&, const CallArgs& a) {
+        const auto args = bind_args("isinstance", a, {"obj", "classinfo"}, 2);
+        return Value::from_bool(is_instance(*args[0], *args[1]));
+    });
     add("divmod", [](Runtime& rt, const CallArgs& a) {
         const auto args = bind_args("divmod", a, {"a", "b"}, 2);
         const Value x = tensor_operand(*args[0], "divmod: argument `a`");

@@ -19,7 +19,17 @@
 
 namespace tg::interp {
 
-namespace {
+const Value* keyword(const CallArgs& a, std::string_view name) {
+    for (size_t k = 0; k < a.keywords.size(); ++k)
+        if (a.keywords[k].name == name) return &a.keyword_values[k];
+    return nullptr;
+}
+
+void only_keywords(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> allowed) {
+    for (const KwArg& k : a.keywords)
+        if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
+            throw Error(fn + ": unknown keyword argument `" + std::string(k.name) + "`");
+}
 
 std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what) {
     std::vector<Value> out;
@@ -38,24 +48,10 @@ std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what
     return out;
 }
 
+namespace {
+
 void positional_only(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
-    if (a.positional.size() < lo || a.positional.size() > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(name + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " +
-                    std::to_string(a.positional.size()) + (a.positional.size() == 1 ? " was given" : " were given"));
-    }
-}
-
-const Value* keyword(const CallArgs& a, std::string_view name) {
-    for (size_t k = 0; k < a.keywords.size(); ++k)
-        if (a.keywords[k].name == name) return &a.keyword_values[k];
-    return nullptr;
-}
-
-void only_keywords(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> allowed) {
-    for (const KwArg& k : a.keywords)
-        if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
-            throw Error(fn + ": unknown keyword argument `" + std::string(k.name) + "`");
+    if (a.positional.size() < lo || a.positional.size() > hi) throw Error(arity_message(name, a, lo, hi));
 }
 
 Value enumerate(Runtime& rt, const CallArgs& a) {
@@ -73,13 +69,25 @@ Value enumerate(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(out));
 }
 
-// zip stops at the shortest, as Python's.
+// zip stops at the shortest, as Python's; strict=True requires equal lengths (Python 3.10).
 Value zip(Runtime& rt, const CallArgs& a) {
-    only_keywords("zip", a, {});
+    only_keywords("zip", a, {"strict"});
+    bool strict = false;
+    if (const Value* s = keyword(a, "strict")) {
+        if (has_symbolic(*s)) dynamic_value_error("zip: argument `strict` must be static inside a @graph function");
+        try {
+            strict = truth(*s);
+        } catch (const stdlib::OpError& e) {
+            throw Error(std::string("zip: argument `strict`: ") + e.what());
+        }
+    }
     std::vector<std::vector<Value>> seqs;
     size_t n = a.positional.empty() ? 0 : SIZE_MAX;
     for (size_t k = 0; k < a.positional.size(); ++k) {
         seqs.push_back(items_of(rt, a.positional[k], "zip: argument " + std::to_string(k + 1)));
+        if (strict && k > 0 && seqs.back().size() != seqs[0].size())
+            throw Error("zip: argument " + std::to_string(k + 1) + " has " + std::to_string(seqs.back().size()) +
+                        " items and argument 1 has " + std::to_string(seqs[0].size()) + " (strict=True)");
         n = std::min(n, seqs.back().size());
     }
     std::vector<Value> out;
@@ -99,6 +107,8 @@ Value reversed(Runtime& rt, const CallArgs& a) {
     std::reverse(xs.begin(), xs.end());
     return Value::list(std::move(xs));
 }
+
+}  // namespace
 
 // a < b as a Python bool; a dynamic answer while tracing is a trace error.
 // `fn` names the builtin in errors (sorted, sort).
@@ -130,6 +140,8 @@ bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
         throw Error(fn + ": " + e.what());
     }
 }
+
+namespace {
 
 Value sorted(Runtime& rt, const CallArgs& a) {
     positional_only("sorted", a, 1, 1);
@@ -179,6 +191,18 @@ bool numpy_item(const Value& v) {
     return t.shape.rank() == 0 && (t.weak || t.dtype == stdlib::DType::Bool);
 }
 
+// Nested lists of one shape (a ragged one is no NumPy array: Python's order
+// compares its items)
+bool rectangular(const Value& v) {
+    if (!v.is_sequence() || v.items().empty()) return true;
+    const Value& first = v.items()[0];
+    for (const Value& x : v.items()) {
+        if (x.is_sequence() != first.is_sequence()) return false;
+        if (x.is_sequence() && (x.items().size() != first.items().size() || !rectangular(x))) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 // docs/builtins.md "sum, min and max of a list": with one list or tuple of
@@ -187,7 +211,8 @@ bool numpy_item(const Value& v) {
 std::optional<Value> python_fold(Runtime& rt, const CallArgs& a, PythonFold which) {
     if (a.positional.size() != 1 || !a.keywords.empty() || !a.positional[0].is_sequence()) return std::nullopt;
     const std::vector<Value>& xs = a.positional[0].items();
-    if (xs.empty() || std::all_of(xs.begin(), xs.end(), numpy_item)) return std::nullopt;
+    if (xs.empty() || (std::all_of(xs.begin(), xs.end(), numpy_item) && rectangular(a.positional[0])))
+        return std::nullopt;
     if (which == PythonFold::Sum) {
         // Python's sum: 0 + x0 + x1 + ..., left to right (`sum(losses)`)
         Value acc = Value::from_int(0);

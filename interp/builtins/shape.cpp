@@ -1,10 +1,10 @@
 // Tensor builtins of docs/builtins.md whose results are lists or tuples, which an op
 // of the table (one tensor result) cannot give: split and meshgrid are
 // composed of table ops (index slices, reshape, broadcast_to), so they
-// trace, compile and differentiate through those; unique and nonzero have
-// result shapes that depend on the data, so they run eagerly only (stdlib's
-// kernels) and are a trace error inside @graph. einsum is in
-// builtins_einsum.cpp.
+// trace, compile and differentiate through those; nonzero has a result
+// shape that depends on the data, so it runs eagerly only (stdlib's kernel)
+// and is a trace error inside @graph. einsum is in einsum.cpp, unique in
+// np_unique.cpp.
 #include <algorithm>
 #include <string>
 
@@ -14,6 +14,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
+#include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/select_ops.hpp"
 
@@ -26,13 +27,13 @@ using stdlib::Shape;
 std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
                                     size_t required) {
     std::vector<const Value*> out(names.size(), nullptr);
-    if (a.positional.size() > names.size())
-        throw Error(fn + ": takes at most " + std::to_string(names.size()) + " arguments but " +
-                    std::to_string(a.positional.size()) + " were given");
+    if (a.positional.size() > names.size()) throw Error(arity_message(fn, a, 0, names.size(), true));
     for (size_t i = 0; i < a.positional.size(); ++i) out[i] = &a.positional[i];
     for (size_t k = 0; k < a.keywords.size(); ++k) {
         auto it = std::find(names.begin(), names.end(), a.keywords[k].name);
-        if (it == names.end()) throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
+        if (it == names.end())
+            throw Error(fn + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`" +
+                        did_you_mean(a.keywords[k].name, names));
         const size_t i = static_cast<size_t>(it - names.begin());
         if (out[i]) throw Error(fn + ": argument `" + std::string(*it) + "` given twice");
         out[i] = &a.keyword_values[k];
@@ -124,14 +125,8 @@ Value meshgrid(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(out));
 }
 
-// unique / nonzero: eager only (their result shapes depend on the data)
+// nonzero: eager only (its result shape depends on the data; unique: np_unique.cpp)
 using np::eager_only;
-
-Value unique(Runtime& rt, const CallArgs& a) {
-    auto args = bind_args("unique", a, {"x"}, 1);
-    eager_only(rt, "unique");
-    return Value(stdlib::unique(to_tensor(*args[0], "unique: argument `x`")));
-}
 
 Value nonzero(Runtime& rt, const CallArgs& a) {
     auto args = bind_args("nonzero", a, {"x"}, 1);
@@ -149,7 +144,6 @@ void add_shape_builtins(std::vector<std::pair<std::string, Value>>& out) {
     };
     add("split", split);
     add("meshgrid", meshgrid);
-    add("unique", unique);
     add("nonzero", nonzero);
     add("einsum", einsum);
 }

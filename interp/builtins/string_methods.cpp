@@ -1,4 +1,5 @@
 #include "interp/builtins/string_methods.hpp"
+#include "interp/builtins/string_method.hpp"
 
 #include "interp/suggest.hpp"
 
@@ -18,75 +19,18 @@ namespace tg::interp {
 
 namespace {
 
-constexpr std::array<std::string_view, 21> kMethods = {
-    "join",  "split", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "upper",   "lower",  "format",
-    "find",  "rfind", "index", "rindex", "count",  "isdigit", "isalpha",    "isspace",  "isalnum", "zfill"};
+constexpr std::array<std::string_view, 40> kMethods = {
+    "join",     "split",      "rsplit",     "splitlines", "strip",   "lstrip",  "rstrip",     "replace",
+    "startswith", "endswith", "removeprefix", "removesuffix", "upper", "lower",  "capitalize", "title",
+    "swapcase", "format",     "find",       "rfind",      "index",   "rindex",  "count",      "partition",
+    "rpartition", "isdigit",  "isalpha",    "isspace",    "isalnum", "isupper", "islower",    "istitle",
+    "isdecimal", "isnumeric", "zfill",      "center",     "ljust",   "rjust",   "isascii",    "casefold"};
 
-// Python's str.isspace for ASCII (what split() and strip() remove by default)
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+}  // namespace
 
-class Method {
-public:
-    Method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args)
-        : rt_(rt), name_(name), self_(self), args_(args) {}
+namespace strings {
 
-    Value run();
-
-private:
-    Runtime& rt_;
-    std::string name_;
-    const Value& self_;
-    const CallArgs& args_;
-
-    [[noreturn]] void fail(const std::string& msg) const { throw Error(name_ + ": " + msg); }
-    const std::string& self() const {
-        if (self_.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
-        return self_.text();
-    }
-    void arity(size_t lo, size_t hi) const {
-        const size_t n = args_.positional.size();
-        if (n < lo || n > hi) {
-            std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-            fail("takes " + want + (hi == 1 ? " argument" : " arguments") + " but " + std::to_string(n) +
-                 (n == 1 ? " was given" : " were given"));
-        }
-    }
-    // Positional argument i, or keyword `kw`, or null.
-    const Value* arg(size_t i, std::string_view kw) const {
-        if (i < args_.positional.size()) return &args_.positional[i];
-        for (size_t k = 0; k < args_.keywords.size(); ++k)
-            if (args_.keywords[k].name == kw) return &args_.keyword_values[k];
-        return nullptr;
-    }
-    void keywords(std::initializer_list<std::string_view> allowed) const {
-        for (const KwArg& k : args_.keywords)
-            if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
-                fail("unknown keyword argument `" + std::string(k.name) + "`");
-    }
-    const std::string& str_arg(const Value& v, std::string_view what) const {
-        if (v.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
-        if (!v.is(Kind::Str))
-            fail("argument `" + std::string(what) + "` must be a str, not " + std::string(kind_name(v.kind())));
-        return v.text();
-    }
-    // None or a str: the characters to strip / the separator
-    const std::string* optional_str(const Value* v, std::string_view what) const {
-        if (!v || v->is(Kind::None)) return nullptr;
-        return &str_arg(*v, what);
-    }
-
-    Value join();
-    Value split();
-    Value strip(bool left, bool right);
-    Value replace();
-    Value affix(bool start);
-    Value format();
-    Value search();
-    Value predicate();
-    Value zfill();
-};
-
-Value Method::run() {
+Value StringMethod::run() {
     // every method reads its string once (the limits act by work, stdlib/budget.hpp)
     if (self_.is(Kind::Str) && !self_.sym_str()) stdlib::spend_work(static_cast<int64_t>(self_.text().size()));
     if (name_ == "join") return join();
@@ -99,61 +43,67 @@ Value Method::run() {
     if (name_ == "endswith") return affix(false);
     if (name_ == "format") return format();
     if (name_ == "find" || name_ == "rfind" || name_ == "index" || name_ == "rindex" || name_ == "count") return search();
+    if (name_ == "isupper" || name_ == "islower" || name_ == "istitle") return case_test();
     if (name_.rfind("is", 0) == 0) return predicate();
     if (name_ == "zfill") return zfill();
-    // upper, lower (ASCII, as the rest of tg's text)
-    keywords({});
-    arity(0, 0);
-    std::string s = self();
-    for (char& c : s) c = static_cast<char>(name_ == "upper" ? std::toupper(static_cast<unsigned char>(c))
-                                                            : std::tolower(static_cast<unsigned char>(c)));
-    return Value::str(std::move(s));
+    if (name_ == "center" || name_ == "ljust" || name_ == "rjust") return pad();
+    if (name_ == "partition" || name_ == "rpartition") return partition(name_[0] == 'r');
+    if (name_ == "removeprefix" || name_ == "removesuffix") return remove_affix(name_ == "removeprefix");
+    if (name_ == "splitlines") return splitlines();
+    if (name_ == "rsplit") return rsplit();
+    return recase();  // upper, lower, casefold, capitalize, title, swapcase
 }
 
 // find, rfind, index, rindex (the first / last position of sub, in
 // characters; find gives -1 and index an error where it is absent) and
-// count (non-overlapping occurrences), as Python's without start / end
-Value Method::search() {
-    keywords({"sub"});
-    arity(0, 1);
+// count (non-overlapping occurrences), as Python's, in s[start:end]
+Value StringMethod::search() {
+    keywords({"sub", "start", "end"});
+    arity(0, 3);
     const Value* v = arg(0, "sub");
     if (!v) fail("missing argument `sub`");
     const std::string& sub = str_arg(*v, "sub");
     const std::string& s = self();
+    size_t lo = 0, hi = 0;
+    const bool inside = bounds(1, lo, hi);
+    const std::string_view w = std::string_view(s).substr(lo, hi - lo);
     if (name_ == "count") {
-        if (sub.empty()) return Value::from_int(static_cast<int64_t>(lang::count_chars(s)) + 1);
+        if (!inside) return Value::from_int(0);
+        if (sub.empty()) return Value::from_int(static_cast<int64_t>(lang::count_chars(w)) + 1);
         int64_t n = 0;
-        for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
+        for (size_t at = w.find(sub); at != std::string::npos; at = w.find(sub, at + sub.size())) ++n;
         return Value::from_int(n);
     }
     const bool last = name_[0] == 'r';
-    const size_t at = last ? s.rfind(sub) : s.find(sub);
+    const size_t at = !inside ? std::string::npos : last ? w.rfind(sub) : w.find(sub);
     if (at == std::string::npos) {
         if (name_.find("index") != std::string::npos) fail("substring not found");
         return Value::from_int(-1);
     }
-    return Value::from_int(static_cast<int64_t>(lang::count_chars(std::string_view(s).substr(0, at))));
+    return Value::from_int(static_cast<int64_t>(lang::count_chars(std::string_view(s).substr(0, lo + at))));
 }
 
-// isdigit, isalpha, isspace, isalnum: every character is one (ASCII, as the
-// rest of tg's text), and there is at least one
-Value Method::predicate() {
+// isdigit (isdecimal, isnumeric), isalpha, isspace, isalnum: every
+// character is one (ASCII, as the rest of tg's text), and there is at least
+// one; isascii: every character is ASCII (also of "")
+Value StringMethod::predicate() {
     keywords({});
     arity(0, 0);
     const std::string& s = self();
     auto test = [&](unsigned char c) {
-        if (name_ == "isdigit") return std::isdigit(c) != 0;
+        if (name_ == "isdigit" || name_ == "isdecimal" || name_ == "isnumeric") return std::isdigit(c) != 0;
         if (name_ == "isalpha") return std::isalpha(c) != 0;
         if (name_ == "isalnum") return std::isalnum(c) != 0;
+        if (name_ == "isascii") return c < 0x80;
         return is_space(static_cast<char>(c));
     };
-    bool all = !s.empty();
+    bool all = !s.empty() || name_ == "isascii";
     for (char c : s) all = all && test(static_cast<unsigned char>(c));
     return Value::from_bool(all);
 }
 
 // zfill(width): zeros after the sign, up to width characters
-Value Method::zfill() {
+Value StringMethod::zfill() {
     keywords({"width"});
     arity(0, 1);
     const Value* v = arg(0, "width");
@@ -168,7 +118,7 @@ Value Method::zfill() {
 }
 
 // sep.join(xs): every item must be a str (Python does not convert numbers)
-Value Method::join() {
+Value StringMethod::join() {
     keywords({});
     arity(1, 1);
     const Value& xs = args_.positional[0];
@@ -192,16 +142,22 @@ Value Method::join() {
 
 // Python's split(sep=None, maxsplit=-1): no sep splits on runs of whitespace
 // and drops empty parts; a sep keeps them.
-Value Method::split() {
+const std::string* StringMethod::split_args(int64_t& maxsplit) const {
     keywords({"sep", "maxsplit"});
     arity(0, 2);
-    const std::string& s = self();
     const std::string* sep = optional_str(arg(0, "sep"), "sep");
-    int64_t maxsplit = -1;
+    maxsplit = -1;
     if (const Value* m = arg(1, "maxsplit")) maxsplit = to_int(*m, name_ + ": argument `maxsplit`");
+    if (sep && sep->empty()) fail("empty separator");
+    return sep;
+}
+
+Value StringMethod::split() {
+    int64_t maxsplit = -1;
+    const std::string* sep = split_args(maxsplit);
+    const std::string& s = self();
     std::vector<Value> parts;
     if (sep) {
-        if (sep->empty()) fail("empty separator");
         size_t start = 0;
         while (maxsplit < 0 || static_cast<int64_t>(parts.size()) < maxsplit) {
             const size_t k = s.find(*sep, start);
@@ -232,7 +188,7 @@ Value Method::split() {
     return Value::list(std::move(parts));
 }
 
-Value Method::strip(bool left, bool right) {
+Value StringMethod::strip(bool left, bool right) {
     keywords({});
     arity(0, 1);
     const std::string& s = self();
@@ -247,7 +203,7 @@ Value Method::strip(bool left, bool right) {
 }
 
 // replace(old, new, count=-1); an empty `old` inserts `new` between characters, as Python
-Value Method::replace() {
+Value StringMethod::replace() {
     keywords({});
     arity(2, 3);
     const std::string& s = self();
@@ -291,21 +247,27 @@ Value Method::replace() {
     return Value::str(std::move(out));
 }
 
-// startswith(prefix) / endswith(suffix); a tuple of str matches any of them
-Value Method::affix(bool start) {
+// startswith(prefix, start, end) / endswith(suffix, ...): a tuple of str
+// matches any of them; in s[start:end], as Python's
+Value StringMethod::affix(bool start) {
     keywords({});
-    arity(1, 1);
+    arity(1, 3);
     const std::string& s = self();
+    size_t lo = 0, hi = 0;
+    const bool inside = bounds(1, lo, hi);
+    const std::string_view w = std::string_view(s).substr(lo, hi - lo);
     const Value& a = args_.positional[0];
     auto test = [&](const Value& p) {
         const std::string& t = str_arg(p, start ? "prefix" : "suffix");
-        return t.size() <= s.size() && (start ? s.compare(0, t.size(), t) == 0 : s.compare(s.size() - t.size(), t.size(), t) == 0);
+        return inside && (start ? w.starts_with(t) : w.ends_with(t));
     };
     if (a.is(Kind::Tuple)) {
-        for (const Value& p : a.items())
-            if (test(p)) return Value::from_bool(true);
-        return Value::from_bool(false);
+        bool any = false;
+        for (const Value& p : a.items()) any = test(p) || any;  // every item checked to be a str
+        return Value::from_bool(any);
     }
+    if (!a.is(Kind::Str))
+        fail(std::string("argument must be a str or a tuple of str, not ") + kind_name(a.kind()));
     return Value::from_bool(test(a));
 }
 
@@ -313,7 +275,7 @@ Value Method::affix(bool start) {
 // a conversion !r / !s and a format spec after ':'. Field names with
 // attributes or indices ({0.shape}, {0[1]}) and nested specs ({:{w}}) are
 // not supported (an error says so).
-Value Method::format() {
+Value StringMethod::format() {
     const std::string& s = self();
     TextBuilder out(rt_);
     int automatic = 0;           // next automatic field number
@@ -390,14 +352,24 @@ Value Method::format() {
     return out.finish();
 }
 
-}  // namespace
+}  // namespace strings
 
 std::span<const std::string_view> string_method_names() { return kMethods; }
 
 bool is_string_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
 
 Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args) {
-    return Method(rt, name, self, args).run();
+    return strings::StringMethod(rt, name, self, args).run();
+}
+
+Value unbound_string_method(std::string_view name) {
+    const std::string method(name), fn = "str." + method;  // copies: the value may outlive the call's text
+    return Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{fn, [fn, method](Runtime& rt, const CallArgs& a) {
+        if (a.positional.empty() || !a.positional[0].is(Kind::Str))
+            throw Error(fn + ": takes a str as its first argument, not " +
+                        (a.positional.empty() ? std::string("nothing") : std::string(kind_name(a.positional[0].kind()))));
+        return call_string_method(rt, method, a.positional[0], CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
+    }}));
 }
 
 }  // namespace tg::interp

@@ -15,5 +15,8 @@ class Runtime;
 bool is_string_method(std::string_view name);
 // Runs method `name` on the string `self`. Throws unlocated errors naming the method.
 Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args);
+// str.name: the method as a function of the string and the method's
+// arguments (map(str.upper, words), sorted(words, key=str.lower))
+Value unbound_string_method(std::string_view name);
 
 }  // namespace tg::interp

@@ -635,6 +635,7 @@ public:
     }
     void tape_before_loop(NodeId node, const tracer::SrcLoc& where) {
         wd_->saved_before = stack_size_before(*rt_.trace, node, where);
+        wd_->node = node;
     }
     void tape_record(tracer::LoopTapeIds<Value>& ids) {
         wd_->leaf_types = std::move(ids.leaf_types);

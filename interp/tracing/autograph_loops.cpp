@@ -67,11 +67,13 @@ Evaluator::Flow Evaluator::unrolled(const std::function<bool(int64_t)>& item, co
                 [] { return Flow::Normal; }, loc, "for");
         }
         f_->loop->cont = Value::from_bool(false);
+        lane_iteration_start();
         if (!item(k)) return Flow::Normal;
         count_step(loc);
         Flow flow = exec_block(body);
-        if (flow == Flow::Break) return Flow::Normal;
+        lane_iteration_end(loc);
         if (flow == Flow::Return) return flow;
+        if (loop_ends(flow, loc)) return Flow::Normal;
     }
 }
 
@@ -79,6 +81,7 @@ namespace {
 // Runs `fn` with a fresh innermost-loop state, restoring the enclosing one.
 template <class F>
 auto with_loop(Frame* f, F&& fn) {
+    LaneScope lanes(*f);  // vmap: examples that left by a batched `break` (batched_exits.cpp)
     LoopFlags flags;
     LoopFlags* saved = f->loop;
     f->loop = &flags;
@@ -112,6 +115,9 @@ Evaluator::Flow Evaluator::convert_rest_of_while(TracedWhile& tw) {
         std::optional<bool> c = condition(*tw.w.cond, p);
         return c ? Value::from_bool(*c) : symbolic(T, p);
     };
+    // (a batched `break` in a body traced once gives up: batched_exits.cpp)
+    LaneScope lanes(*f_);
+    lanes.exits().converting = true;
     Flow flow = trace_while(cond_fn, [&] { return exec_block(tw.w.body); }, {}, tw.w.loc);
     f_->loop = mine;
     return flow;
@@ -175,9 +181,11 @@ Evaluator::Flow Evaluator::run_while_traced(TracedWhile& tw) {
             return convert_rest_of_while(tw);
         }
         if (!*c) return Flow::Normal;
+        lane_iteration_start();
         Flow flow = exec_block(tw.w.body);
-        if (flow == Flow::Break) return Flow::Normal;
+        lane_iteration_end(tw.w.loc);
         if (flow == Flow::Return) return flow;
+        if (loop_ends(flow, tw.w.loc)) return Flow::Normal;
         count_step(tw.w.loc);
         ++tw.iterations;
         if (tw.iterations >= kStaticWhileIterations || g.num_nodes() - tw.nodes0 > kStaticWhileNodes)
@@ -310,6 +318,8 @@ Evaluator::Flow Evaluator::convert_for(const For& s, const ForRange& r) {
         assign(*s.target, std::move(item));
         return exec_block(s.body);
     };
+    LaneScope lanes(*f_);  // (a batched `break` in a body traced once gives up: batched_exits.cpp)
+    lanes.exits().converting = true;
     return trace_while(cond_fn, body_fn, {{&counter, "the loop counter", TraceVar::Var, true}}, s.loc);
 }
 

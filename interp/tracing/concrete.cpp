@@ -344,7 +344,10 @@ Value Evaluator::concrete(const CallArgs& a, const lang::SourcePtr& call_source)
                     std::to_string(given) + " specs were given");
     for (size_t i = 0; i < params.size(); ++i) {
         const std::string& name = params[i].name;
-        const Value v = i < given ? a.positional[i + 1] : fn.defaults[i];
+        Value v = i < given ? a.positional[i + 1] : fn.defaults[i];
+        // *args / **kwargs given no spec: none passed (a tuple or dict of specs passes some)
+        if (!v.defined() && params[i].form == lang::ParamForm::VarArgs) v = Value::tuple({});
+        if (!v.defined() && params[i].form == lang::ParamForm::VarKeywords) v = Value::dict(DictObj{});
         if (!v.defined()) throw Error("concrete: missing a spec for argument `" + name + "` of `" + fn.name + "`");
         const bool is_static = i < fn.static_params.size() && fn.static_params[i];
         if (is_static && has_input_leaf(v) && (v.is(Kind::Spec) || !v.is_tensor()))

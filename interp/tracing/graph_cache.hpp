@@ -41,7 +41,7 @@ struct GraphEntry {
 
 struct GraphCache : tracer::TraceCache<GraphEntry> {
     // The trace caches of functions derived from this @graph function:
-    // `grad(f, argnums, has_aux)` and `value_and_grad(...)` of it, by a key
+    // `grad(f, argnums, has_aux, loop_checkpoint)` and `value_and_grad(...)` of it, by a key
     // naming the transformation (interp/autodiff/autodiff.cpp). Only the caches: a
     // derived function holds f's environment, which may hold f (a cycle).
     std::map<std::string, std::shared_ptr<GraphCache>> derived;

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/debug/debugger.hpp"
 #include "interp/evaluator.hpp"
@@ -66,6 +67,7 @@ ArgDesc describe(const Value& v) {
     case Kind::BoundMethod: return ArgDesc::value("bound:" + address(&v.bound()), str_of(v));
     case Kind::Graph: return ArgDesc::value("graph:" + address(&v.graph()), repr_of(v));
     case Kind::Spec: return ArgDesc::value("spec:" + repr_of(v), repr_of(v));
+    case Kind::Set: return ArgDesc::value("set:" + set_str(v.set()), set_str(v.set()));  // static: its elements are
     default: return ArgDesc::value("?", "?");
     }
 }

@@ -88,10 +88,12 @@ Value spec_builtin(Runtime&, const CallArgs& a) {
         *slots[i] = a.keyword_values[k];
     }
     if (!shape.defined()) throw Error("spec: missing argument `shape`");
-    if (!dtype.is(Kind::DType)) throw Error("spec: argument `dtype` must be a dtype (f32, i64, ...), not " + repr_of(dtype));
+    if (!dtype.is(Kind::DType) && !dtype.is(Kind::Str))
+        throw Error("spec: argument `dtype` must be a dtype (f32, i64, ...), not " + repr_of(dtype));
+    const stdlib::DType dt = dtype_value(dtype, "spec: argument `dtype`");
     if (name.defined() && !name.is(Kind::Str)) throw Error("spec: argument `name` must be a str");
     auto s = std::make_shared<SpecObj>();
-    s->spec.type = {dtype.dtype(), shape_arg(shape, s->spec.dims), false};
+    s->spec.type = {dt, shape_arg(shape, s->spec.dims), false};
     if (name.defined()) s->spec.name = name.text();
     return Value::spec(std::move(s));
 }

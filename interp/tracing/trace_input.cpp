@@ -105,6 +105,8 @@ std::vector<const Expr*> children(const Expr& e) {
     case ExprKind::Slice: add(e.as<Slice>().lo), add(e.as<Slice>().hi), add(e.as<Slice>().step); break;
     case ExprKind::List: add_all(e.as<ListExpr>().elts); break;
     case ExprKind::Tuple: add_all(e.as<TupleExpr>().elts); break;
+    case ExprKind::Set: add_all(e.as<SetExpr>().elts); break;
+    case ExprKind::Starred: add(e.as<Starred>().value); break;
     case ExprKind::Dict:
         for (size_t i = 0; i < e.as<DictExpr>().keys.size(); ++i) add(e.as<DictExpr>().keys[i]), add(e.as<DictExpr>().values[i]);
         break;

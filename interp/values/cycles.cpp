@@ -204,4 +204,25 @@ size_t CycleCollector::collect() {
     return cleared;
 }
 
+size_t CycleCollector::drop_traces(const std::vector<Value>& roots) {
+    if (!scratch_) scratch_ = std::make_unique<Scratch>();
+    Scratch& w = *scratch_;
+    w.clear();
+    for (const Value& v : roots)
+        if (const Value::Ref r = v.ref(); r.object) w.node(Node::Object, r.object, r.uses, &v);
+    w.walk();
+    // Take every entry out first: destroying one may free another cache.
+    std::vector<std::unique_ptr<GraphEntry>> doomed;
+    size_t emptied = 0;
+    for (const Node& n : w.nodes) {
+        if (n.kind != Node::Cache) continue;
+        auto& cache = *const_cast<GraphCache*>(static_cast<const GraphCache*>(n.ptr));
+        for (auto& e : cache.take_entries()) doomed.push_back(std::move(e));
+        ++emptied;
+    }
+    w.clear();
+    doomed.clear();
+    return emptied;
+}
+
 }  // namespace tg::interp

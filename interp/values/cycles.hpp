@@ -23,6 +23,7 @@
 namespace tg::interp {
 
 struct Env;
+class Value;
 
 class CycleCollector {
 public:
@@ -41,6 +42,12 @@ public:
     // Cuts every garbage cycle among the suspects; returns how many frames
     // it cleared.
     size_t collect();
+    // At the interpreter's end: empties the trace caches of every @graph
+    // function reachable from `roots` (a module's variables). A trace keeps
+    // the values it captured, and a recursive @graph function captures
+    // itself — function → cache → trace → function, a cycle through no frame,
+    // which collect() cannot see. Returns how many caches it emptied.
+    size_t drop_traces(const std::vector<Value>& roots);
 
     size_t suspects() const { return suspects_.size(); }
     size_t cleared_total() const { return cleared_total_; }

@@ -12,39 +12,36 @@
 
 namespace tg::interp {
 
-namespace {
-
 std::string kind_desc(const Value& v) {
     if (v.is_tensor()) {
         const stdlib::TensorType t = v.tensor_type();
         if (t.shape.rank() > 0) return "a tensor of shape " + t.shape.to_string();
         if (t.dtype == stdlib::DType::Bool) return "a bool";
-        return std::string("a float (") + stdlib::dtype_name(t.dtype) + ")";
+        return std::string(stdlib::is_float(t.dtype) ? "a float (" : "an int (") + stdlib::dtype_name(t.dtype) + ")";
     }
     if (v.is(Kind::None)) return "None";
     return std::string("a ") + kind_name(v.kind());
 }
 
-}  // namespace
-
-DictKey dict_key(const Runtime& rt, const Value& k) {
+DictKey dict_key(const Runtime& rt, const Value& k, KeyUse use) {
     if (k.sym_str() || (k.is_symbolic() && k.tensor_type().shape.rank() == 0)) {
-        const std::string msg =
-            "a dict key must be static inside a @graph function, but this one depends on the contents of a tensor";
+        const std::string msg = std::string(use == KeyUse::DictKey ? "a dict key" : "a set element") +
+                                " must be static inside a @graph function, but this one depends on the contents of a tensor";
         if (rt.trace && k.is_symbolic()) dynamic_value_error(*rt.trace, msg, k);
         dynamic_value_error(msg);
     }
-    return dict_key(k);
+    return dict_key(k, use);
 }
 
-DictKey dict_key(const Value& k) {
+DictKey dict_key(const Value& k, KeyUse use) {
     if (k.is(Kind::Str)) return DictKey{false, 0, k.text()};
     if (k.is_tensor()) {
         const stdlib::TensorType t = k.tensor_type();
         if (t.shape.rank() == 0 && stdlib::is_int(t.dtype) && t.dtype != stdlib::DType::Bool)
             return DictKey{true, k.tensor().item_i64(), {}};
     }
-    throw Error("dict keys must be strings or integers, not " + kind_desc(k));
+    throw Error(std::string(use == KeyUse::DictKey ? "dict keys" : "set elements") +
+                " must be strings or integers, not " + kind_desc(k));
 }
 
 Value key_value(const DictKey& k) { return k.is_int ? Value::from_int(k.i) : Value::str(k.s); }

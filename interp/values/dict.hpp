@@ -24,10 +24,15 @@ namespace tg::interp {
 
 class Runtime;
 
+// What a key is for, to name it in errors: a dict's key or a set's element
+// (docs/language.md "Sets": the same kinds).
+enum class KeyUse : uint8_t { DictKey, SetElement };
 // The key `k` stands for; an unlocated error if it cannot be one (`rt` names
 // the arguments a key computed from tensor contents comes from, while tracing).
-DictKey dict_key(const Runtime& rt, const Value& k);
-DictKey dict_key(const Value& k);  // outside any trace (the embedding API)
+DictKey dict_key(const Runtime& rt, const Value& k, KeyUse use = KeyUse::DictKey);
+DictKey dict_key(const Value& k, KeyUse use = KeyUse::DictKey);  // outside any trace (the embedding API)
+// "a tensor of shape [2]", "a float (f32)", "a bool", "None", "a list": what a value is, in errors.
+std::string kind_desc(const Value& v);
 // The key as a tg value: a str, or an i64 (as range() and len() give ints).
 Value key_value(const DictKey& k);
 std::string key_repr(const DictKey& k);  // 'w', "it's", 3

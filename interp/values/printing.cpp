@@ -4,6 +4,7 @@
 
 #include "stdlib/budget.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/runtime.hpp"
 #include "stdlib/format.hpp"
 
@@ -22,6 +23,10 @@ std::string quote(std::string_view s) {
             if (c == q) {
                 out += '\\';
                 out += c;
+            } else if ((c >= 0 && c < 0x20) || c == 0x7f) {  // the other control characters, as Python's \x0b
+                out += "\\x";
+                out += "0123456789abcdef"[(c >> 4) & 0xf];
+                out += "0123456789abcdef"[c & 0xf];
             } else {
                 out += c;
             }
@@ -79,6 +84,7 @@ std::string str_of(const Value& v) {
     case Kind::Module: return "<module " + v.module()->name + ">";
     case Kind::BoundMethod: return "<function " + str_of(v.bound().fn).substr(10);
     case Kind::Dict: return dict_str(v.dict());
+    case Kind::Set: return set_str(v.set());
     case Kind::Graph: return graph_str(v.graph());
     case Kind::Spec: return tracer::spec_repr(v.spec().spec);
     }

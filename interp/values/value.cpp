@@ -19,6 +19,7 @@ const char* kind_name(Kind k) {
     case Kind::DType: return "dtype";
     case Kind::Module: return "module";
     case Kind::Dict: return "dict";
+    case Kind::Set: return "set";
     case Kind::Graph: return "graph";
     case Kind::Spec: return "spec";
     }
@@ -146,6 +147,7 @@ bool Value::identical(const Value& o) const {
             if (!x[i].identical(y[i])) return false;
         return true;
     }
+    case Kind::Set: return &set() == &o.set() || set().items == o.set().items;
     case Kind::Dict: {
         const DictObj& x = dict();
         const DictObj& y = o.dict();
@@ -161,6 +163,7 @@ bool Value::identical(const Value& o) const {
 
 size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
 size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
+size_t Value::set_bytes(size_t n) { return n * (sizeof(DictKey) + 32) + kObjectBytes; }
 
 Value Value::list(std::vector<Value> items) {
     auto obj = std::make_shared<ListObj>(ListObj{std::move(items), {}});
@@ -236,6 +239,21 @@ Value Value::dict(DictObj d) {
     Value v;
     v.v_ = std::move(obj);
     return v;
+}
+
+Value Value::set(SetObj s) {
+    auto obj = std::make_shared<SetObj>(std::move(s));
+    obj->charge.set(set_bytes(obj->size()), "a set");
+    Value v;
+    v.v_ = std::move(obj);
+    return v;
+}
+
+SetObj& Value::set_mut() {
+    auto& p = std::get<std::shared_ptr<SetObj>>(v_);
+    if (p.use_count() > 1) p = std::make_shared<SetObj>(*p);  // copy-on-write
+    p->charge.set(set_bytes(p->size()), "a set");  // what the last mutation added
+    return *p;
 }
 
 Value Value::graph(std::shared_ptr<const GraphObj> g) {

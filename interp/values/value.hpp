@@ -18,6 +18,7 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,7 +45,7 @@ class Runtime;
 enum class Kind : uint8_t {
     Undefined,  // an unassigned variable slot; never visible to tg code
     None, Tensor, List, Tuple, Str, Function, Builtin, DType, Module, BoundMethod,
-    Dict,
+    Dict, Set,
     Graph, Spec,  // docs/language.md "Graphs as values": a graph value (concrete, load) and an input/output spec (interp/tracing/graph_value.hpp)
 };
 const char* kind_name(Kind k);  // what type(x) returns: "tensor", "list", ...
@@ -156,6 +157,10 @@ struct CallArgs {
     std::span<const Value> keyword_values;
     std::span<const KwArg> keywords;  // same length as keyword_values
     lang::Loc loc;                    // the call site (start of the callee's name)
+    // A method call of a builtin (`x.clip(0, 1)`): positional[0] is the value
+    // it is called on, which arity errors leave out of their count, as the
+    // call was written (arity_message, builtins.cpp)
+    bool method = false;
 };
 
 // A builtin: a host builtin (print, len...), a stdlib op, or a host function
@@ -181,6 +186,9 @@ struct BoundMethodObj;
 
 // A dict (docs/language.md "Values"): string or integer keys, in insertion order (interp/values/dict.hpp).
 struct DictObj;
+
+// A set (docs/language.md "Sets"): string or integer elements, in sorted order (interp/values/set.hpp).
+struct SetObj;
 
 // A graph value and a spec (interp/tracing/graph_value.hpp).
 struct GraphObj;
@@ -231,11 +239,13 @@ public:
     static size_t slots_bytes(size_t n);
     static size_t text_bytes(size_t n) { return n + kObjectBytes; }
     static size_t dict_bytes(size_t n);
+    static size_t set_bytes(size_t n);
     static Value function(std::shared_ptr<const FunctionObj> f);
     static Value builtin(std::shared_ptr<const BuiltinObj> b);
     static Value module(ModuleState* m);
     static Value bound(Value self, Value fn);
     static Value dict(DictObj d);
+    static Value set(SetObj s);
     static Value graph(std::shared_ptr<const GraphObj> g);
     static Value spec(std::shared_ptr<const SpecObj> s);
     static Value from_bool(bool b) { return Value(Scalar::of_bool(b)); }
@@ -263,6 +273,8 @@ public:
     const DictObj& dict() const { return *std::get<std::shared_ptr<DictObj>>(v_); }
     // The dict, made unique first (copy-on-write).
     DictObj& dict_mut();
+    const SetObj& set() const { return *std::get<std::shared_ptr<SetObj>>(v_); }
+    SetObj& set_mut();  // made unique first (copy-on-write)
     // The values a container holds — a list's or a tuple's items, a dict's
     // values in key order — or null for any other kind. with_children makes
     // a container of the same kind (a dict with the same keys) holding `items`.
@@ -357,14 +369,15 @@ private:
                                       Kind::List,      Kind::Tuple,    Kind::Str,    Kind::Function,
                                       Kind::Builtin,   Kind::DType,    Kind::Module, Kind::BoundMethod,
                                       Kind::Tensor,    Kind::Undefined, Kind::Str,   Kind::Tensor,
-                                      Kind::Dict,      Kind::Graph,    Kind::Spec,   Kind::Tensor};
+                                      Kind::Dict,      Kind::Graph,    Kind::Spec,   Kind::Tensor,
+                                      Kind::Set};
     std::variant<UndefinedT, NoneT, Scalar, stdlib::Tensor, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
                  std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
                  std::shared_ptr<const MaybeUndefObj>, std::shared_ptr<const SymStrObj>,
                  std::shared_ptr<const GradObj>, std::shared_ptr<DictObj>, std::shared_ptr<const GraphObj>,
-                 std::shared_ptr<const SpecObj>, std::shared_ptr<const BatchObj>>
+                 std::shared_ptr<const SpecObj>, std::shared_ptr<const BatchObj>, std::shared_ptr<SetObj>>
         v_;
     static_assert(std::size(kKinds) == std::variant_size_v<decltype(v_)>, "kKinds: one Kind per alternative of v_");
     const SymObj* tracked_sym() const;
@@ -446,6 +459,20 @@ struct DictObj {
         return true;
     }
     size_t size() const { return keys.size(); }
+};
+
+// Set elements in the order sets are iterated and printed (docs/language.md
+// "Sets"): integers ascending, then strings by their bytes (code points).
+struct SetOrder {
+    bool operator()(const DictKey& a, const DictKey& b) const {
+        if (a.is_int != b.is_int) return a.is_int;
+        return a.is_int ? a.i < b.i : a.s < b.s;
+    }
+};
+struct SetObj {
+    std::set<DictKey, SetOrder> items;
+    stdlib::Charge charge;  // per element: a key and a tree node (Value::set_mut)
+    size_t size() const { return items.size(); }
 };
 
 struct MaybeUndefObj {

@@ -70,17 +70,27 @@ tg::Tensor inputs_w() {
     return tg::Tensor::from_floats(v, {3, 4});
 }
 
-// What `tg run` computes: repr of each output, one per line, for n = 0..3.
+// What `tg run` computes: repr of each output (a 2-D one spans lines), each
+// followed by a line `---`, for n = 0..3.
 std::vector<std::string> expected(const Folder& f) {
     std::ofstream(f.dir / "check.tg") << kModel
-                                      << "for n in range(4):\n    h, s = model(x, w, n)\n    print(repr(h))\n    print(repr(s))\n";
+                                      << "for n in range(4):\n    h, s = model(x, w, n)\n"
+                                         "    print(repr(h))\n    print(\"---\")\n    print(repr(s))\n    print(\"---\")\n";
     int status = 0;
     std::istringstream out(f.tg("run check.tg", status));
     REQUIRE(status == 0);
-    std::vector<std::string> lines;
-    for (std::string l; std::getline(out, l);) lines.push_back(l);
-    REQUIRE(lines.size() == 8);
-    return lines;
+    std::vector<std::string> reprs;
+    std::string current;
+    for (std::string l; std::getline(out, l);) {
+        if (l != "---") {
+            current += (current.empty() ? "" : "\n") + l;
+            continue;
+        }
+        reprs.push_back(current);
+        current.clear();
+    }
+    REQUIRE(reprs.size() == 8);
+    return reprs;
 }
 
 std::vector<std::string> reprs(const tg::Graph& g, int64_t n) {

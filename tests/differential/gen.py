@@ -47,7 +47,7 @@ options:
                   are not gradient programs (default 0.2; 1 for feature programs only)
   --features LIST comma-separated subset of the feature programs' features
                   (creation,axes,pow_lit,sign0,pysum,many,loops,dtypes,
-                  eager_grad,nested,pylang,builtin): to leave out a class whose bug
+                  eager_grad,nested,loop_grad,pylang,vmap,builtin): to leave out a class whose bug
                   is known while looking for others (other draws then)
   --builtins GEN  tg_gen_builtins, for the builtin list of the feature
                   programs (default: TG's folder/tests/tg_gen_builtins)
@@ -1042,6 +1042,12 @@ class GradGen:
 
     def __init__(self, seed, index):
         self.rng = random.Random("tg-differential-grad-body:%s:%d" % (seed, index))
+        # Half the gradient programs also take the gradient with
+        # loop_checkpoint=K (docs/training.md "Bounding a loop's saved values")
+        # and assert it equals the unbounded one bit for bit (drawn apart, so
+        # the programs are those the seed made before).
+        ck = random.Random("tg-differential-loop-checkpoint:%s:%d" % (seed, index))
+        self.loop_checkpoint = ck.choice([1, 2, 3]) if ck.random() < 0.5 else 0
         self.index = index
         self.name = "f%04d" % index
         self.counters = 0
@@ -1122,8 +1128,17 @@ class GradGen:
                  ind + "s = " + self.pick(["t * 1.0", "sum(x) * 0.5", "t + w[0]"])]
         lines += self.block(ind, 0, self.rng.randint(2, 5))
         lines.append(ind + "return " + self.pick(["s + sum(y * y)", "mean(y) * s", "s", "sum(tanh(y)) + s * t"]))
-        lines += ["", "@graph", "def %s(x, w, t):" % self.name,
-                  ind + "return value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d]
+        lines += ["", "@graph", "def %s(x, w, t):" % self.name]
+        if self.loop_checkpoint:
+            k = self.loop_checkpoint
+            same = " & ".join("all((%s == %s) | (%s != %s))" % (a, b, a, a)
+                              for a, b in [("r[0]", "q[0]")] + [("r[1][%d]" % i, "q[1][%d]" % i) for i in range(3)])
+            lines += [ind + "r = value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d,
+                      ind + "q = value_and_grad(%s, argnums=(0, 1, 2), loop_checkpoint=%d)(x, w, t)" % (d, k),
+                      ind + "assert %s, \"loop_checkpoint=%d changed the gradient\"" % (same, k),
+                      ind + "return r"]
+        else:
+            lines.append(ind + "return value_and_grad(%s, argnums=(0, 1, 2))(x, w, t)" % d)
         calls = []
         L = self.rng.randint(2, 4)
         for _ in range(2):
@@ -1168,6 +1183,15 @@ def fd_check(section, counts=None):
     return errors
 
 
+def vmap_check(section):
+    """The first `vmok` line (vmap against the rows one by one) that is not
+    True, or None."""
+    for line in section.splitlines():
+        if line.startswith("vmok ") and line != "vmok True":
+            return line
+    return None
+
+
 # --------------------------------------------------------------------------
 # Feature programs (FeatureGen): the builtin and statement forms the other
 # generators do not draw, one class of past bugs each (README, "Feature
@@ -1179,7 +1203,7 @@ FEATURE_SHARE = 0.2   # of the programs that are not gradient programs
 AXIS_NONE_OPS = ["sort", "argsort", "sum", "mean", "max", "min", "prod", "argmax", "argmin",
                  "logsumexp", "var", "std", "median", "cumsum", "cumprod", "flip", "norm"]
 FEATURE_NAMES = ["creation", "axes", "pow_lit", "sign0", "pysum", "many", "loops", "dtypes", "eager_grad",
-                 "nested", "loop_grad", "pylang", "builtin"]
+                 "nested", "loop_grad", "pylang", "vmap", "builtin"]
 FEATURES = None       # --features: a subset of FEATURE_NAMES
 # Features whose programs fail today because of a known bug, each with the
 # bug: left out of the feature programs (unless --features names them), and
@@ -1222,7 +1246,9 @@ class FeatureGen:
     -0.0, Python's sum/min/max over lists of tensors, ops with more than 64
     inputs, `for` over tensors and lists, comprehensions, dicts, closures,
     literals mixed with tensors of every dtype, list slice assignment and
-    del, << and >>, nonlocal and global, grad of eager code with a
+    del, << and >>, nonlocal and global, *args and **kwargs with unpacking
+    at call sites, sets, isinstance, vmap (bodies with control flow,
+    in_axes, per-example gradients), grad of eager code with a
     loop over the differentiated tensor, nested grad (2-3 deep; rarely the
     error of three on a vector), grad through nested converted loops whose
     inner condition reads the differentiated value, and a call drawn from
@@ -1347,7 +1373,45 @@ class FeatureGen:
     def pylang(self):
         # list slice assignment and del on a list of tensors, << and >> on
         # integer tensors and a nonlocal accumulator, in the traced body; a
-        # `global` counter in eager code after the calls (docs/language.md "Lists", "Scopes")
+        # `global` counter in eager code after the calls (docs/language.md "Lists", "Scopes");
+        # then one or two of *args / **kwargs, sets and isinstance (pylang_more)
+        return self.pylang_base() + [l for f in self.rng.sample(
+            [self.star_args, self.sets, self.isinstance_forms], self.rng.randint(1, 2)) for l in f()]
+
+    def star_args(self):
+        # a helper taking *args, a keyword-only parameter and **kwargs, called
+        # with unpacking (of a list, a dict, a traced tensor's rows) from the
+        # traced body and with another count of arguments (docs/language.md "Calls")
+        s = "sa%04d" % self.index
+        self.pre += ["def %s(a, *rest, scale=1.0, **kw):" % s, "    out = a * scale", "    for r in rest:",
+                     "        out = out + r", "    for k in sorted(kw):", "        out = out - kw[k] * 0.5",
+                     "    return out, len(rest), sorted(kw)", ""]
+        rest = self.rng.sample(["x * 2.0", "x + 1.0", "xd", "f32(xi)", "x[0]"], self.rng.randint(0, 3))
+        kw = self.rng.sample(["'p': x", "'q': xd * 2.0", "'r': 1.5"], self.rng.randint(0, 2))
+        call = "%s(x, *[%s], scale=%s, **{%s})" % (s, ", ".join(rest), self.lit(), ", ".join(kw))
+        star = self.pick(["(lambda *t: len(t))(*x)", "(lambda *t, **k: t[0] * len(k))(*xd, a=1, b=2)",
+                          "max(*[len(x), 2])", "%s(*(x, x), **{'z': xd})[0]" % s])
+        return ["print('sa', %s)" % call, "print('sa', %s, %s(*[x]))" % (star, s)]
+
+    def sets(self):
+        # sets are static inside @graph: built from static ints and strings,
+        # changed in a static loop, combined, and used to pick tensors (docs/language.md "Sets")
+        t = self.tmp()
+        a = sorted(self.rng.sample(range(6), self.rng.randint(1, 4)))
+        op = self.pick(["|", "&", "-", "^"])
+        return ["%s = {%s}" % (t, ", ".join(map(str, a))),
+                "for i in range(len(x)):", "    %s.%s(i)" % (t, self.pick(["add", "discard"])),
+                "%s = %s %s {%d, len(x)}" % (t, t, op, self.rng.randint(0, 5)),
+                "print('st', %s, len(%s), sorted(%s, reverse=True), 1 in %s, {k %% 2 for k in %s} <= {0, 1})" % (t, t, t, t, t),
+                "print('st', sum([x[i] for i in %s if i < len(x)]) + 0.0, x * len(%s | {'a'}))" % (t, t)]
+
+    def isinstance_forms(self):
+        # isinstance on traced tensors, numbers and containers: static answers (docs/language.md "Types")
+        v = self.pick(["x", "x[0]", "xi[0]", "xb[0]", "xd.sum()", "[x]", "(x, xd)", "{\"k\": x}", "len(x)"])
+        t = self.pick(["float", "int", "bool", "tensor", "(list, tuple)", "(int, float)", "dict"])
+        return ["print('is', isinstance(%s, %s), x * 2.0 if isinstance(%s, %s) else xd)" % (v, t, v, t)]
+
+    def pylang_base(self):
         t, h, g = self.tmp(), "acc%04d" % self.index, "gl%04d" % self.index
         a, b = sorted(self.rng.sample(range(5), 2))
         self.pre += ["n%04d = 0" % self.index, "def %s(k):" % g, "    global n%04d" % self.index,
@@ -1363,6 +1427,42 @@ class FeatureGen:
                 "for v in %s:" % t, "    add%04d(v)" % self.index,
                 "print(\"pl\", %s)" % h]
 
+    def vmap(self):
+        # vmap of a per-example function over the rows of a (2, L) tensor:
+        # element-wise and reducing bodies, control flow on a batched
+        # condition (both branches / until every row is done), in_axes with
+        # a broadcast argument, and per-example gradients. Each is printed,
+        # and checked against the rows computed one by one (a `vmok` line
+        # that must say True in every mode: vmap_check)
+        v, m = "vm%04d" % self.index, self.tmp()
+        body = self.pick([["return sum(r * r) + r[0]"], ["return tanh(r) * 2.0 - r"], ["return cumsum(r) / (1.0 + r @ r)"],
+                          ["return where(r > 0.0, r, -0.5 * r)"], ["return sort(r) - mean(r)"],
+                          ["if sum(r) > 0.0:", "    return r * 2.0", "return r - 1.0"],
+                          ["y = r", "k = 0", "while max(y) < 4.0 and k < 5:", "    y = y * 1.5 + 0.5", "    k += 1", "return y"],
+                          ["s = 0.0", "for a in r:", "    s = s + a * a", "return s"],
+                          # break / continue on a batched condition: each row leaves where its own does
+                          ["y = r", "for i in range(6):", "    y = y * 0.75 + 1.0", "    if sum(y) > 3.0:", "        break",
+                           "    y = y - 0.25", "return y"],
+                          ["y = r", "t = 0.0", "while t < 4.0:", "    t = t + 1.0", "    if max(y) > t:",
+                           "        continue", "    y = y + t", "return y"],
+                          ["y = r", "k = 0.0", "while mean(y) < 3.0:", "    y = abs(y) * 1.5 + 0.5", "    k = k + 1.0",
+                           "    if y[0] > 2.0:", "        break", "return y + k"]])
+        self.pre += ["def %s(r, c):" % v, "    r = r + c"] + ["    " + l for l in body] + [""]
+        lines = ["%s = reshape(concat([x, x * -2.0 + 0.5]), (2, -1))" % m, "c%s = %s" % (m, self.lit())]
+        form = self.rng.randint(0, 2)
+        if form == 0:
+            call, one = "vmap(%s, in_axes=(0, None))(%s, c%s)" % (v, m, m), "%s(%s[%%d], c%s)" % (v, m, m)
+        elif form == 1:
+            call = "vmap(%s, in_axes=(1, None))(%s.T, c%s)" % (v, m, m)
+            one = "%s(%s[%%d], c%s)" % (v, m, m)
+        else:
+            call = "vmap(grad(lambda r, c: sum(%s(r, c))))(%s, stack([c%s, c%s * 0.5]))" % (v, m, m, m)
+            one = "grad(lambda r, c: sum(%s(r, c)))(%s[%%d], stack([c%s, c%s * 0.5])[%%d])" % (v, m, m, m)
+        lines += ["%s_all = %s" % (m, call), "print(\"vm\", %s_all)" % m,
+                  "print(\"vmok\", allclose(%s_all, stack([%s, %s]), rtol=1e-5, atol=1e-6))"
+                  % (m, one.replace("%d", "0"), one.replace("%d", "1"))]
+        return lines
+
     def builtin(self):
         if not BUILTIN_CASES:
             return self.loops()
@@ -1371,7 +1471,8 @@ class FeatureGen:
 
     def program(self):
         feats = [self.creation, self.axes, self.pow_lit, self.sign0, self.pysum, self.many, self.loops,
-                 self.dtypes, self.eager_grad, self.nested, self.loop_grad, self.pylang, self.builtin, self.builtin]
+                 self.dtypes, self.eager_grad, self.nested, self.loop_grad, self.pylang, self.vmap, self.builtin,
+                 self.builtin]
         if FEATURES is not None:   # --features: only these (the draws change)
             feats = [f for f in feats if f.__name__ in FEATURES] or [self.loops]
         else:
@@ -1551,6 +1652,15 @@ def check_chunk(args, seed, progs, workdir, keep):
                     failed_here = True
             elif stopped:
                 res.errors.append((p, vals[0][1]))
+            if not stopped:
+                for m in modes:
+                    bad = vmap_check(outcome[m][0])
+                    if bad:
+                        res.failures.append("VMAP: seed %s, %s (program %d), mode %s: %s\n%s"
+                                            % (seed, p.name, p.index, m, bad, p.fn))
+                        res.summaries.append("%s (program %d): %s: vmap != the rows one by one" % (p.name, p.index, m))
+                        failed_here = True
+                        break
             if p.grad and not stopped:
                 res.grads += 1
                 for m in modes:

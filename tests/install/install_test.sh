@@ -58,7 +58,7 @@ if grep -hv '^#' "$prefix"/lib/cmake/tg/*.cmake "$prefix/lib/pkgconfig/tg.pc" | 
   fail "the package refers to LLVM"
 fi
 [[ $("$prefix/bin/tg" --version) == "tg 0.2.0" ]] || fail "tg --version: $("$prefix/bin/tg" --version)"
-# the Jupyter kernelspec (docs/jupyter.md) names the installed tg
+# the Jupyter kernelspec (docs/notebooks.md) names the installed tg
 for f in kernel.json logo-32x32.png logo-64x64.png logo-svg.svg; do
   [[ -e $prefix/share/jupyter/kernels/tg/$f ]] || fail "missing share/jupyter/kernels/tg/$f"
 done

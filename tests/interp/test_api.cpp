@@ -156,7 +156,7 @@ TEST_CASE("the host's interrupt flag stops a running loop with 'interrupted'") {
     CHECK(c.interp.builtin_names().size() > 50);
 }
 
-TEST_CASE("dicts cross the embedding API as (key, value) entries") {
+TEST_CASE("dicts and sets cross the embedding API: entries, elements, built by the host") {
     Captured c;
     c.interp.set("cfg", tg::Value::dict({{"lr", 0.5}, {int64_t{3}, "three"}, {"lr", 0.25}}));
     c.interp.run_source("print(cfg, type(cfg))\nout = {k: 1 for k in cfg}\n");
@@ -170,6 +170,23 @@ TEST_CASE("dicts cross the embedding API as (key, value) entries") {
     CHECK_THROWS_AS(tg::Value::dict({{tg::Value(1.5), 1}}), tg::Error);
     CHECK_THROWS_AS(out.items(), tg::Error);
     CHECK_THROWS_AS(tg::Value(1).entries(), tg::Error);
+    // a set's elements, in order (docs/language.md "Sets")
+    c.interp.run_source("s = {'b', 2, 1}\n");
+    tg::Value s = c.interp.get("s");
+    CHECK(s.kind() == tg::Value::Kind::Set);
+    auto elements = s.items();
+    REQUIRE(elements.size() == 3);
+    CHECK(elements[0].as_tensor().item() == 1.0);
+    CHECK(elements[2].as_string() == "b");
+    CHECK(s.repr() == "{1, 2, 'b'}");
+    // a set built by the host: repeated elements once, a float refused
+    c.interp.set("hs", tg::Value::set({"x", int64_t{5}, "x", int64_t{-1}}));
+    c.out.clear();
+    c.interp.run_source("hs.add(0)\nprint(hs, 5 in hs, type(hs))\n");
+    CHECK(c.out == "{-1, 0, 5, 'x'} True set\n");
+    CHECK(c.interp.get("hs").kind() == tg::Value::Kind::Set);
+    CHECK_THROWS_AS(tg::Value::set({tg::Value(1.5)}), tg::Error);
+    CHECK_THROWS_AS(tg::Value::set({tg::Value::list({})}), tg::Error);
 }
 
 TEST_CASE("every kind of value has its own kind: a graph is not None") {

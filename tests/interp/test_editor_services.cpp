@@ -121,3 +121,11 @@ TEST_CASE("the compiled-in reference documents every builtin an interpreter has"
         CHECK(tg::interp::find_builtin_doc(docs, name) != nullptr);
     }
 }
+
+TEST_CASE("a reference line keeps its escaped pipes (norm's |x|, svd's |eigenvalues|)") {
+    std::vector<tg::interp::BuiltinDoc> docs = tg::interp::builtin_docs();
+    const tg::interp::BuiltinDoc* svd = tg::interp::find_builtin_doc(docs, "svd");
+    REQUIRE(svd != nullptr);
+    CHECK(svd->summary.find("S = |eigenvalues|") != std::string::npos);
+    CHECK(svd->summary.find("differentiable") != std::string::npos);  // the rest of the cell
+}

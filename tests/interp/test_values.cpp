@@ -4,6 +4,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/runtime.hpp"
+#include "interp/values/set.hpp"
 #include "interp/values/value.hpp"
 
 using namespace tg::interp;
@@ -19,6 +20,24 @@ TEST_CASE("lists are copy-on-write") {
     const Value* before = &xs.items()[0];
     xs.list_mut().front() = Value::from_int(7);
     CHECK(&xs.items()[0] == before);
+}
+
+TEST_CASE("sets are copy-on-write and sorted: integers, then strings") {
+    SetObj s;
+    for (const DictKey& k : {DictKey{false, 0, "b"}, DictKey{true, 3, {}}, DictKey{false, 0, "a"}, DictKey{true, -1, {}}})
+        s.items.insert(k);
+    Value a = Value::set(std::move(s));
+    Value b = a;
+    a.set_mut().items.insert(DictKey{true, 0, {}});
+    CHECK(a.set().size() == 5);
+    CHECK(b.set().size() == 4);
+    CHECK(set_str(a.set()) == "{-1, 0, 3, 'a', 'b'}");
+    CHECK(set_str(SetObj{}) == "set()");
+    CHECK(std::string(kind_name(a.kind())) == "set");
+    CHECK(a.children() == nullptr);  // its elements are static: no tensor leaves
+    CHECK_FALSE(a.identical(b));
+    b.set_mut().items.insert(DictKey{true, 0, {}});
+    CHECK(a.identical(b));  // equal elements
 }
 
 TEST_CASE("dicts are copy-on-write and keep insertion order") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`tg kernel` driven by Jupyter's own client (docs/jupyter.md).
+"""`tg kernel` driven by Jupyter's own client (docs/notebooks.md).
 
     kernel_test.py TG
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The example notebooks run in `tg kernel` (docs/jupyter.md "Notebooks in CI").
+"""The example notebooks run in `tg kernel` (docs/notebooks.md "Notebooks in CI").
 
     notebook_test.py TG OUT_DIR [NOTEBOOK ...]
 
@@ -105,11 +105,23 @@ def check_not_blank(png):
     return []
 
 
+def scratch_folder(out_dir, path):
+    """A folder for the notebook to run in, beside a link to the examples'
+    data (the notebooks read ../data/...): what they save stays out of the
+    source tree."""
+    run_dir = os.path.join(out_dir, "run", "notebooks")
+    os.makedirs(run_dir, exist_ok=True)
+    data = os.path.join(out_dir, "run", "data")
+    if not os.path.lexists(data):
+        os.symlink(os.path.abspath(os.path.join(os.path.dirname(path), "..", "data")), data)
+    return run_dir
+
+
 def run(tg, out_dir, path):
     name = os.path.splitext(os.path.basename(path))[0]
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=TIMEOUT, kernel_name="tg",
-                                     resources={"metadata": {"path": os.path.dirname(path)}})
+                                     resources={"metadata": {"path": scratch_folder(out_dir, path)}})
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as e:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Figures of the plot module saved from a script (docs/jupyter.md "Plots").
+"""Figures of the plot module saved from a script (docs/notebooks.md "Plots").
 
     plot_files_test.py TG
 
@@ -58,6 +58,17 @@ def check_svg(path, texts, element, at_least):
         assert t in words, f"{path}: no text {t!r} in {words[:300]!r}"
 
 
+# Every training example takes `--plot FILE` as its last two arguments.
+PLOTTING_EXAMPLES = [
+    ("nn_moons", "nn_moons: loss per epoch", "epoch"),
+    ("training_loop", "training_loop: loss per step", "step"),
+    ("linear_regression", "linear_regression: loss per step", "step"),
+    ("two_moons", "two_moons: loss per step", "step"),
+    ("mlp_digits", "mlp_digits: loss per batch", "batch"),
+    ("lenet_fashion_mnist", "LeNet-5 on Fashion-MNIST: loss per batch", "batch"),
+]
+
+
 def check_png(path):
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: not a PNG"
@@ -82,13 +93,16 @@ def main():
             assert "s.tg" + where in r.stderr, (text, r.stderr)  # located in the caller's line
             assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
         assert not os.path.exists(os.path.join(d, "bad.svg")), "a failed save left a file"
-        # a training example plots its loss curve when asked, its output unchanged
-        example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "nn_moons.tg")
-        r = subprocess.run([tg, example, "--plot", "moons.svg"], cwd=d, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
-        assert r.stdout == open(example[:-3] + ".out").read(), r.stdout
-        check_svg(os.path.join(d, "moons.svg"), ["nn_moons: loss per epoch", "epoch"], "polyline", 1)
-    print("plot files: 5 figures and", len(ERRORS), "errors checked")
+        # the training examples plot their loss curves when asked, their output unchanged
+        examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+        for name, title, xlabel in PLOTTING_EXAMPLES:
+            example = os.path.join(examples, name + ".tg")
+            r = subprocess.run([tg, name + ".tg", "--plot", os.path.join(d, name + ".svg")], cwd=examples,
+                               capture_output=True, text=True, timeout=300)  # (their data paths are relative)
+            assert r.returncode == 0, r.stderr
+            assert r.stdout == open(example[:-3] + ".out").read(), (name, r.stdout)
+            check_svg(os.path.join(d, name + ".svg"), [title, xlabel], "polyline", 1)
+    print("plot files: 5 figures,", len(PLOTTING_EXAMPLES), "examples and", len(ERRORS), "errors checked")
 
 
 if __name__ == "__main__":

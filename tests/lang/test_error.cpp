@@ -100,9 +100,9 @@ TEST_CASE("invalid assignment targets") {
 }
 
 TEST_CASE("Python features tg does not have get a plain message") {
-    // dicts exist (docs/language.md "Values"); sets do not
+    // dicts and sets exist (docs/language.md "Dicts", "Sets")
     CHECK(first_error("x = {}\n").empty());
-    CHECK(first_error("x = {1, 2}\n") == "set literals are not supported (a dict is written {key: value})");
+    CHECK(first_error("x = {1, 2}\n").empty());
     // `in`, `not in`, `is`, `is not` are comparisons (docs/language.md)
     CHECK(first_error("if x is None:\n    pass\n").empty());
     CHECK(first_error("y = a in b\nz = a not in b\nw = a is not None\n").empty());
@@ -115,7 +115,7 @@ TEST_CASE("Python features tg does not have get a plain message") {
     CHECK(first_error("del f()\n").find("cannot delete this expression") != std::string::npos);
     CHECK(first_error("del = 1\nglobal = 2\n").empty());  // soft keywords: names elsewhere
     CHECK(first_error("class A:\n    pass\n") == "'class' statements are not supported in tg");
-    CHECK(first_error("def f(*args):\n    pass\n") == "'*' and '**' parameters are not supported");
+    CHECK(first_error("def f(*args, **kw):\n    pass\n").empty());
     CHECK(first_error("x = a << 2 >> b\nx <<= 1\nx >>= 2\n").empty());
     CHECK(first_error("for i in x:\n    pass\nelse:\n    pass\n") == "'else' after a 'for' loop is not supported");
     CHECK(first_error("[a for a in x for b in]\n") == "expected an expression, found ']'");
@@ -160,4 +160,27 @@ TEST_CASE("unexpected end of input is flagged for the REPL") {
         CHECK_FALSE(r.errors[0].unexpected_eof);
     }
     CHECK(parse_text("if x:\n    y = 1\n").ok());
+}
+
+TEST_CASE("star parameters and unpacking arguments: Python's rules") {
+    CHECK(first_error("def f(a, *args, b, c=1, **kw):\n    pass\n").empty());
+    CHECK(first_error("def f(a=1, *, b, c=2):\n    pass\n").empty());  // keyword-only: no default needed
+    CHECK(first_error("f = lambda *a, **k: a\n").empty());
+    CHECK(first_error("def f(*):\n    pass\n") == "a bare '*' must be followed by a keyword-only parameter");
+    CHECK(first_error("def f(*, **k):\n    pass\n") == "a bare '*' must be followed by a keyword-only parameter");
+    CHECK(first_error("def f(*a, *b):\n    pass\n") == "only one '*' parameter is allowed");
+    CHECK(first_error("def f(**k, a):\n    pass\n") == "a parameter follows the '**' parameter (it must be last)");
+    CHECK(first_error("def f(**k, *a):\n    pass\n") == "a parameter follows the '**' parameter (it must be last)");
+    CHECK(first_error("def f(*a=1):\n    pass\n") == "a '*' or '**' parameter takes no default");
+    CHECK(first_error("def f(**k=1):\n    pass\n") == "a '*' or '**' parameter takes no default");
+    CHECK(first_error("def f(a, *a):\n    pass\n") == "duplicate parameter 'a'");
+    CHECK(first_error("def f(**):\n    pass\n") == "expected a parameter name after '**', found ')'");
+    CHECK(first_error("def f(a=1, b):\n    pass\n") ==
+          "parameter 'b' without a default follows a parameter with a default");
+    CHECK(first_error("f(*xs, a, k=1, *ys, **d, j=2)\n").empty());
+    CHECK(first_error("f(**d, a)\n") == "a positional argument follows keyword argument unpacking ('**')");
+    CHECK(first_error("f(**d, *xs)\n") == "iterable argument unpacking ('*') follows keyword argument unpacking ('**')");
+    CHECK(first_error("f(k=1, a)\n") == "a positional argument follows a keyword argument");
+    auto e = only_error("f(**d, *xs)\n");
+    CHECK(e.loc == Loc{1, 8});
 }

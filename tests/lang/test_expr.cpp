@@ -93,13 +93,29 @@ TEST_CASE("dicts and dict comprehensions") {
     CHECK(expr_of("{k: v * 2 for k, v in d.items() if v}") ==
           "(dictcomp k:(* v 2) (tuple k v) (call (. d items)) v)");
     CHECK(expr_of("{x: y if c else z for x in xs}") == "(dictcomp x:(if c y z) x xs _)");
-    CHECK(tg::lang::test::first_error("{1, 2}") == "set literals are not supported (a dict is written {key: value})");
-    CHECK(tg::lang::test::first_error("{x for x in xs}") ==
-          "set literals are not supported (a dict is written {key: value})");
+    CHECK(tg::lang::test::first_error("{1: 2, 3}") == "expected ':' after the dict key, found '}'");
+    CHECK(tg::lang::test::first_error("{1, 2: 3}") == "expected '}' or ',', found ':'");
     CHECK(tg::lang::test::first_error("{'a' 1}") == "expected ':' after the dict key, found integer 1");
     CHECK(tg::lang::test::first_error("{'a': 1 'b': 2}") == "expected '}' or ',', found string 'b'");
     CHECK(tg::lang::test::first_error("{a: b for a in x for b}") == "expected 'in', found '}'");
     CHECK(tg::lang::test::first_error("{a: 1} = 2") == "cannot assign to a dict");
+}
+
+TEST_CASE("sets and set comprehensions") {
+    CHECK(expr_of("{1}") == "{set 1}");
+    CHECK(expr_of("{1, 'a', x,}") == "{set 1 \"a\" x}");
+    CHECK(expr_of("{x * 2 for x in xs if x}") == "(setcomp (* x 2) x xs x)");
+    CHECK(expr_of("{a for a in x for b in y}").rfind("(setcomp a a x _", 0) == 0);
+    CHECK(tg::lang::test::first_error("{1, 2} = 3") == "cannot assign to a set");
+    CHECK(tg::lang::test::first_error("{a for a in x} = 3") == "cannot assign to a set comprehension");
+}
+
+TEST_CASE("unpacking arguments and star parameters") {
+    CHECK(expr_of("f(*xs)") == "(call f *xs)");
+    CHECK(expr_of("f(a, *xs, k=1, **d)") == "(call f a *xs k=1 **d)");
+    CHECK(expr_of("f(*a + b)") == "(call f *(+ a b))");
+    CHECK(expr_of("lambda a, *r, k=1, **o: a") == "(lambda (a *r kw:k=1 **o) a)");
+    CHECK(expr_of("lambda *, k: k") == "(lambda (kw:k) k)");
 }
 
 TEST_CASE("literals") {

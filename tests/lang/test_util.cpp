@@ -11,7 +11,8 @@ std::string opt(const ExprPtr& e) { return e ? sexpr(*e) : "_"; }
 std::string params(const std::vector<Param>& ps) {
     std::string s = "(";
     for (size_t i = 0; i < ps.size(); ++i) {
-        s += (i ? " " : "") + ps[i].name;
+        static constexpr const char* kForms[] = {"", "kw:", "*", "**"};
+        s += (i ? " " : "") + std::string(kForms[static_cast<int>(ps[i].form)]) + ps[i].name;
         if (ps[i].default_value) s += "=" + sexpr(*ps[i].default_value);
     }
     return s + ")";
@@ -67,7 +68,7 @@ std::string sexpr(const Expr& e) {
             const auto& c = e.as<Call>();
             std::string s = "(call " + sexpr(*c.callee);
             for (const auto& a : c.args) s += " " + sexpr(*a);
-            for (const auto& k : c.keywords) s += " " + k.name + "=" + sexpr(*k.value);
+            for (const auto& k : c.keywords) s += " " + (k.unpack ? std::string("**") : k.name + "=") + sexpr(*k.value);
             return s + ")";
         }
         case ExprKind::Attribute: {
@@ -105,8 +106,16 @@ std::string sexpr(const Expr& e) {
             for (size_t i = 0; i < d.keys.size(); ++i) s += (i ? " " : "") + sexpr(*d.keys[i]) + ":" + sexpr(*d.values[i]);
             return s + "}";
         }
+        case ExprKind::Set: {
+            std::string s = "{set";
+            for (const auto& x : e.as<SetExpr>().elts) s += " " + sexpr(*x);
+            return s + "}";
+        }
+        case ExprKind::Starred: return "*" + sexpr(*e.as<Starred>().value);
         case ExprKind::ListComp: {
             const auto& c = e.as<ListComp>();
+            if (c.is_set)
+                return "(setcomp " + sexpr(*c.elt) + " " + sexpr(*c.target) + " " + sexpr(*c.iter) + " " + opt(c.cond) + ")";
             if (c.key)
                 return "(dictcomp " + sexpr(*c.key) + ":" + sexpr(*c.elt) + " " + sexpr(*c.target) + " " + sexpr(*c.iter) +
                        " " + opt(c.cond) + ")";

@@ -30,6 +30,10 @@ DIV = "[[3, 1, 2], [2, 5, 4]]"
 BOOL = "[[True, False, True], [False, False, True]]"
 BOOL2 = "[[True, True, False], [False, True, True]]"
 SQ = "[[2.0, 0.5], [1.0, 3.0]]"
+# symmetric positive definite; flipped along its last axis (vmap's second
+# example, tests/vmap/run_vmap_ops.py) its lower triangle still is
+SPD = "[[4.0, 0.5, 2.0], [0.5, 3.0, 0.25], [2.0, 0.25, 1.5]]"
+TALL = "[[3.0, 0.5], [1.0, -1.0], [2.0, 4.0]]"
 UNS = "[[3.0, 1.0, 2.0], [0.5, -1.0, 4.0]]"
 # neural-network operands: an image (1, 1, 3, 4) (and in integers), a 2x2
 # kernel, a sequence (1, 1, 5) and its kernel
@@ -78,7 +82,9 @@ FORMS = {
               ("one_arg", "where({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
     "clip": [("f32", "clip({0}, 0.2, 0.7)", (P, F32)),
              ("tensors", "clip({0}, {1}, 0.75)", (MIX, F32), (VEC, F32)),
-             ("i32", "clip({0}, 0, 3)", (INT, I32))],
+             ("i32", "clip({0}, 0, 3)", (INT, I32)),
+             ("none_lo", "clip({0}, None, 0.5)", (MIX, F32), {"grad": True}), ("none_hi", "clip({0}, a_min=-0.2)", (MIX, F64)),
+             ("method_max", "{0}.clip(max=2)", (INT, I64)), ("one_bound", "clip({0}, 0.1)", (P, F32))],
     "astype": [("f64", "astype({0}, f64)", (P, F32)), ("i32", "astype({0}, dtype=i32)", (MIX, F32)),
                ("bool", "astype({0}, bool)", (INT, I64))],
     "matmul": [("2d", "matmul({0}, {1})", (SQ, F32), (SQ, F32)),
@@ -117,7 +123,12 @@ FORMS = {
     "repeat": [("def", "repeat({0}, 2)", (P, F32)), ("none", "repeat({0}, 2, axis=None)", (P, F32)),
                ("neg", "repeat({0}, 3, axis=-1)", (P, F32)), ("list", "repeat({0}, [1, 0, 2], axis=1)", (P, F32))],
     "pad": [("int", "pad({0}, 1)", (P, F32)), ("pair", "pad({0}, (1, 2), value=9.0)", (VEC, F32)),
-            ("axes", "pad({0}, ((0, 1), (2, 0)))", (INT, I32))],
+            ("axes", "pad({0}, ((0, 1), (2, 0)))", (INT, I32)),
+            ("reflect", "pad({0}, (1, 2), mode=\"reflect\")", (P, F32), {"grad": True}),
+            ("symmetric", "pad({0}, ((2, 0), (1, 4)), \"symmetric\")", (P, F64), {"grad": True}),
+            ("wrap", "pad({0}, (4, 1), mode=\"wrap\")", (VEC, F32)), ("edge", "pad({0}, 2, mode=\"edge\")", (INT, I64)),
+            ("values", "pad({0}, 1, constant_values=((1, 2), (3, 4)))", (INT, I32)),
+            ("values_f", "pad({0}, (2, 1), constant_values=(-1.5, 2.5))", (P, F32), {"grad": True})],
     "diag": [("1d", "diag({0})", (VEC, F32)), ("2d", "diag({0})", (SQ, F32)), ("k", "diag({0}, -1)", (VEC, F32), {"grad": True}),
              ("2d_k", "diag({0}, 1)", (P, F64), {"grad": True})],
     "tril": [("def", "tril({0})", (P, F32)), ("k", "tril({0}, k=-1)", (P, F32))],
@@ -128,13 +139,41 @@ FORMS = {
              ("axis0", "take({0}, {1}, 0)", (P, F32), ("[1, 1, 0]", I64))],
     "sort": [("def", "sort({0})", (UNS, F32)), ("none", "sort({0}, axis=None)", (UNS, F32)),
              ("ax0", "sort({0}, axis=0)", (UNS, F32)), ("neg", "sort({0}, -2)", (UNS, F32)),
-             ("i32", "sort({0}, axis=None)", (INT, I32))],
+             ("i32", "sort({0}, axis=None)", (INT, I32)),
+             ("descending", "sort({0}, descending=True)", (UNS, F32), {"grad": True}),
+             ("desc_none", "sort({0}, axis=None, descending=True)", (INT, I64)),
+             ("kind", "sort({0}, axis=0, kind=\"stable\")", (UNS, F64))],
     "argsort": [("def", "argsort({0})", (UNS, F32)), ("none", "argsort({0}, axis=None)", (UNS, F32)),
-                ("ax0", "argsort({0}, axis=0)", (UNS, F32)), ("neg", "argsort({0}, -2)", (UNS, F32))],
+                ("ax0", "argsort({0}, axis=0)", (UNS, F32)), ("neg", "argsort({0}, -2)", (UNS, F32)),
+                ("descending", "argsort({0}, descending=True, stable=True)", ("[[2, 1, 2], [0, 0, 1]]", I64)),
+                ("kind", "argsort({0}, kind=\"quicksort\")", (UNS, F32))],
     "inv": [("f32", "inv({0})", (SQ, F32)), ("f64", "inv({0})", (SQ, F64))],
     "solve": [("f32", "solve({0}, {1})", (SQ, F32), ("[1.0, 2.0]", F32)),
               ("f64", "solve({0}, {1})", (SQ, F64), (SQ, F64))],
     "det": [("f32", "det({0})", (SQ, F32)), ("f64", "det({0})", (SQ, F64))],
+    # np.linalg (docs/numpy.md "Linear algebra"); grad forms take one result of a tuple
+    "svd": [("def", "svd({0})", (UNS, F32)), ("reduced_u", "svd({0}, full_matrices=False)[0]", (TALL, F64), {"grad": True}),
+            ("values", "svd({0}, compute_uv=False)", (P, F32), {"grad": True}),
+            ("hermitian", "svd({0}, hermitian=True)", (SPD, F32)),
+            ("kw", "svd(a={0}, full_matrices=True, compute_uv=True, hermitian=False)[2]", (SQ, F64), {"grad": True})],
+    "svdvals": [("f32", "svdvals({0})", (UNS, F32), {"grad": True})],
+    "eigh": [("def", "eigh({0})", (SPD, F32)), ("upper_v", "eigh({0}, UPLO=\"U\")[1]", (SPD, F64), {"grad": True})],
+    "eigvalsh": [("def", "eigvalsh({0})", (SPD, F32), {"grad": True}), ("upper", "eigvalsh({0}, \"U\")", (SPD, F64))],
+    "eig": [("def", "eig({0})", (SQ, F32)), ("vectors", "eig({0})[1]", (SQ, F64), {"grad": True})],
+    "eigvals": [("f32", "eigvals({0})", (SQ, F32), {"grad": True})],
+    "qr": [("def", "qr({0})", (UNS, F32)), ("complete_q", "qr({0}, mode=\"complete\")[0]", (SQ, F64), {"grad": True}),
+           ("r", "qr({0}, \"r\")", (TALL, F32), {"grad": True})],
+    "cholesky": [("f32", "cholesky({0})", (SPD, F32)), ("upper", "cholesky({0}, upper=True)", (SPD, F64))],
+    "slogdet": [("def", "slogdet({0})", (SQ, F32)), ("logdet", "slogdet({0})[1]", (SQ, F64), {"grad": True})],
+    "pinv": [("f32", "pinv({0})", (UNS, F32)), ("rcond", "pinv({0}, rcond=0.5)", (UNS, F64)),
+             ("hermitian", "pinv({0}, hermitian=True)", (SPD, F32))],
+    # a tall `a`: whether NumPy's residuals are returned depends on its rank, so
+    # the tracer runs the call eagerly, and concrete() cannot make a graph of it
+    "lstsq": [("def", "lstsq({0}, {1})", (TALL, F32), (VEC, F32), {"skip": ["concrete"]}),
+              ("x", "lstsq({0}, {1}, rcond=None)[0]", (TALL, F64), (VEC, F64), {"grad": True, "skip": ["concrete"]}),
+              ("wide", "lstsq({0}, [1.0, 2.0])", (UNS, F32))],
+    "matrix_rank": [("def", "matrix_rank({0})", (UNS, F32)), ("tol", "matrix_rank({0}, tol=0.5)", (SQ, F64)),
+                    ("hermitian", "matrix_rank({0}, hermitian=True)", (SPD, F32)), ("vector", "matrix_rank({0})", (VEC, F32))],
     "tensor": [("list", "tensor([[1.0, 2.0], [3.0, 4.5]])"), ("dtype", "tensor([1, 2], dtype=f64)"),
                ("int", "tensor(3)"), ("of_tensor", "tensor({0}, i32)", (P2, F32), {"skip": ["concrete"]})],
     "zeros": [("tuple", "zeros((2, 3))"), ("int", "zeros(3, dtype=i32)"), ("kw", "zeros(shape=(2,), dtype=f64)")],
@@ -169,7 +208,10 @@ FORMS = {
                 ("neg", "cumprod({0}, axis=-1)", (P, F64)), ("i32", "cumprod({0}, 0)", (INT, I32))],
     "norm": [("def", "norm({0})", (MIX, F32)), ("ord1", "norm({0}, ord=1, axis=-1)", (MIX, F32)),
              ("inf", "norm({0}, inf, 0)", (MIX, F32)), ("ord2", "norm({0}, 2, axis=-1, keepdims=True)", (P, F64)),
-             ("kd", "norm({0}, axis=-1, keepdims=True)", (MIX, F32))],
+             ("kd", "norm({0}, axis=-1, keepdims=True)", (MIX, F32)), ("fro", "norm({0}, \"fro\")", (P, F32)),
+             ("nuc", "norm({0}, ord=\"nuc\")", (UNS, F64)), ("mat2", "norm({0}, 2)", (UNS, F32)),
+             ("mat_inf", "norm({0}, -inf, axis=(1, 0), keepdims=True)", (MIX, F32)),
+             ("zero", "norm({0}, 0, axis=-1)", (MIX, F32)), ("p", "norm({0}, 3)", (VEC, F64))],
     "selu": [("def", "selu({0})", (MIX, F32))],
     "silu": [("def", "silu({0})", (MIX, F32))],
     "mish": [("def", "mish({0})", (MIX, F32))],
@@ -222,7 +264,12 @@ FORMS = {
     "range": [("stop", "[i * {0} for i in range(3)]", (VEC, F32)), ("step", "list(range(5, 0, -2))"),
               ("sum", "sum([{0}[i] for i in range(1, 3)])", (VEC, F32))],
     "enumerate": [("start", "[i * v for i, v in enumerate({0}, start=1)]", (VEC, F32))],
-    "zip": [("two", "[a * b for a, b in zip({0}, {1})]", (VEC, F32), (VEC, F32))],
+    "zip": [("two", "[a * b for a, b in zip({0}, {1})]", (VEC, F32), (VEC, F32)),
+            ("strict", "[a * b for a, b in zip({0}, {1}, strict=True)]", (VEC, F32), (VEC, F32))],
+    "map": [("lambda", "map(lambda v: v * 2.0, {0})", (VEC, F32)),
+            ("two", "map(lambda a, b: a + b, {0}, [1.0, 2.0])", (VEC, F32)), ("builtin", "map(len, [\"ab\", \"c\"])")],
+    "filter": [("static", "filter(lambda t: t.shape[0] > 1, [{0}, {0}[:1], {0} * 2.0])", (VEC, F32)),
+               ("none", "filter(None, [0, 1, 2])"), ("lambda", "filter(lambda v: v > 0, [3, -1, 2])")],
     "reversed": [("list", "[v + 1.0 for v in reversed({0})]", (VEC, F32))],
     "sorted": [("ints", "sorted([3, 1, 2], reverse=True)"), ("key", "sorted([\"bb\", \"a\", \"ccc\"], key=len)", {"ret": False}),
                ("tuples", "sorted([(2, 1), (1, 5), (1, 2)])")],
@@ -233,13 +280,13 @@ FORMS = {
     "dict": [("kw", "dict(a={0}, b=2)", (VEC, F32), {"skip": ["concrete"]}),
              ("pairs", "dict([(\"x\", {0})])", (VEC, F32), {"skip": ["concrete"]}),
              ("items", "[k for k in dict(a=1, b=2)]", {"ret": False})],
-    "int": [("tensor", "int({0})", ("2.75", F32)), ("str", "int(\"42\") + 1")],
-    "float": [("tensor", "float({0})", ("3", I64)), ("str", "float(\"1.5\")")],
+    "int": [("tensor", "int({0})", ("2.75", F32)), ("str", "int(\"42\") + 1"), ("base", "int(\"-ff\", 16) + int(\"0b11\", 0)")],
+    "float": [("tensor", "float({0})", ("3", I64)), ("str", "float(\"1.5\")"), ("python", "float(\" 1_000.5e-1 \") * {0}", (VEC, F32))],
     "bool": [("cast", "bool({0})", (INT, I32))],
     "i32": [("cast", "i32({0})", (MIX, F32))],
-    "i64": [("cast", "i64({0})", (MIX, F64))],
     "f32": [("cast", "f32({0})", (INT, I64))],
-    "f64": [("cast", "f64({0})", (P, F32))],
+    "f64": [("cast", "f64({0})", (P, F32)), ("str", "f64(\"0.1\") * {0}", (VEC, F64))],
+    "i64": [("cast", "i64({0})", (MIX, F64)), ("str", "i64(\" -12 \") * {0}", (INT, I64))],
     "constant": [("list", "constant([1.0, 2.0])"), ("dtype", "constant({0}, dtype=f64)", (VEC, F32), {"skip": ["concrete"]})],
     "sum": [("list_tensors", "sum([{0}, {1}])", (VEC, F32), (VEC, F32),
              {"expect": "[4.0, -1.0, 3.0]\n" * 2, "grad": True}),
@@ -248,10 +295,16 @@ FORMS = {
     "min": [("list_tensors", "min([{0}, {1}])", ("[1.0, 5.0]", F32), ("[2.0, 3.0]", F32)),
             ("list_scalars", "min([{0}, {1}])", ("3.0", F32), ("-1.0", F32), {"expect": "-1.0\n" * 2}),
             ("strings", "min([\"b\", \"c\", \"a\"])", {"ret": False, "expect": "a\nNone\n"}),
+            ("key", "min([{0}, {0}[:2]], key=lambda t: t.shape[0])", (VEC, F32)),
+            ("default", "min([], default={0})", (VEC, F32)), ("varargs", "min(3, -1, 2, key=abs)"),
+            ("str", "min(\"hello\")", {"ret": False, "expect": "e\nNone\n"}),
             ],
     "max": [("list_tensors", "max([{0}, {1}])", ("[1.0, 5.0]", F32), ("[2.0, 3.0]", F32)),
             ("list_scalars", "max([{0}, {1}])", ("3.0", F32), ("-1.0", F32), {"expect": "3.0\n" * 2}),
             ("strings", "max([\"b\", \"c\", \"a\"])", {"ret": False, "expect": "c\nNone\n"}),
+            ("key", "max([{0}, {0} * 2.0, {0}[:2]], key=len)", (VEC, F32)),
+            ("default", "max([], default=None)", {"ret": False, "expect": "None\nNone\n"}), ("varargs", "max(3, 1, 2)"),
+            ("dict", "max({{\"a\": 1, \"b\": 0}}, key=lambda k: -len(k))", {"ret": False, "expect": "a\nNone\n"}),
             ],
     "argv": [("len", "len(argv)")],
     "pi": [("add", "{0} + pi", (VEC, F32))], "e": [("add", "{0} * e", (VEC, F64))],
@@ -272,7 +325,8 @@ FORMS = {
     # commands (tests/repl/sessions/debugger.repl and tests/debugger cover it)
     "breakpoint": [("none", "[breakpoint(), {0}][1]", (VEC, F32), {"skip": ["repl"]})],
     "isclose": [("def", "isclose({0}, {1})", (P, F32), (P2, F32)),
-                ("tol", "isclose({0}, {1}, rtol=0.5, atol=0.1)", (P, F32), (P2, F32))],
+                ("tol", "isclose({0}, {1}, rtol=0.5, atol=0.1)", (P, F32), (P2, F32)),
+                ("equal_nan", "isclose({0} / 0.0, {1} * nan, equal_nan=True)", (MIX, F32), (P, F32))],
     "allclose": [("def", "allclose({0}, {0} + 1e-9)", (P, F32)), ("tol", "allclose({0}, {1}, atol=2.0)", (P, F32), (P2, F32))],
     # Python's number and character builtins
     "ord": [("def", "ord(\"é\")", {"ret": False, "contexts": ["eager", "repl"]})],
@@ -281,6 +335,13 @@ FORMS = {
     "oct": [("def", "oct({0})", ("8", I64), {"ret": False, "contexts": ["eager", "repl"]})],
     "bin": [("def", "bin({0})", ("5", I64), {"ret": False, "contexts": ["eager", "repl"]})],
     "divmod": [("tensors", "divmod({0}, {1})", (INT, I64), (DIV, I64)), ("f32", "divmod({0}, 0.75)", (MIX, F32))],
+    # sets and isinstance (docs/language.md "Sets", "Types"); a set's elements are
+    # static: one made of a traced tensor's elements is a trace error, so that form is eager only
+    "set": [("list", "sorted(set([3, 1, 3]) | {{7}})"), ("str", "len(set(\"hello\"))"),
+            ("tensor", "sorted(set({0}))", (INT, I64), {"ret": False, "contexts": ["eager", "repl"]})],
+    "isinstance": [("types", "[isinstance({0}, tensor), isinstance({0}[0], float), isinstance({0}, (int, list))]",
+                    (VEC, F32), {"ret": False}),
+                   ("bool", "isinstance({0}[0], (bool, str))", (BOOL, BOOLT))],
     # JAX's tree utilities (docs/training.md, "Pytrees")
     "tree_map": [("two", "tree_map(lambda a, b: a * b + 1.0, {{\"w\": {0}, \"b\": [{1}, None]}}, {{\"w\": {0}, \"b\": [{1}, None]}})",
                   (P, F32), (VEC, F32), {"skip": ["concrete"]})],   # a graph value returns no dicts (docs/language.md)
@@ -293,8 +354,15 @@ FORMS = {
     "meshgrid": [("xy", "meshgrid({0}, {1})", (VEC, F32), ("[1.0, 2.0]", F32)),
                  ("ij", "meshgrid({0}, {1}, indexing=\"ij\")", (VEC, F32), ("[1.0, 2.0]", F32))],
     "einsum": [("mm", "einsum(\"ij,jk->ik\", {0}, {1})", (SQ, F32), (SQ, F32)),
-               ("trace", "einsum(\"ij->j\", {0})", (P, F32))],
-    "unique": [("def", "unique({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
+               ("trace", "einsum(\"ij->j\", {0})", (P, F32)),
+               ("implicit", "einsum(\"ij,jk\", {0}, {1})", (SQ, F32), (SQ, F32), {"grad": True}),
+               ("ellipsis", "einsum(\"...j,j->...\", {0}, {1})", (P, F32), (VEC, F32), {"grad": True}),
+               ("ellipsis_implicit", "einsum(\"...ij,...jk\", {0}, {1})", (SQ, F64), (SQ, F64))],
+    "unique": [("def", "unique({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]}),
+               ("all", "unique({0}, return_index=True, return_inverse=True, return_counts=True)", (INT, I64),
+                {"contexts": ["eager", "eager_lit", "repl"]}),
+               ("axis", "unique({0}, axis=1, return_counts=True)", ("[[1, 0, 1], [2, 5, 2]]", I32),
+                {"contexts": ["eager", "eager_lit", "repl"]})],
     "nonzero": [("def", "nonzero({0})", (INT, I64), {"contexts": ["eager", "eager_lit", "repl"]})],
     "grad": [("argnums", "grad(lambda a, b: sum(a * b), argnums=(0, 1))({0}, {1})", (P, F32), (P2, F32)),
              ("aux", "grad(lambda a: (sum(a * a), a), has_aux=True)({0})", (VEC, F32)),
@@ -343,6 +411,17 @@ FORMS = {
     "loadtxt": [("csv", "loadtxt(\"_matrix_tmp.csv\", delimiter=\",\", skiprows=1)",
                  {"contexts": ["eager", "repl"]})],   # run_matrix.py writes the file
     # optim (docs/training.md, "Optimizers"): one step of each, in f64
+    # the math module (modules/math.tg): Python's functions on numbers, f64 results
+    "math.sqrt": [("f64", "math.sqrt({0})", ("2.0", F64)), ("int", "math.sqrt(16) + math.pi", {"grad": False})],
+    "math.log": [("base", "math.log({0}, 2)", ("8.0", F64)), ("f32", "math.log({0})", ("2.5", F32))],
+    "math.trig": [("many", "[math.sin({0}), math.cos({0}), math.atan2({0}, 1.0), math.tanh({0}), math.hypot({0}, 3)]",
+                   ("0.5", F64))],
+    "math.floor": [("f64", "[math.floor({0}), math.ceil({0}), math.trunc({0})]", ("-2.5", F64))],
+    "math.isclose": [("def", "math.isclose({0}, 0.1 + 0.2)", ("0.3", F64), {"grad": False})],
+    # fsum's partial sums depend on the values: on traced numbers it is eager only (docs/language.md)
+    "math.fsum": [("def", "math.fsum([{0}, 1e16, -1e16])", ("0.1", F64), {"contexts": ["eager", "eager_lit", "static", "repl"]})],
+    "math.comb": [("def", "[math.comb({0}, 2), math.perm({0}, 2), math.factorial({0}), math.gcd({0}, 4), math.lcm({0}, 4)]",
+                   ("6", I64))],
     "optim.sgd": [("momentum", "_opt_step(optim.sgd(0.1, momentum=0.9), {0}, {1})", ("1.0", F64), ("0.5", F64),
                    {"expect": [0.95, 0.95]}),
                   ("nesterov_wd", "_opt_step(optim.sgd(0.1, momentum=0.9, nesterov=True, weight_decay=0.1), {0}, {1})",
@@ -476,8 +555,20 @@ FORMS = {
     "str.methods": [("many", "[\"a,b\".split(\",\"), \"x\".upper(), \" y \".strip(), \"-\".join([\"p\", \"q\"]), "
                      "\"abc\".startswith(\"a\"), \"abc\".replace(\"b\", \"z\")]", {"ret": False}),
                     ("search", "[\"héllo\".find(\"l\"), \"abca\".rfind(\"a\"), \"abc\".index(\"c\"), \"aXbX\".count(\"X\"), "
-                     "\"12\".isdigit(), \"ab\".isalpha(), \" \".isspace(), \"a1\".isalnum(), \"-7\".zfill(4)]", {"ret": False})],
+                     "\"12\".isdigit(), \"ab\".isalpha(), \" \".isspace(), \"a1\".isalnum(), \"-7\".zfill(4)]", {"ret": False}),
+                    ("layout", "[\"ab\".center(5, \"*\"), \"ab\".ljust(4), \"ab\".rjust(3, \"0\"), \"k=v\".partition(\"=\"), "
+                     "\"a.b.c\".rpartition(\".\"), \"a b c\".rsplit(None, 1), \"x\\ny\".splitlines(), "
+                     "\"v1.tg\".removesuffix(\".tg\"), \"pre_x\".removeprefix(\"pre_\")]", {"ret": False}),
+                    ("case", "[\"hi there\".title(), \"hI\".capitalize(), \"aB\".swapcase(), \"AB\".isupper(), "
+                     "\"ab1\".islower(), \"Ab Cd\".istitle(), \"Ab\".casefold(), \"é\".isascii(), "
+                     "\"abcab\".startswith((\"x\", \"c\"), 2), \"abcab\".find(\"ab\", 1, -1), \"abcab\".count(\"a\", 1)]",
+                     {"ret": False})],
+    "str.unbound": [("map", "[list(map(str.upper, [\"a\", \"b\"])), sorted([\"B\", \"a\"], key=str.lower), str.join(\"-\", [\"x\", \"y\"])]",
+                     {"ret": False})],
     "list.methods": [("many", "_list_ops({0})", (VEC, F32))],
+    "tensor.methods": [("numpy", "[{0}.item(1), {0}.item(1, -1), {0}.conj(), {0}.real, {0}.imag, {0}.mT, {0}.itemsize, "
+                        "{0}.nbytes, {0}.tolist(), {0}.copy()]", (P, F32), {"grad": True}),
+                       ("ints", "[{0}.item(-1), {0}.mT.sum(0), {0}.nbytes]", (INT, I64))],
 }
 
 # helpers every script defines after `import optim` and `import nn` (the `_` names above)

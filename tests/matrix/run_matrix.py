@@ -181,7 +181,7 @@ PRELUDE_FILES = {"_matrix_tmp.csv": "a,b\n1.0,2.0\n3.0,4.5\n"}
 
 
 def prelude():
-    return "import optim\nimport nn\n\n" + casedefs.PRELUDE
+    return "import optim\nimport nn\nimport math\n\n" + casedefs.PRELUDE
 
 
 # --------------------------------------------------------------------------

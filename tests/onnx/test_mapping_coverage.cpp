@@ -59,7 +59,9 @@ TEST_CASE("every op is mapped to ONNX or says why not") {
         ++(s.mapped ? mapped : unmapped);
     }
     CHECK(mapped > 100);
-    CHECK(unmapped < 15);
+    // unmapped, each with its reason: tensor, the random ops, the saved-value
+    // stack, inv, solve, _median_weights and the seven decompositions
+    CHECK(unmapped < 20);
 }
 
 TEST_CASE("an op without a kind has no mapping") {

@@ -56,6 +56,14 @@ TEST_CASE("str of scalars") {
 TEST_CASE("str and repr of tensors") {
     CHECK(to_str(make_tensor<float>({3}, {1.0f, 2.5f, 3.0f})) == "[1.0, 2.5, 3.0]");
     CHECK(to_str(make_tensor<int64_t>({2, 2}, {1, 2, 3, 4})) == "[[1, 2], [3, 4]]");
+    // str stays on one line; repr lays rank 2 and up out as NumPy does: elements
+    // right-aligned to the widest, rows under their bracket, blocks apart
+    CHECK(to_str(make_tensor<float>({2, 2}, {1.0f, -2.5f, 30.0f, 4.0f})) == "[[1.0, -2.5], [30.0, 4.0]]");
+    CHECK(to_repr(make_tensor<float>({2, 2}, {1.0f, -2.5f, 30.0f, 4.0f})) ==
+          "tensor([[ 1.0, -2.5],\n        [30.0,  4.0]], shape=(2, 2), dtype=f32)");
+    CHECK(to_repr(make_tensor<int64_t>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7})) ==
+          "tensor([[[0, 1],\n         [2, 3]],\n\n        [[4, 5],\n         [6, 7]]], shape=(2, 2, 2), dtype=i64)");
+    CHECK(to_repr(Tensor::empty(DType::F32, Shape{2, 0})) == "tensor([[],\n        []], shape=(2, 0), dtype=f32)");
     CHECK(to_str(make_tensor<bool>({2}, {true, false})) == "[True, False]");
     CHECK(to_str(Tensor::empty(DType::F32, Shape{0})) == "[]");
     CHECK(to_str(Tensor::empty(DType::F32, Shape{2, 0})) == "[[], []]");
@@ -80,6 +88,8 @@ TEST_CASE("summarization past 1000 elements") {
           "[[0, 1, 2, ..., 97, 98, 99], [100, 101, 102, ..., 197, 198, 199], [200, 201, 202, ..., 297, 298, 299], "
           "..., [9700, 9701, 9702, ..., 9797, 9798, 9799], [9800, 9801, 9802, ..., 9897, 9898, 9899], "
           "[9900, 9901, 9902, ..., 9997, 9998, 9999]]");
+    CHECK(to_repr(m).find("        [ 200,  201,  202, ...,  297,  298,  299],\n        ...,\n        [9700,") !=
+          std::string::npos);
     // Short axes of a big tensor are not cut.
     Tensor t = Tensor::zeros(DType::Bool, Shape{2, 600});
     const std::string s = to_str(t);

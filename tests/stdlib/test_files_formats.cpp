@@ -194,9 +194,15 @@ TEST_CASE("loadtxt: NumPy's rules for rows, comments and squeezing") {
     o.dtype = DType::Bool;
     CHECK(parse_text_table("0 2\n", o).data<bool>()[1] == true);
     o.dtype = DType::F64;
-    Tensor special = parse_text_table("nan inf -inf 1e400\n", o);
+    Tensor special = parse_text_table("nan inf -inf 1e400 1e-400 -1e-400 -1e400\n", o);
     CHECK(std::isnan(special.data<double>()[0]));
     CHECK(special.data<double>()[3] == HUGE_VAL);
+    // below the smallest is zero with its sign (NumPy's 0.0 and -0.0), not inf
+    CHECK(special.data<double>()[4] == 0.0);
+    CHECK_FALSE(std::signbit(special.data<double>()[4]));
+    CHECK(special.data<double>()[5] == 0.0);
+    CHECK(std::signbit(special.data<double>()[5]));
+    CHECK(special.data<double>()[6] == -HUGE_VAL);
 }
 
 TEST_CASE("loadtxt: ragged rows and bad values name the line") {

@@ -76,6 +76,10 @@ struct Case {
     std::vector<Tensor> inputs;
     std::vector<Attr> attrs;
     std::vector<bool> diff;  // which inputs are differentiated (float ones)
+    // The input is a symmetric matrix (or a batch) read by one triangle (eigh,
+    // cholesky, pinv(hermitian=True)): the gradient is checked along symmetric
+    // changes, element (i, j) together with (j, i).
+    bool symmetric = false;
 };
 
 Tensor run(const OpDef& op, const std::vector<Tensor>& in, const std::vector<Attr>& attrs) {
@@ -121,25 +125,86 @@ void check_case(const OpDef& op, const Case& c) {
         Tensor g = cots[k] == kNoGrad ? Tensor::zeros(DType::F64, x.shape()) : b.vars[cots[k]];
         REQUIRE(g.shape() == x.shape());
         CHECK(g.dtype() == x.dtype());
+        const int64_t n = x.rank() >= 2 ? x.shape()[x.rank() - 1] : 1;
         for (int64_t i = 0; i < x.numel(); ++i) {
             CAPTURE(i);
+            // with `symmetric`, (row, col) in the lower triangle moves with its mirror
+            const int64_t row = (i / n) % n, col = i % n, mirror = i - row * n - col + col * n + row;
+            if (c.symmetric && col > row) continue;
+            const bool pair = c.symmetric && col != row;
             const double h = 1e-6;
             std::vector<Tensor> plus = c.inputs, minus = c.inputs;
-            plus[k] = cast(x, DType::F64).contiguous();
-            minus[k] = cast(x, DType::F64).contiguous();
-            const double x0 = plus[k].data<double>()[i];
             // fresh buffers: the inputs share storage with c.inputs
-            plus[k] = plus[k].copy();
-            minus[k] = minus[k].copy();
-            plus[k].data<double>()[i] = x0 + h;
-            minus[k].data<double>()[i] = x0 - h;
+            plus[k] = cast(x, DType::F64).contiguous().copy();
+            minus[k] = cast(x, DType::F64).contiguous().copy();
+            for (int64_t e : {i, pair ? mirror : int64_t{-1}}) {
+                if (e < 0) continue;
+                plus[k].data<double>()[e] += h;
+                minus[k].data<double>()[e] -= h;
+            }
             const double fd = (objective(op, plus, c.attrs, u) - objective(op, minus, c.attrs, u)) / (2 * h);
-            CHECK(at(g, i) == doctest::Approx(fd).epsilon(1e-5).scale(1.0));
+            const double want = at(g, i) + (pair ? at(g, mirror) : 0.0);
+            CHECK(want == doctest::Approx(fd).epsilon(1e-5).scale(1.0));
         }
     }
 }
 
 std::vector<int64_t> v(std::initializer_list<int64_t> xs) { return xs; }
+
+// The decompositions (linalg_decomp.cpp, linalg_factor.cpp, linalg_pinv.cpp):
+// distinct singular values and eigenvalues, full-rank matrices
+template <class Square, class Rand>
+void add_decomposition_cases(const std::string& n, Square square, Rand T, std::vector<Case>& out) {
+    const Attr no = false, yes = true;
+    auto sym = [&](Shape s) {  // symmetric, distinct eigenvalues
+        Tensor t = square(s);
+        const int64_t m = s[s.rank() - 1];
+        for (int64_t b = 0; b < t.numel() / (m * m); ++b)
+            for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < i; ++j)
+                    t.data<double>()[b * m * m + j * m + i] = t.data<double>()[b * m * m + i * m + j];
+        for (int64_t i = 0; i < t.numel(); ++i)
+            if ((i % (m * m)) / m == i % m) t.data<double>()[i] += double(i % m);  // spread the diagonal
+        return t;
+    };
+    if (n == "_svd") {
+        out.push_back({n + " square", {T(Shape{3, 3}, -1, 1)}, {}, {true}});
+        out.push_back({n + " tall", {T(Shape{4, 3}, -1, 1)}, {{}, no}, {true}});
+        out.push_back({n + " wide", {T(Shape{3, 4}, -1, 1)}, {{}, no}, {true}});
+        out.push_back({n + " batch", {T(Shape{2, 3, 2}, -1, 1)}, {{}, no, yes}, {true}});
+        out.push_back({n + " values", {T(Shape{3, 4}, -1, 1)}, {{}, yes, no}, {true}});
+    }
+    if (n == "_eigh")
+        for (const Attr& lower : {yes, no}) {
+            out.push_back({n + " vectors", {sym(Shape{3, 3})}, {{}, lower, yes}, {true}, true});
+            out.push_back({n + " values", {sym(Shape{2, 3, 3})}, {{}, lower, no}, {true}, true});
+        }
+    if (n == "_eig") {  // upper triangular plus a small perturbation: real, distinct eigenvalues
+        Tensor a = T(Shape{3, 3}, -0.2, 0.2);
+        for (int64_t i = 0; i < 3; ++i)
+            for (int64_t j = i; j < 3; ++j) a.data<double>()[i * 3 + j] += i == j ? double(i + 1) : 0.7;
+        out.push_back({n + " vectors", {a}, {}, {true}});
+        out.push_back({n + " values", {a}, {{}, no}, {true}});
+    }
+    if (n == "_qr") {
+        const std::pair<Shape, int64_t> forms[] = {{Shape{4, 3}, 0}, {Shape{3, 4}, 0}, {Shape{3, 3}, 1}, {Shape{2, 4}, 1},
+                                                   {Shape{4, 3}, 2}, {Shape{3, 5}, 2}, {Shape{2, 4, 3}, 0},
+                                                   {Shape{5, 2}, 1}, {Shape{2, 4, 3}, 1}};
+        for (auto& [s, mode] : forms)
+            out.push_back({n + " " + s.to_string() + " mode " + std::to_string(mode), {T(s, -1, 1)}, {{}, mode}, {true}});
+    }
+    if (n == "cholesky")
+        for (const Attr& upper : {no, yes}) {
+            out.push_back({n, {square(Shape{3, 3})}, {{}, upper}, {true}, true});
+            out.push_back({n + " batch", {square(Shape{2, 2, 2})}, {{}, upper}, {true}, true});
+        }
+    if (n == "_slogdet")
+        for (Shape s : {Shape{1, 1}, Shape{3, 3}, Shape{2, 3, 3}}) out.push_back({n + " " + s.to_string(), {square(s)}, {}, {true}});
+    if (n == "pinv") {
+        for (Shape s : {Shape{4, 3}, Shape{3, 4}, Shape{2, 2, 3}}) out.push_back({n + " " + s.to_string(), {T(s, -1, 1)}, {}, {true}});
+        out.push_back({n + " hermitian", {sym(Shape{3, 3})}, {{}, 1e-15, yes}, {true}, true});
+    }
+}
 
 // The cases of one op (empty: the test fails, asking for one).
 std::vector<Case> cases_for(const OpDef& op) {
@@ -290,6 +355,7 @@ std::vector<Case> cases_for(const OpDef& op) {
         out.push_back({n + " batch broadcast", {square(Shape{2, 3, 3}), T(Shape{1, 3, 2})}, {}, {true, true}});
         out.push_back({n + " batch of b", {square(Shape{3, 3}), T(Shape{2, 3, 1})}, {}, {true, true}});
     }
+    add_decomposition_cases(n, square, T, out);
     if (n == "norm") {
         const double inf = std::numeric_limits<double>::infinity();
         out.push_back({n + " all", {T(Shape{3, 4}, -1.3, 1.3)}, {}, {true}});

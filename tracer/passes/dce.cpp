@@ -1,4 +1,6 @@
 // Dead-code elimination: a pure node whose results nobody uses goes.
+#include <algorithm>
+
 #include "tracer/passes.hpp"
 #include "tracer/passes/rewrite.hpp"
 
@@ -31,6 +33,21 @@ bool removable_cond(Graph& g, NodeId n, const std::vector<uint32_t>& uses) {
     return true;
 }
 
+// Erases the nodes `dead` with one sweep of each region holding them (one
+// search of the region's list per node made a long chain quadratic).
+void erase_all(Graph& g, const std::vector<NodeId>& dead) {
+    std::vector<RegionId> regions;
+    std::vector<char> is_dead(g.num_nodes(), 0);
+    for (NodeId n : dead) {
+        regions.push_back(g.node(n).parent);
+        is_dead[n] = 1;
+    }
+    std::sort(regions.begin(), regions.end());
+    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
+    for (RegionId r : regions) std::erase_if(g.region(r).nodes, [&](NodeId m) { return is_dead[m] != 0; });
+    for (NodeId n : dead) g.mark_erased(n);
+}
+
 }  // namespace
 
 bool eliminate_dead_code(Graph& g) {
@@ -38,7 +55,7 @@ bool eliminate_dead_code(Graph& g) {
     for (;;) {
         std::vector<uint32_t> uses = g.use_counts();
         std::vector<NodeId> order = all_nodes(g);
-        bool removed = false;
+        std::vector<NodeId> dead;
         // Reverse program order: users go before their operands' producers.
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
             NodeId n = *it;
@@ -49,11 +66,12 @@ bool eliminate_dead_code(Graph& g) {
             if (used) continue;
             bool nested = !node.regions.empty();
             for (ValueId v : node.operands) --uses[v];
-            g.erase(n);
-            removed = true;
+            dead.push_back(n);
             // Uses from inside an erased cond's regions: recount from scratch.
             if (nested) break;
         }
+        erase_all(g, dead);
+        bool removed = !dead.empty();
         // A cond result nobody reads: drop it and what its branches yield for it.
         if (!removed) {
             for (NodeId n : all_nodes(g)) {

@@ -364,5 +364,6 @@ def create():
 
 
 FAMILIES = {"stack": stack, "elementwise": elementwise, "stats": stats, "search": search, "create": create}
-for name, family in FAMILIES.items():
-    family()  # every family runs, so each one's random draws stay the same
+if __name__ == "__main__":  # tests/scripts/pystd/make_refs.py imports Case, write, u and ints
+    for name, family in FAMILIES.items():
+        family()  # every family runs, so each one's random draws stay the same

@@ -4,6 +4,9 @@ running them with CPython: their expected output is Python's
 (docs/testing.md, "Script tests"). Run after changing one of PYTHON_SCRIPTS:
 
     /usr/bin/python3 tests/scripts/pylang/make_expected.py
+
+tests/scripts/pylang2/make_expected.py does the same for its folder with
+write_expected() below.
 """
 import pathlib
 import subprocess
@@ -11,9 +14,14 @@ import sys
 
 PYTHON_SCRIPTS = ["slice_assign", "shifts", "global_nonlocal"]
 
-here = pathlib.Path(__file__).resolve().parent
-for name in PYTHON_SCRIPTS:
-    src = here / f"{name}.tg"
-    run = subprocess.run([sys.executable, "-"], input=src.read_text(), capture_output=True, text=True, check=True)
-    (here / f"{name}.out").write_text(run.stdout)
-    print(f"wrote {name}.out")
+
+def write_expected(here, names):
+    for name in names:
+        src = here / f"{name}.tg"
+        run = subprocess.run([sys.executable, "-"], input=src.read_text(), capture_output=True, text=True, check=True)
+        (here / f"{name}.out").write_text(run.stdout)
+        print(f"wrote {name}.out")
+
+
+if __name__ == "__main__":
+    write_expected(pathlib.Path(__file__).resolve().parent, PYTHON_SCRIPTS)
