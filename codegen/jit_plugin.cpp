@@ -34,7 +34,7 @@ const JitPlugin& jit_plugin() {
         loaded_plugin.store(l.plugin, std::memory_order_release);
         return l;
     }();
-    if (!loaded.plugin) throw CodegenError(loaded.error);
+    if (!loaded.plugin) throw JitUnavailable(loaded.error);
     return *loaded.plugin;
 }
 

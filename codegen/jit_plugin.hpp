@@ -11,7 +11,7 @@ namespace tg::codegen {
 // The plugin, loaded by the first call (thread-safe). Looked for beside the
 // code that loads it — the installed layout, <libdir>/tg/ from libtg.so or
 // from the tg command's <bindir> — then where this build made it. Throws
-// CodegenError naming the places tried when it is missing or from another
+// JitUnavailable naming the places tried when it is missing or from another
 // build of tg.
 const JitPlugin& jit_plugin();
 

@@ -18,6 +18,12 @@ std::string default_cache_dir() {
     return "/tmp/tg-cache-" + std::to_string(::getuid());
 }
 
+std::string compile_failure_text(const CodegenError& e) {
+    if (dynamic_cast<const JitUnavailable*>(&e))
+        return std::string(e.what()) + "\n(--no-jit runs without it; docs/embedding.md \"What loads when\")";
+    return std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)";
+}
+
 JitSession::JitSession(std::unique_ptr<JitEngine> engine) : engine_(std::move(engine)) {}
 JitSession::~JitSession() = default;
 

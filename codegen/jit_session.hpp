@@ -20,6 +20,18 @@ struct CodegenError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The JIT plugin could not be loaded (codegen/jit_plugin.hpp): tg is not
+// installed whole, or a plugin from another build is in its place. Not a
+// bug in tg; running without compiling (no_jit) avoids it.
+struct JitUnavailable : CodegenError {
+    using CodegenError::CodegenError;
+};
+
+// What the user reads when a compile failed: a missing plugin says where it
+// was looked for; anything else is an internal error to report. Both say
+// that --no-jit runs the program without compiling.
+std::string compile_failure_text(const CodegenError& e);
+
 // A C function compiled code may call (print, raise-error, RNG, BLAS, ...).
 struct RuntimeSymbol {
     std::string name;

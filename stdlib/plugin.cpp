@@ -30,13 +30,17 @@ ThisBinary this_binary() {
     return {ec ? fs::path() : exe, false};
 }
 
-// Where the plugin may be, in order (stdlib/CMakeLists.txt sets the relative places).
-std::vector<std::string> candidates(const PluginFile& file, const fs::path& dir) {
+// Where the plugin may be, in order: beside the binary holding this code,
+// in the installed layout (stdlib/CMakeLists.txt sets the relative place
+// from <libdir> for libtg.so and from <bindir> for the tg command), then
+// where this build made it (a tg run from its build tree).
+std::vector<std::string> candidates(const PluginFile& file, const ThisBinary& self) {
     std::vector<std::string> out;
-    if (!dir.empty())
-        for (const char* rel : {TG_PLUGIN_FROM_LIBDIR, TG_PLUGIN_FROM_BINDIR})
-            out.push_back((dir / rel / file.name).lexically_normal().string());
-    out.push_back(file.build_path);
+    if (!self.path.empty()) {
+        const char* rel = self.shared ? TG_PLUGIN_FROM_LIBDIR : TG_PLUGIN_FROM_BINDIR;
+        out.push_back((self.path.parent_path() / rel / file.name).lexically_normal().string());
+    }
+    if (out.empty() || out.front() != file.build_path) out.push_back(file.build_path);
     return out;
 }
 
@@ -69,12 +73,13 @@ const PluginHeader* load_plugin(const PluginFile& file, std::string& error) {
     // with dlopen(RTLD_LOCAL), so it joins the global scope first.
     if (file.needs_tg && self.shared) ::dlopen(self.path.c_str(), RTLD_NOLOAD | RTLD_LAZY | RTLD_GLOBAL);
     std::string why;
-    const std::vector<std::string> places = candidates(file, self.path.parent_path());
+    const std::vector<std::string> places = candidates(file, self);
     for (const std::string& path : places)
         if (const PluginHeader* h = open_plugin(file, path, why)) return h;
     error = "cannot load tg's plugin ";
-    error.append(file.name).append(" (looked in");
-    for (const std::string& path : places) error.append(" ").append(fs::path(path).parent_path().string());
+    error.append(file.name).append(" (looked in ");
+    for (size_t i = 0; i < places.size(); ++i)
+        error.append(i ? ", " : "").append(fs::path(places[i]).parent_path().string());
     error.append(")").append(why);
     return nullptr;
 }
