@@ -521,6 +521,9 @@ int tg_main(int argc, char** argv) {
 
     KernelArgs kernel(app, opts);
     auto* lsp_cmd = app.add_subcommand("lsp", "serve the Language Server Protocol to an editor (stdin/stdout)");
+    // clients that start servers the npm way add --stdio (vscode-languageclient's
+    // TransportKind.stdio, docs/editors.md): stdin/stdout is the only transport
+    lsp_cmd->add_flag("--stdio")->description("talk over stdin/stdout (the default; accepted for clients that add it)");
 
     if (std::optional<int> status = parse_command_line(app, args)) return *status;
     if (run_cmd->parsed()) {

@@ -1,5 +1,6 @@
 // Calls: argument evaluation, binding to parameters, user functions,
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
+#include "interp/call_signature.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
 #include "interp/debug/nan_check.hpp"
@@ -236,14 +237,9 @@ void method_arguments(const std::string& name, const stdlib::OpDef& op, const Ca
         pos.push_back(Value::tuple(std::vector<Value>(args.positional.begin(), args.positional.end())));
         return;
     }
-    if (args.positional.size() + 1 > n) {
-        const size_t takes = n - 1, given = args.positional.size();
-        throw Error(name + ": takes " + (takes == 0 ? std::string("no") : std::to_string(takes)) +
-                        (takes == 1 ? " argument" : " arguments") +
-                        " after the tensor it is called on, but " + std::to_string(given) +
-                        (given == 1 ? " was given" : " were given"),
+    if (n >= 1 && args.positional.size() + 1 > n)  // (pos[0]: the value it is called on)
+        throw Error(arity_error(name, n, n, args.positional.size() + 1, ArityWording::Function, kind_name(pos[0].kind())),
                     call_source, args.loc);
-    }
     pos.insert(pos.end(), args.positional.begin(), args.positional.end());
 }
 
@@ -310,9 +306,7 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
     const size_t n = fn.params->size();
     const bool star = static_cast<const FunctionFacts*>(fn.info)->star_params;  // *args, **kwargs, keyword-only
     if (args.positional.size() > n && !star)
-        throw Error(fn.name + ": takes " + std::to_string(n) + (n == 1 ? " argument" : " arguments") + " but " +
-                        std::to_string(args.positional.size()) + " were given",
-                    call_source, args.loc);
+        throw Error(arity_error(fn.name, n, n, args.positional.size(), ArityWording::Function), call_source, args.loc);
     check_call_depth(rt_, call_source, args.loc);
     std::shared_ptr<Env> env = star ? bind_star_parameters(fn, args, call_source) : bind_parameters(fn, args, call_source);
 

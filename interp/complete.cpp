@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "interp/method_signatures.hpp"
 #include "interp/reference.hpp"
 #include "interp/suggest.hpp"
 
@@ -80,7 +81,7 @@ CompletionRequest completion_request(std::string_view code, size_t cursor) {
 }
 
 std::vector<Completion> complete_names(std::string_view prefix, const Scope& scope) {
-    const std::vector<BuiltinDoc> docs = builtin_docs();
+    const std::vector<BuiltinDoc>& docs = builtin_docs();
     std::vector<Completion> out;
     for (const Completion& c : scope.names) add(out, prefix, c.text, c.kind, c.detail);
     for (std::string_view k : keyword_names()) add(out, prefix, k, CompletionKind::Keyword);
@@ -91,10 +92,12 @@ std::vector<Completion> complete_names(std::string_view prefix, const Scope& sco
 
 std::vector<Completion> complete_members(ReceiverKind kind, std::string_view prefix, const Scope& scope,
                                          const std::vector<Completion>& members) {
-    const std::vector<BuiltinDoc> docs = builtin_docs();
+    const std::vector<BuiltinDoc>& docs = builtin_docs();
     std::vector<Completion> out;
-    auto methods = [&](std::span<const std::string_view> names) {
-        for (std::string_view n : names) add(out, prefix, n, CompletionKind::Method, signature_of(docs, n));
+    // a kind's methods, each with its signature (interp/method_signatures.hpp)
+    auto methods = [&](MethodOf of) {
+        const std::span<const std::string_view> names = method_names(of), texts = method_signature_texts(of);
+        for (size_t i = 0; i < names.size(); ++i) add(out, prefix, names[i], CompletionKind::Method, std::string(texts[i]));
     };
     const bool any = kind == ReceiverKind::Unknown;
     if (kind == ReceiverKind::Module || any)
@@ -103,10 +106,10 @@ std::vector<Completion> complete_members(ReceiverKind kind, std::string_view pre
         for (std::string_view n : tensor_attribute_names()) add(out, prefix, n, CompletionKind::Attribute);
         for (const std::string& b : scope.builtins) add(out, prefix, b, CompletionKind::Method, signature_of(docs, b));
     }
-    if (kind == ReceiverKind::List || any) methods(list_method_names());
-    if (kind == ReceiverKind::Dict || any) methods(dict_method_names());
-    if (kind == ReceiverKind::Set || any) methods(set_method_names());
-    if (kind == ReceiverKind::Str || any) methods(string_method_names());
+    if (kind == ReceiverKind::List || any) methods(MethodOf::List);
+    if (kind == ReceiverKind::Dict || any) methods(MethodOf::Dict);
+    if (kind == ReceiverKind::Set || any) methods(MethodOf::Set);
+    if (kind == ReceiverKind::Str || any) methods(MethodOf::Str);
     sort_by_text(out);
     return out;
 }

@@ -1,5 +1,7 @@
 #include "interp/dispatch.hpp"
+#include "interp/check_args.hpp"
 
+#include "interp/call_signature.hpp"
 #include "interp/debug/nan_check.hpp"
 #include "interp/tracing/graph_value.hpp"
 
@@ -376,7 +378,8 @@ struct BoundArgs {
 
 BoundArgs bind_op_args(const stdlib::OpDef& op, const CallArgs& args, const std::string& fname) {
     const size_t n = op.params.size();
-    if (args.positional.size() > n) throw Error(arity_message(fname, args, n, n));
+    if (args.positional.size() > n)
+        throw Error(arity_error(fname, n, n, args.positional.size(), ArityWording::Function, method_receiver(args)));
     BoundArgs b;
     if (n > BoundArgs::kMax) throw Error("internal error: op with too many parameters");
     for (size_t i = 0; i < args.positional.size(); ++i) b.at[i] = &args.positional[i];

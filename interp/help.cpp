@@ -22,7 +22,7 @@ const lang::Source* defining_source(const FunctionObj& f) {
 }
 
 std::string builtin_help(std::string_view name) {
-    const std::vector<BuiltinDoc> docs = builtin_docs();
+    const std::vector<BuiltinDoc>& docs = builtin_docs();
     const BuiltinDoc* d = find_builtin_doc(docs, name);
     return d ? format_builtin_doc(*d) : "";
 }

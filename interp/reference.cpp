@@ -71,13 +71,17 @@ void add_row(std::vector<BuiltinDoc>& docs, const std::vector<std::string>& row,
         } else if (it->summary.find(row[1]) == std::string::npos) {
             it->summary += " / " + row[1];
         }
-        if (sig != name || it->signatures.empty()) it->signatures.push_back(sig);
+        // a signature written in two rows (the op's and the builtin replacing it: norm) is shown once
+        const bool listed = std::find(it->signatures.begin(), it->signatures.end(), sig) != it->signatures.end();
+        if ((sig != name || it->signatures.empty()) && !listed) it->signatures.push_back(sig);
     }
 }
 
 }  // namespace
 
-std::vector<BuiltinDoc> builtin_docs() {
+namespace {
+
+std::vector<BuiltinDoc> parse_builtin_docs() {
     std::vector<BuiltinDoc> docs;
     std::string_view text = builtin_reference_text();
     std::string section;
@@ -91,6 +95,14 @@ std::vector<BuiltinDoc> builtin_docs() {
     // A signature shown bare (`pi`) and with parameters: keep the ones with.
     for (BuiltinDoc& d : docs)
         if (d.signatures.size() > 1) std::erase(d.signatures, d.name);
+    return docs;
+}
+
+}  // namespace
+
+const std::vector<BuiltinDoc>& builtin_docs() {
+    // the page is compiled in: read once per process (constant data, as the op registry)
+    static const std::vector<BuiltinDoc> docs = parse_builtin_docs();
     return docs;
 }
 

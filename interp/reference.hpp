@@ -19,8 +19,9 @@ struct BuiltinDoc {
     std::string section;                  // the page's "## " heading the first row is under
 };
 
-// Every documented name, in page order (one entry per name).
-std::vector<BuiltinDoc> builtin_docs();
+// Every documented name, in page order (one entry per name); read from the
+// page once per process.
+const std::vector<BuiltinDoc>& builtin_docs();
 // The entry for `name` (methods too: "x.reshape" looks up "reshape"), or nullptr.
 const BuiltinDoc* find_builtin_doc(const std::vector<BuiltinDoc>& docs, std::string_view name);
 // What help(name) prints: the signatures, one per line, then the summary.

@@ -1,4 +1,5 @@
 // Statements of docs/language.md.
+#include "interp/call_signature.hpp"
 #include "interp/batching/batching.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
@@ -278,7 +279,7 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
         const Call& c = s.iter->as<Call>();
         int64_t a[3] = {0, 0, 1};
         size_t n = c.args.size();
-        if (n < 1 || n > 3) fail("range: takes 1 to 3 arguments but " + std::to_string(n) + " were given", c.loc);
+        if (n < 1 || n > 3) fail(arity_error("range", 1, 3, n, ArityWording::Method), c.loc);
         for (size_t i = 0; i < n; ++i) {
             Value scratch;
             const Value& v = eval_ref(*c.args[i], scratch);

@@ -25,6 +25,7 @@ public:
         ix_.symbols_[name_sym].def_kinds.push_back(DefKind::Implicit);
         ix_.symbols_[name_sym].defs.push_back({});
         declare_block(m.body, 0);
+        declare_globals(m.body);
         block(m.body, 0);
     }
 
@@ -221,8 +222,54 @@ private:
         exprs(f.decorators, scope);
         const int inner = new_scope(scope, &f, f.loc);
         params(f.params, scope, inner);
+        bind_declared(f.body, inner);
         declare_block(f.body, inner);
         block(f.body, inner);
+    }
+
+    // ---- `global a` / `nonlocal a` anywhere in a function's body (not in
+    // the functions nested in it): `a` there is the module's / the enclosing
+    // function's symbol, so its assignments define that one (docs/language.md "Scopes").
+    template <class Fn>
+    static void each_global(const Block& b, Fn&& fn) {
+        for (const StmtPtr& st : b) {
+            if (st->kind == StmtKind::Global) fn(st->as<Global>());
+            if (st->kind == StmtKind::If) each_global(st->as<If>().body, fn), each_global(st->as<If>().orelse, fn);
+            if (st->kind == StmtKind::While) each_global(st->as<While>().body, fn);
+            if (st->kind == StmtKind::For) each_global(st->as<For>().body, fn);
+        }
+    }
+    void bind_declared(const Block& body, int scope) {
+        each_global(body, [&](const Global& g) {
+            for (const std::string& name : g.names) {
+                int id = -1;
+                if (!g.is_nonlocal) {
+                    id = symbol_in(0, name, SymbolKind::Variable);
+                } else if (const int parent = ix_.scopes_[size_t(scope)].parent; parent > 0) {
+                    // the nearest enclosing function's name (none: the run's error, not bound here)
+                    id = ix_.lookup(name, parent);
+                    if (id >= 0 && ix_.symbols_[size_t(id)].scope == 0) id = -1;
+                }
+                if (id >= 0) ix_.scopes_[size_t(scope)].names.try_emplace(name, id);
+            }
+        });
+    }
+    // Every `global` name of the module's functions is a module variable,
+    // also for the code above the function that assigns it.
+    void declare_globals(const Block& b) {
+        for (const StmtPtr& st : b) {
+            if (st->kind == StmtKind::FunctionDef) {
+                const Block& body = st->as<FunctionDef>().body;
+                each_global(body, [&](const Global& g) {
+                    if (!g.is_nonlocal)
+                        for (const std::string& name : g.names) symbol_in(0, name, SymbolKind::Variable);
+                });
+                declare_globals(body);
+            }
+            if (st->kind == StmtKind::If) declare_globals(st->as<If>().body), declare_globals(st->as<If>().orelse);
+            if (st->kind == StmtKind::While) declare_globals(st->as<While>().body);
+            if (st->kind == StmtKind::For) declare_globals(st->as<For>().body);
+        }
     }
 
     void block(const Block& b, int scope) {

@@ -86,7 +86,7 @@ std::vector<interp::Completion> complete_after_dot(Context c, const Index& ix, i
     }
     if (auto module = c.ws.module_of(*in, symbol))
         return interp::complete_members(ReceiverKind::Module, req.prefix, names, members_of(*module));
-    Types types(*in, c.ws.ops());
+    Types types(*in, c.ws.builtin_tables());
     return interp::complete_members(receiver_kind(types.of_symbol(symbol)), req.prefix, names);
 }
 

@@ -1,7 +1,8 @@
 #include "lsp/diagnose.hpp"
 
+#include <unordered_set>
+
 #include "interp/suggest.hpp"
-#include "lsp/signatures.hpp"
 #include "lsp/types.hpp"
 
 namespace tg::lsp {
@@ -34,33 +35,33 @@ void syntax(const Index& ix, std::vector<Problem>& out) {
     }
 }
 
+// The words of the lines with a syntax error: a statement that did not
+// parse (`y = 3 +` while it is being typed) may define any of them, so a
+// later use of `y` is not reported as defined nowhere.
+std::unordered_set<std::string_view> words_of_broken_lines(const Index& ix) {
+    std::unordered_set<std::string_view> words;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (const lang::SyntaxError& e : ix.parsed().errors) {
+        if (!e.loc.known()) continue;
+        const std::string_view line = ix.source()->line_text(e.loc.line);
+        for (size_t i = 0; i < line.size();) {
+            size_t j = i;
+            while (j < line.size() && word(line[j])) ++j;
+            if (j > i) words.insert(line.substr(i, j - i));
+            i = std::max(j, i + 1);
+        }
+    }
+    return words;
+}
+
 void undefined(const Index& ix, std::vector<Problem>& out, const std::vector<std::string>& builtins) {
+    const std::unordered_set<std::string_view> broken = words_of_broken_lines(ix);
     for (const Occurrence& o : ix.occurrences()) {
-        if (o.definition || o.attribute || o.symbol >= 0 || o.builtin) continue;
+        if (o.definition || o.attribute || o.symbol >= 0 || o.builtin || broken.count(o.name)) continue;
         std::vector<std::string> names = builtins;
         for (int id : ix.visible(o.scope)) names.push_back(ix.symbols()[size_t(id)].name);
         out.push_back({o.loc, after(o.loc, o.length), Severity::Error,
                        "`" + o.name + "` is not defined" + interp::did_you_mean(o.name, names), false});
-    }
-}
-
-void calls(const Index& ix, Workspace& ws, std::vector<Problem>& out) {
-    for (const CallSite& c : ix.calls()) {
-        if (!c.call->callee || c.call->callee->kind != lang::ExprKind::Name) continue;
-        const std::string& name = c.call->callee->as<lang::Name>().id;
-        const int sym = ix.lookup(name, c.scope);
-        std::vector<Signature> sigs;
-        if (sym < 0) {
-            if (!ws.builtins().count(name)) continue;
-            sigs = ws.signatures(name);
-        } else {
-            // a tg function, when nothing else is ever assigned to its name
-            const Symbol& s = ix.symbols()[size_t(sym)];
-            if (s.kind != SymbolKind::Function || !s.function || s.defs.size() != 1) continue;
-            sigs.push_back(function_signature(*s.function));
-        }
-        if (auto p = check_call(*c.call, name, name_length(name), sigs))
-            out.push_back({p->loc, after(p->loc, p->length), Severity::Error, p->message, false});
     }
 }
 
@@ -94,9 +95,9 @@ std::vector<Problem> diagnose(const Index& ix, Workspace& ws) {
     std::vector<Problem> out;
     syntax(ix, out);
     undefined(ix, out, ws.builtin_list());
-    calls(ix, ws, out);
+    Types types(ix, ws.builtin_tables());
+    call_problems(ix, ws, types, out);
     imports(ix, ws, out);
-    Types types(ix, ws.ops());
     for (const ShapeProblem& p : types.problems())
         out.push_back({p.loc, after(p.loc, p.length), Severity::Error, p.message, false});
     graph_limits(ix, out);

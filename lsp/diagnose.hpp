@@ -25,6 +25,12 @@ struct Problem {
 
 std::vector<Problem> diagnose(const Index& ix, Workspace& ws);
 
+class Types;
+
+// Calls of builtins, of functions of the file and of imported modules, and of
+// methods, that do not fit what the callee takes (lsp/call_checks.cpp).
+void call_problems(const Index& ix, Workspace& ws, Types& types, std::vector<Problem>& out);
+
 // Calls inside `@graph` functions that run eagerly or stop the run
 // (lsp/graph_limits.cpp): `seed`, `breakpoint`, `time`, `isatty`, and
 // `tensor([...])` of the function's traced values.

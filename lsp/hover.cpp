@@ -1,6 +1,7 @@
 // Hover (docs/editors.md "Hover"): a builtin's signatures and its line of
 // the builtin reference; a tg function's signature and leading comment; a
 // variable's type where it is known without running (lsp/types.hpp).
+#include "interp/method_signatures.hpp"
 #include "lang/doc_comment.hpp"
 #include "lsp/features.hpp"
 #include "lsp/signatures.hpp"
@@ -20,9 +21,19 @@ std::string symbol_markdown(Context c, const Index& ix, int id, const std::strin
         return module_path.empty() ? text : text + "\n\n" + module_path;
     }
     if (s.kind == SymbolKind::Parameter) return code_block("(parameter) " + s.name);
-    Types types(ix, c.ws.ops());
+    Types types(ix, c.ws.builtin_tables());
     const StaticType t = types.of_symbol(id);
     return code_block(s.name + (t.known() ? ": " + t.describe() : ""));
+}
+
+// `xs.append`: the list, dict, string, tensor or graph methods of that
+// name (interp/method_signatures.hpp), each with its kind.
+std::string method_markdown(const std::string& name) {
+    std::string sigs;
+    for (interp::MethodOf of : interp::kMethodKinds)
+        if (const Signature* m = interp::method_signature(of, name))
+            sigs += (sigs.empty() ? "" : "\n") + std::string(interp::method_kind_name(of)) + "." + m->label();
+    return sigs.empty() ? "" : code_block(sigs);
 }
 
 }  // namespace
@@ -64,11 +75,14 @@ nlohmann::json hover(Context c, const std::shared_ptr<const Index>& ix, lang::Lo
     if (t.symbol >= 0) {
         text = symbol_markdown(c, *t.index, t.symbol, t.module_path);
     } else if (!t.builtin.empty()) {
+        text = t.at->attribute ? method_markdown(t.builtin) : "";
         const interp::BuiltinDoc* d = interp::find_builtin_doc(c.ws.docs(), t.builtin);
-        if (!d) return nullptr;
-        std::string sigs;
-        for (const std::string& s : d->signatures) sigs += (sigs.empty() ? "" : "\n") + s;
-        text = code_block(sigs.empty() ? d->name : sigs) + "\n\n" + d->summary;
+        if (d) {
+            std::string sigs;
+            for (const std::string& s : d->signatures) sigs += (sigs.empty() ? "" : "\n") + s;
+            text += (text.empty() ? "" : "\n\n") + code_block(sigs.empty() ? d->name : sigs) + "\n\n" + d->summary;
+        }
+        if (text.empty()) return nullptr;
     } else {
         return nullptr;
     }

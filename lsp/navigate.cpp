@@ -32,7 +32,8 @@ nlohmann::json children_of(Context c, const Index& ix, int scope) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& [name, id] : ix.scopes()[size_t(scope)].names) {
         const Symbol& s = ix.symbols()[size_t(id)];
-        if (s.kind != SymbolKind::Parameter && !s.defs.empty() && s.defs[0].known())
+        // (a `global` / `nonlocal` name is listed where it lives)
+        if (s.kind != SymbolKind::Parameter && s.scope == scope && !s.defs.empty() && s.defs[0].known())
             out.push_back(symbol_json(c, ix, s));
     }
     std::sort(out.begin(), out.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
@@ -84,16 +85,18 @@ nlohmann::json references(Context c, const std::shared_ptr<const Index>& ix, lan
     if (t.symbol < 0) return out;
     const Symbol& s = t.index->symbols()[size_t(t.symbol)];
     const uint32_t len = name_length(s.name);
-    if (declarations)
-        for (const lang::Loc& d : s.defs)
-            if (d.known()) out.push_back(location(c, *t.index, d, len));
-    for (const lang::Loc& u : s.uses) out.push_back(location(c, *t.index, u, len));
-    // a module's top-level name is also used as `m.name` by the open files that import it
-    if (s.scope == 0) {
-        const std::string module_path = t.index->source()->name();
-        for (const std::string& path : c.ws.open_paths())
-            if (auto other = c.ws.index(path)) attribute_uses(c, *other, module_path, s.name, out);
+    const std::string module_path = t.index->source()->name();
+    if (is_file(module_path)) {  // (a module shipped in tg has no file to show)
+        if (declarations)
+            for (const lang::Loc& d : s.defs)
+                if (d.known()) out.push_back(location(c, *t.index, d, len));
+        for (const lang::Loc& u : s.uses) out.push_back(location(c, *t.index, u, len));
     }
+    // a module's top-level name is also used as `m.name` by the files that
+    // import it: open ones, and those of the workspace read from disk
+    if (s.scope == 0)
+        for (const std::string& path : c.ws.files_that_may_import(module_path, s.name))
+            if (auto other = c.ws.index(path)) attribute_uses(c, *other, module_path, s.name, out);
     return out;
 }
 

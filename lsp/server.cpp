@@ -36,6 +36,21 @@ json capabilities(bool utf16) {
     };
 }
 
+// The folders of the workspace: workspaceFolders' URIs, else rootUri, else
+// rootPath (the protocol's older field); what is not a string is ignored.
+std::vector<std::string> workspace_roots(const json& params) {
+    std::vector<std::string> out;
+    if (!params.is_object()) return out;
+    if (const auto folders = params.find("workspaceFolders"); folders != params.end() && folders->is_array())
+        for (const json& f : *folders)
+            if (f.is_object() && f.contains("uri") && f["uri"].is_string()) out.push_back(path_of_uri(f["uri"].get<std::string>()));
+    if (!out.empty()) return out;
+    if (const auto root = params.find("rootUri"); root != params.end() && root->is_string())
+        return {path_of_uri(root->get<std::string>())};
+    if (const auto root = params.find("rootPath"); root != params.end() && root->is_string()) return {root->get<std::string>()};
+    return out;
+}
+
 }  // namespace
 
 std::vector<json> Server::handle(std::string_view text) {
@@ -88,6 +103,7 @@ json Server::initialize(const json& params) {
     if (encodings.is_array())
         for (const json& e : encodings)
             if (e == "utf-32") positions_.utf16 = false;
+    ws_.set_roots(workspace_roots(params));
     if (params.is_object() && params.contains("initializationOptions") && params["initializationOptions"].is_object()) {
         const json& options = params["initializationOptions"];
         if (options.contains("diagnosticsDelay") && options["diagnosticsDelay"].is_number_integer())

@@ -3,6 +3,7 @@
 // is read up to the cursor (the call is usually unfinished, so not in the
 // AST): the innermost open `(`, the dotted name before it, the commas and
 // the `name=` of the argument at the cursor.
+#include "interp/method_signatures.hpp"
 #include "lsp/features.hpp"
 #include "lsp/signatures.hpp"
 
@@ -63,10 +64,18 @@ std::optional<OpenCall> open_call(std::string_view text, size_t cursor) {
     return call;
 }
 
-// The signatures of `callee` as the file at `ix` sees it; `shift`: 1 for a
-// builtin called as a method (its receiver is the first argument).
-std::vector<Signature> signatures_of(Context c, const std::shared_ptr<const Index>& ix, int scope, const std::string& callee,
-                                     size_t& shift) {
+// A builtin called as a method: its receiver is the first argument, the
+// signature shows the rest (`x.sum(axis=None, keepdims=False)`); one that
+// takes `*xs` first takes the receiver as one of them.
+Signature without_receiver(Signature s) {
+    if (!s.params.empty() && !s.params[0].variadic && !s.params[0].keyword_only) s.params.erase(s.params.begin());
+    return s;
+}
+
+// The signatures of `callee` as the file at `ix` sees it. After a dot, a
+// method: the list, dict, string, tensor methods of that name
+// (interp/method_signatures.hpp) and the builtin without its receiver.
+std::vector<Signature> signatures_of(Context c, const std::shared_ptr<const Index>& ix, int scope, const std::string& callee) {
     const size_t dot = callee.rfind('.');
     const std::string name = callee.substr(dot == std::string::npos ? 0 : dot + 1);
     if (dot == std::string::npos) {
@@ -86,8 +95,12 @@ std::vector<Signature> signatures_of(Context c, const std::shared_ptr<const Inde
                 return {function_signature(*module->symbols()[size_t(sym)].function)};
             return {};
         }
-    shift = c.ws.builtins().count(name) ? 1 : 0;
-    return c.ws.signatures(name);
+    std::vector<Signature> out;
+    for (interp::MethodOf of : interp::kMethodKinds)
+        if (const Signature* m = interp::method_signature(of, name)) out.push_back(*m);
+    if (c.ws.builtins().count(name))
+        for (const Signature& b : c.ws.signatures(name)) out.push_back(without_receiver(b));
+    return out;
 }
 
 }  // namespace
@@ -95,15 +108,14 @@ std::vector<Signature> signatures_of(Context c, const std::shared_ptr<const Inde
 nlohmann::json signature_help(Context c, const std::shared_ptr<const Index>& ix, lang::Loc loc) {
     const std::optional<OpenCall> call = open_call(ix->source()->text(), ix->source()->offset_of(loc));
     if (!call) return nullptr;
-    size_t shift = 0;
-    const std::vector<Signature> sigs = signatures_of(c, ix, ix->scope_at(loc), call->callee, shift);
+    const std::vector<Signature> sigs = signatures_of(c, ix, ix->scope_at(loc), call->callee);
     if (sigs.empty()) return nullptr;
     nlohmann::json out = {{"signatures", nlohmann::json::array()}, {"activeSignature", 0}};
     const interp::BuiltinDoc* doc = interp::find_builtin_doc(c.ws.docs(), sigs[0].name);
     bool chosen = false;
     for (size_t k = 0; k < sigs.size(); ++k) {
         const Signature& s = sigs[k];
-        size_t active = call->commas + shift;
+        size_t active = call->commas;
         for (size_t i = 0; i < s.params.size() && !call->keyword.empty(); ++i)
             if (s.params[i].name == call->keyword) active = i;
         for (size_t i = 0; i < s.params.size(); ++i)

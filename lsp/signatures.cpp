@@ -10,38 +10,6 @@ namespace tg::lsp {
 
 namespace {
 
-std::string_view trimmed(std::string_view s) {
-    size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
-    return b == std::string_view::npos ? std::string_view{} : s.substr(b, e - b + 1);
-}
-
-// The parameters of "a, b=(1, 2), sep=\",\"": split at commas outside
-// brackets and quotes.
-std::vector<std::string_view> split_params(std::string_view s) {
-    std::vector<std::string_view> out;
-    int depth = 0;
-    char quote = 0;
-    size_t start = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (quote) {
-            if (c == '\\') ++i;
-            else if (c == quote) quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '(' || c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-            --depth;
-        } else if (c == ',' && depth == 0) {
-            out.push_back(trimmed(s.substr(start, i - start)));
-            start = i + 1;
-        }
-    }
-    if (!trimmed(s.substr(start)).empty()) out.push_back(trimmed(s.substr(start)));
-    return out;
-}
-
 std::string attr_text(const stdlib::Attr& a) {
     if (std::holds_alternative<int64_t>(a)) return std::to_string(std::get<int64_t>(a));
     if (std::holds_alternative<double>(a)) {
@@ -92,91 +60,7 @@ std::string literal_text(const lang::Expr& e) {
     }
 }
 
-std::string takes(size_t lo, size_t hi) {
-    std::string n = lo == hi ? std::to_string(hi) : std::to_string(lo) + " to " + std::to_string(hi);
-    return "takes " + n + (hi == 1 ? " argument" : " arguments");
-}
-
-// Why `call` does not fit `s` (prefix: "f: "), or nullopt when it does.
-std::optional<CallProblem> bind(const lang::Call& call, const std::string& prefix, const Signature& s,
-                                const CallProblem& at_name) {
-    size_t positional_params = 0;
-    bool variadic = false;
-    for (const ParamSig& p : s.params) {
-        if (p.variadic) {
-            variadic = true;
-            break;
-        }
-        ++positional_params;
-    }
-    const size_t given = call.args.size();
-    if (!variadic && given > positional_params)
-        return CallProblem{prefix + takes(positional_params, positional_params) + " but " + std::to_string(given) + " were given",
-                           at_name.loc, at_name.length};
-    std::vector<bool> bound(s.params.size(), false);
-    for (size_t i = 0; i < std::min(given, positional_params); ++i) bound[i] = true;
-    for (const lang::Keyword& k : call.keywords) {
-        size_t i = 0;
-        while (i < s.params.size() && (s.params[i].name != k.name || s.params[i].variadic)) ++i;
-        const uint32_t len = static_cast<uint32_t>(lang::count_chars(k.name));
-        if (i == s.params.size() && !s.any_keyword.empty()) continue;
-        if (i == s.params.size()) {
-            std::vector<std::string> names;
-            for (const ParamSig& p : s.params)
-                if (!p.variadic) names.push_back(p.name);
-            return CallProblem{prefix + "unknown keyword argument `" + k.name + "`" + interp::did_you_mean(k.name, names),
-                               k.loc, len};
-        }
-        if (bound[i]) return CallProblem{prefix + "argument `" + k.name + "` given twice", k.loc, len};
-        bound[i] = true;
-    }
-    for (size_t i = 0; i < s.params.size(); ++i)
-        if (!bound[i] && !s.params[i].has_default && !s.params[i].variadic)
-            return CallProblem{prefix + "missing argument `" + s.params[i].name + "`", at_name.loc, at_name.length};
-    return std::nullopt;
-}
-
 }  // namespace
-
-std::string Signature::label() const {
-    std::string out = name + "(";
-    for (size_t i = 0; i < params.size(); ++i) {
-        out += (i ? ", " : "") + std::string(params[i].variadic ? "*" : "") + params[i].name;
-        if (params[i].has_default) out += "=" + params[i].default_text;
-    }
-    if (!any_keyword.empty()) out += std::string(params.empty() ? "" : ", ") + "**" + any_keyword;
-    if (open) out += "...";
-    return out + ")";
-}
-
-std::optional<Signature> parse_signature(std::string_view text) {
-    const size_t open = text.find('('), close = text.rfind(')');
-    if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
-    Signature s{std::string(trimmed(text.substr(0, open))), {}, false, ""};
-    for (std::string_view p : split_params(text.substr(open + 1, close - open - 1))) {
-        if (p == "...") {
-            s.open = true;
-            continue;
-        }
-        ParamSig ps;
-        if (p.starts_with("**")) {
-            s.any_keyword = std::string(trimmed(p.substr(2)));
-            continue;
-        }
-        if (p.starts_with('*')) {
-            ps.variadic = true;
-            p.remove_prefix(1);
-        }
-        const size_t eq = p.find('=');
-        ps.name = std::string(trimmed(p.substr(0, eq)));
-        if (eq != std::string_view::npos) {
-            ps.has_default = true;
-            ps.default_text = std::string(trimmed(p.substr(eq + 1)));
-        }
-        s.params.push_back(std::move(ps));
-    }
-    return s;
-}
 
 std::vector<Signature> builtin_signatures(std::string_view name, const std::vector<interp::BuiltinDoc>& docs) {
     std::vector<Signature> out;
@@ -193,41 +77,59 @@ std::vector<Signature> builtin_signatures(std::string_view name, const std::vect
 
 Signature function_signature(const lang::FunctionDef& f) {
     Signature s{f.name, {}, false, ""};
-    bool star = false;
     for (const lang::Param& p : f.params) {
         if (p.form == lang::ParamForm::VarKeywords) {
             s.any_keyword = p.name;
             continue;
         }
-        // a bare `*` before keyword-only parameters: an unnamed variadic (label `*`)
-        if (p.form == lang::ParamForm::KeywordOnly && !star) s.params.push_back({"", "", false, true});
-        star = star || p.form != lang::ParamForm::Plain;
-        s.params.push_back({p.name, p.default_value ? literal_text(*p.default_value) : "", p.default_value != nullptr,
-                            p.form == lang::ParamForm::VarArgs});
+        ParamSig q{p.name, p.default_value ? literal_text(*p.default_value) : "", p.default_value != nullptr,
+                   p.form == lang::ParamForm::VarArgs};
+        q.keyword_only = p.form == lang::ParamForm::KeywordOnly;  // after `*args` or a bare `*`
+        s.params.push_back(std::move(q));
     }
     return s;
 }
 
-std::optional<CallProblem> check_call(const lang::Call& call, std::string_view name, uint32_t name_length,
-                                      const std::vector<Signature>& signatures) {
+std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& shape,
+                                      std::span<const Signature> signatures) {
     if (signatures.empty() || call.unpacks) return std::nullopt;  // (f(*xs): counted when it runs)
-    const std::string prefix = std::string(name) + ": ";
-    const CallProblem at_name{"", call.loc, name_length};
+    std::vector<std::string_view> keywords;
+    for (const lang::Keyword& k : call.keywords) keywords.push_back(k.name);
+    const size_t given = call.args.size() + (shape.receiver ? 1 : 0);
     std::optional<CallProblem> first;
     size_t lo = SIZE_MAX, hi = 0;
-    bool all_count = true;
+    std::pair<bool, size_t> best{false, 0};  // of the problem reported: its form took the count; the form's width
+    bool all_count = true;  // every form refuses the count, and counts by position only
     for (const Signature& s : signatures) {
         if (s.open) return std::nullopt;
-        std::optional<CallProblem> p = bind(call, prefix, s, at_name);
+        std::optional<interp::ArgumentProblem> p = interp::bind_arguments(s, given, keywords, shape.wording, shape.receiver_kind);
         if (!p) return std::nullopt;
-        if (!first) first = p;
-        const bool count = p->message.find(": takes ") != std::string::npos;
-        all_count = all_count && count;
-        lo = std::min(lo, s.params.size()), hi = std::max(hi, s.params.size());
+        const bool count = p->keyword < 0 && p->message.find(": takes ") != std::string::npos;
+        if (count && shape.receiver && shape.receiver_kind.empty()) return std::nullopt;  // (its words name the kind)
+        // a form that takes the count says what is wrong past it (range(1, zzz=1):
+        // the keyword); else the widest form's problem: a builtin that takes
+        // more than its op is the widest, and `tg run` says what that one finds
+        // (eye's `k` is known to eye(n, m=None, k=0, dtype=f32), not to the op's eye(n, dtype=f32))
+        const std::pair<bool, size_t> rank{!count, s.params.size()};
+        if (!first || rank > best) {
+            const lang::Keyword* k = p->keyword >= 0 ? &call.keywords[size_t(p->keyword)] : nullptr;
+            first = CallProblem{p->message, k ? k->loc : shape.name_loc,
+                                k ? static_cast<uint32_t>(lang::count_chars(k->name)) : shape.name_length};
+            best = rank;
+        }
+        size_t fewest = 0, most = 0;
+        for (const ParamSig& q : s.params) {
+            if (q.keyword_only || q.variadic) break;
+            ++most;
+            fewest += q.has_default ? 0 : 1;
+        }
+        const bool by_position = !s.params.empty() && s.params[0].positional_only;
+        all_count = all_count && by_position && count;
+        lo = std::min(lo, fewest), hi = std::max(hi, most);
     }
-    // too many arguments for every form: say the whole range (range: takes 1 to 3 arguments)
-    if (all_count && signatures.size() > 1)
-        first->message = prefix + takes(lo, hi) + " but " + std::to_string(call.args.size()) + " were given";
+    // forms by position only that all refuse the count: the whole range, as
+    // `tg run` counts them (range: takes 1 to 3 arguments)
+    if (all_count && signatures.size() > 1) first->message = interp::arity_error(signatures[0].name, lo, hi, given, shape.wording, shape.receiver_kind);
     return first;
 }
 

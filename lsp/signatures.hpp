@@ -5,33 +5,21 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "interp/call_signature.hpp"
 #include "interp/reference.hpp"
 #include "lang/ast.hpp"
 
 namespace tg::lsp {
 
-struct ParamSig {
-    std::string name;
-    std::string default_text;  // "" when required
-    bool has_default = false;
-    bool variadic = false;     // `*xs`: takes every further positional argument
-};
-
-struct Signature {
-    std::string name;
-    std::vector<ParamSig> params;
-    bool open = false;  // written `f(...)`: what it takes is not spelled out (never checked)
-    std::string any_keyword;  // `**kwargs`: takes every other keyword (its name)
-    std::string label() const;  // "zeros(shape, dtype=f32)"
-};
-
-// `range(start, stop, step=1)` as the reference writes it; nullopt for a
-// bare name (`graph`, `pi`).
-std::optional<Signature> parse_signature(std::string_view text);
+// (interp/call_signature.hpp: the interpreter's methods are checked by the same binder)
+using ParamSig = interp::ParamSig;
+using Signature = interp::CallSignature;
+using interp::parse_signature;
 
 // A builtin's signatures: the op table's parameters for a tensor op that
 // takes only them, else every signature the reference gives.
@@ -41,16 +29,31 @@ std::vector<Signature> builtin_signatures(std::string_view name, const std::vect
 // are literals, else `...`).
 Signature function_signature(const lang::FunctionDef& f);
 
-// What is wrong with a call against every signature of its callee (the
-// first that accepts it wins), worded as the interpreter words it at run
-// time (interp/calls.cpp, interp/dispatch.cpp): "f: takes 2 arguments but 3
-// were given", "f: unknown keyword argument `k`; did you mean `axis`?".
+// What is wrong with a call against every signature of its callee (one
+// that accepts it is enough; else the widest one's problem is reported),
+// worded as the interpreter words it at run
+// time (interp/calls.cpp, interp/dispatch.cpp, interp/method_signatures.hpp):
+// "f: takes 2 arguments but 3 were given", "f: unknown keyword argument `k`;
+// did you mean `axis`?". `receiver`: the call is a method of a value that
+// the first parameter takes (`x.sum(0)` is `sum(x, 0)`); `wording`: how a
+// wrong count is said (a method of the table says "takes 0 to 1 arguments").
 struct CallProblem {
     std::string message;
     lang::Loc loc;        // the callee's name, or the keyword
     uint32_t length = 0;  // characters
 };
-std::optional<CallProblem> check_call(const lang::Call& call, std::string_view name, uint32_t name_length,
-                                      const std::vector<Signature>& signatures);
+struct CallShape {
+    std::string_view name;     // the callee's name as written (`x.ravel()`: ravel)
+    lang::Loc name_loc;        // where the callee's name is written
+    uint32_t name_length = 0;  // characters
+    bool receiver = false;
+    interp::ArityWording wording = interp::ArityWording::Function;
+    // with a receiver: its kind as `type(x)` says it ("tensor"), which a
+    // count leaves out ("takes 2 arguments after the tensor it is called
+    // on"); "" when not known, and then a wrong count is not reported
+    std::string_view receiver_kind;
+};
+std::optional<CallProblem> check_call(const lang::Call& call, const CallShape& shape,
+                                      std::span<const Signature> signatures);
 
 }  // namespace tg::lsp

@@ -232,13 +232,13 @@ StaticType Types::attribute(const Attribute& a, int scope) {
 }
 
 StaticType Types::apply(const stdlib::OpDef& op, std::vector<TensorType> inputs, std::vector<stdlib::Attr> attrs,
-                        Loc loc, uint32_t length) {
+                        Loc loc, uint32_t length, bool report) {
     try {
         StaticType t = StaticType::of_kind(StaticType::Tensor);
         t.tensor = op.infer(stdlib::TypeArgs{inputs, attrs});
         return t;
     } catch (const stdlib::OpError& e) {
-        problems_.push_back({nullptr, loc, length, e.what()});
+        if (report) problems_.push_back({nullptr, loc, length, e.what()});
         return {};
     }
 }

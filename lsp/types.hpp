@@ -10,8 +10,10 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "lsp/builtin_tables.hpp"
 #include "lsp/index.hpp"
 #include "stdlib/op_table.hpp"
 
@@ -47,8 +49,8 @@ struct ShapeProblem {
 
 class Types {
 public:
-    // `ops`: the builtins that are ops of the table (Workspace::ops).
-    Types(const Index& ix, const std::unordered_map<std::string, const stdlib::OpDef*>& ops) : ix_(ix), ops_(ops) {}
+    // `builtins`: which builtins are ops of the table (Workspace::builtin_tables).
+    Types(const Index& ix, const BuiltinTables& builtins) : ix_(ix), ops_(builtins.ops), extended_(builtins.extended) {}
 
     StaticType of_symbol(int symbol);
     StaticType of(const lang::Expr& e, int scope);
@@ -58,17 +60,20 @@ public:
 private:
     StaticType call(const lang::Call& c, int scope);
     StaticType op_call(const stdlib::OpDef& op, const lang::Call& c, int scope, const lang::Expr* receiver,
-                       lang::Loc loc, uint32_t length);
+                       lang::Loc loc, uint32_t length, bool report);
     StaticType binary(const lang::Binary& b, int scope);
     StaticType attribute(const lang::Attribute& a, int scope);
     StaticType sequence(const std::vector<lang::ExprPtr>& elts, int scope, StaticType::Kind kind);
+    // The op's result type; its shape rule's error is a problem when `report`
+    // (else the call is left to a builtin that takes more than the op).
     StaticType apply(const stdlib::OpDef& op, std::vector<stdlib::TensorType> inputs, std::vector<stdlib::Attr> attrs,
-                     lang::Loc loc, uint32_t length);
+                     lang::Loc loc, uint32_t length, bool report = true);
 
     const stdlib::OpDef* op_named(const std::string& name) const;
 
     const Index& ix_;
     const std::unordered_map<std::string, const stdlib::OpDef*>& ops_;
+    const std::unordered_set<std::string>& extended_;
     std::unordered_map<int, StaticType> symbols_;
     std::unordered_map<int, bool> busy_;  // a symbol being typed (x = x + 1): unknown inside
     std::vector<ShapeProblem> problems_;

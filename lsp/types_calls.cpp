@@ -1,7 +1,8 @@
 // Types of calls (lsp/types.hpp): a builtin op of the table, called as a
 // function or as a method of a tensor (`x.sum(0)` is `sum(x, 0)`), gets its
 // arguments bound as the interpreter binds them (interp/dispatch.cpp) and
-// its result from the op's shape rule.
+// its result from the op's shape rule (whose errors a builtin that takes
+// more than its op, norm's matrix orders, is left to: lsp/builtin_tables.hpp).
 #include "lsp/types.hpp"
 
 #include "stdlib/dtype.hpp"
@@ -46,20 +47,20 @@ StaticType Types::call(const Call& c, int scope) {
         if (ix_.lookup(id, scope) >= 0) return {};  // a tg function: its result is not known
         const stdlib::OpDef* op = op_named(id);
         if (!op) return {};
-        return op_call(*op, c, scope, nullptr, c.loc, name_length(id));
+        return op_call(*op, c, scope, nullptr, c.loc, name_length(id), !extended_.count(id));
     }
     if (c.callee->kind == ExprKind::Attribute) {
         const auto& a = c.callee->as<Attribute>();
         if (!a.value || of(*a.value, scope).kind != StaticType::Tensor) return {};
         const stdlib::OpDef* op = op_named(a.attr);
         if (!op) return {};
-        return op_call(*op, c, scope, a.value.get(), a.loc, name_length(a.attr));
+        return op_call(*op, c, scope, a.value.get(), a.loc, name_length(a.attr), !extended_.count(a.attr));
     }
     return {};
 }
 
 StaticType Types::op_call(const stdlib::OpDef& op, const Call& c, int scope, const Expr* receiver, Loc loc,
-                          uint32_t length) {
+                          uint32_t length, bool report) {
     std::vector<const Expr*> given(op.params.size(), nullptr);
     std::vector<const Expr*> positional;
     if (receiver) positional.push_back(receiver);
@@ -114,7 +115,7 @@ StaticType Types::op_call(const stdlib::OpDef& op, const Call& c, int scope, con
             ++k;
         }
     inputs.insert(inputs.end(), listed.begin(), listed.end());
-    return apply(op, std::move(inputs), std::move(attrs), loc, length);
+    return apply(op, std::move(inputs), std::move(attrs), loc, length, report);
 }
 
 }  // namespace tg::lsp

@@ -13,14 +13,39 @@ std::shared_ptr<const Index> index_text(const std::string& path, const std::stri
     return std::make_shared<const Index>(lang::parse(source), builtins);
 }
 
-Workspace::Workspace() : docs_(interp::builtin_docs()) {
+namespace {
+
+BuiltinTables make_tables() {
+    BuiltinTables t;
     // the names every interpreter starts with (the REPL completes the same)
     for (auto& [name, value] : interp::make_builtins()) {
-        if (builtins_.insert(name).second) builtin_list_.push_back(name);
+        if (t.names.insert(name).second) t.list.push_back(name);
         // a later definition of a name replaces the earlier (max: the op, then Python's forms too)
-        if (value.is(interp::Kind::Builtin) && value.builtin().op) ops_[name] = value.builtin().op;
-        else ops_.erase(name);
+        const interp::BuiltinObj* b = value.is(interp::Kind::Builtin) ? &value.builtin() : nullptr;
+        if (b && b->op) t.ops[name] = b->op;
+        else t.ops.erase(name);
+        if (b && b->op && !b->adds_params) t.method_ops[name] = b->op;
+        else t.method_ops.erase(name);
+        if (b && b->op && b->adds_params) t.extended.insert(name);
+        else t.extended.erase(name);
+        if (b && b->op && !b->adds_params && b->op->name != name) t.op_names[name] = std::string(b->op->name);
+        else t.op_names.erase(name);
     }
+    return t;
+}
+
+const BuiltinTables& shared_tables() {
+    static const BuiltinTables tables = make_tables();  // constant data, as the op registry
+    return tables;
+}
+
+}  // namespace
+
+Workspace::Workspace() : builtins_(shared_tables()), docs_(interp::builtin_docs()) {}
+
+const stdlib::OpDef* Workspace::method_op(const std::string& builtin) const {
+    const auto it = builtins_.method_ops.find(builtin);
+    return it == builtins_.method_ops.end() ? nullptr : it->second;
 }
 
 const std::vector<Signature>& Workspace::signatures(const std::string& builtin) {
@@ -51,7 +76,7 @@ std::vector<std::string> Workspace::open_paths() const {
 
 std::shared_ptr<const Index> Workspace::index(const std::string& path) {
     if (auto it = open_.find(path); it != open_.end()) {
-        if (!it->second.index) it->second.index = index_text(path, it->second.text, builtins_);
+        if (!it->second.index) it->second.index = index_text(path, it->second.text, builtins_.names);
         return it->second.index;
     }
     std::string text;
@@ -65,7 +90,7 @@ std::shared_ptr<const Index> Workspace::index(const std::string& path) {
     Entry& e = files_[path];
     if (!e.index || e.text != text) {
         e.text = std::move(text);
-        e.index = index_text(path, e.text, builtins_);
+        e.index = index_text(path, e.text, builtins_.names);
     }
     return e.index;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "interp/reference.hpp"
+#include "lsp/builtin_tables.hpp"
 #include "lsp/index.hpp"
 #include "lsp/signatures.hpp"
 #include "stdlib/op_table.hpp"
@@ -45,12 +46,24 @@ public:
     // The index of the module `symbol` (an import) of `ix` names, or null.
     std::shared_ptr<const Index> module_of(const Index& ix, int symbol, std::string* path = nullptr);
 
-    const std::unordered_set<std::string>& builtins() const { return builtins_; }
-    const std::vector<std::string>& builtin_list() const { return builtin_list_; }
+    // The folders the client works in (initialize's workspaceFolders, else
+    // its rootUri): where references look for the files that import a module.
+    void set_roots(std::vector<std::string> roots) { roots_ = std::move(roots); }
+    // The files that may use `name` of the module at `module_path` as
+    // `m.name`: the open documents, and the .tg files under the roots and
+    // beside the module whose text names both the module and `name`
+    // (lsp/workspace_files.cpp; a bounded walk, docs/editors.md "Navigation").
+    std::vector<std::string> files_that_may_import(const std::string& module_path, const std::string& name);
+
+    const std::unordered_set<std::string>& builtins() const { return builtins_.names; }
+    const std::vector<std::string>& builtin_list() const { return builtins_.list; }
     const std::vector<interp::BuiltinDoc>& docs() const { return docs_; }
-    // The builtins that are an op of the table called as it is (not `max`,
-    // which also takes Python's forms): their results follow the op's shape rule.
-    const std::unordered_map<std::string, const stdlib::OpDef*>& ops() const { return ops_; }
+    // Which builtins are ops of the table (lsp/builtin_tables.hpp).
+    const BuiltinTables& builtin_tables() const { return builtins_; }
+    // The op of a builtin whose method call takes the op's parameters after
+    // the receiver, NumPy's varargs forms too (`x.reshape(2, 3)`; not gelu,
+    // whose builtin takes more than its op), or null.
+    const stdlib::OpDef* method_op(const std::string& builtin) const;
     // A builtin's signatures (lsp/signatures.hpp builtin_signatures), read once.
     const std::vector<Signature>& signatures(const std::string& builtin);
 
@@ -61,10 +74,9 @@ private:
     };
     std::map<std::string, Entry> open_;
     std::map<std::string, Entry> files_;  // modules read from disk (or shipped), by path
-    std::unordered_set<std::string> builtins_;
-    std::vector<std::string> builtin_list_;
-    std::vector<interp::BuiltinDoc> docs_;
-    std::unordered_map<std::string, const stdlib::OpDef*> ops_;
+    std::vector<std::string> roots_;
+    const BuiltinTables& builtins_;
+    const std::vector<interp::BuiltinDoc>& docs_;
     std::unordered_map<std::string, std::vector<Signature>> signatures_;
 };
 

@@ -6,7 +6,7 @@
 // `tg.path` names the tg command (default: tg on PATH); a launch
 // configuration's `tgPath` overrides it for that session.
 const vscode = require('vscode');
-const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+const { LanguageClient } = require('vscode-languageclient/node');
 
 let client;
 
@@ -16,7 +16,9 @@ function tgCommand() {
 
 function startLanguageServer(context) {
   if (!vscode.workspace.getConfiguration('tg').get('languageServer', true)) return;
-  const server = { command: tgCommand(), args: ['lsp'], transport: TransportKind.stdio };
+  // no `transport`: the client then talks over the process's stdin/stdout
+  // without adding `--stdio` to the arguments (tg lsp accepts it too)
+  const server = { command: tgCommand(), args: ['lsp'] };
   client = new LanguageClient('tg', 'tg language server', { run: server, debug: server }, {
     documentSelector: [{ language: 'tg' }],
   });

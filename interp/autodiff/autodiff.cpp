@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/values/dict.hpp"
@@ -988,11 +989,7 @@ int64_t loop_checkpoint_of(const Runtime& rt, const Value& v, const std::string&
 
 Value make_grad(Runtime& rt, const CallArgs& a, bool with_value) {
     const std::string name = with_value ? "value_and_grad" : "grad";
-    for (const KwArg& k : a.keywords)
-        if (k.name != "argnums" && k.name != "has_aux" && k.name != "loop_checkpoint")
-            throw Error(name + ": unknown keyword argument `" + std::string(k.name) + "`");
-    if (a.positional.empty() || a.positional.size() > 3)
-        throw Error(name + ": takes the function to differentiate, then argnums=0, has_aux=False, loop_checkpoint=None");
+    check_arguments(name + "(f, /, argnums=0, has_aux=False, loop_checkpoint=None)", a);  // docs/builtins.md
     auto spec = std::make_shared<GradSpec>();
     spec->name = name;
     spec->with_value = with_value;
@@ -1062,7 +1059,7 @@ void add_autodiff_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add("grad", [](Runtime& rt, const CallArgs& a) { return make_grad(rt, a, false); });
     add("value_and_grad", [](Runtime& rt, const CallArgs& a) { return make_grad(rt, a, true); });
     add("stop_gradient", [](Runtime&, const CallArgs& a) {
-        if (a.positional.size() != 1 || !a.keywords.empty()) throw Error("stop_gradient: takes 1 argument");
+        check_arguments("stop_gradient(x, /)", a);
         return untracked(a.positional[0]);
     });
 }

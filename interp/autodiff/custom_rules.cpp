@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interp/autodiff/tape_internal.hpp"
+#include "interp/check_args.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
 
@@ -167,8 +168,7 @@ void check_function(const Value& f, const std::string& what) {
 }
 
 Value custom_vjp_builtin(Runtime&, const CallArgs& a) {
-    if (a.positional.empty() || a.positional.size() > 3 || !a.keywords.empty())
-        throw Error("custom_vjp: takes the function, and optionally its fwd and bwd (or call f.defvjp(fwd, bwd))");
+    check_arguments("custom_vjp(f, fwd=None, bwd=None, /)", a);  // docs/builtins.md
     check_function(a.positional[0], "custom_vjp: the first argument");
     auto r = std::make_shared<CustomVjpRule>();
     r->f = a.positional[0];
@@ -185,8 +185,7 @@ Value custom_vjp_builtin(Runtime&, const CallArgs& a) {
 
 // f.defvjp(fwd, bwd): sets the rule of a custom_vjp function (JAX's form).
 Value defvjp_builtin(Runtime&, const CallArgs& a) {
-    if (a.positional.size() != 3 || !a.keywords.empty())
-        throw Error("defvjp: takes a custom_vjp function, fwd and bwd: f.defvjp(fwd, bwd)");
+    check_arguments("defvjp(f, fwd, bwd, /)", a);  // docs/builtins.md
     const Value& f = a.positional[0];
     if (!f.is(Kind::Builtin) || !f.builtin().custom_vjp)
         throw Error("defvjp: the function must be made by custom_vjp (f = custom_vjp(f)), not a " +
@@ -248,7 +247,7 @@ Value call_checkpoint(Runtime& rt, const Value& f, const CallArgs& a) {
 }
 
 Value checkpoint_builtin(Runtime&, const CallArgs& a) {
-    if (a.positional.size() != 1 || !a.keywords.empty()) throw Error("checkpoint: takes 1 argument, the function");
+    check_arguments("checkpoint(f, /)", a);  // docs/builtins.md
     check_function(a.positional[0], "checkpoint: the argument");
     Value f = a.positional[0];
     std::string shown = "checkpoint(" + (f.is(Kind::Function) ? f.function().name : std::string("function")) + ")";

@@ -18,6 +18,7 @@
 
 #include "interp/autodiff/tape_internal.hpp"
 #include "interp/builtins/compose.hpp"
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
@@ -147,11 +148,8 @@ std::vector<Value> cotangent_leaves(const Linearized& L, const Value& ct) {
 
 Value vjp_builtin(Runtime& rt, const CallArgs& a) {
     bool has_aux = false;
-    for (size_t k = 0; k < a.keywords.size(); ++k) {
-        if (a.keywords[k].name != "has_aux") throw Error("vjp: unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
-        has_aux = to_int(a.keyword_values[k], "vjp: has_aux") != 0;
-    }
-    if (a.positional.empty()) throw Error("vjp: takes the function, then its primal arguments");
+    check_arguments("vjp(f, /, *primals, has_aux=False)", a);  // docs/builtins.md
+    for (size_t k = 0; k < a.keywords.size(); ++k) has_aux = to_int(a.keyword_values[k], "vjp: has_aux") != 0;
     std::vector<Value> primals(a.positional.begin() + 1, a.positional.end());
     std::vector<int64_t> all;
     for (size_t i = 0; i < primals.size(); ++i) all.push_back(int64_t(i));
@@ -243,8 +241,7 @@ std::vector<Value> push_forward(Runtime& rt, const Transposed& T, const std::vec
 }
 
 Value jvp_builtin(Runtime& rt, const CallArgs& a) {
-    if (a.positional.size() != 3 || !a.keywords.empty())
-        throw Error("jvp: takes the function, a tuple of primals and a tuple of tangents");
+    check_arguments("jvp(f, primals, tangents, /)", a);  // docs/builtins.md
     const Value &ps = a.positional[1], &ts = a.positional[2];
     if (!ps.is_sequence() || !ts.is_sequence())
         throw Error("jvp: the primals and the tangents are tuples (or lists), one entry per argument");
@@ -391,11 +388,7 @@ Value call_jacobian(Runtime& rt, const JacSpec& s, const CallArgs& a) {
 }
 
 Value make_jacobian(const CallArgs& a, const std::string& name, bool forward) {
-    for (const KwArg& k : a.keywords)
-        if (k.name != "argnums" && k.name != "has_aux")
-            throw Error(name + ": unknown keyword argument `" + std::string(k.name) + "`");
-    if (a.positional.empty() || a.positional.size() > 2)
-        throw Error(name + ": takes the function, then argnums=0, has_aux=False");
+    check_arguments(name + "(f, /, argnums=0, has_aux=False)", a);  // docs/builtins.md
     auto spec = std::make_shared<JacSpec>();
     spec->f = a.positional[0];
     spec->name = name;
@@ -403,6 +396,7 @@ Value make_jacobian(const CallArgs& a, const std::string& name, bool forward) {
     if (!spec->f.is(Kind::Function) && !spec->f.is(Kind::Builtin) && !spec->f.is(Kind::BoundMethod))
         throw Error(name + ": the first argument must be a function, not a " + kind_name(spec->f.kind()));
     spec->argnums = argnums_of(a, name, 1, &spec->many);
+    if (a.positional.size() > 2) spec->has_aux = to_int(a.positional[2], name + ": has_aux") != 0;
     for (size_t k = 0; k < a.keywords.size(); ++k)
         if (a.keywords[k].name == "has_aux") spec->has_aux = to_int(a.keyword_values[k], name + ": has_aux") != 0;
     std::string shown = name + "(" + (spec->f.is(Kind::Function) ? spec->f.function().name : "function") + ")";
@@ -413,7 +407,7 @@ Value make_jacobian(const CallArgs& a, const std::string& name, bool forward) {
 // hessian(f) = jacfwd(jacrev(f)), as JAX defines it (argnums and has_aux
 // given to both: the inner one's aux passes through the outer one).
 Value make_hessian(const CallArgs& a) {
-    if (a.positional.empty()) throw Error("hessian: takes the function, then argnums=0, has_aux=False");
+    check_arguments("hessian(f, /, argnums=0, has_aux=False)", a);  // docs/builtins.md
     std::vector<Value> pos(a.positional.begin(), a.positional.end());
     pos[0] = make_jacobian(a, "hessian", false);
     return make_jacobian(CallArgs{pos, a.keyword_values, a.keywords, a.loc}, "hessian", true);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "interp/batching/batching.hpp"
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
@@ -246,11 +247,7 @@ const Value* keyword(const CallArgs& a, std::string_view name) {
 }
 
 Value make_vmap(const CallArgs& a) {
-    for (const KwArg& k : a.keywords)
-        if (k.name != "in_axes" && k.name != "out_axes" && k.name != "axis_size")
-            throw Error("vmap: unknown keyword argument `" + std::string(k.name) + "`");
-    if (a.positional.empty() || a.positional.size() > 4)
-        throw Error("vmap: takes the function to map, then in_axes=0, out_axes=0, axis_size=None");
+    check_arguments("vmap(f, /, in_axes=0, out_axes=0, axis_size=None)", a);  // docs/builtins.md
     auto spec = std::make_shared<VmapSpec>();
     spec->f = a.positional[0];
     if (!spec->f.is(Kind::Function) && !spec->f.is(Kind::Builtin) && !spec->f.is(Kind::BoundMethod))

@@ -1,5 +1,7 @@
 #include "interp/builtins/builtins.hpp"
+#include "interp/check_args.hpp"
 
+#include "interp/call_signature.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/batching/batching.hpp"
 
@@ -29,10 +31,12 @@ void no_keywords(const std::string& name, const CallArgs& a) {
     if (!a.keywords.empty())
         throw Error(name + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`");
 }
+// A builtin whose parameters are positional-only (docs/builtins.md writes
+// `len(x, /)`): counted as the one binder counts them (interp/call_signature.hpp).
 void arity(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
-    no_keywords(name, a);
-    size_t n = a.positional.size();
-    if (n < lo || n > hi) throw Error(arity_message(name, a, lo, hi));
+    const size_t n = a.positional.size();
+    if (n < lo || n > hi) throw Error(arity_error(name, lo, hi, n, ArityWording::Method, method_receiver(a)));
+    no_keywords(name, a);  // (after the count, as the binder checks)
 }
 
 Value cast(Runtime& rt, const Value& x, DType d) {
@@ -122,10 +126,11 @@ Value range(Runtime& rt, const CallArgs& a) {
 
 // int(x): a tensor cast to i64, or a string parsed as Python's int(s, base=10)
 Value to_int_builtin(Runtime& rt, const CallArgs& a) {
-    const auto args = bind_args("int", a, {"x", "base"}, 1);
-    const Value& x = *args[0];
-    if (args[1]) {
-        const int64_t base = to_int(*args[1], "int: argument `base`");
+    check_arguments("int(x, /, base=10)", a);  // docs/builtins.md
+    const Value& x = a.positional[0];
+    const Value* base_arg = a.positional.size() > 1 ? &a.positional[1] : a.keywords.empty() ? nullptr : &a.keyword_values[0];
+    if (base_arg) {
+        const int64_t base = to_int(*base_arg, "int: argument `base`");
         if (base != 0 && (base < 2 || base > 36)) throw Error("int: base must be >= 2 and <= 36, or 0");
         if (!x.is(Kind::Str)) throw Error("int: can't convert a non-string with an explicit base");
         if (x.sym_str()) unsupported_in_graph("`int` of a string that shows traced tensor values");
@@ -272,19 +277,6 @@ void add_library_builtins(std::vector<std::pair<std::string, Value>>& out) {
 }
 
 }  // namespace
-
-std::string arity_message(const std::string& fn, const CallArgs& a, size_t lo, size_t hi, bool at_most) {
-    // x.clip(0, 1, 2): the count leaves out x, as the user wrote the call
-    const size_t self = a.method && !a.positional.empty() ? 1 : 0;
-    const size_t n = a.positional.size() - self, lo_w = lo > self ? lo - self : 0, hi_w = hi > self ? hi - self : 0;
-    const std::string want = hi_w == 0  ? "no"
-                             : at_most  ? "at most " + std::to_string(hi_w)
-                             : lo_w == hi_w ? std::to_string(hi_w)
-                                            : std::to_string(lo_w) + " to " + std::to_string(hi_w);
-    const std::string on = self ? std::string(" after the ") + kind_name(a.positional[0].kind()) + " it is called on," : "";
-    return fn + ": takes " + want + (hi_w == 1 ? " argument" : " arguments") + on + " but " + std::to_string(n) +
-           (n == 1 ? " was given" : " were given");
-}
 
 std::vector<std::pair<std::string, Value>> make_builtins() {
     std::vector<std::pair<std::string, Value>> out;

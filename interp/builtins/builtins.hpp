@@ -59,12 +59,6 @@ Value einsum(Runtime& rt, const CallArgs& a);
 // null when not given.
 std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a, std::span<const std::string_view> names,
                                     size_t required);
-// The error for a call given too many or too few positional arguments —
-// "round: takes 1 to 2 arguments but 3 were given", with `at_most` "takes at
-// most 2 arguments" — counted as the call was written: a method call
-// leaves out the value it is called on ("x.round(1, 2)": "takes 0 to 1
-// arguments after the tensor it is called on, but 2 were given").
-std::string arity_message(const std::string& fn, const CallArgs& a, size_t lo, size_t hi, bool at_most = false);
 inline std::vector<const Value*> bind_args(const std::string& fn, const CallArgs& a,
                                            std::initializer_list<std::string_view> names, size_t required) {
     return bind_args(fn, a, std::span<const std::string_view>(names.begin(), names.size()), required);

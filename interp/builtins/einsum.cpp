@@ -12,6 +12,7 @@
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/runtime.hpp"
@@ -207,8 +208,8 @@ void check_letters(const Explicit& e, const std::string& shown) {
 }  // namespace
 
 Value einsum(Runtime& rt, const CallArgs& a) {
-    if (!a.keywords.empty()) throw Error("einsum: unknown keyword argument `" + std::string(a.keywords[0].name) + "`");
-    if (a.positional.empty() || !a.positional[0].is(Kind::Str))
+    check_arguments("einsum(spec, /, *xs)", a);  // docs/builtins.md
+    if (!a.positional[0].is(Kind::Str))
         throw Error("einsum: argument `spec` must be a string such as \"ij,jk->ik\"");
     std::string spec;
     for (char c : a.positional[0].text())

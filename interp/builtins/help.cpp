@@ -2,6 +2,7 @@
 // a tg function's signature and leading comment (interp/help.hpp;
 // docs/builtins.md, docs/repl.md "Completion and help").
 #include "interp/builtins/builtins.hpp"
+#include "interp/check_args.hpp"
 #include "interp/error.hpp"
 #include "interp/help.hpp"
 #include "interp/runtime.hpp"
@@ -12,8 +13,7 @@ namespace tg::interp {
 
 void add_help_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto fn = [](Runtime& rt, const CallArgs& a) {
-        if (!a.keywords.empty() || a.positional.size() != 1)
-            throw Error("help: takes one argument: a function, a builtin, a method or a name as a string");
+        check_arguments("help(x, /)", a);  // docs/builtins.md
         // it prints documentation: nothing a graph can compute
         if (rt.trace) dynamic_value_error("help: cannot be called inside a @graph function");
         const Value& v = a.positional[0];

@@ -1,38 +1,20 @@
 #include "interp/builtins/list_methods.hpp"
 
-#include "interp/suggest.hpp"
-
 #include <algorithm>
-#include <array>
 
 #include "interp/builtins/builtins.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 
 namespace tg::interp {
 
-namespace {
-constexpr std::array<std::string_view, 9> kMethods = {"append", "pop",   "extend", "index", "insert",
-                                                      "remove", "count", "sort",   "copy"};
-}  // namespace
-
-std::span<const std::string_view> list_method_names() { return kMethods; }
-
-bool is_list_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
+bool is_list_method(std::string_view name) { return method_signature(MethodOf::List, name) != nullptr; }
 bool mutates_list(std::string_view name) { return name != "index" && name != "count" && name != "copy"; }
 
 Value call_list_method(Runtime& rt, std::string_view name, Value& list, const CallArgs& call) {
     const std::span<const Value> args = call.positional;
-    const std::string fn(name);
-    auto arity = [&](size_t lo, size_t hi) {
-        if (args.size() < lo || args.size() > hi) {
-            std::string n = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-            throw Error(fn + ": takes " + n + (hi == 1 ? " argument" : " arguments") + " but " +
-                        std::to_string(args.size()) + (args.size() == 1 ? " was given" : " were given"));
-        }
-    };
-    if (name != "sort" && !call.keywords.empty())
-        throw Error(fn + ": unknown keyword argument `" + std::string(call.keywords[0].name) + "`");
+    check_method_arguments(MethodOf::List, name, call);  // what each takes: interp/method_signatures.cpp
     // Python's position of the first item equal to v, or -1
     auto find = [&](const Value& v) -> int64_t {
         const auto& xs = list.items();
@@ -43,12 +25,10 @@ Value call_list_method(Runtime& rt, std::string_view name, Value& list, const Ca
     // every method but append reads or moves the whole list (the limits act by work, stdlib/budget.hpp)
     if (name != "append") stdlib::spend_work(static_cast<int64_t>(list.items().size()));
     if (name == "append") {
-        arity(1, 1);
         list.list_mut().push_back(args[0]);
         return Value::none();
     }
     if (name == "extend") {
-        arity(1, 1);
         if (!args[0].is_sequence())
             throw Error(std::string("extend: argument must be a list or a tuple, not ") + kind_name(args[0].kind()));
         Value other = args[0];  // may be the list itself
@@ -58,7 +38,6 @@ Value call_list_method(Runtime& rt, std::string_view name, Value& list, const Ca
         return Value::none();
     }
     if (name == "pop") {
-        arity(0, 1);
         int64_t n = static_cast<int64_t>(list.items().size());
         if (n == 0) throw Error("pop: the list is empty");
         int64_t i = args.empty() ? -1 : to_int(args[0], "pop: argument `index`");
@@ -72,7 +51,6 @@ Value call_list_method(Runtime& rt, std::string_view name, Value& list, const Ca
     }
     if (name == "insert") {
         // Python clamps the position: insert(100, v) appends, insert(-100, v) prepends
-        arity(2, 2);
         const int64_t n = static_cast<int64_t>(list.items().size());
         int64_t i = to_int(args[0], "insert: argument `index`");
         if (i < 0) i = std::max<int64_t>(i + n, 0);
@@ -82,7 +60,6 @@ Value call_list_method(Runtime& rt, std::string_view name, Value& list, const Ca
         return Value::none();
     }
     if (name == "remove") {
-        arity(1, 1);
         const int64_t k = find(args[0]);
         if (k < 0) throw Error("remove: the value is not in the list");
         auto& xs = list.list_mut();
@@ -90,22 +67,18 @@ Value call_list_method(Runtime& rt, std::string_view name, Value& list, const Ca
         return Value::none();
     }
     if (name == "count") {
-        arity(1, 1);
         int64_t c = 0;
         for (const Value& x : list.items()) c += values_equal(rt, x, args[0]) ? 1 : 0;
         return Value::from_int(c);
     }
     if (name == "sort") {
-        arity(0, 0);  // key and reverse are keywords only, as Python's
         list = Value::list(sort_values(rt, list.items(), call, "sort"));
         return Value::none();
     }
     if (name == "copy") {
-        arity(0, 0);
         return Value::list(list.items());  // value semantics: a copy is the same value
     }
     // index
-    arity(1, 1);
     const int64_t k = find(args[0]);
     if (k < 0) throw Error("index: the value is not in the list");
     return Value::from_int(k);

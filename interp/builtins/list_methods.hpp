@@ -1,6 +1,7 @@
-// List methods of docs/builtins.md: append, pop, extend, index, insert, remove, count,
-// sort, copy. `xs.append(v)` changes the variable xs (copy-on-write: other
-// lists that shared its items keep them).
+// List methods of docs/builtins.md: append, pop, extend, index, insert,
+// remove, count, sort, copy (what each takes: interp/method_signatures.hpp).
+// `xs.append(v)` changes the variable xs (copy-on-write: other lists that
+// shared its items keep them).
 #pragma once
 
 #include <string_view>

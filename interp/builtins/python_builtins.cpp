@@ -10,6 +10,7 @@
 #include "interp/builtins/builtins.hpp"
 #include "interp/builtins/compose.hpp"
 #include "interp/dispatch.hpp"
+#include "interp/check_args.hpp"
 #include "interp/error.hpp"
 #include "interp/values/dict.hpp"
 #include "lang/source.hpp"
@@ -129,8 +130,8 @@ void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add("oct", [](Runtime&, const CallArgs& a) { return Value::str(in_base("oct", a, 8)); });
     add("bin", [](Runtime&, const CallArgs& a) { return Value::str(in_base("bin", a, 2)); });
     add("isinstance", [](Runtime&, const CallArgs& a) {
-        const auto args = bind_args("isinstance", a, {"obj", "classinfo"}, 2);
-        return Value::from_bool(is_instance(*args[0], *args[1]));
+        check_arguments("isinstance(obj, classinfo, /)", a);  // docs/builtins.md
+        return Value::from_bool(is_instance(a.positional[0], a.positional[1]));
     });
     add("divmod", [](Runtime& rt, const CallArgs& a) {
         const auto args = bind_args("divmod", a, {"a", "b"}, 2);

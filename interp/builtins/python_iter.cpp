@@ -12,6 +12,7 @@
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/check_args.hpp"
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
@@ -33,10 +34,7 @@ bool is_function(const Value& v) {
 
 // map(f, *iterables): f of the items at each position, up to the shortest
 Value map(Runtime& rt, const CallArgs& a) {
-    only_keywords("map", a, {});
-    if (a.positional.size() < 2)
-        throw Error("map: takes a function and at least one iterable, but " + std::to_string(a.positional.size()) +
-                    (a.positional.size() == 1 ? " argument was given" : " arguments were given"));
+    check_arguments("map(f, xs, /, *more)", a);  // docs/builtins.md
     const Value& f = a.positional[0];
     if (!is_function(f)) throw Error(std::string("map: argument `function` must be a function, not ") + kind_name(f.kind()));
     std::vector<std::vector<Value>> seqs;
@@ -57,8 +55,7 @@ Value map(Runtime& rt, const CallArgs& a) {
 
 // filter(f, iterable): the items for which f(item) is true; f None: the true items
 Value filter(Runtime& rt, const CallArgs& a) {
-    only_keywords("filter", a, {});
-    if (a.positional.size() != 2) throw Error(arity_message("filter", a, 2, 2));
+    check_arguments("filter(f, xs, /)", a);  // docs/builtins.md
     const Value& f = a.positional[0];
     if (!f.is(Kind::None) && !is_function(f))
         throw Error(std::string("filter: argument `function` must be a function or None, not ") + kind_name(f.kind()));

@@ -11,10 +11,13 @@
 #include <numbers>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/call_signature.hpp"
+#include "interp/check_args.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 
 namespace tg::interp {
@@ -28,7 +31,8 @@ const Value* keyword(const CallArgs& a, std::string_view name) {
 void only_keywords(const std::string& fn, const CallArgs& a, std::initializer_list<std::string_view> allowed) {
     for (const KwArg& k : a.keywords)
         if (std::find(allowed.begin(), allowed.end(), k.name) == allowed.end())
-            throw Error(fn + ": unknown keyword argument `" + std::string(k.name) + "`");
+            throw Error(fn + ": unknown keyword argument `" + std::string(k.name) + "`" +
+                        did_you_mean(k.name, std::span<const std::string_view>(allowed.begin(), allowed.size())));
 }
 
 std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what) {
@@ -50,13 +54,15 @@ std::vector<Value> items_of(Runtime& rt, const Value& v, const std::string& what
 
 namespace {
 
+// Counted as the one binder counts positional-only parameters (`reversed(xs, /)`, interp/call_signature.hpp).
 void positional_only(const std::string& name, const CallArgs& a, size_t lo, size_t hi) {
-    if (a.positional.size() < lo || a.positional.size() > hi) throw Error(arity_message(name, a, lo, hi));
+    if (a.positional.size() < lo || a.positional.size() > hi)
+        throw Error(arity_error(name, lo, hi, a.positional.size(), ArityWording::Method, method_receiver(a)));
 }
 
 Value enumerate(Runtime& rt, const CallArgs& a) {
-    only_keywords("enumerate", a, {"start"});
     positional_only("enumerate", a, 1, 2);
+    only_keywords("enumerate", a, {"start"});
     int64_t start = 0;
     if (a.positional.size() == 2) start = to_int(a.positional[1], "enumerate: argument `start`");
     if (const Value* s = keyword(a, "start")) start = to_int(*s, "enumerate: argument `start`");
@@ -101,8 +107,8 @@ Value zip(Runtime& rt, const CallArgs& a) {
 }
 
 Value reversed(Runtime& rt, const CallArgs& a) {
-    only_keywords("reversed", a, {});
     positional_only("reversed", a, 1, 1);
+    only_keywords("reversed", a, {});
     std::vector<Value> xs = items_of(rt, a.positional[0], "reversed");
     std::reverse(xs.begin(), xs.end());
     return Value::list(std::move(xs));
@@ -144,7 +150,8 @@ bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
 namespace {
 
 Value sorted(Runtime& rt, const CallArgs& a) {
-    positional_only("sorted", a, 1, 1);
+    positional_only("sorted", a, 1, 1);  // (the count, then the keywords, before the value is read: as the binder checks)
+    only_keywords("sorted", a, {"key", "reverse"});
     return Value::list(sort_values(rt, items_of(rt, a.positional[0], "sorted"), a, "sorted"));
 }
 
@@ -247,8 +254,8 @@ void add_sequence_builtins(std::vector<std::pair<std::string, Value>>& out) {
     for (bool as_list : {true, false}) {
         const char* name = as_list ? "list" : "tuple";
         add(name, [name, as_list](Runtime& rt, const CallArgs& a) {
-            only_keywords(name, a, {});
             positional_only(name, a, 0, 1);
+            only_keywords(name, a, {});
             std::vector<Value> xs;
             if (!a.positional.empty()) xs = items_of(rt, a.positional[0], name);
             return as_list ? Value::list(std::move(xs)) : Value::tuple(std::move(xs));

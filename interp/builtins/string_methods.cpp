@@ -9,6 +9,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/runtime.hpp"
 #include "interp/values/text_builder.hpp"
 #include "lang/source.hpp"
@@ -17,20 +18,10 @@
 
 namespace tg::interp {
 
-namespace {
-
-constexpr std::array<std::string_view, 40> kMethods = {
-    "join",     "split",      "rsplit",     "splitlines", "strip",   "lstrip",  "rstrip",     "replace",
-    "startswith", "endswith", "removeprefix", "removesuffix", "upper", "lower",  "capitalize", "title",
-    "swapcase", "format",     "find",       "rfind",      "index",   "rindex",  "count",      "partition",
-    "rpartition", "isdigit",  "isalpha",    "isspace",    "isalnum", "isupper", "islower",    "istitle",
-    "isdecimal", "isnumeric", "zfill",      "center",     "ljust",   "rjust",   "isascii",    "casefold"};
-
-}  // namespace
-
 namespace strings {
 
 Value StringMethod::run() {
+    check_method_arguments(MethodOf::Str, name_, args_);  // what each takes: interp/method_signatures.cpp
     // every method reads its string once (the limits act by work, stdlib/budget.hpp)
     if (self_.is(Kind::Str) && !self_.sym_str()) stdlib::spend_work(static_cast<int64_t>(self_.text().size()));
     if (name_ == "join") return join();
@@ -354,9 +345,7 @@ Value StringMethod::format() {
 
 }  // namespace strings
 
-std::span<const std::string_view> string_method_names() { return kMethods; }
-
-bool is_string_method(std::string_view name) { return std::find(kMethods.begin(), kMethods.end(), name) != kMethods.end(); }
+bool is_string_method(std::string_view name) { return method_signature(MethodOf::Str, name) != nullptr; }
 
 Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args) {
     return strings::StringMethod(rt, name, self, args).run();

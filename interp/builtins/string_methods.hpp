@@ -1,7 +1,8 @@
 // String methods of docs/builtins.md: join split strip lstrip rstrip replace
-// startswith endswith upper lower format, with Python's semantics. Strings
-// are static while tracing; `format` and `join` also take traced tensors and
-// strings that show them (the text is then filled in when the graph runs).
+// startswith endswith upper lower format, with Python's semantics (what each
+// takes: interp/method_signatures.hpp). Strings are static while tracing;
+// `format` and `join` also take traced tensors and strings that show them
+// (the text is then filled in when the graph runs).
 #pragma once
 
 #include <string_view>

@@ -4,6 +4,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "stdlib/dtype.hpp"
 #include "stdlib/errors.hpp"
 #include "stdlib/op_table.hpp"
@@ -58,17 +59,11 @@ Value item_at(Runtime& rt, const Value& x, std::span<const Value> at) {
 
 }  // namespace
 
-bool is_tensor_method(std::string_view name) {
-    return name == "item" || name == "tolist" || name == "copy" || name == "conj" || name == "conjugate";
-}
+bool is_tensor_method(std::string_view name) { return method_signature(MethodOf::Tensor, name) != nullptr; }
 
 Value call_tensor_method(Runtime& rt, std::string_view name, const Value& x, const CallArgs& args) {
-    const std::string fn(name);
-    if (!args.keywords.empty()) throw Error(fn + ": unknown keyword argument `" + std::string(args.keywords[0].name) + "`");
+    check_method_arguments(MethodOf::Tensor, name, args);  // what each takes: interp/method_signatures.cpp
     if (name == "item" && !args.positional.empty()) return item_at(rt, x, args.positional);
-    if (!args.positional.empty())
-        throw Error(fn + ": takes no arguments but " + std::to_string(args.positional.size()) +
-                    (args.positional.size() == 1 ? " was given" : " were given"));
     if (name == "copy" || name == "conj" || name == "conjugate") return x;  // tg's dtypes are real
     if (name == "tolist") return tolist(rt, x);
     // item: NumPy's rule, one element of any shape

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
@@ -85,8 +86,7 @@ Value map_trees(Runtime& rt, const Value& f, const std::vector<Value>& trees, co
 }
 
 Value tree_map(Runtime& rt, const CallArgs& a) {
-    if (!a.keywords.empty()) throw Error("tree_map: takes no keyword arguments");
-    if (a.positional.size() < 2) throw Error("tree_map: takes a function and at least one tree");
+    check_arguments("tree_map(f, tree, /, *rest)", a);  // docs/builtins.md
     const std::vector<Value> trees(a.positional.begin() + 1, a.positional.end());
     return map_trees(rt, a.positional[0], trees, "", a);
 }

@@ -21,6 +21,7 @@
 #include <optional>
 #include <tuple>
 
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
@@ -321,16 +322,14 @@ void Evaluator::mark_concrete(ConcreteCall& c, ConcreteTrace& kept, const tracer
 }
 
 Value Evaluator::concrete(const CallArgs& a, const lang::SourcePtr& call_source) {
+    check_arguments("concrete(f, /, *specs, params_as_inputs=False)", a);  // docs/builtins.md
     ConcreteCall c;
     for (size_t k = 0; k < a.keywords.size(); ++k) {
-        if (a.keywords[k].name != "params_as_inputs")
-            throw Error("concrete: unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
         const Value& b = a.keyword_values[k];
         if (!b.is_tensor() || b.tensor_type().shape.rank() != 0 || b.tensor_type().dtype != stdlib::DType::Bool)
             throw Error("concrete: argument `params_as_inputs` must be True or False, not " + repr_of(b));
         c.params_as_inputs = b.tensor().item_bool();
     }
-    if (a.positional.empty()) throw Error("concrete: missing argument `f`");
     const Value& f = a.positional[0];
     if (!f.is(Kind::Function))
         throw Error(std::string("concrete: argument `f` must be a function defined in tg (def or lambda), not a ") +

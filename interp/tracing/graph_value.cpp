@@ -4,10 +4,12 @@
 // captured does not change it (unlike a @graph call, which retraces).
 #include "interp/tracing/graph_value.hpp"
 
+#include "interp/check_args.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/error.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/tracing/trace.hpp"
 #include "stdlib/cast.hpp"
@@ -75,26 +77,24 @@ stdlib::Shape shape_arg(const Value& v, std::vector<std::string>& names) {
 }
 
 Value spec_builtin(Runtime&, const CallArgs& a) {
+    check_arguments("spec(shape, dtype=f32, name=None)", a);  // docs/builtins.md
     Value shape, dtype = Value(stdlib::DType::F32), name;
     const char* names[] = {"shape", "dtype", "name"};
     Value* slots[] = {&shape, &dtype, &name};
-    if (a.positional.size() > 3)
-        throw Error("spec: takes 1 to 3 arguments but " + std::to_string(a.positional.size()) + " were given");
     for (size_t i = 0; i < a.positional.size(); ++i) *slots[i] = a.positional[i];
     for (size_t k = 0; k < a.keywords.size(); ++k) {
         size_t i = 0;
-        while (i < 3 && a.keywords[k].name != names[i]) ++i;
-        if (i == 3) throw Error("spec: unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
+        while (a.keywords[k].name != names[i]) ++i;  // (one of them: checked above)
         *slots[i] = a.keyword_values[k];
     }
-    if (!shape.defined()) throw Error("spec: missing argument `shape`");
     if (!dtype.is(Kind::DType) && !dtype.is(Kind::Str))
         throw Error("spec: argument `dtype` must be a dtype (f32, i64, ...), not " + repr_of(dtype));
     const stdlib::DType dt = dtype_value(dtype, "spec: argument `dtype`");
-    if (name.defined() && !name.is(Kind::Str)) throw Error("spec: argument `name` must be a str");
+    const bool named = name.defined() && !name.is(Kind::None);
+    if (named && !name.is(Kind::Str)) throw Error("spec: argument `name` must be a str");
     auto s = std::make_shared<SpecObj>();
     s->spec.type = {dt, shape_arg(shape, s->spec.dims), false};
-    if (name.defined()) s->spec.name = name.text();
+    if (named) s->spec.name = name.text();
     return Value::spec(std::move(s));
 }
 
@@ -136,7 +136,8 @@ Value graph_attribute(const Value& x, const std::string& attr) {
     if (attr == "name") return Value::str(f.name);
     if (attr == "dot") {
         auto dot = std::make_shared<BuiltinObj>(BuiltinObj{"dot", [](Runtime&, const CallArgs& a) {
-            if (a.positional.size() != 1 || !a.keywords.empty()) throw Error("dot: takes no arguments");
+            // a bound method: the graph is the first argument
+            check_method_arguments(MethodOf::Graph, "dot", CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
             return Value::str(tracer::to_dot(*a.positional[0].graph().fn.graph));
         }});
         return Value::bound(x, Value::builtin(std::move(dot)));

@@ -1,11 +1,10 @@
 #include "interp/values/dict.hpp"
 
-#include "interp/suggest.hpp"
-
 #include <algorithm>
 
 #include "interp/control.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/runtime.hpp"
 #include "interp/tracing/trace.hpp"
@@ -70,32 +69,17 @@ const Value& dict_item(const Runtime& rt, const Value& d, const Value& k) {
 
 namespace {
 
-constexpr std::string_view kMethods[] = {"keys", "values", "items", "get", "pop", "update", "copy", "setdefault", "clear"};
-
 void arity(std::string_view name, const CallArgs& a, size_t lo, size_t hi) {
     const size_t n = a.positional.size();
-    if (n < lo || n > hi) {
-        std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        throw Error(std::string(name) + ": takes " + want + (hi == 1 ? " argument" : " arguments") + " but " +
-                    std::to_string(n) + (n == 1 ? " was given" : " were given"));
-    }
+    if (n < lo || n > hi)
+        throw Error(arity_error(name, lo, hi, n, ArityWording::Method));
 }
 
-// The optional second argument `default` (positional or keyword), or null.
-const Value* default_arg(std::string_view name, const CallArgs& a) {
-    const Value* d = a.positional.size() > 1 ? &a.positional[1] : nullptr;
-    for (size_t k = 0; k < a.keywords.size(); ++k) {
-        if (a.keywords[k].name != "default")
-            throw Error(std::string(name) + ": unknown keyword argument `" + std::string(a.keywords[k].name) + "`");
-        if (d) throw Error(std::string(name) + ": argument `default` given twice");
-        d = &a.keyword_values[k];
-    }
-    return d;
-}
-
-void no_keywords(std::string_view name, const CallArgs& a) {
-    if (!a.keywords.empty())
-        throw Error(std::string(name) + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`");
+// The optional second argument `default` (positional or keyword; the
+// method's signature is checked), or null.
+const Value* default_arg(const CallArgs& a) {
+    if (a.positional.size() > 1) return &a.positional[1];
+    return a.keywords.empty() ? nullptr : &a.keyword_values[0];
 }
 
 // Adds to `d` the entries of a dict, or of a list/tuple of (key, value)
@@ -127,20 +111,15 @@ void merge_keywords(DictObj& d, const CallArgs& a) {
 
 }  // namespace
 
-std::span<const std::string_view> dict_method_names() { return kMethods; }
-
-bool is_dict_method(std::string_view name) {
-    return std::find(std::begin(kMethods), std::end(kMethods), name) != std::end(kMethods);
-}
+bool is_dict_method(std::string_view name) { return method_signature(MethodOf::Dict, name) != nullptr; }
 
 bool mutates_dict(std::string_view name) {
     return name == "pop" || name == "update" || name == "setdefault" || name == "clear";
 }
 
 Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const CallArgs& a) {
+    check_method_arguments(MethodOf::Dict, name, a);  // what each takes: interp/method_signatures.cpp
     if (name == "keys" || name == "values" || name == "items" || name == "copy" || name == "clear") {
-        arity(name, a, 0, 0);
-        no_keywords(name, a);
         const DictObj& d = dict.dict();
         if (name == "copy") return dict;  // value semantics: the value is its own copy
         if (name == "clear") {
@@ -157,15 +136,13 @@ Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const Ca
         return Value::list(std::move(out));
     }
     if (name == "update") {
-        arity(name, a, 0, 1);
         DictObj& d = dict.dict_mut();
         if (!a.positional.empty()) merge(rt, d, a.positional[0], "update: argument `other`");
         merge_keywords(d, a);
         return Value::none();
     }
     // get, pop, setdefault: a key and an optional default
-    arity(name, a, 1, 2);
-    const Value* dflt = default_arg(name, a);
+    const Value* dflt = default_arg(a);
     const DictKey key = dict_key(rt, a.positional[0]);
     if (name == "get") {
         const Value* v = dict.dict().find(key);

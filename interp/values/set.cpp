@@ -5,7 +5,9 @@
 #include <iterator>
 
 #include "interp/control.hpp"
+#include "interp/check_args.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/suggest.hpp"
 #include "interp/values/dict.hpp"
 
@@ -49,12 +51,6 @@ SetObj set_from(Runtime& rt, const Value& iterable, const std::string& what) {
 }
 
 namespace {
-
-constexpr std::string_view kMethods[] = {
-    "add", "discard", "remove", "pop", "clear", "copy", "update", "union", "intersection", "difference",
-    "symmetric_difference", "intersection_update", "difference_update", "symmetric_difference_update",
-    "issubset", "issuperset", "isdisjoint",
-};
 
 enum class SetOp { Union, Intersection, Difference, Symmetric };
 
@@ -148,11 +144,7 @@ Value combining_method(Runtime& rt, const std::string& fn, Value& set, const Cal
 
 }  // namespace
 
-std::span<const std::string_view> set_method_names() { return kMethods; }
-
-bool is_set_method(std::string_view name) {
-    return std::find(std::begin(kMethods), std::end(kMethods), name) != std::end(kMethods);
-}
+bool is_set_method(std::string_view name) { return method_signature(MethodOf::Set, name) != nullptr; }
 
 bool mutates_set(std::string_view name) {
     return name == "add" || name == "discard" || name == "remove" || name == "pop" || name == "clear" ||
@@ -160,6 +152,7 @@ bool mutates_set(std::string_view name) {
 }
 
 Value call_set_method(Runtime& rt, std::string_view name, Value& set, const CallArgs& a) {
+    check_method_arguments(MethodOf::Set, name, a);  // what each takes: interp/method_signatures.cpp
     const std::string fn(name);
     if (name == "add" || name == "discard" || name == "remove" || name == "pop") return element_method(rt, fn, set, a);
     if (name == "clear" || name == "copy") {
@@ -192,7 +185,7 @@ bool set_compare(lang::CmpOp op, const SetObj& a, const SetObj& b) {
 
 void add_set_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto set = [](Runtime& rt, const CallArgs& a) {
-        takes("set", a, 0, 1);
+        check_arguments("set(iterable=(), /)", a);  // docs/builtins.md
         if (a.positional.empty()) return Value::set(SetObj{});
         return Value::set(set_from(rt, a.positional[0], "set: argument `iterable`"));
     };

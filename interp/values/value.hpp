@@ -159,7 +159,7 @@ struct CallArgs {
     lang::Loc loc;                    // the call site (start of the callee's name)
     // A method call of a builtin (`x.clip(0, 1)`): positional[0] is the value
     // it is called on, which arity errors leave out of their count, as the
-    // call was written (arity_message, builtins.cpp)
+    // call was written (interp/check_args.hpp: method_receiver)
     bool method = false;
 };
 
