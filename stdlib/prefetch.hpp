@@ -7,10 +7,13 @@
 
 namespace tg::stdlib {
 
-// Runs `load` once per `once` on a background thread, joined when the
-// process exits (a dlopen in flight must not be cut). `load` reports
-// failures through its first real use, so what it throws is dropped; when no
-// thread can be started nothing happens (the first use loads it).
+// Runs `load` once per `once` on a background thread. The thread that
+// called this waits for the load when it ends or calls exit(), before any
+// at-exit function runs (a library half loaded must not have its
+// destructors run under it); the process joins it at exit too. `load`
+// reports failures through its first real use, so what it throws is
+// dropped; when no thread can be started nothing happens (the first use
+// loads it).
 void prefetch_in_background(std::once_flag& once, void (*load)());
 
 }  // namespace tg::stdlib
