@@ -46,7 +46,7 @@ Lowered Lowerer::run(const std::string& entry) {
     for (const std::string& l : b_.lines) code += l + "\n";
     // Without fused loops the module is 0-d arithmetic, runtime calls and
     // `while` loops, which need none of O2's vectorizers and loop passes: the
-    // session gives it a short pipeline (jit_session.cpp).
+    // session gives it a short pipeline (jit_llvm.cpp).
     if (stats_.fused_groups == 0 && stats_.fused_reductions == 0)
         metadata_ += "!tg.pipeline = !{" + metadata_node("!{!\"scalar\"}") + "}\n";
     code += metadata_;
