@@ -286,6 +286,13 @@ private:
     // The storage a target expression denotes (a variable, or an item of a
     // list inside one), for in-place updates; null if it is not a variable.
     Value* lvalue(const lang::Expr& e);
+    // A statement's target indices evaluated before its walk (interp/target_indices.hpp):
+    // index_operand reads them, or evaluates x when none is installed for it.
+    class TargetIndices;
+    std::vector<std::pair<const lang::Expr*, Value>> presets_;
+    const Value& index_operand(const lang::Expr& x, Value& scratch);
+    // assign_index without evaluating the target's indices first (its caller did)
+    void store_index(const lang::Index& target, const Value& v);
     Value eval_index(const lang::Index& e);
     Value index_value(const Value& base, const lang::Index& e);
     // `special` (tensor subscripts only): per item, None or an index / mask

@@ -10,7 +10,9 @@
 #include "interp/values/dict.hpp"
 #include "interp/values/set.hpp"
 #include "interp/dispatch.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/values/text_builder.hpp"
 #include "interp/tracing/graph_value.hpp"
@@ -238,7 +240,8 @@ Value* Evaluator::lvalue(const Expr& e) {
         if (!base || base->kind() != Kind::List || ix.indices.size() != 1 ||
             ix.indices[0]->kind == ExprKind::Slice)
             return nullptr;
-        Value i = eval(*ix.indices[0]);
+        Value scratch;
+        const Value& i = index_operand(*ix.indices[0], scratch);
         auto& items = base->list_mut();
         int64_t k;
         try {
@@ -606,7 +609,7 @@ std::vector<stdlib::IndexItem> Evaluator::located_index_items(const Index& e, st
 // A slice bound: an int, or None (absent); static while tracing.
 std::optional<int64_t> Evaluator::slice_bound(const Expr& x) {
     Value scratch;
-    const Value& v = eval_ref(x, scratch);
+    const Value& v = index_operand(x, scratch);
     if (v.is(Kind::None)) return std::nullopt;
     if (v.is_symbolic())
         dynamic_value_error(*rt_.trace,
@@ -662,7 +665,7 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
             it.kind = stdlib::IndexItem::Ellipsis;
         } else {
             Value scratch;
-            const Value& v = eval_ref(*x, scratch);
+            const Value& v = index_operand(*x, scratch);
             // None (a new axis), a tensor of indices or a bool mask, a list of them
             const bool tensor_index = v.is_tensor() && (v.tensor_type().shape.rank() > 0 ||
                                                         v.tensor_type().dtype == stdlib::DType::Bool);
@@ -773,8 +776,14 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
 Value Evaluator::eval_index(const Index& e) {
     check_stack(e.loc);
     Value scratch;
-    const Value& base = eval_ref(*e.value, scratch);
-    return index_value(base, e);
+    const Value* base = &eval_ref(*e.value, scratch);
+    // An index that runs code may move the variable base refers to (a
+    // `global` assignment, the debugger adding a global): a copy then.
+    if (base != &scratch && !runs_no_code(e)) {
+        scratch = *base;
+        base = &scratch;
+    }
+    return index_value(*base, e);
 }
 
 Value Evaluator::eval_attribute(const Attribute& a) {
@@ -877,7 +886,7 @@ DictKey Evaluator::index_key(const Index& e) {
     if (e.is_tuple || e.indices.size() > 1)
         fail("dict keys must be strings or integers, not a tuple", e.loc);
     Value scratch;
-    return key_at(eval_ref(k, scratch), k.loc);
+    return key_at(index_operand(k, scratch), k.loc);
 }
 
 Value Evaluator::eval_dict(const DictExpr& d) {

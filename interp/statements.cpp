@@ -5,6 +5,7 @@
 #include "interp/debug/debugger.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/scalar_code.hpp"
@@ -361,6 +362,11 @@ void Evaluator::assign(const Expr& target, Value v) {
 }
 
 void Evaluator::assign_index(const Index& t, const Value& v) {
+    TargetIndices indices(*this, t);
+    store_index(t, v);
+}
+
+void Evaluator::store_index(const Index& t, const Value& v) {
     Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression (assign to an item of a variable)", t.loc);
     if (base->is(Kind::Dict)) {  // d[k] = v: a new key goes last
@@ -430,13 +436,17 @@ void Evaluator::aug_assign(const AugAssign& s) {
     }
     if (s.target->kind != ExprKind::Index) fail("cannot assign to this expression", s.target->loc);
     const Index& t = s.target->as<Index>();
-    Value* base = lvalue(*t.value);
+    TargetIndices indices(*this, t);  // each index evaluated once, for the read and the store
+    const Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression", t.loc);
     Value current = index_value(*base, t);
-    Value rhs = eval(*s.value);
+    Value rhs;
+    {
+        TargetIndices::Paused paused(indices);
+        rhs = eval(*s.value);  // may move what base pointed to: the store walks again
+    }
     Value next = apply(current, rhs);
-    base = lvalue(*t.value);
-    assign_index(t, next);
+    store_index(t, next);
 }
 
 void Evaluator::define_function(const FunctionDef& d) {
