@@ -316,7 +316,14 @@ Value Evaluator::eval(const Expr& e) {
         check_stack(e.loc);
         if (Scalar out; eval_scalar(e, out)) return Value(out);
         Value s1, s2;
-        const Value& x = eval_ref(*b.lhs, s1);
+        const Value* xp = &eval_ref(*b.lhs, s1);
+        // A right side that runs code (a call) may move the variable the left
+        // one refers to (the debugger's `p` at a module frame adds globals): a copy.
+        if (xp != &s1 && !runs_no_code(*b.rhs)) {
+            s1 = *xp;
+            xp = &s1;
+        }
+        const Value& x = *xp;
         // The scalar fast path: an int or float literal on the right needs no Value.
         if (const Scalar* sa = x.scalar(); sa && b.op != BinOp::MatMul) {
             Scalar lit, out;
