@@ -1,12 +1,14 @@
 // Reading a line of input (cli/line_input.hpp).
 #include "cli/line_input.hpp"
 
-#include <editline/readline.h>
+#include "cli/editline.hpp"
+
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <stdexcept>
 #include <cstdio>
 #include <cstdlib>
 
@@ -26,6 +28,17 @@ extern "C" void on_prompt_sigint(int) { g_prompt_interrupt.store(true, std::memo
 // the read. It returns one character: UTF-8 is decoded here into a code
 // point, which libedit's readline stores as one wide character.
 }  // namespace
+
+stdlib::SharedLibrary load_libedit() { return stdlib::SharedLibrary("libedit", {TG_LIBEDIT_SONAME, TG_LIBEDIT_PATH}); }
+
+const LibEdit* editline() {
+    try {
+        static const LibEdit e;
+        return &e;
+    } catch (const std::runtime_error&) {
+        return nullptr;
+    }
+}
 
 int read_key(FILE*) {
     auto byte = [](unsigned char& b) {
@@ -51,14 +64,19 @@ int read_key(FILE*) {
 }
 
 Read read_line(bool tty, const char* prompt, std::string& line) {
-    if (tty) {
+    const LibEdit* edit = tty ? editline() : nullptr;
+    if (tty && !edit) {  // no line editor: the prompt, then a plain line
+        std::fputs(prompt, stdout);
+        std::fflush(stdout);
+    }
+    if (edit) {
         g_prompt_interrupt.store(false);
         struct sigaction sa {}, saved {};
         sa.sa_handler = on_prompt_sigint;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = 0;  // no SA_RESTART: read() returns EINTR
         sigaction(SIGINT, &sa, &saved);
-        char* l = readline(prompt);
+        char* l = edit->readline(prompt);
         sigaction(SIGINT, &saved, nullptr);
         if (g_prompt_interrupt.load()) {
             std::free(l);
@@ -68,7 +86,7 @@ Read read_line(bool tty, const char* prompt, std::string& line) {
         }
         if (!l) return Read::End;
         line = l;
-        if (!line.empty()) add_history(l);
+        if (!line.empty()) edit->add_history(l);
         std::free(l);
         return Read::Line;
     }

@@ -39,7 +39,7 @@
 #include "cli/debug_command.hpp"
 #include "cli/terminal_debugger.hpp"
 #include "cli/dap.hpp"
-#include "cli/kernel/kernel_main.hpp"
+#include "cli/kernel/plugin.hpp"
 #include "cli/kernel/kernelspec.hpp"
 #include "cli/lsp.hpp"
 #include "cli/fault_for_tests.hpp"
@@ -447,7 +447,7 @@ int kernel_command(const KernelArgs& k, const tg::Options& opts) {
         std::cerr << k.cmd->help();
         return usage_error("kernel: -f CONNECTION_FILE is required (Jupyter starts `tg kernel -f FILE`)");
     }
-    return tg::kernel::run_kernel(k.connection_file, opts);
+    return tg::kernel::run_kernel_plugin(k.connection_file, opts);
 }
 
 // Parses `args` into `app`'s subcommands: nothing when tg goes on, else the

@@ -9,7 +9,7 @@
 
 #include "api/tool_api.hpp"
 
-#include <editline/readline.h>
+#include "cli/editline.hpp"
 #include <langinfo.h>
 #include <poll.h>
 #include <unistd.h>
@@ -78,8 +78,9 @@ char* next_candidate(const char* text, int state) {
     if (state == 0) {
         index = 0;
         g_candidates.clear();
-        std::string_view line(rl_line_buffer ? rl_line_buffer : "");
-        size_t point = std::min(static_cast<size_t>(std::max(rl_point, 0)), line.size());
+        const LibEdit& edit = *editline();  // completing: libedit is loaded
+        std::string_view line(*edit.rl_line_buffer ? *edit.rl_line_buffer : "");
+        size_t point = std::min(static_cast<size_t>(std::max(*edit.rl_point, 0)), line.size());
         if (line.starts_with(':') && line.find(' ') == std::string_view::npos) {
             g_candidates.assign(std::begin(kCommands), std::end(kCommands));
         } else if (g_completing) {
@@ -95,9 +96,10 @@ char* next_candidate(const char* text, int state) {
 }
 
 char** complete(const char* text, int, int) {
-    rl_attempted_completion_over = 1;  // no filename completion
-    rl_completion_append_character = '\0';  // `zeros_l<Tab>` gives `zeros_like`, ready for `(`
-    return rl_completion_matches(text, next_candidate);
+    const LibEdit& edit = *editline();
+    *edit.rl_attempted_completion_over = 1;  // no filename completion
+    *edit.rl_completion_append_character = '\0';  // `zeros_l<Tab>` gives `zeros_like`, ready for `(`
+    return edit.rl_completion_matches(text, next_candidate);
 }
 
 
@@ -345,16 +347,19 @@ int repl(Options options) {
     options.write_log = err;
     options.interrupt = &g_interrupt;
     Session session(options, tty);
-    std::string history = tty ? history_path() : std::string();
+    const LibEdit* edit = tty ? editline() : nullptr;
+    std::string history = edit ? history_path() : std::string();
     if (tty) {
         use_utf8_ctype();
         out(std::string("tg ") + version() + " — :help for help, :quit to leave\n");
-        rl_attempted_completion_function = complete;
+    }
+    if (edit) {
+        *edit->rl_attempted_completion_function = complete;
         // `.` ends a word, so `x.res<Tab>` completes `res` (the engine sees the whole line)
         static char word_breaks[] = " \t\n\"\\'`@$><=;|&{(,[.+-*/%";
-        rl_completer_word_break_characters = word_breaks;
-        rl_getc_function = read_key;
-        if (!history.empty()) read_history(history.c_str());
+        *edit->rl_completer_word_break_characters = word_breaks;
+        *edit->rl_getc_function = read_key;
+        if (!history.empty()) edit->read_history(history.c_str());
     }
     Input input(tty);
     std::string line;
@@ -373,7 +378,7 @@ int repl(Options options) {
         }
         if (std::optional<std::string> code = read_statement(session, input, line)) session.run(*code);
     }
-    if (!history.empty()) write_history(history.c_str());
+    if (!history.empty()) edit->write_history(history.c_str());
     return session.failed() && !tty ? 1 : 0;
 }
 

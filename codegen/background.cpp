@@ -9,6 +9,7 @@
 #include <exception>
 #include <atomic>
 
+#include "codegen/jit_plugin.hpp"
 #include "stdlib/budget.hpp"
 
 namespace tg::codegen {
@@ -22,12 +23,14 @@ namespace {
 // first use inside a compile (SelectionDAG's value-type tables among them):
 // one first used by a detached compile after the wait was registered would
 // be destroyed before the wait runs, under that compile ("LLVM ERROR: Do not
-// know how to split the result of this operator!"). So the link routes every
-// registration through __wrap___cxa_atexit (codegen/CMakeLists.txt), which,
-// once a compile has been detached, registers the wait again after it: the
-// wait is always the newest and runs first. Without the wrapped link (LLVM
-// as a shared library, whose registrations it cannot see) the worker never
-// detaches; its destructor waits for the compile instead.
+// know how to split the result of this operator!"). So the JIT plugin's link
+// routes every registration of its LLVM through a wrapper
+// (codegen/jit_llvm.cpp, codegen/CMakeLists.txt) which, once a compile has
+// been detached (`armed`), registers the wait again after it: the wait is
+// always the newest and runs first. A plugin that cannot do that (LLVM as a
+// shared library, whose registrations it cannot see) says so
+// (jit_can_detach); then the worker never detaches and its destructor waits
+// for the compile instead.
 // A process resource, like the thread pool, never state that changes a
 // result; never destroyed (exit uses it). `tg run` ends with _Exit and skips
 // it.
@@ -35,6 +38,7 @@ struct DetachedCompiles {
     std::mutex mutex;
     std::condition_variable none_left;
     int running = 0;
+    std::atomic<bool> armed{false};  // set at the first detach; read by the plugin's every registration
 };
 DetachedCompiles& detached_compiles() {
     static DetachedCompiles* d = new DetachedCompiles;
@@ -52,24 +56,9 @@ void count_detached(int delta) {
     if (d.running == 0) d.none_left.notify_all();
 }
 
-#ifdef TG_WRAPPED_CXA_ATEXIT
-constexpr bool kCanDetach = true;
-// Set at the first detach; read by every registration after it.
-constinit std::atomic<bool> exit_wait_armed{false};
-#else
-constexpr bool kCanDetach = false;
-#endif
-
 }  // namespace
 
-#ifdef TG_WRAPPED_CXA_ATEXIT
-extern "C" int __real___cxa_atexit(void (*fn)(void*), void* arg, void* dso);
-extern "C" int __wrap___cxa_atexit(void (*fn)(void*), void* arg, void* dso) {
-    const int result = __real___cxa_atexit(fn, arg, dso);
-    if (exit_wait_armed.load(std::memory_order_acquire)) __real___cxa_atexit(wait_for_detached_compiles, nullptr, dso);
-    return result;
-}
-#endif
+ExitWait detached_compiles_exit_wait() { return {&detached_compiles().armed, wait_for_detached_compiles}; }
 
 void CompileJob::abandon() {
     JitSession::ModuleId made = 0;
@@ -90,19 +79,17 @@ CompileWorker::~CompileWorker() {
         dropped.swap(shared_->queue);
         // a compile about to finish is waited for (kGrace): the thread then
         // ends before the interpreter, as it always does when idle
-        if (kCanDetach) {
+        if (jit_can_detach()) {
             running = !shared_->idle.wait_for(lock, kGrace, [&] { return !shared_->running; });
         } else {
             shared_->idle.wait(lock, [&] { return !shared_->running; });
             running = false;
         }
-#ifdef TG_WRAPPED_CXA_ATEXIT
         if (running && thread_.joinable()) {
             shared_->detached = true;  // the thread uncounts itself when it ends (loop)
             count_detached(+1);
-            if (!exit_wait_armed.exchange(true)) __real___cxa_atexit(wait_for_detached_compiles, nullptr, nullptr);
+            if (!detached_compiles().armed.exchange(true)) std::atexit([] { wait_for_detached_compiles(nullptr); });
         }
-#endif
     }
     shared_->wake.notify_all();
     if (!thread_.joinable()) return;

@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "codegen/jit_engine.hpp"
 #include "codegen/jit_session.hpp"
 #include "tracer/graph.hpp"
 
@@ -91,6 +92,10 @@ private:
 // interpreter's limits (stdlib/budget.hpp): a deadline or an interrupt
 // abandons the job and throws LimitError. True when it finished.
 void wait_for_job(CompileJob& job);
+
+// What the JIT plugin needs to make exit wait for detached compiles
+// (background.cpp): handed to it when it is loaded (codegen/jit_plugin.cpp).
+ExitWait detached_compiles_exit_wait();
 
 // An upper bound on the element operations one run of g performs (each
 // node's result elements; m*k*n for matmul; both branches of a cond), or -1

@@ -1,8 +1,8 @@
 // The JIT session: one LLVM ORC LLJIT per interpreter (no global state),
 // the runtime symbols compiled code may call, an O2 pipeline tuned for the
 // host CPU, and a persistent object cache so a script's second run skips
-// compilation. No LLVM type appears here: LLVM headers stay inside
-// codegen/*.cpp (each such translation unit costs ~20 s to compile).
+// compilation. No LLVM type appears here: LLVM lives in the JIT plugin
+// (codegen/jit_engine.hpp), loaded by the first create().
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,18 @@ namespace tg::codegen {
 struct CodegenError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// The JIT plugin could not be loaded (codegen/jit_plugin.hpp): tg is not
+// installed whole, or a plugin from another build is in its place. Not a
+// bug in tg; running without compiling (no_jit) avoids it.
+struct JitUnavailable : CodegenError {
+    using CodegenError::CodegenError;
+};
+
+// What the user reads when a compile failed: a missing plugin says where it
+// was looked for; anything else is an internal error to report. Both say
+// that --no-jit runs the program without compiling.
+std::string compile_failure_text(const CodegenError& e);
 
 // A C function compiled code may call (print, raise-error, RNG, BLAS, ...).
 struct RuntimeSymbol {
@@ -65,10 +77,13 @@ struct ModuleTimes {
 // $TG_CACHE_DIR, else $XDG_CACHE_HOME/tg, else ~/.cache/tg (then /tmp/tg-cache-UID).
 std::string default_cache_dir();
 
+class JitEngine;
+
 class JitSession {
 public:
     // Creates the LLJIT for the host CPU and defines the runtime symbols.
-    // Throws CodegenError if the host target cannot be set up.
+    // Loads the JIT plugin first if this process has not yet.
+    // Throws CodegenError if the plugin or the host target cannot be set up.
     static std::unique_ptr<JitSession> create(const JitOptions& options, const std::vector<RuntimeSymbol>& runtime);
     ~JitSession();
     JitSession(const JitSession&) = delete;
@@ -99,9 +114,8 @@ public:
     JitStats stats() const;  // a snapshot
 
 private:
-    struct Impl;
-    explicit JitSession(std::unique_ptr<Impl> impl);
-    std::unique_ptr<Impl> impl_;
+    explicit JitSession(std::unique_ptr<JitEngine> engine);
+    std::unique_ptr<JitEngine> engine_;
 };
 
 }  // namespace tg::codegen

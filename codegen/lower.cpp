@@ -46,7 +46,7 @@ Lowered Lowerer::run(const std::string& entry) {
     for (const std::string& l : b_.lines) code += l + "\n";
     // Without fused loops the module is 0-d arithmetic, runtime calls and
     // `while` loops, which need none of O2's vectorizers and loop passes: the
-    // session gives it a short pipeline (jit_session.cpp).
+    // session gives it a short pipeline (jit_llvm.cpp).
     if (stats_.fused_groups == 0 && stats_.fused_reductions == 0)
         metadata_ += "!tg.pipeline = !{" + metadata_node("!{!\"scalar\"}") + "}\n";
     code += metadata_;
@@ -290,7 +290,7 @@ void Lowerer::emit_simple_scalar(const Node& node) {
     if (const tracer::Graph::SizeConstant* sc = g_.size_constant(g_.value(r).def)) {
         // factor x a symbol's size, as eager makes it: an integer, converted
         // to the constant's type (exact: sizes are far below 2^53)
-        const std::string n = extent(plan_sizes_[static_cast<size_t>(sc->symbol)] * sc->factor, sc->symbol);
+        const std::string n = extent(sc->value(plan_sizes_[static_cast<size_t>(sc->symbol)]), sc->symbol);
         reg_[r] = b_.convert(n, Ty::I64, t);
         return;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "interp/reference.hpp"
 #include "interp/suggest.hpp"
 
 namespace tg::interp {
@@ -12,33 +13,6 @@ namespace {
 std::string_view trimmed(std::string_view s) {
     size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
     return b == std::string_view::npos ? std::string_view{} : s.substr(b, e - b + 1);
-}
-
-// The parameters of "a, b=(1, 2), sep=\",\"": split at commas outside
-// brackets and quotes.
-std::vector<std::string_view> split_params(std::string_view s) {
-    std::vector<std::string_view> out;
-    int depth = 0;
-    char quote = 0;
-    size_t start = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (quote) {
-            if (c == '\\') ++i;
-            else if (c == quote) quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '(' || c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-            --depth;
-        } else if (c == ',' && depth == 0) {
-            out.push_back(trimmed(s.substr(start, i - start)));
-            start = i + 1;
-        }
-    }
-    if (!trimmed(s.substr(start)).empty()) out.push_back(trimmed(s.substr(start)));
-    return out;
 }
 
 // The parameters a positional argument can fill, in order (not keyword-only,

@@ -14,6 +14,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/suggest.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/tracing/graph_value.hpp"
 #include "interp/builtins/builtins.hpp"
 #include "interp/builtins/list_methods.hpp"
@@ -99,9 +100,18 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
     // list, dict and set methods change the variable they are called on (copy-on-write)
     const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr),
                set_method = is_set_method(at.attr);
+    // A method that changes its receiver walks to it again after the
+    // arguments: the receiver's indices are evaluated once, before both.
+    std::optional<TargetIndices> indices;
+    if (at.value->kind == ExprKind::Index &&
+        ((list_method && mutates_list(at.attr)) || (dict_method && mutates_dict(at.attr)) ||
+         (set_method && mutates_set(at.attr))))
+        indices.emplace(*this, *at.value);
     Value scratch;
     Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
     auto args = [&](bool keywords_allowed) {
+        std::optional<TargetIndices::Paused> paused;
+        if (indices) paused.emplace(*indices);
         EvaluatedArgs a;
         if (c.unpacks) [[unlikely]] {
             eval_unpacking_args(c, a, at.attr);
@@ -131,10 +141,13 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
         }
     };
     const bool is_dict = dict_method && recv.is(Kind::Dict), is_set = set_method && recv.is(Kind::Set);
-    if ((list_method && recv.is(Kind::List)) || is_dict || is_set) {
+    const bool changes_receiver = (list_method && recv.is(Kind::List)) || is_dict || is_set;
+    if (!changes_receiver) indices.reset();  // nothing walks to the receiver again
+    if (changes_receiver) {
         EvaluatedArgs a = args(is_dict || at.attr == "sort");
         const bool mutates = is_dict ? mutates_dict(at.attr) : is_set ? mutates_set(at.attr) : mutates_list(at.attr);
         Value* target = mutates ? lvalue(*at.value) : nullptr;
+        indices.reset();  // (a sort's key runs code: it must not see them)
         Value temp;
         if (!target) {
             temp = recv;

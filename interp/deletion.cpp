@@ -5,6 +5,7 @@
 
 #include "interp/control.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/values/dict.hpp"
 
 namespace tg::interp {
@@ -35,6 +36,7 @@ void Evaluator::delete_target(const Expr& t) {
 }
 
 void Evaluator::delete_item(const Index& t) {
+    TargetIndices indices(*this, t);
     Value* base = lvalue(*t.value);
     if (!base) fail("cannot delete an item of this expression (delete an item of a variable)", t.loc);
     if (base->is(Kind::Dict)) {

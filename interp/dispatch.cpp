@@ -847,7 +847,7 @@ bool values_equal(Runtime& rt, const Value& a, const Value& b) {
 DType dtype_value(const Value& v, std::string_view what) {
     if (v.is(Kind::DType)) return v.dtype();
     if (v.is(Kind::Str)) return dtype_named(v.text(), what);
-    throw Error(std::string(what) + " must be a dtype, not " + kind_name(v.kind()));
+    throw Error(std::string(what) + " must be a dtype, not " + type_desc(v));
 }
 
 }  // namespace tg::interp

@@ -287,6 +287,13 @@ private:
     // The storage a target expression denotes (a variable, or an item of a
     // list inside one), for in-place updates; null if it is not a variable.
     Value* lvalue(const lang::Expr& e);
+    // A statement's target indices evaluated before its walk (interp/target_indices.hpp):
+    // index_operand reads them, or evaluates x when none is installed for it.
+    class TargetIndices;
+    std::vector<std::pair<const lang::Expr*, Value>> presets_;
+    const Value& index_operand(const lang::Expr& x, Value& scratch);
+    // assign_index without evaluating the target's indices first (its caller did)
+    void store_index(const lang::Index& target, const Value& v);
     Value eval_index(const lang::Index& e);
     // The fast path of a subscript by one int (expressions.cpp): its index
     // when computing it has no effects, and the item it selects.

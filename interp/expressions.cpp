@@ -10,7 +10,9 @@
 #include "interp/values/dict.hpp"
 #include "interp/values/set.hpp"
 #include "interp/dispatch.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/values/text_builder.hpp"
 #include "interp/tracing/graph_value.hpp"
@@ -238,12 +240,13 @@ Value* Evaluator::lvalue(const Expr& e) {
         if (!base || base->kind() != Kind::List || ix.indices.size() != 1 ||
             ix.indices[0]->kind == ExprKind::Slice)
             return nullptr;
-        if (int64_t k; pure_int_index(ix, k)) {
+        if (int64_t k; presets_.empty() && pure_int_index(ix, k)) {
             const int64_t n = static_cast<int64_t>(base->items().size());
             if (k < 0) k += n;
             if (k >= 0 && k < n) return &base->list_mut()[static_cast<size_t>(k)];
         }
-        Value i = eval(*ix.indices[0]);
+        Value scratch;
+        const Value& i = index_operand(*ix.indices[0], scratch);
         auto& items = base->list_mut();
         int64_t k;
         try {
@@ -282,8 +285,8 @@ const Value& Evaluator::str_literal(const StrLit& s) {
 }
 
 namespace {
-// Evaluating e runs no code that could change a variable (a name or a literal).
-bool runs_no_code(const Expr& e) {
+// A name or a literal: evaluating it runs no code (runs_no_code without the walk).
+bool is_name_or_literal(const Expr& e) {
     switch (e.kind) {
     case ExprKind::Name: case ExprKind::Int: case ExprKind::Float: case ExprKind::Str: case ExprKind::Bool:
     case ExprKind::NoneLit: return true;
@@ -349,7 +352,7 @@ Value Evaluator::eval(const Expr& e) {
         const Value* xp = &eval_ref(*b.lhs, s1);
         // A right side that runs code (a call) may move the variable the left
         // one refers to (the debugger's `p` at a module frame adds globals): a copy.
-        if (xp != &s1 && !runs_no_code(*b.rhs)) {
+        if (xp != &s1 && !is_name_or_literal(*b.rhs)) {
             s1 = *xp;
             xp = &s1;
         }
@@ -646,7 +649,7 @@ std::vector<stdlib::IndexItem> Evaluator::located_index_items(const Index& e, st
 // A slice bound: an int, or None (absent); static while tracing.
 std::optional<int64_t> Evaluator::slice_bound(const Expr& x) {
     Value scratch;
-    const Value& v = eval_ref(x, scratch);
+    const Value& v = index_operand(x, scratch);
     if (v.is(Kind::None)) return std::nullopt;
     if (const Scalar* s = v.scalar(); s && !stdlib::is_float(s->dtype) && s->dtype != stdlib::DType::Bool)
         return s->i;  // (an int: what item_i64 reads, without making a tensor)
@@ -704,7 +707,7 @@ std::vector<stdlib::IndexItem> Evaluator::index_items(const Index& e, std::vecto
             it.kind = stdlib::IndexItem::Ellipsis;
         } else {
             Value scratch;
-            const Value& v = eval_ref(*x, scratch);
+            const Value& v = index_operand(*x, scratch);
             // None (a new axis), a tensor of indices or a bool mask, a list of them
             const bool tensor_index = v.is_tensor() && (v.tensor_type().shape.rank() > 0 ||
                                                         v.tensor_type().dtype == stdlib::DType::Bool);
@@ -895,11 +898,17 @@ bool Evaluator::item_at(const Value& base, int64_t k, Value& out) {
 Value Evaluator::eval_index(const Index& e) {
     check_stack(e.loc);
     Value scratch;
-    const Value& base = eval_ref(*e.value, scratch);
+    const Value* base = &eval_ref(*e.value, scratch);
     // The hot case of ordinary code: an int index into a list (nbody, richards)
-    if (int64_t k; (base.is_sequence() || base.is(Kind::Str)) && pure_int_index(e, k))
-        if (Value out; item_at(base, k, out)) return out;
-    return index_value(base, e);
+    if (int64_t k; (base->is_sequence() || base->is(Kind::Str)) && presets_.empty() && pure_int_index(e, k))
+        if (Value out; item_at(*base, k, out)) return out;
+    // An index that runs code may move the variable base refers to (a
+    // `global` assignment, the debugger adding a global): a copy then.
+    if (base != &scratch && !runs_no_code(e)) {
+        scratch = *base;
+        base = &scratch;
+    }
+    return index_value(*base, e);
 }
 
 Value Evaluator::eval_attribute(const Attribute& a) {
@@ -1002,7 +1011,7 @@ DictKey Evaluator::index_key(const Index& e) {
     if (e.is_tuple || e.indices.size() > 1)
         fail("dict keys must be strings or integers, not a tuple", e.loc);
     Value scratch;
-    return key_at(eval_ref(k, scratch), k.loc);
+    return key_at(index_operand(k, scratch), k.loc);
 }
 
 Value Evaluator::eval_dict(const DictExpr& d) {

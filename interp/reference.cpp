@@ -59,11 +59,41 @@ std::string signature_name(std::string_view sig) {
     return std::string(sig.substr(0, n));
 }
 
+std::string_view trimmed(std::string_view s) {
+    size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
+    return b == std::string_view::npos ? std::string_view{} : s.substr(b, e - b + 1);
+}
+
+// The text between a signature's parentheses ("" without them).
+std::string_view params_text(std::string_view sig) {
+    const size_t open = sig.find('('), close = sig.rfind(')');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) return {};
+    return sig.substr(open + 1, close - open - 1);
+}
+
+// A signature added to a name's: left out when one of them widens it; the
+// ones it widens give way to it, in its place.
+void add_signature(std::vector<std::string>& sigs, const std::string& sig) {
+    for (const std::string& s : sigs)  // (one written in two rows, the op's and the builtin's: norm, once)
+        if (s == sig || widens(s, sig)) return;
+    auto narrower = std::find_if(sigs.begin(), sigs.end(), [&](const std::string& s) { return widens(sig, s); });
+    if (narrower == sigs.end()) {
+        sigs.push_back(sig);
+        return;
+    }
+    *narrower = sig;
+    sigs.erase(std::remove_if(narrower + 1, sigs.end(), [&](const std::string& s) { return widens(sig, s); }), sigs.end());
+}
+
 void add_row(std::vector<BuiltinDoc>& docs, const std::vector<std::string>& row, const std::string& section) {
     if (row.size() < 2) return;
-    for (const std::string& sig : code_spans(row[0])) {
-        std::string name = signature_name(sig);
+    std::string previous;  // the parameters of the row's signature before: `argsort(...)` takes them
+    for (const std::string& span : code_spans(row[0])) {
+        std::string name = signature_name(span);
         if (name.empty()) continue;
+        std::string sig = span;
+        if (trimmed(params_text(span)) == "..." && !previous.empty()) sig = name + "(" + previous + ")";
+        if (!params_text(sig).empty()) previous = std::string(params_text(sig));
         auto it = std::find_if(docs.begin(), docs.end(), [&](const BuiltinDoc& d) { return d.name == name; });
         if (it == docs.end()) {
             docs.push_back(BuiltinDoc{name, {}, row[1], section});
@@ -71,13 +101,57 @@ void add_row(std::vector<BuiltinDoc>& docs, const std::vector<std::string>& row,
         } else if (it->summary.find(row[1]) == std::string::npos) {
             it->summary += " / " + row[1];
         }
-        // a signature written in two rows (the op's and the builtin replacing it: norm) is shown once
-        const bool listed = std::find(it->signatures.begin(), it->signatures.end(), sig) != it->signatures.end();
-        if ((sig != name || it->signatures.empty()) && !listed) it->signatures.push_back(sig);
+        if (sig != name || it->signatures.empty()) add_signature(it->signatures, sig);
     }
 }
 
 }  // namespace
+
+std::vector<std::string_view> split_params(std::string_view s) {
+    std::vector<std::string_view> out;
+    int depth = 0;
+    char quote = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (quote) {
+            if (c == '\\') ++i;
+            else if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+            --depth;
+        } else if (c == ',' && depth == 0) {
+            out.push_back(trimmed(s.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    if (!trimmed(s.substr(start)).empty()) out.push_back(trimmed(s.substr(start)));
+    return out;
+}
+
+bool widens(std::string_view wide, std::string_view narrow) {
+    if (wide == narrow || signature_name(wide) != signature_name(narrow)) return false;
+    if (wide.find('(') == std::string_view::npos || narrow.find('(') == std::string_view::npos) return false;
+    // the parameters' names (a bare `*` left out) and how many have no default
+    auto names = [](std::string_view sig, size_t& required) {
+        std::vector<std::string_view> out;
+        required = 0;
+        for (std::string_view p : split_params(params_text(sig))) {
+            if (p == "*") continue;
+            const size_t eq = p.find('=');
+            required += eq == std::string_view::npos && !p.starts_with('*');
+            out.push_back(trimmed(p.substr(0, eq)));
+        }
+        return out;
+    };
+    size_t wide_required, narrow_required;
+    const auto w = names(wide, wide_required), n = names(narrow, narrow_required);
+    if (std::find(n.begin(), n.end(), "...") != n.end() || n.size() > w.size()) return false;
+    return std::equal(n.begin(), n.end(), w.begin()) && wide_required <= narrow_required;
+}
 
 namespace {
 

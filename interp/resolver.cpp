@@ -1,5 +1,6 @@
 #include "interp/resolver.hpp"
 
+#include "codegen/jit_plugin.hpp"
 #include "stdlib/blas.hpp"
 #include "interp/error.hpp"
 #include "interp/scalar_code.hpp"
@@ -173,6 +174,8 @@ private:
     // ---- uses
     void name(Name& n, Scope* s) {
         if (uses_blas(n.id)) stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
+        if ((n.id == "graph" || n.id == "concrete") && !rt_.options.no_jit && !rt_.options.eager)
+            codegen::prefetch_jit();  // code will be compiled: load LLVM meanwhile (docs/performance.md "Start-up")
         uint16_t depth = 0;
         for (Scope* sc = s; sc; sc = sc->parent, ++depth) {
             if (auto o = sc->outer.find(n.id); o != sc->outer.end()) {

@@ -38,8 +38,39 @@ int ModuleState::find(std::string_view name) const {
     return it == index.end() ? -1 : it->second;
 }
 
+namespace {
+
+// The builtins every interpreter starts with (make_builtins), made once per
+// process and shared: their values are immutable (a BuiltinObj is const, a
+// constant tensor never changes), and making them was most of the cost of a
+// new interpreter (docs/performance.md "Start-up"). A later entry of the
+// same name replaces an earlier one, as define_builtin does.
+struct InitialBuiltins {
+    std::vector<Value> values;
+    std::unordered_map<std::string, int> index;
+};
+
+const InitialBuiltins& initial_builtins() {
+    static const InitialBuiltins table = [] {
+        InitialBuiltins t;
+        std::vector<std::pair<std::string, Value>> all = make_builtins();
+        t.values.reserve(all.size());
+        t.index.reserve(all.size());
+        for (auto& [name, v] : all) {
+            auto [it, fresh] = t.index.try_emplace(name, static_cast<int>(t.values.size()));
+            if (fresh) t.values.push_back(std::move(v));
+            else t.values[static_cast<size_t>(it->second)] = std::move(v);
+        }
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace
+
 Runtime::Runtime(Options opts)
-    : options(std::move(opts)), budget(stdlib::Budget::create()), main_(std::make_unique<ModuleState>()) {
+    : options(std::move(opts)), budget(stdlib::Budget::create()), builtins_(initial_builtins().values),
+      initial_index_(&initial_builtins().index), main_(std::make_unique<ModuleState>()) {
     main_->name = "<main>";
     // Python's __name__: "__main__" for the program (a host may set another,
     // as `tg export` does); an imported module's is its name
@@ -47,7 +78,6 @@ Runtime::Runtime(Options opts)
     budget->max_bytes = options.max_memory_bytes;
     budget->max_seconds = options.max_seconds;
     budget->interrupt = options.interrupt;
-    for (auto& [name, v] : make_builtins()) define_builtin(name, std::move(v));
 }
 
 Runtime::~Runtime() {
@@ -82,18 +112,24 @@ codegen::Compiler& Runtime::compiler() {
 }
 
 int Runtime::builtin_slot(std::string_view name) const {
-    auto it = builtin_index_.find(std::string(name));
+    const std::string key(name);
+    if (auto it = initial_index_->find(key); it != initial_index_->end()) return it->second;
+    auto it = builtin_index_.find(key);
     return it == builtin_index_.end() ? -1 : it->second;
 }
 
 void Runtime::define_builtin(const std::string& name, Value v) {
-    auto [it, fresh] = builtin_index_.try_emplace(name, static_cast<int>(builtins_.size()));
-    if (fresh) builtins_.push_back(std::move(v));
-    else builtins_[it->second] = std::move(v);
+    if (const int slot = builtin_slot(name); slot >= 0) {
+        builtins_[static_cast<size_t>(slot)] = std::move(v);
+        return;
+    }
+    builtin_index_.emplace(name, static_cast<int>(builtins_.size()));
+    builtins_.push_back(std::move(v));
 }
 
 std::vector<std::string> Runtime::builtin_names() const {
     std::vector<std::string> out;
+    for (auto& [k, v] : *initial_index_) out.push_back(k);
     for (auto& [k, v] : builtin_index_) out.push_back(k);
     return out;
 }

@@ -242,8 +242,9 @@ public:
 
 private:
     std::unique_ptr<codegen::Compiler> compiler_;
-    std::vector<Value> builtins_;
-    std::unordered_map<std::string, int> builtin_index_;
+    std::vector<Value> builtins_;  // by slot: the initial builtins' (shared), then those defined later
+    const std::unordered_map<std::string, int>* initial_index_;  // slots of the initial builtins (runtime.cpp)
+    std::unordered_map<std::string, int> builtin_index_;         // slots of builtins defined later
     std::unique_ptr<ModuleState> main_;
     std::map<std::string, std::unique_ptr<ModuleState>> modules_;  // by resolved path
 };

@@ -5,6 +5,7 @@
 #include "interp/debug/debugger.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/values/printing.hpp"
 #include "interp/scalar_code.hpp"
@@ -366,6 +367,11 @@ void Evaluator::assign(const Expr& target, Value v) {
 }
 
 void Evaluator::assign_index(const Index& t, const Value& v) {
+    TargetIndices indices(*this, t);
+    store_index(t, v);
+}
+
+void Evaluator::store_index(const Index& t, const Value& v) {
     Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression (assign to an item of a variable)", t.loc);
     if (base->is(Kind::Dict)) {  // d[k] = v: a new key goes last
@@ -373,7 +379,7 @@ void Evaluator::assign_index(const Index& t, const Value& v) {
         base->dict_mut().set(std::move(k), v);
         return;
     }
-    if (int64_t k; base->is(Kind::List) && pure_int_index(t, k) && store_item(*base, k, v)) return;
+    if (int64_t k; base->is(Kind::List) && presets_.empty() && pure_int_index(t, k) && store_item(*base, k, v)) return;
     Subscript sub;
     sub.items = located_index_items(t, base->is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
                                     base->is_tensor() ? &sub.special : nullptr);
@@ -446,23 +452,27 @@ void Evaluator::aug_assign(const AugAssign& s) {
     }
     if (s.target->kind != ExprKind::Index) fail("cannot assign to this expression", s.target->loc);
     const Index& t = s.target->as<Index>();
-    Value* base = lvalue(*t.value);
+    TargetIndices indices(*this, t);  // each index evaluated once, for the read and the store
+    const Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression", t.loc);
-    // `xs[k] += v` by an int: the index computed once, the item read in place
+    // `xs[k] += v` by an int (no index runs code): the index computed once, the item read in place
     int64_t k;
-    if (Value current; base->is(Kind::List) && pure_int_index(t, k) && item_at(*base, k, current)) {
+    if (Value current; base->is(Kind::List) && presets_.empty() && pure_int_index(t, k) && item_at(*base, k, current)) {
         Value rhs = eval(*s.value);
         Value next = apply(current, rhs);
         // the right side may have changed the list (a method called on it)
-        base = lvalue(*t.value);
-        if (!base || !base->is(Kind::List) || !store_item(*base, k, next)) assign_index(t, next);
+        Value* list = lvalue(*t.value);
+        if (!list || !list->is(Kind::List) || !store_item(*list, k, next)) store_index(t, next);
         return;
     }
     Value current = index_value(*base, t);
-    Value rhs = eval(*s.value);
+    Value rhs;
+    {
+        TargetIndices::Paused paused(indices);
+        rhs = eval(*s.value);  // may move what base pointed to: the store walks again
+    }
     Value next = apply(current, rhs);
-    base = lvalue(*t.value);
-    assign_index(t, next);
+    store_index(t, next);
 }
 
 void Evaluator::define_function(const FunctionDef& d) {

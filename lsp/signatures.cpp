@@ -1,5 +1,7 @@
 #include "lsp/signatures.hpp"
 
+#include "interp/reference.hpp"
+
 #include <cstdio>
 
 #include "interp/suggest.hpp"
@@ -69,7 +71,8 @@ std::vector<Signature> builtin_signatures(std::string_view name, const std::vect
             if (auto s = parse_signature(text); s && s->name == name) out.push_back(std::move(*s));
     if (auto s = op_signature(name)) {
         bool same = false;
-        for (const Signature& o : out) same = same || o.label() == s->label();
+        // (the reference's wider form of the op's signature stands for it: pad, clip, sum's dtype=)
+        for (const Signature& o : out) same = same || o.label() == s->label() || interp::widens(o.label(), s->label());
         if (!same) out.push_back(std::move(*s));
     }
     return out;

@@ -1,7 +1,7 @@
 // Drawing a checked figure on PLplot's current stream (render.cpp).
 #include "plot/frame.hpp"
 
-#include <plplot/plplot.h>
+#include "plot/plplot.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,28 +40,28 @@ void draw_image(const Series& s) {
     }
     std::vector<PLINT> gray(256);
     for (int i = 0; i < 256; ++i) gray[size_t(i)] = i;  // black (min) to white (max), as matplotlib's "gray"
-    plscmap1n(256);
-    plscmap1(gray.data(), gray.data(), gray.data(), 256);
-    plimage(const_cast<const double* const*>(rows.data()), static_cast<PLINT>(g.width), static_cast<PLINT>(g.height), 0,
+    plplot().plscmap1n(256);
+    plplot().plscmap1(gray.data(), gray.data(), gray.data(), 256);
+    plplot().plimage(const_cast<const double* const*>(rows.data()), static_cast<PLINT>(g.width), static_cast<PLINT>(g.height), 0,
             static_cast<double>(g.width), 0, static_cast<double>(g.height), lo, hi, 0, static_cast<double>(g.width), 0,
             static_cast<double>(g.height));
 }
 
 void draw_series(const Figure& fig, const Series& s, int color) {
-    plcol0(color);
-    plwidth(2);
+    plplot().plcol0(color);
+    plplot().plwidth(2);
     if (s.kind == Series::Kind::Image) return draw_image(s);
     if (s.kind == Series::Kind::Hist) {
         const double lo = *std::min_element(s.x.begin(), s.x.end()), hi = *std::max_element(s.x.begin(), s.x.end());
         std::vector<double> counts = bin_counts(s.x, s.bins, lo, hi), edges(counts.size());
         const double width = hi > lo ? (hi - lo) / s.bins : 1.0;
         for (size_t i = 0; i < edges.size(); ++i) edges[i] = lo + width * static_cast<double>(i);
-        plbin(static_cast<PLINT>(counts.size()), edges.data(), counts.data(), PL_BIN_NOEXPAND);
+        plplot().plbin(static_cast<PLINT>(counts.size()), edges.data(), counts.data(), PL_BIN_NOEXPAND);
         return;
     }
     const std::vector<double> x = on_axis(s.x, fig.xlog), y = on_axis(s.y, fig.ylog);
-    if (s.kind == Series::Kind::Line) plline(static_cast<PLINT>(x.size()), x.data(), y.data());
-    else plpoin(static_cast<PLINT>(x.size()), x.data(), y.data(), 17);
+    if (s.kind == Series::Kind::Line) plplot().plline(static_cast<PLINT>(x.size()), x.data(), y.data());
+    else plplot().plpoin(static_cast<PLINT>(x.size()), x.data(), y.data(), 17);
 }
 
 void draw_legend(const Figure& fig) {
@@ -82,8 +82,8 @@ void draw_legend(const Figure& fig) {
     const PLINT n = static_cast<PLINT>(texts.size());
     std::vector<PLINT> text_colors(texts.size(), kBlack);
     double width = 0, height = 0;
-    plcol0(kBlack);
-    pllegend(&width, &height, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, PL_POSITION_TOP | PL_POSITION_RIGHT | PL_POSITION_INSIDE,
+    plplot().plcol0(kBlack);
+    plplot().pllegend(&width, &height, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, PL_POSITION_TOP | PL_POSITION_RIGHT | PL_POSITION_INSIDE,
              0.02, 0.02, 0.08, 0, kBlack, 1, 0, 0, n, opts.data(), 1.0, 0.9, 2.0, 0.0, text_colors.data(), texts.data(),
              nullptr, nullptr, nullptr, nullptr, colors.data(), styles.data(), widths.data(), colors.data(), scales.data(),
              symbol_numbers.data(), symbols.data());
@@ -92,17 +92,17 @@ void draw_legend(const Figure& fig) {
 }  // namespace
 
 void draw(const Figure& fig, const Frame& frame) {
-    for (int i = 0; i < 10; ++i) plscol0(1 + i, kPalette[i][0], kPalette[i][1], kPalette[i][2]);
-    plscol0(0, 255, 255, 255);  // the legend's background
-    pladv(0);
-    plvpor(0.1, 0.95, 0.12, 0.9);
-    if (frame.image) plvpas(0.05, 0.95, 0.05, 0.9, static_cast<double>(frame.ymax) / frame.xmax);
-    plwind(frame.xmin, frame.xmax, frame.ymin, frame.ymax);
-    plcol0(kBlack);
-    plwidth(1);
-    if (frame.image) plbox("bc", 0, 0, "bc", 0, 0);
-    else plbox(fig.xlog ? "bclnst" : "bcnst", 0, 0, fig.ylog ? "bclnstv" : "bcnstv", 0, 0);
-    pllab(fig.xlabel.c_str(), fig.ylabel.c_str(), fig.title.c_str());
+    for (int i = 0; i < 10; ++i) plplot().plscol0(1 + i, kPalette[i][0], kPalette[i][1], kPalette[i][2]);
+    plplot().plscol0(0, 255, 255, 255);  // the legend's background
+    plplot().pladv(0);
+    plplot().plvpor(0.1, 0.95, 0.12, 0.9);
+    if (frame.image) plplot().plvpas(0.05, 0.95, 0.05, 0.9, static_cast<double>(frame.ymax) / frame.xmax);
+    plplot().plwind(frame.xmin, frame.xmax, frame.ymin, frame.ymax);
+    plplot().plcol0(kBlack);
+    plplot().plwidth(1);
+    if (frame.image) plplot().plbox("bc", 0, 0, "bc", 0, 0);
+    else plplot().plbox(fig.xlog ? "bclnst" : "bcnst", 0, 0, fig.ylog ? "bclnstv" : "bcnstv", 0, 0);
+    plplot().pllab(fig.xlabel.c_str(), fig.ylabel.c_str(), fig.title.c_str());
     for (size_t i = 0; i < fig.series.size(); ++i) draw_series(fig, fig.series[i], 1 + static_cast<int>(i % 10));
     draw_legend(fig);
 }

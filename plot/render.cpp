@@ -3,7 +3,7 @@
 #include "plot/figure.hpp"
 #include "plot/frame.hpp"
 
-#include <plplot/plplot.h>
+#include "plot/plplot.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +13,15 @@
 #include <unistd.h>
 
 namespace tg::plot {
+
+const Plplot& plplot() {
+    try {
+        static const Plplot p;
+        return p;
+    } catch (const std::runtime_error& e) {
+        throw PlotError(std::string("figures need PLplot: ") + e.what());
+    }
+}
 
 namespace {
 
@@ -37,19 +46,19 @@ std::string take_file(const std::string& path) {
 class Stream {
 public:
     Stream(Format format, const std::string& file) {
-        plgstrm(&previous_);
-        plmkstrm(&stream_);
-        plsdev(format == Format::Svg ? "svg" : "pngcairo");
-        plsfnam(file.c_str());
-        plspage(0, 0, 720, 480, 0, 0);
-        plscolbg(255, 255, 255);
-        plscol0(15, 0, 0, 0);  // black for the frame and the text
-        plsetopt("verbose", "0");
-        plinit();
+        plplot().plgstrm(&previous_);
+        plplot().plmkstrm(&stream_);
+        plplot().plsdev(format == Format::Svg ? "svg" : "pngcairo");
+        plplot().plsfnam(file.c_str());
+        plplot().plspage(0, 0, 720, 480, 0, 0);
+        plplot().plscolbg(255, 255, 255);
+        plplot().plscol0(15, 0, 0, 0);  // black for the frame and the text
+        plplot().plsetopt("verbose", "0");
+        plplot().plinit();
     }
     ~Stream() {
-        plend1();
-        plsstrm(previous_);
+        plplot().plend1();
+        plplot().plsstrm(previous_);
     }
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;

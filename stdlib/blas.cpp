@@ -5,8 +5,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
+#include "stdlib/prefetch.hpp"
 #include "stdlib/shape_ops_util.hpp"
 
 namespace tg::stdlib::blas {
@@ -82,29 +82,12 @@ const Functions& functions_for(std::string_view fn) {
 }
 
 void prefetch() {
-    struct Loader {
-        std::thread thread;
-        ~Loader() {
-            if (thread.joinable()) thread.join();
-        }
-    };
-    static Loader loader;  // joined when the process exits (a dlopen in flight must not be cut)
     static std::once_flag once;
-    std::call_once(once, [] {
-        try {
-            loader.thread = std::thread([] {
-                try {
-                    // loaded, and its first call's one-time setup (buffers) done too
-                    const Functions& f = functions();
-                    float a = 1, b = 1, c = 0;
-                    f.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c, 1);
-                } catch (const std::exception&) {
-                    // reported by the first matmul, located there
-                }
-            });
-        } catch (const std::system_error&) {
-            // no thread: the first matmul loads it, as without prefetching
-        }
+    prefetch_in_background(once, [] {
+        // loaded, and its first call's one-time setup (buffers) done too
+        const Functions& f = functions();
+        float a = 1, b = 1, c = 0;
+        f.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c, 1);
     });
 }
 

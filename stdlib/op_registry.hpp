@@ -16,7 +16,7 @@ namespace tg::stdlib {
 
 class OpRegistry {
 public:
-    OpRegistry() = default;
+    OpRegistry() { by_name_.reserve(256); }  // more than the table's names: no rehashing while it is built
     OpRegistry(const OpRegistry&) = delete;  // OpDef addresses must stay valid
     OpRegistry& operator=(const OpRegistry&) = delete;
     OpRegistry(OpRegistry&&) = default;

@@ -21,7 +21,16 @@ inline std::array<uint32_t, 4> philox_round(std::array<uint32_t, 4> c, uint32_t 
 }
 
 constexpr double kTwoPow24Inv = 1.0 / 16777216.0;
+constexpr double kTwoPow53Inv = 1.0 / 9007199254740992.0;
 constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// The two 64-bit values of a block: v = w[2k] | w[2k + 1] << 32.
+inline uint64_t word64(const std::array<uint32_t, 4>& w, int64_t k) {
+    return uint64_t{w[2 * k]} | (uint64_t{w[2 * k + 1]} << 32);
+}
+
+// 53 random bits / 2^53: the top bits of v (NumPy's next_double).
+inline double u53(uint64_t v) { return static_cast<double>(v >> 11) * kTwoPow53Inv; }
 
 }  // namespace
 
@@ -77,23 +86,56 @@ void fill_normal_f32(uint64_t key, uint64_t c0, int64_t n, double mean, double s
     }
 }
 
-void fill_int_i64(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, int64_t* out) {
+uint64_t random_f64_blocks(int64_t n) { return n <= 0 ? 0 : (static_cast<uint64_t>(n) + 1) / 2; }
+
+void fill_uniform_f64(uint64_t key, uint64_t c0, int64_t n, double low, double high, double* out) {
+    const double span = high - low;
+    for (int64_t base = 0; base < n; base += 2) {
+        auto w = philox4x32(key, c0 + static_cast<uint64_t>(base / 2));
+        for (int64_t j = 0; j < 2 && base + j < n; ++j) out[base + j] = low + span * u53(word64(w, j));
+    }
+}
+
+void fill_normal_f64(uint64_t key, uint64_t c0, int64_t n, double mean, double std, double* out) {
+    for (int64_t i = 0; i < n; i += 2) {
+        auto w = philox4x32(key, c0 + static_cast<uint64_t>(i / 2));
+        double u1 = (static_cast<double>(word64(w, 0) >> 11) + 1.0) * kTwoPow53Inv;
+        double u2 = u53(word64(w, 1));
+        double r = std::sqrt(-2.0 * std::log(u1));
+        double t = kTwoPi * u2;
+        out[i] = mean + std * (r * std::cos(t));
+        if (i + 1 < n) out[i + 1] = mean + std * (r * std::sin(t));
+    }
+}
+
+namespace {
+
+template <class T>
+void fill_int(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, T* out) {
     const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
     if (range <= (uint64_t{1} << 32)) {
         for (int64_t base = 0; base < n; base += 4) {
             auto w = philox4x32(key, c0 + static_cast<uint64_t>(base / 4));
             for (int64_t j = 0; j < 4 && base + j < n; ++j)
-                out[base + j] = static_cast<int64_t>(static_cast<uint64_t>(low) + ((uint64_t{w[j]} * range) >> 32));
+                out[base + j] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + ((uint64_t{w[j]} * range) >> 32)));
         }
         return;
     }
     for (int64_t base = 0; base < n; base += 2) {
         auto w = philox4x32(key, c0 + static_cast<uint64_t>(base / 2));
-        for (int64_t j = 0; j < 2 && base + j < n; ++j) {
-            uint64_t v = uint64_t{w[2 * j]} | (uint64_t{w[2 * j + 1]} << 32);
-            out[base + j] = static_cast<int64_t>(static_cast<uint64_t>(low) + v % range);
-        }
+        for (int64_t j = 0; j < 2 && base + j < n; ++j)
+            out[base + j] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + word64(w, j) % range));
     }
+}
+
+}  // namespace
+
+void fill_int_i64(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, int64_t* out) {
+    fill_int(key, c0, n, low, high, out);
+}
+
+void fill_int_i32(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, int32_t* out) {
+    fill_int(key, c0, n, low, high, out);
 }
 
 }  // namespace tg::stdlib

@@ -33,7 +33,20 @@
 //           v = w[2 * (i % 2)] | uint64(w[2 * (i % 2) + 1]) << 32 of block c0 + i / 2,
 //           x = low + int64(v % range)
 //     (multiply-shift and modulo have a bias below range / 2^32 resp.
-//     range / 2^64, which is accepted.)
+//     range / 2^64, which is accepted.) random_int with dtype i32 draws the
+//     same numbers (low and high fit in i32, so range <= 2^32).
+//   * f64 draws take 64 bits per uniform number, NumPy's way (53 random bits
+//     / 2^53, so every double in [0, 1) that is a multiple of 2^-53 can come
+//     out, not only f32's 2^24 steps):
+//       v(i) := w[2 * (i % 2)] | uint64(w[2 * (i % 2) + 1]) << 32 of block c0 + i / 2
+//       u53(v) := (v >> 11) * 2^-53              (in [0, 1), exact in f64)
+//   * random_uniform (f64), n elements, ceil(n / 2) blocks:
+//       x = low + (high - low) * u53(v(i))
+//   * random_normal (f64), n elements, ceil(n / 2) blocks. Box-Muller on pairs:
+//     pair p = i / 2 uses block c0 + p, v1 = w[0] | w[1] << 32, v2 = w[2] | w[3] << 32:
+//       u1 = ((v1 >> 11) + 1) * 2^-53           (in (0, 1])
+//       u2 = u53(v2)
+//       z as for f32; x = mean + std * z
 #pragma once
 
 #include <array>
@@ -54,8 +67,8 @@ public:
     void reseed(uint64_t seed) { key_ = seed; counter_ = 0; }
     uint64_t key() const { return key_; }
     // Position in the stream, in blocks of 4 words. A random op producing n
-    // values consumes ceil(n / 4) blocks (random_int with a range above 2^32:
-    // ceil(n / 2)), starting at a fresh block.
+    // values consumes ceil(n / 4) blocks (f64 draws and random_int with a
+    // range above 2^32: ceil(n / 2)), starting at a fresh block.
     uint64_t counter() const { return counter_; }
     void set_counter(uint64_t c) { counter_ = c; }
     // Reserve `blocks` blocks; returns the first counter.
@@ -67,7 +80,8 @@ private:
 };
 
 // Blocks a random op of n elements consumes (see above).
-uint64_t random_blocks(int64_t n);                                // uniform, normal
+uint64_t random_blocks(int64_t n);                                // uniform, normal (f32)
+uint64_t random_f64_blocks(int64_t n);                            // uniform, normal (f64)
 uint64_t random_int_blocks(int64_t n, int64_t low, int64_t high);  // random_int
 
 // Fill `out[0..n)` with the elements of the op whose stream starts at block
@@ -75,6 +89,10 @@ uint64_t random_int_blocks(int64_t n, int64_t low, int64_t high);  // random_int
 // (key, c0, i). These are the reference the kernels and compiled code share.
 void fill_uniform_f32(uint64_t key, uint64_t c0, int64_t n, double low, double high, float* out);
 void fill_normal_f32(uint64_t key, uint64_t c0, int64_t n, double mean, double std, float* out);
+void fill_uniform_f64(uint64_t key, uint64_t c0, int64_t n, double low, double high, double* out);
+void fill_normal_f64(uint64_t key, uint64_t c0, int64_t n, double mean, double std, double* out);
 void fill_int_i64(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, int64_t* out);
+// low and high within i32 (the kernel checks): the numbers of fill_int_i64.
+void fill_int_i32(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, int32_t* out);
 
 }  // namespace tg::stdlib

@@ -204,8 +204,7 @@ DType result_dtype(ReduceKind k, DType x) {
 
 std::vector<int> axes_for(ReduceKind k, const Attr& axis, int rank) {
     std::string_view fn = reduce_name(k);
-    if ((k == ReduceKind::Argmax || k == ReduceKind::Argmin) && std::holds_alternative<std::vector<int64_t>>(axis))
-        fail(fn, "axis must be None or an int, not a tuple");
+    if (k == ReduceKind::Argmax || k == ReduceKind::Argmin) kern::check_one_axis(fn, axis);
     return kern::attr_axes(fn, axis, rank);
 }
 

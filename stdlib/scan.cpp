@@ -17,7 +17,7 @@ DType scan_dtype(DType x) { return is_float(x) ? x : DType::I64; }
 // The axis a scan runs along (-1: all elements, flattened).
 int scan_axis(std::string_view fn, const Attr& axis, int rank) {
     if (kern::attr_is_none(axis)) return -1;
-    if (std::holds_alternative<std::vector<int64_t>>(axis)) fail(fn, "axis must be None or an int, not a tuple");
+    kern::check_one_axis(fn, axis);
     // a 0-d x scans as a 1-d one (NumPy: cumsum(5.0, axis=0) is [5.0])
     if (rank == 0) {
         kern::normalize_axis(fn, std::get<int64_t>(axis), 1);  // 0 or -1

@@ -22,6 +22,13 @@ int normalize_axis(std::string_view fn, int64_t axis, int rank) {
 
 bool attr_is_none(const Attr& a) { return std::holds_alternative<std::monostate>(a); }
 
+void check_one_axis(std::string_view fn, const Attr& a) {
+    const auto* v = std::get_if<std::vector<int64_t>>(&a);
+    if (!v) return;
+    if (v->size() == 1) fail(fn, "takes one axis as an int or None, not a tuple");
+    fail(fn, "takes one axis (an int or None), but " + std::to_string(v->size()) + " were given");
+}
+
 std::vector<int> attr_axes(std::string_view fn, const Attr& a, int rank) {
     std::vector<int> axes;
     if (attr_is_none(a)) {

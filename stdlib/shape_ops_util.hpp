@@ -29,6 +29,10 @@ int normalize_axis(std::string_view fn, int64_t axis, int rank);
 // An Axis attr: monostate (all axes) or int or tuple. Sorted, unique, in
 // [0, rank). A repeated axis is an error.
 std::vector<int> attr_axes(std::string_view fn, const Attr& a, int rank);
+// The Axis attr of an op along one axis (cumsum, argmax): a tuple is an
+// error that says so, also for the method form x.cumsum(0, 1), which
+// passes the axes as a tuple ("cumsum: takes one axis (an int or None), but 2 were given").
+void check_one_axis(std::string_view fn, const Attr& a);
 bool attr_is_none(const Attr& a);
 // A Shape attr: an int or a tuple of ints, all >= 0 (shape products are
 // checked by Shape::numel).

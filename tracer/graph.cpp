@@ -1,6 +1,7 @@
 #include "tracer/graph.hpp"
 
 #include "stdlib/cast.hpp"
+#include "stdlib/errors.hpp"
 
 #include <algorithm>
 
@@ -110,12 +111,20 @@ stdlib::Shape Graph::shape_at(ValueId v, std::span<const int64_t> sizes) const {
     return s;
 }
 
+int64_t Graph::SizeConstant::value(int64_t size) const {
+    int64_t v = 0;
+    if (__builtin_mul_overflow(factor, size, &v))
+        throw stdlib::OpError("a size constant (" + std::to_string(factor) + " x a dimension of size " +
+                              std::to_string(size) + ") does not fit in i64");
+    return v;
+}
+
 stdlib::Tensor Graph::constant_at(NodeId n, std::span<const int64_t> sizes) const {
     const stdlib::Tensor& t = std::get<stdlib::Tensor>(nodes_[n].payload);
     for (const SizeConstant& c : size_constants_) {
         if (c.node != n) continue;
         // as the tracer made it from an int: weak float / weak int / strong of t's dtype
-        const int64_t value = c.factor * sizes[static_cast<size_t>(c.symbol)];
+        const int64_t value = c.value(sizes[static_cast<size_t>(c.symbol)]);
         stdlib::Tensor v = stdlib::is_float(t.dtype()) ? stdlib::Tensor::weak_float(static_cast<double>(value))
                                                        : stdlib::Tensor::weak_int(value);
         return t.weak() ? v : stdlib::cast(v, t.dtype());

@@ -198,6 +198,9 @@ public:
         NodeId node;
         int symbol;
         int64_t factor;
+        // factor x the symbol's size; an untrusted .tgx can make the product
+        // overflow i64, which is an error (stdlib::OpError), never a wrap.
+        int64_t value(int64_t size) const;
     };
     struct ShapeAttr {
         NodeId node;

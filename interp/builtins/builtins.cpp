@@ -276,6 +276,7 @@ void add_library_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add_debug_builtins(out);
     add_dict_builtins(out);
     add_set_builtins(out);
+    add_np_dtype_builtins(out);  // last: wraps the builtins of sum, mean, ... defined above
 }
 
 }  // namespace

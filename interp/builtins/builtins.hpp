@@ -92,6 +92,9 @@ void add_np_create_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_form_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_pad_builtins(std::vector<std::pair<std::string, Value>>& out);
 void add_np_unique_builtins(std::vector<std::pair<std::string, Value>>& out);
+// dtype= of sum, prod, mean, cumsum, cumprod (np_dtype.cpp): wraps their builtins, so it runs
+// after every other builtin is added
+void add_np_dtype_builtins(std::vector<std::pair<std::string, Value>>& out);
 // np.linalg's svd, eigh, eig, qr, slogdet, lstsq, matrix_rank, norm (np_linalg*.cpp)
 void add_np_linalg_builtins(std::vector<std::pair<std::string, Value>>& out);
 // all of the above (np_util.cpp)

@@ -306,8 +306,7 @@ Evaluator::GraphCall Evaluator::call_graph(const FunctionObj& fn, const std::sha
                 trace_note(rt_, "native code ready for " + fn.name + "(" + entry->signature.to_string() +
                              "), compiled in the background:\n" + compile_note(*c));
         } catch (const codegen::CodegenError& e) {
-            throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
-                        call_source, args.loc);
+            throw Error(codegen::compile_failure_text(e), call_source, args.loc);
         }
     }
     if (rt_.options.verify) return verify_call(fn, *entry, env, args, call_source, result);
@@ -434,9 +433,8 @@ std::unique_ptr<codegen::CompiledGraph> Evaluator::compile_traced(const tracer::
     } catch (const stdlib::LimitError& e) {  // the deadline or the interrupt while LLVM compiled
         throw Error(e.what(), call_source, loc).as(TraceErrorKind::Limit);
     } catch (const codegen::CodegenError& e) {
-        // a bug in tg, never the program's fault: report it with the graph
-        throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)",
-                    call_source, loc);
+        // a bug in tg or a missing JIT plugin, never the program's fault
+        throw Error(codegen::compile_failure_text(e), call_source, loc);
     }
 }
 

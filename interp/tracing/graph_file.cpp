@@ -5,7 +5,7 @@
 #include "interp/error.hpp"
 #include "interp/tracing/graph_value.hpp"
 #include "interp/runtime.hpp"
-#include "onnx_export/export.hpp"
+#include "onnx_export/plugin.hpp"
 #include "stdlib/file_io.hpp"
 #include "tracer/tgx.hpp"
 
@@ -37,7 +37,7 @@ std::vector<std::byte> graph_onnx_bytes(const Value& v, bool drop_prints, const 
         throw Error(std::string("save: a .onnx file holds a graph (from concrete or load), not a ") + kind_name(v.kind()));
     std::string bytes;
     try {
-        bytes = onnx_export::write_onnx(v.graph().fn, {drop_prints});
+        bytes = onnx_export::write_onnx_model(v.graph().fn, {drop_prints});
     } catch (const onnx_export::ExportError& e) {
         // at the node's line, with the calls it was inlined from (like a graph's run-time error)
         Error err(std::string("save: ") + e.what(), e.where.source, e.where.loc);

@@ -165,8 +165,8 @@ Value make_graph_value(Runtime& rt, tracer::GraphFunction fn) {
     if (!rt.options.no_jit) {
         try {
             obj->compiled = rt.compiler().compile(*obj->fn.graph, obj->fn.name, codegen::Tiering::Background);
-        } catch (const codegen::CodegenError& e) {  // a bug in tg, never the file's fault
-            throw Error(std::string("internal error: ") + e.what() + "\n(please report this; --no-jit avoids it)");
+        } catch (const codegen::CodegenError& e) {  // a bug in tg or a missing plugin, never the file's fault
+            throw Error(codegen::compile_failure_text(e));
         }
     }
     return Value::graph(std::move(obj));

@@ -373,8 +373,9 @@ std::string compile_input(Runtime& rt, GraphEntry& entry) {
         return "  compile " + std::to_string(entry.compiled->compile_ms()) + " ms" +
                (entry.compiled->from_cache() ? " (object cache hit)" : "") + "\n";
     } catch (const codegen::CodegenError& e) {
-        // a bug in tg: the reference interpreter runs the graph instead
-        return std::string("  internal error (please report this): ") + e.what() +
+        // a bug in tg or a missing JIT plugin: the reference interpreter runs the graph instead
+        const bool missing = dynamic_cast<const codegen::JitUnavailable*>(&e) != nullptr;
+        return std::string(missing ? "  " : "  internal error (please report this): ") + e.what() +
                "\n  the graph runs on the reference interpreter\n";
     }
 }

@@ -1,11 +1,14 @@
 // The JIT session: compile LLVM IR text, call it, runtime symbols, the object cache.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
+#include "codegen/jit_plugin.hpp"
 #include "codegen/jit_session.hpp"
 
 using tg::codegen::CodegenError;
@@ -125,4 +128,42 @@ TEST_CASE("two sessions in one process are independent") {
     auto fb = reinterpret_cast<int64_t (*)(int64_t, int64_t)>(b->lookup("tg_add"));
     CHECK(fa(1, 1) == 2);
     CHECK(fb(2, 2) == 4);
+}
+
+TEST_CASE("two threads create the process's first sessions at once: one plugin, loaded once") {
+    // ctest runs each test case in a process of its own: this is the JIT
+    // plugin's first load (docs/embedding.md "What loads when")
+    std::atomic<int> starting{2};
+    const tg::codegen::JitPlugin* plugin[2] = {};
+    int64_t sum[2] = {};
+    std::string error[2];
+    auto run = [&](int i) {
+        starting.fetch_sub(1);
+        while (starting.load() > 0) std::this_thread::yield();
+        try {
+            plugin[i] = &tg::codegen::jit_plugin();
+            auto jit = JitSession::create(JitOptions{.object_cache = false, .cache_dir = {}}, {});
+            jit->add_ir(kAdd, "");
+            sum[i] = reinterpret_cast<int64_t (*)(int64_t, int64_t)>(jit->lookup("tg_add"))(i, 40);
+        } catch (const std::exception& e) {
+            error[i] = e.what();
+        }
+    };
+    std::thread a(run, 0), b(run, 1);
+    a.join();
+    b.join();
+    CHECK(error[0] == "");
+    CHECK(error[1] == "");
+    CHECK(plugin[0] == plugin[1]);
+    CHECK(sum[0] == 40);
+    CHECK(sum[1] == 41);
+}
+
+TEST_CASE("a missing JIT plugin is reported as such, not as an internal error") {
+    using tg::codegen::compile_failure_text;
+    const std::string missing = "cannot load tg's plugin libtg_jit.so.0.2.0 (looked in /opt/tg/lib/tg)";
+    CHECK(compile_failure_text(tg::codegen::JitUnavailable(missing)) ==
+          missing + "\n(--no-jit runs without it; docs/embedding.md \"What loads when\")");
+    CHECK(compile_failure_text(CodegenError("bad IR")) ==
+          "internal error: bad IR\n(please report this; --no-jit avoids it)");
 }

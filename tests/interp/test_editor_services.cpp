@@ -129,3 +129,36 @@ TEST_CASE("a reference line keeps its escaped pipes (norm's |x|, svd's |eigenval
     CHECK(svd->summary.find("S = |eigenvalues|") != std::string::npos);
     CHECK(svd->summary.find("differentiable") != std::string::npos);  // the rest of the cell
 }
+
+TEST_CASE("a builtin's signatures: the widest of each form, one line each") {
+    using tg::interp::widens;
+    CHECK(widens("pad(x, widths, value=0, mode=\"constant\", constant_values=None)", "pad(x, widths, value=0)"));
+    CHECK(widens("clip(x, lo=None, hi=None)", "clip(x, lo, hi)"));
+    CHECK(widens("sum(x, axis=None, keepdims=False, *, dtype=None)", "sum(x, axis=None, keepdims=False)"));
+    CHECK_FALSE(widens("pad(x, widths, value=0)", "pad(x, widths, value=0, mode=\"constant\")"));
+    CHECK_FALSE(widens("clip(x, lo, hi)", "clip(x, lo=None, hi=None)"));  // takes fewer calls
+    CHECK_FALSE(widens("range(start, stop, step=1)", "range(stop)"));       // another form: both stay
+    CHECK_FALSE(widens("sum(x, axis=None, keepdims=False)", "sum(xs)"));
+    CHECK_FALSE(widens("min(a, b, c, ..., key=None)", "min(xs, key=None, default=...)"));
+    CHECK_FALSE(widens("mean(x, axis=None)", "sum(x)"));
+    CHECK_FALSE(widens("pi", "pi"));
+    std::vector<tg::interp::BuiltinDoc> docs = tg::interp::builtin_docs();
+    auto sigs = [&](const char* name) {
+        const tg::interp::BuiltinDoc* d = tg::interp::find_builtin_doc(docs, name);
+        REQUIRE(d != nullptr);
+        return d->signatures;
+    };
+    // the op table's row and the wider form of the same call: the wider one
+    CHECK(sigs("pad") == std::vector<std::string>{"pad(x, widths, value=0, mode=\"constant\", constant_values=None)"});
+    CHECK(sigs("clip") == std::vector<std::string>{"clip(x, lo=None, hi=None, *, a_min=None, a_max=None, min=None, max=None)"});
+    CHECK(sigs("cumsum") == std::vector<std::string>{"cumsum(x, axis=None, *, dtype=None)"});
+    // different forms stay
+    CHECK(sigs("range").size() == 2);
+    CHECK(sigs("sum") == std::vector<std::string>{"sum(x, axis=None, keepdims=False, *, dtype=None)", "sum(xs)"});
+    // `argsort(...)` in a row is the signature before it with its own name
+    CHECK(sigs("argsort") ==
+          std::vector<std::string>{"argsort(x, axis=-1, kind=None, order=None, descending=False, stable=None)"});
+    CHECK(sigs("nanmin") == std::vector<std::string>{"nanmin(x, axis=None, keepdims=False)"});
+    tg::Interpreter in;
+    CHECK(in.help("clip").starts_with("clip(x, lo=None, hi=None, *, a_min=None, a_max=None, min=None, max=None)\n    "));
+}

@@ -6,6 +6,7 @@
 
 #include <functional>
 
+#include "stdlib/errors.hpp"
 #include "tests/tracer/helpers.hpp"
 #include "tracer/generalize.hpp"
 #include "tracer/signature.hpp"
@@ -127,6 +128,11 @@ TEST_CASE("generalize: a reshape to the result's shape and a count of the batch 
     const NodeId r = a.shape_attrs()[0].node;
     CHECK(std::get<std::vector<int64_t>>(a.attrs_at(r, std::vector<int64_t>{50})[1]) == std::vector<int64_t>{50, 1});
     CHECK(print_graph(a).find("const 21.0 (= 3 * ?0)") != std::string::npos);
+    // a factor x size past i64 (a damaged .tgx can say anything) is an error, not a wrap (UBSan found it)
+    Graph::SizeConstant huge = a.size_constants()[0];
+    huge.factor = int64_t{1} << 62;
+    CHECK_THROWS_AS((void)huge.value(4), tg::stdlib::OpError);
+    CHECK(huge.value(1) == int64_t{1} << 62);
 }
 
 TEST_CASE("generalize: what depends on the sizes otherwise is refused, and the graph stays unmarked") {

@@ -150,7 +150,7 @@ TEST_CASE("builder: random ops thread a token and get one back") {
     verify(g);
     CHECK(print_graph(g, {.locations = false}) ==
           "func @r(%0: token) -> (f32[4], token) {\n"
-          "  %1, %2 = random_uniform %0 {shape=(4,), low=0.0, high=1.0} : f32[4], token\n"
+          "  %1, %2 = random_uniform %0 {shape=(4,), low=0.0, high=1.0, dtype=f32} : f32[4], token\n"
           "  yield %1, %2\n"
           "}\n");
 }

@@ -151,7 +151,7 @@ TEST_CASE("interpreter: random ops draw the same numbers as eager at the same st
     tg::stdlib::OpContext ctx{&eager_rng};
     const auto& u = op("random_uniform");
     const auto& nrm = op("random_normal");
-    std::vector<tg::stdlib::Attr> ua{std::vector<int64_t>{5}, 0.0, 1.0}, na{std::vector<int64_t>{3}, 0.0, 1.0};
+    std::vector<tg::stdlib::Attr> ua{std::vector<int64_t>{5}, 0.0, 1.0, tg::stdlib::DType::F32}, na{std::vector<int64_t>{3}, 0.0, 1.0, tg::stdlib::DType::F32};
     Tensor eu = u.eager(ctx, {{}, ua});
     Tensor en = nrm.eager(ctx, {{}, na});
     CHECK(bit_equal(r[0], eu));
@@ -313,7 +313,7 @@ func @loop(%0: token, %n: i64[]) -> (weak i64[], token) {
     %7 = truth %6 : bool[]
     yield %7, %4, %5
   body(%8: weak i64[], %9: token):
-    %10, %11 = random_uniform %9 {shape=(2,), low=0.0, high=1.0} : f32[2], token
+    %10, %11 = random_uniform %9 {shape=(2,), low=0.0, high=1.0, dtype=f32} : f32[2], token
     %12 = print %11, str(%8), " ", str(%10), "\n" : token
     %13 = const 1 : weak i64[]
     %14 = add %8, %13 : weak i64[]
@@ -327,7 +327,7 @@ func @loop(%0: token, %n: i64[]) -> (weak i64[], token) {
     tg::stdlib::OpContext ectx{&eager_rng};
     std::string want;
     for (int k = 0; k < 3; ++k) {
-        std::vector<tg::stdlib::Attr> a{std::vector<int64_t>{2}, 0.0, 1.0};
+        std::vector<tg::stdlib::Attr> a{std::vector<int64_t>{2}, 0.0, 1.0, tg::stdlib::DType::F32};
         want += std::to_string(k) + " " + tg::stdlib::to_str(op("random_uniform").eager(ectx, {{}, a})) + "\n";
     }
     tg::stdlib::Rng rng(7);

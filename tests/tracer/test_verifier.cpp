@@ -169,7 +169,7 @@ TEST_CASE("rule: random ops take a token") {
     Graph g;
     ValueType t[] = {ValueType::of(f32({2}))};
     NodeId n = g.create(Op::Apply, &op("random_uniform"), {}, t,
-                        {std::vector<int64_t>{2}, 0.0, 1.0});
+                        {std::vector<int64_t>{2}, 0.0, 1.0, tg::stdlib::DType::F32});
     g.append(n);
     ValueId out[] = {g.node(n).results[0]};
     g.yield(out);

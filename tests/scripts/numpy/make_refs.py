@@ -42,8 +42,11 @@ def fd_grads(fn, xs, cot, wrt, h=1e-6):
 
 
 class Case:
-    def __init__(self, name, call, fn, *inputs, wrt=(), graph=True):
+    """same_dtype: also check that the result's dtype is NumPy's (dtype= forms;
+    elsewhere tg's dtype rules differ on purpose, docs/numpy.md)"""
+    def __init__(self, name, call, fn, *inputs, wrt=(), graph=True, same_dtype=False):
         self.name, self.call, self.fn, self.inputs, self.wrt, self.graph = name, call, fn, inputs, list(wrt), graph
+        self.same_dtype = same_dtype
 
 
 def write(family, cases, header):
@@ -72,7 +75,11 @@ def write(family, cases, header):
         if c.graph:
             lines.append("@graph")
         lines += ["def f_%s(%s):" % (c.name, params), "    return " + body, "",
-                  "r.check%d(d, \"%s\", f_%s, %s)" % (len(c.inputs), c.name, c.name, c.wrt), ""]
+                  "r.check%d(d, \"%s\", f_%s, %s)" % (len(c.inputs), c.name, c.name, c.wrt)]
+        if c.same_dtype:
+            inputs = ", ".join("d[\"%s_x%d\"]" % (c.name, i) for i in range(len(c.inputs)))
+            lines.append("r.same_dtype(d, \"%s\", f_%s(%s))" % (c.name, c.name, inputs))
+        lines.append("")
     np.savez(os.path.join(HERE, "data", family + ".npz"), **data)
     with open(os.path.join(HERE, family + ".tg"), "w") as f:
         f.write("\n".join(lines))

@@ -3,9 +3,9 @@
 # forms: clip with a None bound, pad's modes and values, unique's return_*
 # and axis, sort / argsort with kind= and descending=, isclose's equal_nan,
 # einsum's implicit output and `...`; ndarray's methods and their varargs
-# forms) the way tests/scripts/numpy/make_refs.py writes its own, with its
+# forms; dtype= of sum, mean, prod, cumsum, cumprod) the way tests/scripts/numpy/make_refs.py writes its own, with its
 # Case and write: data/FAMILY.npz (inputs, NumPy's outputs, finite-difference
-# gradients) and FAMILY.tg for the families forms and methods, checked by
+# gradients) and FAMILY.tg for the families forms, methods and dtypes, checked by
 # refs_module.tg (a link to the NumPy tests' one). Run once by hand with
 # Debian's python3-numpy:
 #     /usr/bin/python3 tests/scripts/pystd/make_refs.py [FAMILY...]
@@ -167,5 +167,57 @@ def methods():
     base.write("methods", cases, "ndarray's methods and their varargs forms")
 
 
+def dtypes():
+    """dtype= of the sums and products: the dtype they accumulate in and
+    give (NumPy's; the dtype of each result is checked too)"""
+    i32, i64, f = ints(3, 4, dtype=np.int32), ints(3, 4), u(3, 4, lo=-2, hi=2)
+    big = np.array([[2**31 - 1, 5, 7], [-2**31, -3, 2**30]], np.int32)  # sums and products wrap in i32
+    t3 = u(2, 3, 4)
+    b = ints(3, 4, lo=0, hi=2) > 0
+    few = ints(2, 3, lo=1, hi=6, dtype=np.int32)
+    D = dict(same_dtype=True)
+    cases = [
+        Case("sum_i32_f64", "sum({0}, dtype=f64)", lambda x: np.sum(x, dtype=np.float64), i32, **D),
+        Case("sum_i32_i32", "sum({0}, axis=1, dtype=i32)", lambda x: np.sum(x, axis=1, dtype=np.int32), big, **D),
+        Case("sum_i64_i32", "sum({0}, dtype=\"int32\")", lambda x: np.sum(x, dtype=np.int32), big.astype(np.int64), **D),
+        Case("sum_f32_f64", "sum({0}, axis=0, dtype=f64)", lambda x: np.sum(x, axis=0, dtype=np.float64), f, wrt=(0,), **D),
+        Case("sum_f32_i64", "sum({0}, dtype=i64)", lambda x: np.sum(x, dtype=np.int64), f, **D),
+        Case("sum_keepdims", "sum({0}, 0, True, dtype=\"f8\")", lambda x: np.sum(x, 0, keepdims=True, dtype="f8"), i64, **D),
+        Case("sum_bool", "sum({0}, axis=0, dtype=bool)", lambda x: np.sum(x, axis=0, dtype=bool), i64, **D),
+        Case("sum_of_bools", "sum({0}, dtype=i32)", lambda x: np.sum(x, dtype=np.int32), b, **D),
+        Case("sum_none", "sum({0}, dtype=None)", lambda x: np.sum(x), i64, **D),
+        Case("sum_method", "{0}.sum(dtype=f64)", lambda x: x.sum(dtype=np.float64), i32, **D),
+        Case("sum_method_varargs", "{0}.sum(0, 2, dtype=f64)", lambda x: x.sum((0, 2), dtype=np.float64), t3, wrt=(0,), **D),
+        Case("prod_i32_f64", "prod({0}, axis=1, dtype=f64)", lambda x: np.prod(x, axis=1, dtype=np.float64), few, **D),
+        Case("prod_i32_i32", "prod({0}, axis=0, dtype=i32)", lambda x: np.prod(x, axis=0, dtype=np.int32), big, **D),
+        Case("prod_f32_f64", "prod({0}, 1, dtype=f64)", lambda x: np.prod(x, 1, dtype=np.float64), f, wrt=(0,), **D),
+        Case("prod_bool", "prod({0}, axis=1, dtype=bool)", lambda x: np.prod(x, axis=1, dtype=bool), i64, **D),
+        Case("prod_method", "{0}.prod(dtype=f32)", lambda x: x.prod(dtype=np.float32), few, **D),
+        Case("mean_i32_f64", "mean({0}, dtype=f64)", lambda x: np.mean(x, dtype=np.float64), i32, **D),
+        Case("mean_i64_i64", "mean({0}, axis=1, dtype=i64)", lambda x: np.mean(x, axis=1, dtype=np.int64), i64, **D),
+        Case("mean_i32_i32", "mean({0}, axis=1, dtype=i32)", lambda x: np.mean(x, axis=1, dtype=np.int32), big, **D),
+        Case("mean_f32_i32", "mean({0}, axis=0, keepdims=True, dtype=i32)",
+             lambda x: np.mean(x, axis=0, keepdims=True, dtype=np.int32), f * 3, **D),
+        Case("mean_f32_f64", "mean({0}, axis=-1, dtype=f64)", lambda x: np.mean(x, axis=-1, dtype=np.float64), f, wrt=(0,), **D),
+        Case("mean_bool", "mean({0}, 0, dtype=bool)", lambda x: np.mean(x, 0, dtype=bool), b, **D),
+        Case("mean_method", "{0}.mean(1, dtype=\"float64\")", lambda x: x.mean(1, dtype=np.float64), i64, **D),
+        Case("cumsum_i32_f64", "cumsum({0}, dtype=f64)", lambda x: np.cumsum(x, dtype=np.float64), i32, **D),
+        Case("cumsum_i64_i32", "cumsum({0}, axis=1, dtype=i32)", lambda x: np.cumsum(x, axis=1, dtype=np.int32),
+             big.astype(np.int64), **D),
+        Case("cumsum_f32_f64", "cumsum({0}, 0, dtype=f64)", lambda x: np.cumsum(x, 0, dtype=np.float64), f, wrt=(0,), **D),
+        Case("cumsum_f32_i32", "cumsum({0}, axis=1, dtype=i32)", lambda x: np.cumsum(x, axis=1, dtype=np.int32), f * 3, **D),
+        Case("cumsum_bool", "cumsum({0}, dtype=bool)", lambda x: np.cumsum(x, dtype=bool), i64, **D),
+        Case("cumsum_method", "{0}.cumsum(1, dtype=f32)", lambda x: x.cumsum(1, dtype=np.float32), i32, **D),
+        Case("cumprod_i32_f64", "cumprod({0}, axis=1, dtype=f64)", lambda x: np.cumprod(x, axis=1, dtype=np.float64),
+             few, **D),
+        Case("cumprod_i32_i32", "cumprod({0}, dtype=i32)", lambda x: np.cumprod(x, dtype=np.int32), big, **D),
+        Case("cumprod_f32_f64", "cumprod({0}, axis=0, dtype=f64)", lambda x: np.cumprod(x, axis=0, dtype=np.float64), f,
+             wrt=(0,), **D),
+        Case("cumprod_method", "{0}.cumprod(dtype=i64)", lambda x: x.cumprod(dtype=np.int64), few, **D),
+    ]
+    base.write("dtypes", cases, "dtype= of sum, prod, mean, cumsum and cumprod")
+
+
 forms()
 methods()
+dtypes()  # last: the families before it keep their random inputs
