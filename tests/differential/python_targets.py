@@ -49,9 +49,19 @@ def fresh_n():
     return 2
 
 
+def walk(m):
+    c = 0
+    for key in m:
+        c += 1
+    return c % 3
+
+
 xs = [1, 2, 3, 4, 5]
 grid = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
 d = {"a": [1, 2], "b": {"x": 1, "y": 2}, "c": 5}
+big = {}
+for i in range(12):
+    big[i] = [i]
 n = 3
 t = 0
 '''
@@ -113,13 +123,22 @@ class Gen:
             lambda: "t = n + fresh_n()",
             lambda: "t = n * k(2) + fresh_n()",
             lambda: "t = xs[fresh_xs()] + xs[k(0)]",
+            # a dict of more than 8 keys with holes left by pop/del, read
+            # whole (walk) by the index of a statement that changes it
+            lambda: "big.pop(k(%d), None)" % r.randint(0, 13),
+            lambda: "big[k(%d)] = [%s]" % (r.randint(0, 13), self.value()),
+            lambda: "big[walk(big)] = [k(%d)]" % r.randint(0, 9),
+            lambda: "big[%d][walk(big) %% 1] += walk(big)" % r.randint(0, 2),
+            lambda: 'd[k("b")][k("x")] = walk(d) + walk(big)',
+            lambda: "grid[walk(big)][walk(d)] += walk(big)",
+            lambda: "t = len(big) + walk(big)",
             lambda: "print(xs, grid, d, n, t, log)",
         ]
         return r.choice(forms)()
 
     def program(self):
         body = [self.statement() for _ in range(self.r.randint(3, 12))]
-        return PRELUDE + "\n".join(body) + "\nprint(xs, grid, d, n, t, log)\n"
+        return PRELUDE + "\n".join(body) + "\nprint(xs, grid, d, n, t, log)\nprint(big)\n"
 
 
 def run(cmd, path):
