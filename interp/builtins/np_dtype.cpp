@@ -1,4 +1,4 @@
-// NumPy's dtype= of sum, prod, mean, cumsum and cumprod (docs/numpy.md): the
+// NumPy's dtype= of sum, prod, mean, cumsum, cumprod, var and std (docs/numpy.md): the
 // dtype the elements are accumulated in and the result has
 // (`sum(x_i32, dtype=f64)`, `x.cumsum(dtype=i32)`). Made of table ops — x
 // cast to dtype, the op, its result cast to dtype — so it traces,
@@ -7,7 +7,9 @@
 //    to i32 wraps as NumPy's accumulation in i32 does, and to bool gives
 //    NumPy's logical or (sum, cumsum) and and (prod, cumprod);
 //  * mean with an integer or bool dtype is NumPy's: the sum in dtype,
-//    divided in f64, cast (truncated) to dtype.
+//    divided in f64, cast (truncated) to dtype;
+//  * var and std take a float dtype only: NumPy's integer variance
+//    truncates its mean and its result, rarely what anyone wants.
 // dtype is a keyword (NumPy's third positional argument of sum is tg's
 // keepdims); without it, or with dtype=None, the call is the builtin's own,
 // with every argument form of the op (x.sum(0, 1), keepdims=...).
@@ -70,6 +72,9 @@ Value with_dtype(Runtime& rt, const CallArgs& a, const std::string& fn, const Bu
     }
     if (w.dtype->is(Kind::None)) return plain(rt, w.args(a));
     const stdlib::DType d = dtype_value(*w.dtype, np::arg(fn, "dtype"));
+    if ((fn == "var" || fn == "std") && !stdlib::is_float(d))
+        throw Error(fn + ": dtype= takes a float dtype (f32 or f64), not " + stdlib::dtype_name(d) +
+                    " (an integer variance would truncate)");
     Value* x = w.operand();
     if (!x) return plain(rt, w.args(a));  // the builtin's error for its missing operand
     Compose c{rt};
@@ -81,7 +86,7 @@ Value with_dtype(Runtime& rt, const CallArgs& a, const std::string& fn, const Bu
 }  // namespace
 
 void add_np_dtype_builtins(std::vector<std::pair<std::string, Value>>& out) {
-    for (const std::string name : {"sum", "prod", "mean", "cumsum", "cumprod"}) {
+    for (const std::string name : {"sum", "prod", "mean", "cumsum", "cumprod", "var", "std"}) {
         auto it = std::find_if(out.rbegin(), out.rend(), [&](const auto& e) { return e.first == name; });
         if (it == out.rend() || !it->second.is(Kind::Builtin)) throw Error("internal error: no builtin " + name);
         // the same builtin (its op, its method forms) with dtype= in front of its own function

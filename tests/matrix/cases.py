@@ -219,6 +219,8 @@ FORMS = {
     # dtype= of the reductions that accumulate (the other forms are derived from the op table)
     "mean": [("dtype_f64", "mean({0}, dtype=f64)", (P, F32)), ("dtype_int", "mean({0}, axis=1, dtype=i32)", (INT, I64)),
              ("dtype_method", "{0}.mean(0, dtype=\"float64\")", (INT, I32))],
+    "var": [("dtype_f64", "var({0}, axis=0, dtype=f64)", (P, F32)), ("dtype_method", "{0}.var(1, dtype=f32)", (INT, I32))],
+    "std": [("dtype_f64", "std({0}, dtype=f64)", (INT, I64)), ("dtype_ddof", "std({0}, 0, ddof=1, dtype=\"f8\")", (P, F32))],
     "prod": [("dtype_f64", "prod({0}, 0, dtype=f64)", (P, F32)), ("dtype_i32", "prod({0}, dtype=i32)", (INT, I64)),
              ("dtype_bool", "{0}.prod(1, dtype=bool)", (INT, I32))],
     "norm": [("def", "norm({0})", (MIX, F32)), ("ord1", "norm({0}, ord=1, axis=-1)", (MIX, F32)),

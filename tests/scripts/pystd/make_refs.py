@@ -214,8 +214,16 @@ def dtypes():
         Case("cumprod_f32_f64", "cumprod({0}, axis=0, dtype=f64)", lambda x: np.cumprod(x, axis=0, dtype=np.float64), f,
              wrt=(0,), **D),
         Case("cumprod_method", "{0}.cumprod(dtype=i64)", lambda x: x.cumprod(dtype=np.int64), few, **D),
+        # var and std: float dtypes only (tg refuses an integer one, docs/numpy.md)
+        Case("var_f32_f64", "var({0}, dtype=f64)", lambda x: np.var(x, dtype=np.float64), f, wrt=(0,), **D),
+        Case("var_i32_f64", "var({0}, axis=1, dtype=f64)", lambda x: np.var(x, axis=1, dtype=np.float64), i32, **D),
+        Case("var_method", "{0}.var(dtype=f32)", lambda x: x.var(dtype=np.float32), i32, **D),
+        Case("std_f32_f64", "std({0}, axis=0, ddof=1, dtype=f64)", lambda x: np.std(x, axis=0, ddof=1, dtype=np.float64),
+             f, wrt=(0,), **D),
+        Case("std_method", "{0}.std(1, dtype=\"float64\")", lambda x: x.std(1, dtype=np.float64), i64, **D),
+        Case("std_none", "std({0}, dtype=None)", lambda x: np.std(x, dtype=np.float32), f, **D),
     ]
-    base.write("dtypes", cases, "dtype= of sum, prod, mean, cumsum and cumprod")
+    base.write("dtypes", cases, "dtype= of sum, prod, mean, cumsum, cumprod, var and std")
 
 
 forms()
