@@ -69,11 +69,10 @@ bool target_operands(const Expr& e, std::vector<const Expr*>& out) {
 
 Evaluator::TargetIndices::TargetIndices(Evaluator& ev, const Expr& target) : ev_(ev), saved_(std::move(ev.presets_)) {
     ev_.presets_.clear();
+    // The common case (`xs[i] = v`): nothing runs code, nothing is collected.
+    if (runs_no_code(target)) return;
     std::vector<const Expr*> operands;
     if (!target_operands(target, operands)) return;
-    bool runs_code = false;
-    for (const Expr* x : operands) runs_code = runs_code || !runs_no_code(*x);
-    if (!runs_code) return;
     // Evaluated with none installed: code they run meets its own targets afresh.
     std::vector<std::pair<const Expr*, Value>> values;
     for (const Expr* x : operands)
