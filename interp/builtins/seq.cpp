@@ -17,6 +17,7 @@
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/scalar_ops.hpp"
 #include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 
@@ -116,10 +117,41 @@ Value reversed(Runtime& rt, const CallArgs& a) {
 
 }  // namespace
 
-// a < b as a Python bool; a dynamic answer while tracing is a trace error.
-// `fn` names the builtin in errors (sorted, sort).
-bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
-    stdlib::spend_work(1);  // a sort of scalars dispatches no op: the limits act here (stdlib/budget.hpp)
+namespace {
+
+// How a pair orders when that needs no dispatch: two numbers (0-d, compared
+// by scalar_binary, as compare() computes them), two strings, lists or
+// tuples of those item by item. Same: neither is less (equal, or a NaN).
+// Unknown: less() decides (any other pair, also its errors).
+enum class Order : uint8_t { Less, Greater, Same, Unknown };
+
+Order quick_order(const Value& a, const Value& b) {
+    stdlib::spend_work(1);  // (the limits act here, as in less())
+    if (const Scalar* x = a.scalar()) {
+        const Scalar* y = b.scalar();
+        Scalar lt, gt;
+        if (!y || !scalar_binary(stdlib::BinaryKind::Lt, *x, *y, lt) ||
+            !scalar_binary(stdlib::BinaryKind::Lt, *y, *x, gt))
+            return Order::Unknown;
+        return lt.nonzero() ? Order::Less : gt.nonzero() ? Order::Greater : Order::Same;
+    }
+    if (a.is(Kind::Str) && b.is(Kind::Str)) {
+        if (a.sym_str() || b.sym_str()) return Order::Unknown;
+        const int c = a.text().compare(b.text());
+        return c < 0 ? Order::Less : c > 0 ? Order::Greater : Order::Same;
+    }
+    if (a.is_sequence() && b.is_sequence()) {  // lexicographic, as less()
+        const auto& x = a.items();
+        const auto& y = b.items();
+        for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+            if (const Order o = quick_order(x[i], y[i]); o != Order::Same) return o;
+        return x.size() < y.size() ? Order::Less : x.size() > y.size() ? Order::Greater : Order::Same;
+    }
+    return Order::Unknown;
+}
+
+// less() of any pair (every kind's own order, and its errors).
+bool general_less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
     if (a.is_sequence() && b.is_sequence()) {
         // lexicographic, as Python orders tuples and lists
         const auto& x = a.items();
@@ -145,6 +177,16 @@ bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
     } catch (const stdlib::OpError& e) {
         throw Error(fn + ": " + e.what());
     }
+}
+
+}  // namespace
+
+// a < b as a Python bool; a dynamic answer while tracing is a trace error.
+// `fn` names the builtin in errors (sorted, sort).
+bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
+    // numbers and strings (a sort's keys) without a Value built per comparison
+    if (const Order o = quick_order(a, b); o != Order::Unknown) return o == Order::Less;
+    return general_less(rt, a, b, fn);
 }
 
 namespace {
