@@ -33,19 +33,24 @@ DictKey dict_key(const Runtime& rt, const Value& k, KeyUse use) {
 }
 
 DictKey dict_key(const Value& k, KeyUse use) {
-    if (k.is(Kind::Str)) return DictKey{false, 0, k.text()};
+    if (k.is(Kind::Str)) {
+        if (const auto* obj = k.str_obj()) return DictKey(*obj);  // the string shared, not copied
+        return DictKey::of_str(k.text());  // (text() says why a string showing traced values cannot be one)
+    }
+    if (const Scalar* s = k.scalar(); s && stdlib::is_int(s->dtype) && s->dtype != stdlib::DType::Bool)
+        return DictKey::of_int(s->i);
     if (k.is_tensor()) {
         const stdlib::TensorType t = k.tensor_type();
         if (t.shape.rank() == 0 && stdlib::is_int(t.dtype) && t.dtype != stdlib::DType::Bool)
-            return DictKey{true, k.tensor().item_i64(), {}};
+            return DictKey::of_int(k.tensor().item_i64());
     }
     throw Error(std::string(use == KeyUse::DictKey ? "dict keys" : "set elements") +
                 " must be strings or integers, not " + kind_desc(k));
 }
 
-Value key_value(const DictKey& k) { return k.is_int ? Value::from_int(k.i) : Value::str(k.s); }
+Value key_value(const DictKey& k) { return k.is_int() ? Value::from_int(k.i()) : Value::str(k.str_obj()); }
 
-std::string key_repr(const DictKey& k) { return k.is_int ? std::to_string(k.i) : quote(k.s); }
+std::string key_repr(const DictKey& k) { return k.is_int() ? std::to_string(k.i()) : quote(k.s()); }
 
 std::string keys_repr(const DictObj& d) {
     std::string out = "[";
@@ -106,7 +111,7 @@ void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& 
 
 void merge_keywords(DictObj& d, const CallArgs& a) {
     for (size_t k = 0; k < a.keywords.size(); ++k)
-        d.set(DictKey{false, 0, std::string(a.keywords[k].name)}, a.keyword_values[k]);
+        d.set(DictKey::of_str(std::string(a.keywords[k].name)), a.keyword_values[k]);
 }
 
 }  // namespace
