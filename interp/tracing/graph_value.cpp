@@ -137,7 +137,7 @@ Value graph_attribute(const Value& x, const std::string& attr) {
     if (attr == "dot") {
         auto dot = std::make_shared<BuiltinObj>(BuiltinObj{"dot", [](Runtime&, const CallArgs& a) {
             // a bound method: the graph is the first argument
-            check_method_arguments(MethodOf::Graph, "dot", CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
+            check_method_arguments(*find_method(MethodOf::Graph, "dot"), CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
             return Value::str(tracer::to_dot(*a.positional[0].graph().fn.graph));
         }});
         return Value::bound(x, Value::builtin(std::move(dot)));

@@ -116,14 +116,9 @@ void merge_keywords(DictObj& d, const CallArgs& a) {
 
 }  // namespace
 
-bool is_dict_method(std::string_view name) { return method_signature(MethodOf::Dict, name) != nullptr; }
-
-bool mutates_dict(std::string_view name) {
-    return name == "pop" || name == "update" || name == "setdefault" || name == "clear";
-}
-
-Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const CallArgs& a) {
-    check_method_arguments(MethodOf::Dict, name, a);  // what each takes: interp/method_signatures.cpp
+Value call_dict_method(Runtime& rt, Method m, Value& dict, const CallArgs& a) {
+    const std::string_view name = m.name();
+    check_method_arguments(m, a);  // what each takes: interp/method_signatures.cpp
     if (name == "keys" || name == "values" || name == "items" || name == "copy" || name == "clear") {
         const DictObj& d = dict.dict();
         if (name == "copy") return dict;  // value semantics: the value is its own copy
