@@ -61,22 +61,9 @@ constexpr auto kSetNames = names_of(kSet);
 constexpr auto kTensorNames = names_of(kTensor);
 constexpr auto kGraphNames = names_of(kGraph);
 
-// A method's signature, and the numbers of positional arguments (below 64)
-// it takes with no keywords: what almost every call passes, accepted
-// without binding them again.
-struct Parsed {
-    CallSignature signature;
-    uint64_t plain_counts = 0;  // bit n: n positional arguments and no keyword fit
-};
-
-std::vector<Parsed> parsed(MethodOf of) {
-    std::vector<Parsed> out;
-    for (std::string_view text : method_signature_texts(of)) {
-        Parsed p{*parse_signature(text), 0};
-        for (size_t n = 0; n < 64; ++n)
-            if (!bind_arguments(p.signature, n, {}, ArityWording::Method, {})) p.plain_counts |= uint64_t(1) << n;
-        out.push_back(std::move(p));
-    }
+std::vector<SignatureCheck> parsed(MethodOf of) {
+    std::vector<SignatureCheck> out;
+    for (std::string_view text : method_signature_texts(of)) out.emplace_back(text, ArityWording::Method);
     return out;
 }
 
@@ -127,8 +114,8 @@ std::span<const std::string_view> set_method_names() { return kSetNames; }
 namespace {
 
 // Every kind's signatures, parsed once per process (constant data, as the op registry).
-const std::vector<Parsed>& signatures(MethodOf of) {
-    static const std::array<std::vector<Parsed>, 6> all = {parsed(MethodOf::List), parsed(MethodOf::Dict),
+const std::vector<SignatureCheck>& signatures(MethodOf of) {
+    static const std::array<std::vector<SignatureCheck>, 6> all = {parsed(MethodOf::List), parsed(MethodOf::Dict),
                                                                   parsed(MethodOf::Str),  parsed(MethodOf::Set),
                                                                   parsed(MethodOf::Tensor), parsed(MethodOf::Graph)};
     return all[static_cast<size_t>(of)];
@@ -147,7 +134,7 @@ std::optional<Method> find_method(MethodOf of, std::string_view name) {
     return Method{of, static_cast<uint8_t>(it - names.begin())};
 }
 
-const CallSignature& Method::signature() const { return signatures(of)[index].signature; }
+const CallSignature& Method::signature() const { return signatures(of)[index].signature(); }
 
 const CallSignature* method_signature(MethodOf of, std::string_view name) {
     const std::optional<Method> m = find_method(of, name);
@@ -187,9 +174,7 @@ MethodIds method_ids_of(const lang::Attribute& a) {
 }
 
 void check_method_arguments(Method m, const CallArgs& args) {
-    const Parsed& p = signatures(m.of)[m.index];
-    if (args.keywords.empty() && args.positional.size() < 64 && (p.plain_counts >> args.positional.size() & 1)) return;
-    check_arguments(p.signature, args, ArityWording::Method);
+    signatures(m.of)[m.index](args);
 }
 
 }  // namespace tg::interp

@@ -91,13 +91,14 @@ const Value* default_arg(const CallArgs& a) {
 // pairs (what `update` and `dict` take); `what` names the argument.
 void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& what) {
     if (from.is(Kind::Dict)) {
-        const DictObj src = from.dict();  // (a copy: `from` may be `d` itself)
+        const DictObj& src = from.dict();
+        if (&src == &d) return;  // (d merged into itself: nothing changes)
         for (size_t i = 0; i < src.size(); ++i) d.set(src.keys()[i], src.values()[i]);
         return;
     }
     if (!from.is_sequence())
         throw Error(what + " must be a dict or a list of (key, value) pairs, not " + kind_desc(from));
-    const std::vector<Value> items = from.items();
+    const std::vector<Value>& items = from.items();  // (read in place: making keys runs no tg code)
     for (size_t i = 0; i < items.size(); ++i) {
         const Value& p = items[i];
         if (!p.is_sequence() || p.items().size() != 2)

@@ -179,7 +179,8 @@ bool set_compare(lang::CmpOp op, const SetObj& a, const SetObj& b) {
 
 void add_set_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto set = [](Runtime& rt, const CallArgs& a) {
-        check_arguments("set(iterable=(), /)", a);  // docs/builtins.md
+        static const SignatureCheck check("set(iterable=(), /)");  // parsed once per process
+        check(a);  // docs/builtins.md
         if (a.positional.empty()) return Value::set(SetObj{});
         return Value::set(set_from(rt, a.positional[0], "set: argument `iterable`"));
     };
