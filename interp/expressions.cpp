@@ -780,6 +780,27 @@ std::pair<int64_t, int64_t> slice_run(const stdlib::IndexItem& it, int64_t n) {
     return {lo, std::max(lo, clamp(it.hi, n))};
 }
 
+// A slice by step 1 of a string (its characters), a list or a tuple: one
+// run of items, read in place.
+Value slice_by_one(const Value& base, const stdlib::IndexItem& it) {
+    if (base.is(Kind::Str)) {
+        const TextChars chars = base.text_chars();
+        const auto [lo, hi] = slice_run(it, chars.size());
+        return Value::str(std::string(chars.range(lo, hi)));
+    }
+    const std::vector<Value>& xs = base.items();
+    const auto [lo, hi] = slice_run(it, static_cast<int64_t>(xs.size()));
+    std::vector<Value> run(xs.begin() + lo, xs.begin() + hi);
+    return base.is(Kind::List) ? Value::list(std::move(run)) : Value::tuple(std::move(run));
+}
+
+// x[lo:hi] written with one slice and no step, or null.
+const Slice* plain_slice(const Index& e) {
+    if (e.indices.size() != 1 || e.is_tuple || e.indices[0]->kind != ExprKind::Slice) return nullptr;
+    const Slice& s = e.indices[0]->as<Slice>();
+    return s.step ? nullptr : &s;
+}
+
 }  // namespace
 
 Value Evaluator::index_value(const Value& base, const Index& e) {
@@ -789,12 +810,28 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
         if (!v) fail("key " + key_repr(k) + " is not in the dict", e.loc);
         return *v;
     }
+    // s[i:j] of a string, list or tuple (the hot case of string work): no index list built
+    const Slice* plain = plain_slice(e);
+    if (!(base.is_sequence() || (base.is(Kind::Str) && !base.sym_str()))) plain = nullptr;
+    stdlib::IndexItem run;
     Subscript sub;
-    sub.items = located_index_items(e, base.is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
-                                    base.is_tensor() ? &sub.special : nullptr);
+    if (plain) {
+        run.kind = stdlib::IndexItem::Slice;
+        try {  // (located as located_index_items locates them)
+            if (plain->lo) run.lo = slice_bound(*plain->lo);
+            if (plain->hi) run.hi = slice_bound(*plain->hi);
+        } catch (Error& err) {
+            err.locate(source(), e.loc);
+            throw;
+        }
+    } else {
+        sub.items = located_index_items(e, base.is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
+                                        base.is_tensor() ? &sub.special : nullptr);
+    }
     const std::vector<stdlib::IndexItem>& items = sub.items;
     at(e.loc);
     try {
+        if (plain) return slice_by_one(base, run);
         if (base.is_tensor()) {
             if (sub.advanced()) return index_advanced(rt_, base, sub);
             return index_tensor(rt_, base, items, sub.dynamic);
@@ -814,13 +851,7 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
                                 " is out of range for length " + std::to_string(n));
                 return str ? Value::str(std::string(chars->at(k))) : base.items()[static_cast<size_t>(k)];
             }
-            if (items[0].step.value_or(1) == 1) {  // by step 1: one run of items, read in place
-                const auto [lo, hi] = slice_run(items[0], n);
-                if (str) return Value::str(std::string(chars->range(lo, hi)));
-                const std::vector<Value>& xs = base.items();
-                std::vector<Value> run(xs.begin() + lo, xs.begin() + hi);
-                return base.is(Kind::List) ? Value::list(std::move(run)) : Value::tuple(std::move(run));
-            }
+            if (items[0].step.value_or(1) == 1) return slice_by_one(base, items[0]);  // one run, read in place
             const std::vector<int64_t> positions = slice_positions(items[0], n);
             if (str) return Value::str(chars->gather(positions));
             std::vector<Value> out;
