@@ -11,13 +11,13 @@
 #include <numbers>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/builtins/sort_order.hpp"
 #include "interp/call_signature.hpp"
 #include "interp/check_args.hpp"
 #include "interp/autodiff/autodiff.hpp"
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
-#include "interp/scalar_ops.hpp"
 #include "interp/suggest.hpp"
 #include "interp/tracing/trace.hpp"
 
@@ -126,41 +126,6 @@ Value reversed(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(xs));
 }
 
-}  // namespace
-
-namespace {
-
-// How a pair orders when that needs no dispatch: two numbers (0-d, compared
-// by scalar_binary, as compare() computes them), two strings, lists or
-// tuples of those item by item. Same: neither is less (equal, or a NaN).
-// Unknown: less() decides (any other pair, also its errors).
-enum class Order : uint8_t { Less, Greater, Same, Unknown };
-
-Order quick_order(const Value& a, const Value& b) {
-    stdlib::spend_work(1);  // (the limits act here, as in less())
-    if (const Scalar* x = a.scalar()) {
-        const Scalar* y = b.scalar();
-        Scalar lt, gt;
-        if (!y || !scalar_binary(stdlib::BinaryKind::Lt, *x, *y, lt) ||
-            !scalar_binary(stdlib::BinaryKind::Lt, *y, *x, gt))
-            return Order::Unknown;
-        return lt.nonzero() ? Order::Less : gt.nonzero() ? Order::Greater : Order::Same;
-    }
-    if (a.is(Kind::Str) && b.is(Kind::Str)) {
-        if (a.sym_str() || b.sym_str()) return Order::Unknown;
-        const int c = a.text().compare(b.text());
-        return c < 0 ? Order::Less : c > 0 ? Order::Greater : Order::Same;
-    }
-    if (a.is_sequence() && b.is_sequence()) {  // lexicographic, as less()
-        const auto& x = a.items();
-        const auto& y = b.items();
-        for (size_t i = 0; i < x.size() && i < y.size(); ++i)
-            if (const Order o = quick_order(x[i], y[i]); o != Order::Same) return o;
-        return x.size() < y.size() ? Order::Less : x.size() > y.size() ? Order::Greater : Order::Same;
-    }
-    return Order::Unknown;
-}
-
 // less() of any pair (every kind's own order, and its errors).
 bool general_less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
     if (a.is_sequence() && b.is_sequence()) {
@@ -232,9 +197,14 @@ std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArg
     std::vector<size_t> order(xs.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     // Python's reverse=True keeps equal items in their original order too
-    std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
-        return reverse ? less(rt, keys[j], keys[i], fn) : less(rt, keys[i], keys[j], fn);
-    });
+    if (const std::optional<FlatKeys> flat = FlatKeys::of(keys))  // numbers, strings, tuples of them
+        std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+            return reverse ? flat->order(j, i) == Order::Less : flat->order(i, j) == Order::Less;
+        });
+    else
+        std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+            return reverse ? less(rt, keys[j], keys[i], fn) : less(rt, keys[i], keys[j], fn);
+        });
     std::vector<Value> out;
     out.reserve(xs.size());
     for (size_t i : order) out.push_back(std::move(xs[i]));
