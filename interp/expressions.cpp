@@ -794,6 +794,28 @@ Value slice_by_one(const Value& base, const stdlib::IndexItem& it) {
     return base.is(Kind::List) ? Value::list(std::move(run)) : Value::tuple(std::move(run));
 }
 
+// x[k] written with one index that is not a slice, or null.
+const Expr* single_index(const Index& e) {
+    if (e.indices.size() != 1 || e.is_tuple) return nullptr;
+    const ExprKind k = e.indices[0]->kind;
+    return k == ExprKind::Slice || k == ExprKind::Ellipsis ? nullptr : e.indices[0].get();
+}
+
+// An index operand evaluated already, read by the general indexing path
+// (index_operand) instead of evaluating it again, while this lives.
+class PresetIndex {
+public:
+    PresetIndex(std::vector<std::pair<const Expr*, Value>>& presets, const Expr& x, Value v) : presets_(presets) {
+        presets_.emplace_back(&x, std::move(v));
+    }
+    ~PresetIndex() { presets_.pop_back(); }
+    PresetIndex(const PresetIndex&) = delete;
+    PresetIndex& operator=(const PresetIndex&) = delete;
+
+private:
+    std::vector<std::pair<const Expr*, Value>>& presets_;
+};
+
 // x[lo:hi] written with one slice and no step, or null.
 const Slice* plain_slice(const Index& e) {
     if (e.indices.size() != 1 || e.is_tuple || e.indices[0]->kind != ExprKind::Slice) return nullptr;
@@ -810,9 +832,20 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
         if (!v) fail("key " + key_repr(k) + " is not in the dict", e.loc);
         return *v;
     }
+    const bool sequence = base.is_sequence() || (base.is(Kind::Str) && !base.sym_str());
+    // xs[k] with an index that runs code (eval_index took the others): the
+    // item without an index list; for any other k (not an int, out of
+    // range) the general path below, reading k as evaluated here.
+    std::optional<PresetIndex> preset;
+    if (const Expr* x = single_index(e); x && sequence) {
+        Value scratch;
+        Value k = index_operand(*x, scratch);
+        if (const Scalar* s = k.scalar(); s && stdlib::is_int(s->dtype))
+            if (Value out; item_at(base, s->i, out)) return out;
+        preset.emplace(presets_, *x, std::move(k));
+    }
     // s[i:j] of a string, list or tuple (the hot case of string work): no index list built
-    const Slice* plain = plain_slice(e);
-    if (!(base.is_sequence() || (base.is(Kind::Str) && !base.sym_str()))) plain = nullptr;
+    const Slice* plain = sequence ? plain_slice(e) : nullptr;
     stdlib::IndexItem run;
     Subscript sub;
     if (plain) {
