@@ -1081,6 +1081,7 @@ DictKey Evaluator::index_key(const Index& e) {
 Value Evaluator::eval_dict(const DictExpr& d) {
     check_stack(d.loc);
     DictObj out;
+    out.reserve(d.keys.size());
     for (size_t i = 0; i < d.keys.size(); ++i) {
         DictKey k = key_at(eval(*d.keys[i]), d.keys[i]->loc);
         out.set(std::move(k), eval(*d.values[i]));  // a repeated key keeps its place and takes the last value

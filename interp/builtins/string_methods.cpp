@@ -149,6 +149,12 @@ Value StringMethod::split() {
     const std::string& s = self();
     std::vector<Value> parts;
     if (sep) {
+        size_t count = 1;  // the parts, counted first (one allocation for the list)
+        for (size_t k = s.find(*sep); k != std::string::npos && (maxsplit < 0 || static_cast<int64_t>(count) <= maxsplit);
+             k = s.find(*sep, k + sep->size()))
+            ++count;
+        stdlib::check_fits(Value::slots_bytes(count), "a list");
+        parts.reserve(count);
         size_t start = 0;
         while (maxsplit < 0 || static_cast<int64_t>(parts.size()) < maxsplit) {
             const size_t k = s.find(*sep, start);

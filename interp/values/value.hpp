@@ -512,6 +512,11 @@ struct DictObj {
     }
     // d[k] = v: a new key goes last, an existing one keeps its place.
     void set(DictKey k, Value v);
+    // Room for n entries in all (a dict display, dict(pairs)): no regrowth while they are set.
+    void reserve(size_t n) {
+        keys_.reserve(n);
+        values_.reserve(n);
+    }
     // Removes k (false if absent); the keys after it keep their order.
     bool erase(const DictKey& k);
     size_t size() const { return keys_.size() - holes_; }
