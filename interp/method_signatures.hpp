@@ -52,7 +52,7 @@ std::optional<Method> find_method(MethodOf of, std::string_view name);
 // What a method's name is for every kind at once: a call site `x.name(...)`
 // looks its name up once, when the resolver sees it (method_code), not at
 // each call.
-struct MethodIds {
+struct alignas(8) MethodIds {  // (8 bytes: copied as one word)
     std::array<int8_t, std::size(kMethodKinds)> index{};  // per kind: in method_names(of), or -1
     uint8_t changing = 0;  // per kind, bit `of`: the method changes_receiver()
     std::optional<Method> of(MethodOf k) const {

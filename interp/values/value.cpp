@@ -279,7 +279,7 @@ std::pair<size_t, size_t> DictObj::probe(const DictKey& k, size_t hash) const {
 void DictObj::build_index(size_t live) const {
     size_t size = 16;
     int bits = 4;
-    while (size < 4 * live) {  // at most 1/4 full after a rebuild, 1/2 before the next one
+    while (size < 3 * live) {  // at most 1/3 full after a rebuild, 2/3 before the next one
         size *= 2;
         ++bits;
     }
@@ -304,7 +304,7 @@ void DictObj::append(DictKey k, Value v, size_t hash, size_t slot) {
     keys_.push_back(std::move(k));
     values_.push_back(std::move(v));
     if (!dead_.empty()) dead_.push_back(false);
-    if (table_.empty() ? keys_.size() > kSmall : (size() + tombstones_) * 2 > table_.size()) build_index(size());
+    if (table_.empty() ? keys_.size() > kSmall : (size() + tombstones_) * 3 > table_.size() * 2) build_index(size());
 }
 
 void DictObj::set(DictKey k, Value v) {

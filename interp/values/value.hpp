@@ -478,7 +478,7 @@ private:
 // dicts are records of a few fields); a larger one keeps `table_`, an
 // open-addressing hash table (linear probing) of positions into keys_,
 // each beside 32 bits of its key's hash, so most probes that miss read no
-// key. Removing a key leaves a hole (its slot is marked dead, its table
+// key (at most 2/3 full, as CPython's dicts; 12-24 bytes a key). Removing a key leaves a hole (its slot is marked dead, its table
 // entry a tombstone) instead of moving every later entry up, so
 // `d.pop(k)` and `del d[k]` cost O(1) amortized however many entries
 // follow; the holes are squeezed out when they outnumber the live
