@@ -5,9 +5,9 @@
 // runs three of these per iteration, and a call plus the general promotion
 // cost as much as the arithmetic. Same semantics as stdlib::binary's 0-d
 // path (same promotion, docs/builtins.md; the same element functions, so integers
-// wrap); every case not covered here (bool, integer
-// division by zero, pow...) returns false and the caller takes the general
-// path.
+// wrap); every case not covered here (bool, integer division by zero, an
+// integer to a negative power...) returns false and the caller takes the
+// general path.
 #pragma once
 
 #include <type_traits>
@@ -49,6 +49,9 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     case B::Mod:
         if (!std::is_floating_point_v<T> && y == 0) return false;
         return put(elem::Mod::f(x, y));
+    case B::Pow:  // (an int to a negative power is the general path's error)
+        if (!std::is_floating_point_v<T> && y < 0) return false;
+        return put(elem::Pow::f(x, y));
     case B::Eq: out = Scalar::of_bool(x == y); return true;
     case B::Ne: out = Scalar::of_bool(x != y); return true;
     case B::Lt: out = Scalar::of_bool(x < y); return true;

@@ -221,10 +221,13 @@ TEST_CASE("the scalar fast path agrees with stdlib::binary") {
         // an int with a float (int_with_float): rounding of a big int to f32, NaN, inf
         Scalar::of_int((int64_t{1} << 40) + 1, DType::I64), Scalar::of_float(std::nan(""), DType::F32),
         Scalar::of_float(-INFINITY, DType::F64, true),
+        // small exponents (pow): 0, 2, 3 and a negative one
+        Scalar::of_int(0, DType::I64, true), Scalar::of_int(2, DType::I64, true), Scalar::of_int(3, DType::I32),
+        Scalar::of_int(-2, DType::I64),
     };
     const BinaryKind kinds[] = {BinaryKind::Add, BinaryKind::Sub, BinaryKind::Mul, BinaryKind::Div,
                                 BinaryKind::FloorDiv, BinaryKind::Mod, BinaryKind::Lt, BinaryKind::Eq,
-                                BinaryKind::Ne, BinaryKind::Le, BinaryKind::Gt, BinaryKind::Ge};
+                                BinaryKind::Ne, BinaryKind::Le, BinaryKind::Gt, BinaryKind::Ge, BinaryKind::Pow};
     int compared = 0;
     for (const auto& a : cases)
         for (const auto& b : cases)
