@@ -173,10 +173,8 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
         const bool mutates = ids.changes(is_dict ? MethodOf::Dict : is_set ? MethodOf::Set : MethodOf::List);
         Value* target = mutates ? lvalue(*at.value) : nullptr;
         indices.reset();  // (a sort's key runs code: it must not see them)
-        Value temp;
         if (!target) {
-            temp = recv;
-            target = &temp;
+            target = &recv;  // (a copy already: what the method changes is dropped with it)
         } else {
             // The variable's list is changed in place, not copied first
             // (copy-on-write): no other reference may be held here, neither
