@@ -7,7 +7,7 @@ namespace tg::interp {
 TextChars::Starts TextChars::starts_of(std::string_view s) {
     const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
     if (ascii) return nullptr;
-    auto starts = std::make_shared<std::vector<size_t>>();
+    auto starts = std::make_unique<std::vector<size_t>>();
     starts->reserve(s.size() + 1);
     for (size_t i = 0; i < s.size(); i += char_bytes(static_cast<unsigned char>(s[i]), s.size() - i))
         starts->push_back(i);

@@ -25,13 +25,15 @@ inline size_t char_bytes(unsigned char lead, size_t left) {
 
 class TextChars {
 public:
-    using Starts = std::shared_ptr<const std::vector<size_t>>;
+    using Starts = std::unique_ptr<const std::vector<size_t>>;
     // Where each character of s starts, then s.size(); null when every
     // byte is a character (ASCII, or no bytes): then character k is byte k.
     static Starts starts_of(std::string_view s);
 
-    TextChars(std::string_view s, Starts starts) : s_(s), starts_(std::move(starts)) {}
-    explicit TextChars(std::string_view s) : TextChars(s, starts_of(s)) {}
+    // With the starts a string keeps (Value::text_chars; null: ASCII), read
+    // while that string lives.
+    TextChars(std::string_view s, const std::vector<size_t>* starts) : s_(s), starts_(starts) {}
+    explicit TextChars(std::string_view s) : s_(s), owned_(starts_of(s)), starts_(owned_.get()) {}
 
     int64_t size() const {
         return starts_ ? static_cast<int64_t>(starts_->size()) - 1 : static_cast<int64_t>(s_.size());
@@ -54,7 +56,8 @@ public:
 
 private:
     std::string_view s_;
-    Starts starts_;
+    Starts owned_;  // (made by the constructor that has no string object to keep them)
+    const std::vector<size_t>* starts_;
 };
 
 }  // namespace tg::interp

@@ -173,6 +173,7 @@ bool Value::identical(const Value& o) const {
 // Every variable slot, list item, tuple item and dict value is one: a
 // Value that grows costs memory and time everywhere (docs/performance.md).
 static_assert(sizeof(Value) <= 24, "a Value is a variant of 16-byte alternatives");
+static_assert(sizeof(StrObj) <= 72, "a string object and its control block fit malloc's 96-byte size");
 
 size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
 size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
@@ -217,8 +218,7 @@ bool Value::append_text_unshared(std::string_view more) {
     stdlib::spend_work(static_cast<int64_t>(more.size()));
     obj.text.append(more);
     obj.charge.set(text_bytes(total), "a string");
-    obj.char_starts = nullptr;
-    obj.indexed = false;
+    obj.drop_char_starts();
     obj.hash.store(0, std::memory_order_relaxed);
     return true;
 }
@@ -226,11 +226,11 @@ bool Value::append_text_unshared(std::string_view more) {
 TextChars Value::text_chars() const {
     const std::string& t = text();
     const StrObj& obj = *std::get<std::shared_ptr<const StrObj>>(v_);
-    if (!obj.indexed) {
-        obj.char_starts = TextChars::starts_of(t);
-        obj.indexed = true;
+    if (!obj.char_starts) {
+        TextChars::Starts starts = TextChars::starts_of(t);
+        obj.char_starts = starts ? starts.release() : StrObj::ascii();
     }
-    return TextChars(t, obj.char_starts);
+    return TextChars(t, obj.char_starts == StrObj::ascii() ? nullptr : obj.char_starts);
 }
 
 Value Value::function(std::shared_ptr<const FunctionObj> f) {

@@ -120,14 +120,26 @@ struct TupleObj {
     std::vector<Value> items;
     stdlib::Charge charge;
 };
+// 72 bytes (a string object and its control block fit malloc's 96-byte
+// size; every dict key, field and line is one).
 struct StrObj {
     std::string text;
     stdlib::Charge charge;
     // Where each character starts (text_chars.hpp), made by the first
-    // index, slice or len of the string and dropped when it is appended to;
-    // null once known to be ASCII (`indexed` says whether it is known).
-    mutable std::shared_ptr<const std::vector<size_t>> char_starts;
-    mutable bool indexed = false;
+    // index, slice or len of the string and dropped when it is appended to:
+    // null until then, ascii() once known to be ASCII, else owned here.
+    mutable const std::vector<size_t>* char_starts = nullptr;
+    static const std::vector<size_t>* ascii() {  // (a mark, never read)
+        return reinterpret_cast<const std::vector<size_t>*>(alignof(std::vector<size_t>));
+    }
+    void drop_char_starts() const {
+        if (char_starts != ascii()) delete char_starts;
+        char_starts = nullptr;
+    }
+    StrObj() = default;
+    StrObj(const StrObj&) = delete;
+    StrObj& operator=(const StrObj&) = delete;
+    ~StrObj() { drop_char_starts(); }
     // The hash of `text` as a dict key (DictKey), computed by the first
     // lookup and kept: 0 until then. Reset when the text is appended to.
     // (Atomic, relaxed: a string constant two interpreters share may be

@@ -197,6 +197,21 @@ TEST_CASE("a dict agrees with a reference map through random stores, removals, l
     }
 }
 
+TEST_CASE("a string keeps where its characters start until it is appended to") {
+    Value s = Value::str("h\xc3\xa9llo");  // "héllo": 5 characters, 6 bytes
+    CHECK(s.text_chars().size() == 5);
+    CHECK(s.text_chars().at(1) == "\xc3\xa9");
+    REQUIRE(s.append_text_unshared("\xe2\x82\xac!"));  // "€!": the table is made again
+    CHECK(s.text_chars().size() == 7);
+    CHECK(s.text_chars().range(5, 7) == "\xe2\x82\xac!");
+    Value a = Value::str("ascii");
+    CHECK(a.text_chars().size() == 5);
+    REQUIRE(a.append_text_unshared("\xc3\xa9"));  // ASCII no more
+    CHECK(a.text_chars().size() == 6);
+    CHECK(a.text_chars().at(5) == "\xc3\xa9");
+    CHECK(TextChars("\xc3\xa9t\xc3\xa9").size() == 3);  // (a text with no string object: its own table)
+}
+
 TEST_CASE("0-d tensors are unboxed scalars and round-trip through stdlib tensors") {
     Value v(tg::stdlib::Tensor::scalar(2.5, DType::F64));
     REQUIRE(v.scalar() != nullptr);
