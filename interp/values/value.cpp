@@ -174,6 +174,7 @@ bool Value::identical(const Value& o) const {
 // Value that grows costs memory and time everywhere (docs/performance.md).
 static_assert(sizeof(Value) <= 24, "a Value is a variant of 16-byte alternatives");
 static_assert(sizeof(StrObj) <= 72, "a string object and its control block fit malloc's 96-byte size");
+static_assert(sizeof(DictObj) <= 152, "a dict object and its control block fit malloc's 176-byte size");
 
 size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
 size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
@@ -284,7 +285,7 @@ void DictObj::build_index(size_t live) const {
         ++bits;
     }
     table_.assign(size, 0);
-    shift_ = 64 - bits;
+    shift_ = static_cast<uint8_t>(64 - bits);
     tombstones_ = 0;
     for (size_t i = 0; i < keys_.size(); ++i) {
         if (holes_ && dead_[i]) continue;

@@ -567,9 +567,10 @@ private:
     mutable std::vector<Value> values_;
     mutable std::vector<uint64_t> table_;  // (only once more than kSmall keys; a power of 2 long)
     mutable std::vector<bool> dead_;  // per slot: removed (empty while there are no holes)
-    mutable size_t holes_ = 0;
-    mutable size_t tombstones_ = 0;  // table entries marked removed
-    mutable int shift_ = 64;         // 64 - log2(table_.size())
+    // (32 bits: a dict holds fewer than 2^32 entries, DictObj::append)
+    mutable uint32_t holes_ = 0;
+    mutable uint32_t tombstones_ = 0;  // table entries marked removed
+    mutable uint8_t shift_ = 64;       // 64 - log2(table_.size())
 };
 
 // Set elements in the order sets are iterated and printed (docs/language.md
