@@ -402,7 +402,7 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
             // On the live call stack while its graph runs: a fault in compiled
             // code is reported at this call (the trace on a miss has its frame),
             // a pause in it stops here.
-            Frame running{nullptr, nullptr, fn.module, &static_cast<const FunctionFacts*>(fn.info)->source, {}};
+            Frame running{nullptr, nullptr, fn.module, &static_cast<const FunctionFacts*>(fn.info)->source};
             running.function = &fn.name;
             running.is_graph = true;
             running.call_source = &call_source;
@@ -449,7 +449,7 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
         rt_.trace->inlined = std::make_shared<const tracer::CallSite>(
             tracer::CallSite{fn.name, fn.is_graph, call_source, args.loc, saved_inlined});
     }
-    Frame frame{env.get(), &env, fn.module, &facts->source, {}};
+    Frame frame{env.get(), &env, fn.module, &facts->source};
     frame.function = &fn.name;
     frame.is_graph = fn.is_graph;
     frame.call_source = &call_source;

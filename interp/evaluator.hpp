@@ -66,6 +66,10 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n);
 
 // One active tg function call (or module top level).
 struct Frame {
+    // A constructor, not aggregate initialization: that zero-filled the
+    // whole frame first (a `rep stos` per call), then set the members.
+    Frame(Env* env_, const std::shared_ptr<Env>* owner, ModuleState* module_, const lang::SourcePtr* source_)
+        : env(env_), env_owner(owner), module(module_), source(source_) {}
     Env* env = nullptr;                // locals; null at module level (its variables are globals)
     // The shared_ptr that keeps env alive (its caller's, which outlives the
     // frame: no reference count per call); closures created here share it.

@@ -1087,7 +1087,7 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
     env->slots.resize(facts->num_slots());
     env->parent = f_->owner();
     env->facts = facts;
-    Frame frame{env.get(), &env, f_->module, f_->source, {}};
+    Frame frame{env.get(), &env, f_->module, f_->source};
     Frame* saved = f_;
     f_ = &frame;
     std::vector<Value> out;

@@ -17,7 +17,7 @@ using namespace lang;
 
 void Evaluator::run_module(ModuleState& m, const lang::Module& chunk, const std::function<void(const Value&)>* echo) {
     set_step_limit();
-    Frame frame{nullptr, nullptr, &m, &chunk.source, {}};
+    Frame frame{nullptr, nullptr, &m, &chunk.source};
     OnCallStack on_stack(rt_, frame);
     Frame* saved = f_;
     f_ = &frame;
