@@ -451,7 +451,12 @@ void Evaluator::aug_assign(const AugAssign& s) {
             throw;
         }
     };
-    auto apply = [&](const Value& cur, const Value& rhs) { return located([&] { return binary(rt_, s.op, cur, rhs); }); };
+    auto apply = [&](const Value& cur, const Value& rhs) {
+        // two numbers: eval_binary's scalar path (no 0-d tensors)
+        if (const Scalar *a = cur.scalar(), *b = rhs.scalar(); a && b && s.op != BinOp::MatMul && !rt_.options.debug_nans)
+            if (Scalar out; scalar_binary(binary_kind(s.op), *a, *b, out)) return Value(out);
+        return located([&] { return binary(rt_, s.op, cur, rhs); });
+    };
     if (s.target->kind == ExprKind::Name) {
         const Name& n = s.target->as<Name>();
         Value rhs = eval(*s.value);
