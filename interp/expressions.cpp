@@ -470,7 +470,7 @@ bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
     if (rt_.options.debug_nans) [[unlikely]] return false;  // each op is checked (interp/debug/nan_check.hpp)
     if (!rt_.trace)
         if (const ScalarCode* code = scalar_code_of(e))
-            return run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out);
+            return run_scalar(*code, f_->env, f_->module->globals.data(), out);
     switch (e.kind) {
     case ExprKind::Name: {
         const Value& v = load(e.as<Name>());
@@ -898,7 +898,7 @@ bool Evaluator::pure_int_index(const Index& e, int64_t& k) {
     }
     case ExprKind::Binary:
         if (const ScalarCode* code = scalar_code_of(x); code && !rt_.options.debug_nans &&
-                                                        run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr,
+                                                        run_scalar(*code, f_->env,
                                                                    f_->module->globals.data(), computed))
             s = &computed;
         break;

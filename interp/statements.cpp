@@ -85,7 +85,7 @@ bool Evaluator::assign_scalar(const Assign& a) {
     else if (n.scope == lang::Scope::Global && !f_->env) slot = &f_->module->globals[n.slot];
     else return false;  // store_slot's error
     Scalar out;
-    if (!run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out)) return false;
+    if (!run_scalar(*code, f_->env, f_->module->globals.data(), out)) return false;
     slot->set_scalar(out);
     return true;
 }
