@@ -12,6 +12,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/target_indices.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/expr_facts.hpp"
 #include "interp/target_indices.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/values/text_builder.hpp"
@@ -316,16 +317,6 @@ const Value& Evaluator::eval_ref(const Expr& e, Value& scratch) {
     return scratch;
 }
 
-// Whether eval_scalar may compute e (an operand that is a call, an index...
-// never is: eval_binary does not try, which would evaluate the other side twice).
-static bool may_be_scalar(const Expr& e) {
-    switch (e.kind) {
-    case ExprKind::Name: case ExprKind::Int: case ExprKind::Float: case ExprKind::Bool:
-    case ExprKind::Binary: case ExprKind::Compare: return true;
-    default: return false;
-    }
-}
-
 // The dispatch stays small (its frame is paid by every expression); the
 // larger cases are functions of their own.
 Value Evaluator::eval(const Expr& e) {
@@ -392,7 +383,7 @@ Value Evaluator::eval_unary(const Expr& e) {
 Value Evaluator::eval_binary(const Expr& e) {
     const Binary& b = e.as<Binary>();
     check_stack(e.loc);
-    if (Scalar out; may_be_scalar(*b.lhs) && may_be_scalar(*b.rhs) && eval_scalar(e, out)) return Value(out);
+    if (Scalar out; eval_scalar(e, out)) return Value(out);
     Value s1, s2;
     const Value* xp = &eval_ref(*b.lhs, s1);
     // A right side that runs code (a call) may move the variable the left
@@ -464,6 +455,25 @@ Value Evaluator::eval_sequence(const Expr& e) {
     return e.kind == ExprKind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
 }
 
+static bool compute_scalar_shaped(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Name: case ExprKind::Int: case ExprKind::Float: case ExprKind::Bool: return true;
+    case ExprKind::Binary: {
+        const Binary& b = e.as<Binary>();
+        return b.op != BinOp::MatMul && compute_scalar_shaped(*b.lhs) && compute_scalar_shaped(*b.rhs);
+    }
+    case ExprKind::Compare: {
+        const Compare& c = e.as<Compare>();
+        return c.ops.size() == 1 && !lang::is_membership(c.ops[0]) && !lang::is_identity(c.ops[0]) &&
+               compute_scalar_shaped(*c.first) && compute_scalar_shaped(*c.rest[0]);
+    }
+    default: return false;
+    }
+}
+
+// What eval_scalar's tree walk can compute (its cases below).
+static bool scalar_shaped(const Expr& e) { return cached_fact(e, ExprFact::ScalarShaped, compute_scalar_shaped); }
+
 bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
     // The resolver's flat program, when it made one; not while tracing (a
     // global read there is a capture the tree walker records).
@@ -471,6 +481,9 @@ bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
     if (!rt_.trace)
         if (const ScalarCode* code = scalar_code_of(e))
             return run_scalar(*code, f_->env, f_->module->globals.data(), out);
+    // An operand that is a call, an index...: never a scalar here (the
+    // caller evaluates e the general way; trying would evaluate a side twice).
+    if (!scalar_shaped(e)) return false;
     switch (e.kind) {
     case ExprKind::Name: {
         const Value& v = load(e.as<Name>());

@@ -1,27 +1,15 @@
 // Evaluating a target's indices before it is looked up (interp/target_indices.hpp).
 #include "interp/target_indices.hpp"
 
-#include <atomic>
+#include "interp/expr_facts.hpp"
 
 namespace tg::interp {
 
 using namespace lang;
 
-namespace {
-constexpr uint8_t kRunsNoCodeKnown = 1, kRunsNoCode = 2;
-}
-
 static bool compute_runs_no_code(const Expr& e);
 
-// Worked out once per node (Expr::cached_facts: bit 0 known, bit 1 the answer).
-bool runs_no_code(const Expr& e) {
-    std::atomic_ref<uint8_t> facts(e.cached_facts);
-    const uint8_t known = facts.load(std::memory_order_relaxed);
-    if (known & kRunsNoCodeKnown) return known & kRunsNoCode;
-    const bool answer = compute_runs_no_code(e);
-    facts.fetch_or(static_cast<uint8_t>(kRunsNoCodeKnown | (answer ? kRunsNoCode : 0)), std::memory_order_relaxed);
-    return answer;
-}
+bool runs_no_code(const Expr& e) { return cached_fact(e, ExprFact::RunsNoCode, compute_runs_no_code); }
 
 static bool compute_runs_no_code(const Expr& e) {
     auto all = [](const std::vector<ExprPtr>& xs) {
