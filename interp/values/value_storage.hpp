@@ -40,11 +40,11 @@ class ValueStorage {
     static constexpr size_t kWord = 8;
     static_assert(((kIsSharedPtr<Ts> || std::is_same_v<Ts, Inline> || sizeof(Ts) <= kWord) && ...));
 
+    static constexpr uint8_t kNone = 255;  // not an alternative
     template <class T, size_t I = 0>
     static constexpr uint8_t find_index() {
         if constexpr (I == sizeof...(Ts)) {
-            static_assert(I != sizeof...(Ts), "not an alternative of this storage");
-            return 0;
+            return kNone;
         } else if constexpr (std::is_same_v<T, std::variant_alternative_t<I, std::variant<Ts...>>>) {
             return I;
         } else {
@@ -59,6 +59,7 @@ class ValueStorage {
 public:
     static constexpr size_t kCount = sizeof...(Ts);
     template <class T>
+        requires(find_index<T>() != kNone)
     static constexpr uint8_t index_of = find_index<T>();
 
     ValueStorage() noexcept : index_(0) {
@@ -66,6 +67,7 @@ public:
         new (buf_) At<0>();
     }
     template <class T, class D = std::decay_t<T>, uint8_t I = find_index<D>()>
+        requires(I != kNone)
     ValueStorage(T&& x) noexcept(std::is_nothrow_constructible_v<D, T&&>) : index_(I) {  // NOLINT: like variant's
         if constexpr (!kIsSharedPtr<D> && I != kInline) std::memset(buf_, 0, kWord);
         new (buf_) D(std::forward<T>(x));
@@ -95,6 +97,7 @@ public:
         return *this;
     }
     template <class T, class D = std::decay_t<T>, uint8_t I = find_index<D>()>
+        requires(I != kNone)
     ValueStorage& operator=(T&& x) {
         ValueStorage made(std::forward<T>(x));
         return *this = std::move(made);
