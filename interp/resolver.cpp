@@ -1,6 +1,6 @@
 #include "interp/resolver.hpp"
 
-#include "codegen/jit_plugin.hpp"
+#include "codegen/compiler.hpp"
 #include "stdlib/blas.hpp"
 #include "interp/error.hpp"
 #include "interp/scalar_code.hpp"
@@ -44,7 +44,7 @@ struct Scope {
 
 class Resolver {
 public:
-    Resolver(ModuleState& m, const Runtime& rt, SourcePtr source) : m_(m), rt_(rt), source_(std::move(source)) {}
+    Resolver(ModuleState& m, Runtime& rt, SourcePtr source) : m_(m), rt_(rt), source_(std::move(source)) {}
 
     void module(Module& chunk) {
         declare_block(chunk.body, nullptr);
@@ -65,7 +65,7 @@ public:
 
 private:
     ModuleState& m_;
-    const Runtime& rt_;
+    Runtime& rt_;
     SourcePtr source_;
 
     // ---- declarations: the names a block assigns (not looking into nested functions)
@@ -175,7 +175,7 @@ private:
     void name(Name& n, Scope* s) {
         if (uses_blas(n.id)) stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
         if ((n.id == "graph" || n.id == "concrete") && !rt_.options.no_jit && !rt_.options.eager)
-            codegen::prefetch_jit();  // code will be compiled: load LLVM meanwhile (docs/performance.md "Start-up")
+            rt_.compiler().prefetch();  // code will be compiled: load LLVM meanwhile (docs/performance.md "Start-up")
         uint16_t depth = 0;
         for (Scope* sc = s; sc; sc = sc->parent, ++depth) {
             if (auto o = sc->outer.find(n.id); o != sc->outer.end()) {
@@ -391,12 +391,12 @@ private:
 
 }  // namespace
 
-void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt) {
+void resolve(lang::Module& chunk, ModuleState& m, Runtime& rt) {
     Resolver(m, rt, chunk.source).module(chunk);
 }
 
 void resolve_as_function(lang::Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts,
-                         ModuleState& m, const Runtime& rt) {
+                         ModuleState& m, Runtime& rt) {
     Resolver(m, rt, chunk.source).function_body(chunk, params, facts);
 }
 
