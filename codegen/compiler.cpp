@@ -94,7 +94,7 @@ void Compiler::prefetch() {
     auto job = std::make_shared<CompileJob>();  // no entry: it only makes the session
     job->slot = session_;
     if (!worker_) worker_ = std::make_unique<CompileWorker>();
-    worker_->submit(std::move(job));  // the thread first, before any dlopen starts
+    worker_->submit(std::move(job));
     // The load itself is also asked of the process's prefetch, whose thread
     // the one running the program waits for at exit (stdlib/prefetch.hpp):
     // whichever thread loads the plugin, the other waits for it.

@@ -92,11 +92,10 @@ public:
 
     // Called when a program is seen to use @graph (the resolver), before
     // anything is compiled: starts the worker thread and has it make the JIT
-    // session (loading the JIT plugin), so the first compile usually finds
-    // the session made. Starting the thread now matters too: one started
-    // while the plugin's dlopen maps and relocates it waits for that
-    // (glibc's pthread_create takes the loader's TLS lock), and the first
-    // call would wait with it (docs/performance.md "Compiled code"). With
+    // session (loading the JIT plugin), so that a first call that comes
+    // late enough finds the session made (a cached object then loads at
+    // once and the call runs native code) and one that comes earlier does
+    // not wait for it (docs/performance.md "Compiled code"). With
     // JitOptions::background off it only prefetches the plugin.
     void prefetch();
 
