@@ -150,10 +150,12 @@ std::unique_ptr<CompiledGraph> Compiler::compile(const tracer::Graph& g, const s
     // wait for it, whether its code is in the object cache or not. A plugin
     // known to be missing is reported now, by the call that compiles.
     std::shared_ptr<JitSession> session = session_->made();
-    if (tiered && !session && !jit_load_failed()) return in_background(std::move(out), std::move(low.ir), entry, std::move(key), nullptr);
-    if (!session) session = session_->get(&out->session_ms_);
+    if (tiered && !session && !jit_load_failed())
+        return in_background(std::move(out), std::move(low.ir), entry, std::move(key), nullptr);
+    if (!session) session = session_->get(&out->session_ms_);  // waits for the plugin (throws JitUnavailable)
     out->session_ = session;
-    if (tiered && !session->cached(key)) return in_background(std::move(out), std::move(low.ir), entry, std::move(key), session);
+    if (tiered && !session->cached(key))
+        return in_background(std::move(out), std::move(low.ir), entry, std::move(key), session);
     // Under a deadline or an interrupt (stdlib/budget.hpp) LLVM runs on the
     // worker thread and this one waits checking the limits: a long compile
     // is abandoned at the limit instead of running it out.

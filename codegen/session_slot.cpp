@@ -12,7 +12,8 @@ std::shared_ptr<JitSession> SessionSlot::get(double* made_ms) {
         const auto start = std::chrono::steady_clock::now();
         session_ = make_();
         made_.store(true, std::memory_order_release);
-        if (made_ms) *made_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const auto took = std::chrono::steady_clock::now() - start;
+        if (made_ms) *made_ms = std::chrono::duration<double, std::milli>(took).count();
     }
     return session_;
 }

@@ -358,7 +358,8 @@ TEST_CASE("prefetch makes the JIT session on the worker thread, and a compile me
     CHECK(compiler.stats().modules_compiled == 2);
 }
 
-TEST_CASE("a JIT plugin that cannot be loaded, found by the worker, is reported as such by the code that waited for it") {
+TEST_CASE("a JIT plugin that cannot be loaded, found by the worker, is reported as such by the code that waited "
+          "for it") {
     auto gate = std::make_shared<Gate>();
     gate->fail = "cannot load tg's plugin libtg_jit.so.0.2.0 (looked in /nowhere)";
     gate->let_through();
