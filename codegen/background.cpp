@@ -11,6 +11,7 @@
 
 #include "codegen/jit_plugin.hpp"
 #include "stdlib/budget.hpp"
+#include "stdlib/prefetch.hpp"
 
 namespace tg::codegen {
 
@@ -143,7 +144,11 @@ void CompileWorker::run_job(CompileJob& job) {
     std::string error;
     bool unavailable = false;
     try {
-        if (!session) session = job.slot->get(&session_ms);  // loads the JIT plugin if no thread has
+        if (!session) {
+            // the libraries asked for before (OpenBLAS, the plugin itself) load first, in their order
+            stdlib::wait_for_prefetches();
+            session = job.slot->get(&session_ms);  // loads the JIT plugin if no thread has
+        }
         if (!job.entry.empty()) {
             module = session->add_ir(job.ir, job.cache_key, &times);
             fn = session->lookup(job.entry);
