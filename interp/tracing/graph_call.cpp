@@ -455,6 +455,8 @@ std::vector<Tensor> Evaluator::run_traced(const tracer::Graph& g, codegen::Compi
         throw graph_error(e);
     } catch (const stdlib::OpError& e) {  // from a runtime function of compiled code (a limit)
         fail(e.what(), loc);
+    } catch (const codegen::CodegenError& e) {  // its background compile failed (a missing JIT plugin, or a bug)
+        fail(codegen::compile_failure_text(e), loc);
     }
 }
 
