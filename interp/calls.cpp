@@ -96,28 +96,53 @@ Value Evaluator::print_maybe_none(const Value& callee, const CallArgs& args) {
     return Value::none();
 }
 
+namespace {
+
+// A method call's arguments: up to three positional ones and no keyword
+// (almost every call) held here without allocating; any other call's in `all`.
+struct MethodArgs {
+    std::array<Value, 3> few;
+    size_t count = 0;  // of `few`
+    bool in_few = false;
+    EvaluatedArgs all;
+    CallArgs view(Loc loc) const {
+        if (in_few) return CallArgs{std::span<const Value>(few.data(), count), {}, {}, loc};
+        return all.view(loc);
+    }
+    // Evaluates the arguments into `few` when they fit there (false: they do not).
+    template <class Eval>
+    bool evaluate_few(const Call& c, Eval&& eval) {
+        if (c.unpacks || !c.keywords.empty() || c.args.size() > few.size()) return false;
+        in_few = true;
+        for (const auto& x : c.args) few[count++] = eval(*x);
+        return true;
+    }
+};
+
+}  // namespace
+
 Value Evaluator::call_method(const Call& c, const Attribute& at) {
     // list, dict and set methods change the variable they are called on (copy-on-write)
-    const bool list_method = is_list_method(at.attr), dict_method = is_dict_method(at.attr),
-               set_method = is_set_method(at.attr);
+    const MethodIds ids = method_ids_of(at);  // what the name is, looked up when it was resolved
+    const std::optional<Method> list_method = ids.of(MethodOf::List), dict_method = ids.of(MethodOf::Dict),
+                                set_method = ids.of(MethodOf::Set);
     // A method that changes its receiver walks to it again after the
     // arguments: the receiver's indices are evaluated once, before both.
     std::optional<TargetIndices> indices;
-    if (at.value->kind == ExprKind::Index &&
-        ((list_method && mutates_list(at.attr)) || (dict_method && mutates_dict(at.attr)) ||
-         (set_method && mutates_set(at.attr))))
-        indices.emplace(*this, *at.value);
+    if (at.value->kind == ExprKind::Index && ids.changing) indices.emplace(*this, *at.value);
     Value scratch;
     Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
     auto args = [&](bool keywords_allowed) {
         std::optional<TargetIndices::Paused> paused;
         if (indices) paused.emplace(*indices);
-        EvaluatedArgs a;
+        MethodArgs out;
+        if (out.evaluate_few(c, [&](const Expr& x) { return eval(x); })) return out;
+        EvaluatedArgs& a = out.all;
         if (c.unpacks) [[unlikely]] {
             eval_unpacking_args(c, a, at.attr);
             if (!keywords_allowed && !a.keywords.empty())
                 fail(at.attr + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`", a.keywords[0].loc);
-            return a;
+            return out;
         }
         for (const auto& x : c.args) a.positional.push_back(eval(*x));
         for (const auto& k : c.keywords) {
@@ -125,7 +150,7 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             a.keyword_values.push_back(eval(*k.value));
             a.keywords.push_back({k.name, k.loc});
         }
-        return a;
+        return out;
     };
     auto located = [&](auto&& fn) -> Value {
         this->at(at.loc);
@@ -144,8 +169,8 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
     const bool changes_receiver = (list_method && recv.is(Kind::List)) || is_dict || is_set;
     if (!changes_receiver) indices.reset();  // nothing walks to the receiver again
     if (changes_receiver) {
-        EvaluatedArgs a = args(is_dict || at.attr == "sort");
-        const bool mutates = is_dict ? mutates_dict(at.attr) : is_set ? mutates_set(at.attr) : mutates_list(at.attr);
+        MethodArgs a = args(is_dict || at.attr == "sort");
+        const bool mutates = ids.changes(is_dict ? MethodOf::Dict : is_set ? MethodOf::Set : MethodOf::List);
         Value* target = mutates ? lvalue(*at.value) : nullptr;
         indices.reset();  // (a sort's key runs code: it must not see them)
         Value temp;
@@ -160,21 +185,21 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             scratch = Value();
         }
         return located([&] {
-            if (is_dict) return call_dict_method(rt_, at.attr, *target, a.view(at.loc));
-            if (is_set) return call_set_method(rt_, at.attr, *target, a.view(at.loc));
-            return call_list_method(rt_, at.attr, *target, a.view(at.loc));
+            if (is_dict) return call_dict_method(rt_, *dict_method, *target, a.view(at.loc));
+            if (is_set) return call_set_method(rt_, *set_method, *target, a.view(at.loc));
+            return call_list_method(rt_, *list_method, *target, a.view(at.loc));
         });
     }
-    if (recv.is(Kind::Str) && is_string_method(at.attr)) {
-        EvaluatedArgs a = args(true);
-        return located([&] { return call_string_method(rt_, at.attr, recv, a.view(at.loc)); });
-    }
-    if (recv.is_tensor() && is_tensor_method(at.attr)) {
-        EvaluatedArgs a = args(true);
-        return located([&] { return call_tensor_method(rt_, at.attr, recv, a.view(at.loc)); });
+    const std::optional<Method> str_method = ids.of(MethodOf::Str), tensor_method = ids.of(MethodOf::Tensor);
+    if ((str_method && recv.is(Kind::Str)) || (tensor_method && recv.is_tensor())) {
+        MethodArgs a = args(true);
+        return located([&] {
+            return recv.is(Kind::Str) ? call_string_method(rt_, *str_method, recv, a.view(at.loc))
+                                      : call_tensor_method(rt_, *tensor_method, recv, a.view(at.loc));
+        });
     }
     Value callee = attribute_of(recv, at);
-    EvaluatedArgs a = args(true);
+    MethodArgs a = args(true);
     return call(callee, a.view(at.loc), source());
 }
 

@@ -27,6 +27,19 @@ std::string_view method_receiver(const CallArgs& args) {
     return args.method && !args.positional.empty() ? kind_name(args.positional[0].kind()) : std::string_view();
 }
 
+SignatureCheck::SignatureCheck(std::string_view text, ArityWording wording) : wording_(wording) {
+    const std::optional<CallSignature> s = parse_signature(text);
+    if (!s) throw Error("internal error: a builtin's signature does not parse: " + std::string(text));
+    signature_ = *s;
+    for (size_t n = 0; n < 64; ++n)
+        if (!bind_arguments(signature_, n, {}, wording, {})) plain_counts_ |= uint64_t(1) << n;
+}
+
+void SignatureCheck::operator()(const CallArgs& args) const {
+    const size_t n = args.positional.size();
+    if (!args.keywords.empty() || n >= 64 || !(plain_counts_ >> n & 1)) check_arguments(signature_, args, wording_);
+}
+
 void check_arguments(std::string_view signature, const CallArgs& args) {
     const std::optional<CallSignature> s = parse_signature(signature);
     if (!s) throw Error("internal error: a builtin's signature does not parse: " + std::string(signature));

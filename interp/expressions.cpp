@@ -829,6 +829,49 @@ std::pair<int64_t, int64_t> slice_run(const stdlib::IndexItem& it, int64_t n) {
     return {lo, std::max(lo, clamp(it.hi, n))};
 }
 
+// A slice by step 1 of a string (its characters), a list or a tuple: one
+// run of items, read in place.
+Value slice_by_one(const Value& base, const stdlib::IndexItem& it) {
+    if (base.is(Kind::Str)) {
+        const TextChars chars = base.text_chars();
+        const auto [lo, hi] = slice_run(it, chars.size());
+        return Value::str(std::string(chars.range(lo, hi)));
+    }
+    const std::vector<Value>& xs = base.items();
+    const auto [lo, hi] = slice_run(it, static_cast<int64_t>(xs.size()));
+    std::vector<Value> run(xs.begin() + lo, xs.begin() + hi);
+    return base.is(Kind::List) ? Value::list(std::move(run)) : Value::tuple(std::move(run));
+}
+
+// x[k] written with one index that is not a slice, or null.
+const Expr* single_index(const Index& e) {
+    if (e.indices.size() != 1 || e.is_tuple) return nullptr;
+    const ExprKind k = e.indices[0]->kind;
+    return k == ExprKind::Slice || k == ExprKind::Ellipsis ? nullptr : e.indices[0].get();
+}
+
+// An index operand evaluated already, read by the general indexing path
+// (index_operand) instead of evaluating it again, while this lives.
+class PresetIndex {
+public:
+    PresetIndex(std::vector<std::pair<const Expr*, Value>>& presets, const Expr& x, Value v) : presets_(presets) {
+        presets_.emplace_back(&x, std::move(v));
+    }
+    ~PresetIndex() { presets_.pop_back(); }
+    PresetIndex(const PresetIndex&) = delete;
+    PresetIndex& operator=(const PresetIndex&) = delete;
+
+private:
+    std::vector<std::pair<const Expr*, Value>>& presets_;
+};
+
+// x[lo:hi] written with one slice and no step, or null.
+const Slice* plain_slice(const Index& e) {
+    if (e.indices.size() != 1 || e.is_tuple || e.indices[0]->kind != ExprKind::Slice) return nullptr;
+    const Slice& s = e.indices[0]->as<Slice>();
+    return s.step ? nullptr : &s;
+}
+
 }  // namespace
 
 Value Evaluator::index_value(const Value& base, const Index& e) {
@@ -838,12 +881,39 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
         if (!v) fail("key " + key_repr(k) + " is not in the dict", e.loc);
         return *v;
     }
+    const bool sequence = base.is_sequence() || (base.is(Kind::Str) && !base.sym_str());
+    // xs[k] with an index that runs code (eval_index took the others): the
+    // item without an index list; for any other k (not an int, out of
+    // range) the general path below, reading k as evaluated here.
+    std::optional<PresetIndex> preset;
+    if (const Expr* x = single_index(e); x && sequence) {
+        Value scratch;
+        Value k = index_operand(*x, scratch);
+        if (const Scalar* s = k.scalar(); s && stdlib::is_int(s->dtype))
+            if (Value out; item_at(base, s->i, out)) return out;
+        preset.emplace(presets_, *x, std::move(k));
+    }
+    // s[i:j] of a string, list or tuple (the hot case of string work): no index list built
+    const Slice* plain = sequence ? plain_slice(e) : nullptr;
+    stdlib::IndexItem run;
     Subscript sub;
-    sub.items = located_index_items(e, base.is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
-                                    base.is_tensor() ? &sub.special : nullptr);
+    if (plain) {
+        run.kind = stdlib::IndexItem::Slice;
+        try {  // (located as located_index_items locates them)
+            if (plain->lo) run.lo = slice_bound(*plain->lo);
+            if (plain->hi) run.hi = slice_bound(*plain->hi);
+        } catch (Error& err) {
+            err.locate(source(), e.loc);
+            throw;
+        }
+    } else {
+        sub.items = located_index_items(e, base.is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
+                                        base.is_tensor() ? &sub.special : nullptr);
+    }
     const std::vector<stdlib::IndexItem>& items = sub.items;
     at(e.loc);
     try {
+        if (plain) return slice_by_one(base, run);
         if (base.is_tensor()) {
             if (sub.advanced()) return index_advanced(rt_, base, sub);
             return index_tensor(rt_, base, items, sub.dynamic);
@@ -863,13 +933,7 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
                                 " is out of range for length " + std::to_string(n));
                 return str ? Value::str(std::string(chars->at(k))) : base.items()[static_cast<size_t>(k)];
             }
-            if (items[0].step.value_or(1) == 1) {  // by step 1: one run of items, read in place
-                const auto [lo, hi] = slice_run(items[0], n);
-                if (str) return Value::str(std::string(chars->range(lo, hi)));
-                const std::vector<Value>& xs = base.items();
-                std::vector<Value> run(xs.begin() + lo, xs.begin() + hi);
-                return base.is(Kind::List) ? Value::list(std::move(run)) : Value::tuple(std::move(run));
-            }
+            if (items[0].step.value_or(1) == 1) return slice_by_one(base, items[0]);  // one run, read in place
             const std::vector<int64_t> positions = slice_positions(items[0], n);
             if (str) return Value::str(chars->gather(positions));
             std::vector<Value> out;
@@ -1066,6 +1130,7 @@ DictKey Evaluator::index_key(const Index& e) {
 Value Evaluator::eval_dict(const DictExpr& d) {
     check_stack(d.loc);
     DictObj out;
+    out.reserve(d.keys.size());
     for (size_t i = 0; i < d.keys.size(); ++i) {
         DictKey k = key_at(eval(*d.keys[i]), d.keys[i]->loc);
         out.set(std::move(k), eval(*d.values[i]));  // a repeated key keeps its place and takes the last value

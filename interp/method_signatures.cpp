@@ -1,5 +1,6 @@
 #include "interp/method_signatures.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -60,9 +61,9 @@ constexpr auto kSetNames = names_of(kSet);
 constexpr auto kTensorNames = names_of(kTensor);
 constexpr auto kGraphNames = names_of(kGraph);
 
-std::vector<CallSignature> parsed(MethodOf of) {
-    std::vector<CallSignature> out;
-    for (std::string_view text : method_signature_texts(of)) out.push_back(*parse_signature(text));
+std::vector<SignatureCheck> parsed(MethodOf of) {
+    std::vector<SignatureCheck> out;
+    for (std::string_view text : method_signature_texts(of)) out.emplace_back(text, ArityWording::Method);
     return out;
 }
 
@@ -110,20 +111,70 @@ std::span<const std::string_view> dict_method_names() { return kDictNames; }
 std::span<const std::string_view> string_method_names() { return kStrNames; }
 std::span<const std::string_view> set_method_names() { return kSetNames; }
 
-const CallSignature* method_signature(MethodOf of, std::string_view name) {
-    // parsed once per process (constant data, as the op registry)
-    static const std::array<std::vector<CallSignature>, 6> all = {parsed(MethodOf::List), parsed(MethodOf::Dict),
+namespace {
+
+// Every kind's signatures, parsed once per process (constant data, as the op registry).
+const std::vector<SignatureCheck>& signatures(MethodOf of) {
+    static const std::array<std::vector<SignatureCheck>, 6> all = {parsed(MethodOf::List), parsed(MethodOf::Dict),
                                                                   parsed(MethodOf::Str),  parsed(MethodOf::Set),
                                                                   parsed(MethodOf::Tensor), parsed(MethodOf::Graph)};
-    for (const CallSignature& s : all[static_cast<size_t>(of)])
-        if (s.name == name) return &s;
-    return nullptr;
+    return all[static_cast<size_t>(of)];
 }
 
-void check_method_arguments(MethodOf of, std::string_view name, const CallArgs& args) {
-    const CallSignature* s = method_signature(of, name);
-    if (!s) throw Error("internal error: no signature for method `" + std::string(name) + "`");
-    check_arguments(*s, args, ArityWording::Method);
+struct MethodCode : lang::ExprCode {
+    MethodIds ids;
+};
+
+}  // namespace
+
+std::optional<Method> find_method(MethodOf of, std::string_view name) {
+    const std::span<const std::string_view> names = method_names(of);
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) return std::nullopt;
+    return Method{of, static_cast<uint8_t>(it - names.begin())};
+}
+
+const CallSignature& Method::signature() const { return signatures(of)[index].signature(); }
+
+const CallSignature* method_signature(MethodOf of, std::string_view name) {
+    const std::optional<Method> m = find_method(of, name);
+    return m ? &m->signature() : nullptr;
+}
+
+bool Method::changes_receiver() const {
+    const std::string_view n = name();
+    switch (of) {
+    case MethodOf::List: return n != "index" && n != "count" && n != "copy";
+    case MethodOf::Dict: return n == "pop" || n == "update" || n == "setdefault" || n == "clear";
+    case MethodOf::Set:
+        return n == "add" || n == "discard" || n == "remove" || n == "pop" || n == "clear" || n.ends_with("update");
+    default: return false;
+    }
+}
+
+MethodIds method_ids(std::string_view name) {
+    MethodIds out;
+    for (MethodOf of : kMethodKinds) {
+        const std::optional<Method> m = find_method(of, name);
+        out.index[static_cast<size_t>(of)] = m ? static_cast<int8_t>(m->index) : int8_t(-1);
+        if (m && m->changes_receiver()) out.changing |= uint8_t(1u << static_cast<unsigned>(of));
+    }
+    return out;
+}
+
+std::unique_ptr<lang::ExprCode> method_code(std::string_view name) {
+    auto code = std::make_unique<MethodCode>();
+    code->ids = method_ids(name);
+    return code;
+}
+
+MethodIds method_ids_of(const lang::Attribute& a) {
+    if (a.code) return static_cast<const MethodCode&>(*a.code).ids;  // (the only code an attribute holds)
+    return method_ids(a.attr);
+}
+
+void check_method_arguments(Method m, const CallArgs& args) {
+    signatures(m.of)[m.index](args);
 }
 
 }  // namespace tg::interp

@@ -8,10 +8,16 @@
 // the value first (`x.sum(0)` is `sum(x, 0)`).
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 
 #include "interp/call_signature.hpp"
+#include "lang/ast.hpp"
 
 namespace tg::interp {
 
@@ -31,8 +37,40 @@ std::span<const std::string_view> method_signature_texts(MethodOf of);
 // The signature of method `name` of kind `of` (parsed once), or nullptr.
 const CallSignature* method_signature(MethodOf of, std::string_view name);
 
-// Throws an unlocated Error when `args` do not fit method `name` of kind
-// `of` (its arity, keywords, a missing argument; bind_arguments' messages).
-void check_method_arguments(MethodOf of, std::string_view name, const CallArgs& args);
+// One method of one kind: an entry of the table.
+struct Method {
+    MethodOf of = MethodOf::List;
+    uint8_t index = 0;                       // in method_names(of)
+    std::string_view name() const { return method_names(of)[index]; }
+    const CallSignature& signature() const;  // parsed once per process
+    // It changes the list, dict or set it is called on (`xs.append(v)`,
+    // `d.pop(k)`: the variable changes, copy-on-write).
+    bool changes_receiver() const;
+};
+std::optional<Method> find_method(MethodOf of, std::string_view name);
+
+// What a method's name is for every kind at once: a call site `x.name(...)`
+// looks its name up once, when the resolver sees it (method_code), not at
+// each call.
+struct MethodIds {
+    std::array<int8_t, std::size(kMethodKinds)> index{};  // per kind: in method_names(of), or -1
+    uint8_t changing = 0;  // per kind, bit `of`: the method changes_receiver()
+    std::optional<Method> of(MethodOf k) const {
+        const int8_t i = index[static_cast<size_t>(k)];
+        if (i < 0) return std::nullopt;
+        return Method{k, static_cast<uint8_t>(i)};
+    }
+    bool changes(MethodOf k) const { return changing >> static_cast<unsigned>(k) & 1; }
+};
+MethodIds method_ids(std::string_view name);
+// What the resolver keeps on a call's lang::Attribute (its `code`), and
+// what a call site reads back: those ids, or ones computed now for an
+// attribute it did not see.
+std::unique_ptr<lang::ExprCode> method_code(std::string_view name);
+MethodIds method_ids_of(const lang::Attribute& a);
+
+// Throws an unlocated Error when `args` do not fit method `m` (its arity,
+// keywords, a missing argument; bind_arguments' messages).
+void check_method_arguments(Method m, const CallArgs& args);
 
 }  // namespace tg::interp

@@ -3,6 +3,7 @@
 #include "codegen/compiler.hpp"
 #include "stdlib/blas.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/scalar_code.hpp"
 
 #include <string>
@@ -328,6 +329,8 @@ private:
         case ExprKind::Call: {
             auto& c = e.as<Call>();
             expr(*c.callee, s);
+            if (c.callee->kind == ExprKind::Attribute)  // `x.name(...)`: which method the name is, looked up once
+                c.callee->as<Attribute>().code = method_code(c.callee->as<Attribute>().attr);
             for (auto& a : c.args) expr(*a, s);
             for (auto& k : c.keywords) expr(*k.value, s);
             break;

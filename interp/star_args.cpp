@@ -63,9 +63,9 @@ void Evaluator::eval_unpacking_args(const Call& c, EvaluatedArgs& a, const std::
         const std::vector<DictKey>& keys = d.dict().keys();
         const std::vector<Value>& values = d.dict().values();
         for (size_t i = 0; i < keys.size(); ++i) {
-            if (keys[i].is_int)
+            if (keys[i].is_int())
                 fail(fn + ": keywords must be strings, not " + key_repr(keys[i]) + " (a key of the dict after **)", k.loc);
-            add(keys[i].s, values[i], k.loc);
+            add(keys[i].s(), values[i], k.loc);
         }
     }
 }
@@ -113,7 +113,7 @@ std::shared_ptr<Env> bind_star_parameters(const FunctionObj& fn, const CallArgs&
             ++i;
         if (i == params.size()) {
             if (var_keywords) {
-                extra.set(DictKey{false, 0, std::string(kw)}, args.keyword_values[k]);
+                extra.set(DictKey::of_str(std::string(kw)), args.keyword_values[k]);
                 continue;
             }
             std::vector<std::string_view> names;

@@ -167,6 +167,7 @@ struct Starred : Expr {
 struct Attribute : Expr {  // value.attr; loc: the attribute name
     ExprPtr value;
     std::string attr;
+    std::unique_ptr<ExprCode> code;  // a method call's: filled by interp's resolver; may be null
     Attribute(ExprPtr v, std::string a, Loc l) : Expr(ExprKind::Attribute, l), value(std::move(v)), attr(std::move(a)) {}
 };
 // value[i], value[i, 1:3, ...]. `indices` holds one entry per comma-separated

@@ -126,7 +126,8 @@ Value range(Runtime& rt, const CallArgs& a) {
 
 // int(x): a tensor cast to i64, or a string parsed as Python's int(s, base=10)
 Value to_int_builtin(Runtime& rt, const CallArgs& a) {
-    check_arguments("int(x, /, base=10)", a);  // docs/builtins.md
+    static const SignatureCheck check("int(x, /, base=10)");  // parsed once per process
+    check(a);  // docs/builtins.md
     const Value& x = a.positional[0];
     const Value* base_arg = a.positional.size() > 1 ? &a.positional[1] : a.keywords.empty() ? nullptr : &a.keyword_values[0];
     if (base_arg) {

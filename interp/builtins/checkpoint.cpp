@@ -25,14 +25,14 @@ void flatten(const Value& v, const std::string& path, stdlib::NamedTensors& out)
         const DictObj& d = v.dict();
         for (size_t i = 0; i < d.keys().size(); ++i) {
             const DictKey& k = d.keys()[i];
-            if (k.is_int)
+            if (k.is_int())
                 throw Error("save: a .npz file names its tensors by strings; the key " + key_repr(k) +
                             (path.empty() ? "" : " in " + shown(path)) + " is an integer");
-            if (k.s.empty() || k.s.find('/') != std::string::npos)
+            if (k.s().empty() || k.s().find('/') != std::string::npos)
                 throw Error("save: the key " + key_repr(k) + (path.empty() ? "" : " in " + shown(path)) +
                             " cannot name a member of a .npz file: '/' separates the parts of a path, and a part "
                             "cannot be empty");
-            flatten(d.values()[i], joined(path, k.s), out);
+            flatten(d.values()[i], joined(path, k.s()), out);
         }
         return;
     }
@@ -54,7 +54,7 @@ void template_paths(const Value& v, const std::string& path, std::vector<std::st
     if (v.is(Kind::Dict)) {
         const DictObj& d = v.dict();
         for (size_t i = 0; i < d.keys().size(); ++i)
-            template_paths(d.values()[i], joined(path, d.keys()[i].is_int ? std::to_string(d.keys()[i].i) : d.keys()[i].s), out);
+            template_paths(d.values()[i], joined(path, d.keys()[i].is_int() ? std::to_string(d.keys()[i].i()) : d.keys()[i].s()), out);
         return;
     }
     if (v.is_sequence()) {
@@ -82,7 +82,7 @@ Value rebuild(const Value& v, const std::string& path, std::map<std::string, std
         std::string part = std::to_string(i);
         if (v.is(Kind::Dict)) {
             const DictKey& k = v.dict().keys()[i];
-            part = k.is_int ? std::to_string(k.i) : k.s;
+            part = k.is_int() ? std::to_string(k.i()) : k.s();
         }
         children.push_back(rebuild(from[i], joined(path, part), leaves, file));
     }
@@ -113,7 +113,7 @@ Value nest_members(stdlib::NamedTensors members) {
     for (const std::string& head : order) {
         if (here.count(head) && below.count(head))
             throw Error("load: the file has both a tensor '" + head + "' and tensors under '" + head + "/'");
-        d.set(DictKey{false, 0, head}, here.count(head) ? Value(here.at(head)) : nest_members(std::move(below[head])));
+        d.set(DictKey::of_str(head), here.count(head) ? Value(here.at(head)) : nest_members(std::move(below[head])));
     }
     return Value::dict(std::move(d));
 }

@@ -8,7 +8,7 @@ namespace tg::interp {
 
 namespace {
 
-const Value* member(const Value& d, const std::string& key) { return d.dict().find(DictKey{false, 0, key}); }
+const Value* member(const Value& d, const std::string& key) { return d.dict().find(DictKey::of_str(key)); }
 
 std::string text_of(const Value& d, const std::string& key) {
     const Value* v = member(d, key);

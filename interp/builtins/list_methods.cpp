@@ -9,12 +9,10 @@
 
 namespace tg::interp {
 
-bool is_list_method(std::string_view name) { return method_signature(MethodOf::List, name) != nullptr; }
-bool mutates_list(std::string_view name) { return name != "index" && name != "count" && name != "copy"; }
-
-Value call_list_method(Runtime& rt, std::string_view name, Value& list, const CallArgs& call) {
+Value call_list_method(Runtime& rt, Method m, Value& list, const CallArgs& call) {
     const std::span<const Value> args = call.positional;
-    check_method_arguments(MethodOf::List, name, call);  // what each takes: interp/method_signatures.cpp
+    const std::string_view name = m.name();
+    check_method_arguments(m, call);  // what each takes: interp/method_signatures.cpp
     // Python's position of the first item equal to v, or -1
     auto find = [&](const Value& v) -> int64_t {
         const auto& xs = list.items();

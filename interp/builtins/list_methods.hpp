@@ -6,15 +6,14 @@
 
 #include <string_view>
 
+#include "interp/method_signatures.hpp"
 #include "interp/values/value.hpp"
 
 namespace tg::interp {
 
 class Runtime;
 
-bool is_list_method(std::string_view name);
-bool mutates_list(std::string_view name);  // append, pop, extend, insert, remove, sort
-// Runs method `name` on `list` (which it may change). Throws unlocated errors.
-Value call_list_method(Runtime& rt, std::string_view name, Value& list, const CallArgs& args);
+// Runs list method `m` on `list` (which it may change). Throws unlocated errors.
+Value call_list_method(Runtime& rt, Method m, Value& list, const CallArgs& args);
 
 }  // namespace tg::interp

@@ -92,7 +92,7 @@ double parse_float(const std::string& fn, const std::string& text, stdlib::DType
 
 int64_t parse_int(const std::string& fn, const std::string& text, int base) {
     const std::string_view s = trimmed(text);
-    const std::string bad = fn + ": invalid literal for int() with base " + std::to_string(base) + ": " + quote(text);
+    const auto bad = [&] { return Error(fn + ": invalid literal for int() with base " + std::to_string(base) + ": " + quote(text)); };
     size_t i = 0;
     const bool negative = i < s.size() && s[i] == '-';
     if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
@@ -107,9 +107,9 @@ int64_t parse_int(const std::string& fn, const std::string& text, int base) {
         }
     if (b == 0) b = 10;
     std::string d;
-    if (!digits(s, i, b, d) || i != s.size()) throw Error(bad);
+    if (!digits(s, i, b, d) || i != s.size()) throw bad();
     // base 0 refuses leading zeros in a decimal, as Python's literals do
-    if (base == 0 && b == 10 && d.size() > 1 && d[0] == '0' && d.find_first_not_of('0') != std::string::npos) throw Error(bad);
+    if (base == 0 && b == 10 && d.size() > 1 && d[0] == '0' && d.find_first_not_of('0') != std::string::npos) throw bad();
     errno = 0;
     const unsigned long long m = std::strtoull(d.c_str(), nullptr, b);
     const unsigned long long limit = negative ? 9223372036854775808ULL : 9223372036854775807ULL;

@@ -130,7 +130,8 @@ void add_python_builtins(std::vector<std::pair<std::string, Value>>& out) {
     add("oct", [](Runtime&, const CallArgs& a) { return Value::str(in_base("oct", a, 8)); });
     add("bin", [](Runtime&, const CallArgs& a) { return Value::str(in_base("bin", a, 2)); });
     add("isinstance", [](Runtime&, const CallArgs& a) {
-        check_arguments("isinstance(obj, classinfo, /)", a);  // docs/builtins.md
+        static const SignatureCheck check("isinstance(obj, classinfo, /)");  // parsed once per process
+        check(a);  // docs/builtins.md
         return Value::from_bool(is_instance(a.positional[0], a.positional[1]));
     });
     add("divmod", [](Runtime& rt, const CallArgs& a) {

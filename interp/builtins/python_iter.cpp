@@ -34,7 +34,8 @@ bool is_function(const Value& v) {
 
 // map(f, *iterables): f of the items at each position, up to the shortest
 Value map(Runtime& rt, const CallArgs& a) {
-    check_arguments("map(f, xs, /, *more)", a);  // docs/builtins.md
+    static const SignatureCheck check("map(f, xs, /, *more)");  // parsed once per process
+    check(a);  // docs/builtins.md
     const Value& f = a.positional[0];
     if (!is_function(f)) throw Error(std::string("map: argument `function` must be a function, not ") + kind_name(f.kind()));
     std::vector<std::vector<Value>> seqs;
@@ -55,7 +56,8 @@ Value map(Runtime& rt, const CallArgs& a) {
 
 // filter(f, iterable): the items for which f(item) is true; f None: the true items
 Value filter(Runtime& rt, const CallArgs& a) {
-    check_arguments("filter(f, xs, /)", a);  // docs/builtins.md
+    static const SignatureCheck check("filter(f, xs, /)");  // parsed once per process
+    check(a);  // docs/builtins.md
     const Value& f = a.positional[0];
     if (!f.is(Kind::None) && !is_function(f))
         throw Error(std::string("filter: argument `function` must be a function or None, not ") + kind_name(f.kind()));

@@ -11,6 +11,7 @@
 #include <numbers>
 
 #include "interp/builtins/builtins.hpp"
+#include "interp/builtins/sort_order.hpp"
 #include "interp/call_signature.hpp"
 #include "interp/check_args.hpp"
 #include "interp/autodiff/autodiff.hpp"
@@ -87,19 +88,30 @@ Value zip(Runtime& rt, const CallArgs& a) {
             throw Error(std::string("zip: argument `strict`: ") + e.what());
         }
     }
-    std::vector<std::vector<Value>> seqs;
+    // a list's or a tuple's items read in place; anything else's walked into `walked`
+    std::vector<std::vector<Value>> walked;
+    walked.reserve(a.positional.size());  // (seqs points into it)
+    std::vector<const std::vector<Value>*> seqs;
     size_t n = a.positional.empty() ? 0 : SIZE_MAX;
     for (size_t k = 0; k < a.positional.size(); ++k) {
-        seqs.push_back(items_of(rt, a.positional[k], "zip: argument " + std::to_string(k + 1)));
-        if (strict && k > 0 && seqs.back().size() != seqs[0].size())
-            throw Error("zip: argument " + std::to_string(k + 1) + " has " + std::to_string(seqs.back().size()) +
-                        " items and argument 1 has " + std::to_string(seqs[0].size()) + " (strict=True)");
-        n = std::min(n, seqs.back().size());
+        const Value& arg = a.positional[k];
+        if (arg.is_sequence()) {
+            stdlib::spend_work(static_cast<int64_t>(arg.items().size()));
+            seqs.push_back(&arg.items());
+        } else {
+            seqs.push_back(&walked.emplace_back(items_of(rt, arg, "zip: argument " + std::to_string(k + 1))));
+        }
+        if (strict && k > 0 && seqs.back()->size() != seqs[0]->size())
+            throw Error("zip: argument " + std::to_string(k + 1) + " has " + std::to_string(seqs.back()->size()) +
+                        " items and argument 1 has " + std::to_string(seqs[0]->size()) + " (strict=True)");
+        n = std::min(n, seqs.back()->size());
     }
     std::vector<Value> out;
+    out.reserve(n);
     for (size_t i = 0; i < n; ++i) {
         std::vector<Value> t;
-        for (auto& s : seqs) t.push_back(s[i]);
+        t.reserve(seqs.size());
+        for (const std::vector<Value>* s : seqs) t.push_back((*s)[i]);
         stdlib::spend_work(Value::kObjectBytes);  // a new tuple each (stdlib/budget.hpp)
         out.push_back(Value::tuple(std::move(t)));
     }
@@ -114,12 +126,8 @@ Value reversed(Runtime& rt, const CallArgs& a) {
     return Value::list(std::move(xs));
 }
 
-}  // namespace
-
-// a < b as a Python bool; a dynamic answer while tracing is a trace error.
-// `fn` names the builtin in errors (sorted, sort).
-bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
-    stdlib::spend_work(1);  // a sort of scalars dispatches no op: the limits act here (stdlib/budget.hpp)
+// less() of any pair (every kind's own order, and its errors).
+bool general_less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
     if (a.is_sequence() && b.is_sequence()) {
         // lexicographic, as Python orders tuples and lists
         const auto& x = a.items();
@@ -145,6 +153,16 @@ bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
     } catch (const stdlib::OpError& e) {
         throw Error(fn + ": " + e.what());
     }
+}
+
+}  // namespace
+
+// a < b as a Python bool; a dynamic answer while tracing is a trace error.
+// `fn` names the builtin in errors (sorted, sort).
+bool less(Runtime& rt, const Value& a, const Value& b, const std::string& fn) {
+    // numbers and strings (a sort's keys) without a Value built per comparison
+    if (const Order o = quick_order(a, b); o != Order::Unknown) return o == Order::Less;
+    return general_less(rt, a, b, fn);
 }
 
 namespace {
@@ -179,9 +197,14 @@ std::vector<Value> sort_values(Runtime& rt, std::vector<Value> xs, const CallArg
     std::vector<size_t> order(xs.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     // Python's reverse=True keeps equal items in their original order too
-    std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
-        return reverse ? less(rt, keys[j], keys[i], fn) : less(rt, keys[i], keys[j], fn);
-    });
+    if (const std::optional<FlatKeys> flat = FlatKeys::of(keys))  // numbers, strings, tuples of them
+        std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+            return reverse ? flat->order(j, i) == Order::Less : flat->order(i, j) == Order::Less;
+        });
+    else
+        std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+            return reverse ? less(rt, keys[j], keys[i], fn) : less(rt, keys[i], keys[j], fn);
+        });
     std::vector<Value> out;
     out.reserve(xs.size());
     for (size_t i : order) out.push_back(std::move(xs[i]));

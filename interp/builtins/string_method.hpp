@@ -10,6 +10,7 @@
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/tracing/trace.hpp"
 #include "interp/values/value.hpp"
 
@@ -24,13 +25,14 @@ inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c ==
 
 class StringMethod {
 public:
-    StringMethod(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args)
-        : rt_(rt), name_(name), self_(self), args_(args) {}
+    StringMethod(Runtime& rt, Method m, const Value& self, const CallArgs& args)
+        : rt_(rt), method_(m), name_(m.name()), self_(self), args_(args) {}
 
     Value run();
 
 private:
     Runtime& rt_;
+    Method method_;
     std::string name_;
     const Value& self_;
     const CallArgs& args_;

@@ -21,7 +21,7 @@ namespace tg::interp {
 namespace strings {
 
 Value StringMethod::run() {
-    check_method_arguments(MethodOf::Str, name_, args_);  // what each takes: interp/method_signatures.cpp
+    check_method_arguments(method_, args_);  // what each takes: interp/method_signatures.cpp
     // every method reads its string once (the limits act by work, stdlib/budget.hpp)
     if (self_.is(Kind::Str) && !self_.sym_str()) stdlib::spend_work(static_cast<int64_t>(self_.text().size()));
     if (name_ == "join") return join();
@@ -149,6 +149,12 @@ Value StringMethod::split() {
     const std::string& s = self();
     std::vector<Value> parts;
     if (sep) {
+        size_t count = 1;  // the parts, counted first (one allocation for the list)
+        for (size_t k = s.find(*sep); k != std::string::npos && (maxsplit < 0 || static_cast<int64_t>(count) <= maxsplit);
+             k = s.find(*sep, k + sep->size()))
+            ++count;
+        stdlib::check_fits(Value::slots_bytes(count), "a list");
+        parts.reserve(count);
         size_t start = 0;
         while (maxsplit < 0 || static_cast<int64_t>(parts.size()) < maxsplit) {
             const size_t k = s.find(*sep, start);
@@ -345,19 +351,20 @@ Value StringMethod::format() {
 
 }  // namespace strings
 
-bool is_string_method(std::string_view name) { return method_signature(MethodOf::Str, name) != nullptr; }
+bool is_string_method(std::string_view name) { return find_method(MethodOf::Str, name).has_value(); }
 
-Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args) {
-    return strings::StringMethod(rt, name, self, args).run();
+Value call_string_method(Runtime& rt, Method m, const Value& self, const CallArgs& args) {
+    return strings::StringMethod(rt, m, self, args).run();
 }
 
 Value unbound_string_method(std::string_view name) {
-    const std::string method(name), fn = "str." + method;  // copies: the value may outlive the call's text
-    return Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{fn, [fn, method](Runtime& rt, const CallArgs& a) {
+    const Method m = *find_method(MethodOf::Str, name);  // (the caller checked is_string_method)
+    const std::string fn = "str." + std::string(name);
+    return Value::builtin(std::make_shared<BuiltinObj>(BuiltinObj{fn, [fn, m](Runtime& rt, const CallArgs& a) {
         if (a.positional.empty() || !a.positional[0].is(Kind::Str))
             throw Error(fn + ": takes a str as its first argument, not " +
                         (a.positional.empty() ? std::string("nothing") : std::string(kind_name(a.positional[0].kind()))));
-        return call_string_method(rt, method, a.positional[0], CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
+        return call_string_method(rt, m, a.positional[0], CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
     }}));
 }
 

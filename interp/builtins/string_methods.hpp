@@ -7,6 +7,7 @@
 
 #include <string_view>
 
+#include "interp/method_signatures.hpp"
 #include "interp/values/value.hpp"
 
 namespace tg::interp {
@@ -14,8 +15,8 @@ namespace tg::interp {
 class Runtime;
 
 bool is_string_method(std::string_view name);
-// Runs method `name` on the string `self`. Throws unlocated errors naming the method.
-Value call_string_method(Runtime& rt, std::string_view name, const Value& self, const CallArgs& args);
+// Runs str method `m` on the string `self`. Throws unlocated errors naming the method.
+Value call_string_method(Runtime& rt, Method m, const Value& self, const CallArgs& args);
 // str.name: the method as a function of the string and the method's
 // arguments (map(str.upper, words), sorted(words, key=str.lower))
 Value unbound_string_method(std::string_view name);

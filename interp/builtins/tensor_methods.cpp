@@ -59,10 +59,9 @@ Value item_at(Runtime& rt, const Value& x, std::span<const Value> at) {
 
 }  // namespace
 
-bool is_tensor_method(std::string_view name) { return method_signature(MethodOf::Tensor, name) != nullptr; }
-
-Value call_tensor_method(Runtime& rt, std::string_view name, const Value& x, const CallArgs& args) {
-    check_method_arguments(MethodOf::Tensor, name, args);  // what each takes: interp/method_signatures.cpp
+Value call_tensor_method(Runtime& rt, Method m, const Value& x, const CallArgs& args) {
+    const std::string_view name = m.name();
+    check_method_arguments(m, args);  // what each takes: interp/method_signatures.cpp
     if (name == "item" && !args.positional.empty()) return item_at(rt, x, args.positional);
     if (name == "copy" || name == "conj" || name == "conjugate") return x;  // tg's dtypes are real
     if (name == "tolist") return tolist(rt, x);

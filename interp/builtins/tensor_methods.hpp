@@ -10,15 +10,15 @@
 
 #include <string_view>
 
+#include "interp/method_signatures.hpp"
 #include "interp/values/value.hpp"
 
 namespace tg::interp {
 
 class Runtime;
 
-bool is_tensor_method(std::string_view name);
-// Runs method `name` on the tensor x. Throws unlocated errors naming the method.
-Value call_tensor_method(Runtime& rt, std::string_view name, const Value& x, const CallArgs& args);
+// Runs tensor method `m` on the tensor x. Throws unlocated errors naming the method.
+Value call_tensor_method(Runtime& rt, Method m, const Value& x, const CallArgs& args);
 bool is_tensor_attribute(std::string_view name);
 // Attribute `name` of the tensor x; unlocated errors.
 Value tensor_attribute(Runtime& rt, const Value& x, std::string_view name);

@@ -76,7 +76,7 @@ bool has_spec_leaf(const Value& v) {
     return false;
 }
 
-std::string key_part(const DictKey& k) { return k.is_int ? std::to_string(k.i) : k.s; }
+std::string key_part(const DictKey& k) { return k.is_int() ? std::to_string(k.i()) : k.s(); }
 
 // Rebuilds v with each leaf (a spec or a tensor) replaced by leaf(v, name)
 // and records its structure (tuples, lists, None; dicts when `dicts`);

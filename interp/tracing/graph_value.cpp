@@ -33,7 +33,7 @@ Value rebuild(const Structure& st, std::vector<Tensor>& outs, size_t& k) {
     case Structure::None: return Value::none();
     case Structure::Dict: {
         DictObj d;
-        for (size_t i = 0; i < st.items.size(); ++i) d.set(DictKey{false, 0, st.keys[i]}, rebuild(st.items[i], outs, k));
+        for (size_t i = 0; i < st.items.size(); ++i) d.set(DictKey::of_str(st.keys[i]), rebuild(st.items[i], outs, k));
         return Value::dict(std::move(d));
     }
     case Structure::Tuple: case Structure::List: {
@@ -137,7 +137,7 @@ Value graph_attribute(const Value& x, const std::string& attr) {
     if (attr == "dot") {
         auto dot = std::make_shared<BuiltinObj>(BuiltinObj{"dot", [](Runtime&, const CallArgs& a) {
             // a bound method: the graph is the first argument
-            check_method_arguments(MethodOf::Graph, "dot", CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
+            check_method_arguments(*find_method(MethodOf::Graph, "dot"), CallArgs{a.positional.subspan(1), a.keyword_values, a.keywords, a.loc});
             return Value::str(tracer::to_dot(*a.positional[0].graph().fn.graph));
         }});
         return Value::bound(x, Value::builtin(std::move(dot)));
@@ -199,7 +199,7 @@ void feed(const tracer::GraphFunction& f, const Structure& st, const Value& v, c
             throw Error(head + " must be a dict of " + std::to_string(st.keys.size()) + " entries, not one of " +
                         std::to_string(v.dict().keys().size()));
         for (size_t i = 0; i < st.items.size(); ++i) {
-            const Value* x = v.dict().find(DictKey{false, 0, st.keys[i]});
+            const Value* x = v.dict().find(DictKey::of_str(st.keys[i]));
             if (!x) throw Error(head + " has no key '" + st.keys[i] + "'");
             feed(f, st.items[i], *x, name + "['" + st.keys[i] + "']", inputs, sizes);
         }

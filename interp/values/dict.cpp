@@ -33,19 +33,24 @@ DictKey dict_key(const Runtime& rt, const Value& k, KeyUse use) {
 }
 
 DictKey dict_key(const Value& k, KeyUse use) {
-    if (k.is(Kind::Str)) return DictKey{false, 0, k.text()};
+    if (k.is(Kind::Str)) {
+        if (const auto* obj = k.str_obj()) return DictKey(*obj);  // the string shared, not copied
+        return DictKey::of_str(k.text());  // (text() says why a string showing traced values cannot be one)
+    }
+    if (const Scalar* s = k.scalar(); s && stdlib::is_int(s->dtype) && s->dtype != stdlib::DType::Bool)
+        return DictKey::of_int(s->i);
     if (k.is_tensor()) {
         const stdlib::TensorType t = k.tensor_type();
         if (t.shape.rank() == 0 && stdlib::is_int(t.dtype) && t.dtype != stdlib::DType::Bool)
-            return DictKey{true, k.tensor().item_i64(), {}};
+            return DictKey::of_int(k.tensor().item_i64());
     }
     throw Error(std::string(use == KeyUse::DictKey ? "dict keys" : "set elements") +
                 " must be strings or integers, not " + kind_desc(k));
 }
 
-Value key_value(const DictKey& k) { return k.is_int ? Value::from_int(k.i) : Value::str(k.s); }
+Value key_value(const DictKey& k) { return k.is_int() ? Value::from_int(k.i()) : Value::str(k.str_obj()); }
 
-std::string key_repr(const DictKey& k) { return k.is_int ? std::to_string(k.i) : quote(k.s); }
+std::string key_repr(const DictKey& k) { return k.is_int() ? std::to_string(k.i()) : quote(k.s()); }
 
 std::string keys_repr(const DictObj& d) {
     std::string out = "[";
@@ -86,13 +91,15 @@ const Value* default_arg(const CallArgs& a) {
 // pairs (what `update` and `dict` take); `what` names the argument.
 void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& what) {
     if (from.is(Kind::Dict)) {
-        const DictObj src = from.dict();  // (a copy: `from` may be `d` itself)
+        const DictObj& src = from.dict();
+        if (&src == &d) return;  // (d merged into itself: nothing changes)
         for (size_t i = 0; i < src.size(); ++i) d.set(src.keys()[i], src.values()[i]);
         return;
     }
     if (!from.is_sequence())
         throw Error(what + " must be a dict or a list of (key, value) pairs, not " + kind_desc(from));
-    const std::vector<Value> items = from.items();
+    const std::vector<Value>& items = from.items();  // (read in place: making keys runs no tg code)
+    if (d.slots() == 0) d.reserve(items.size());  // (only a new dict: update in a loop keeps the growth geometric)
     for (size_t i = 0; i < items.size(); ++i) {
         const Value& p = items[i];
         if (!p.is_sequence() || p.items().size() != 2)
@@ -106,19 +113,14 @@ void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& 
 
 void merge_keywords(DictObj& d, const CallArgs& a) {
     for (size_t k = 0; k < a.keywords.size(); ++k)
-        d.set(DictKey{false, 0, std::string(a.keywords[k].name)}, a.keyword_values[k]);
+        d.set(DictKey::of_str(std::string(a.keywords[k].name)), a.keyword_values[k]);
 }
 
 }  // namespace
 
-bool is_dict_method(std::string_view name) { return method_signature(MethodOf::Dict, name) != nullptr; }
-
-bool mutates_dict(std::string_view name) {
-    return name == "pop" || name == "update" || name == "setdefault" || name == "clear";
-}
-
-Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const CallArgs& a) {
-    check_method_arguments(MethodOf::Dict, name, a);  // what each takes: interp/method_signatures.cpp
+Value call_dict_method(Runtime& rt, Method m, Value& dict, const CallArgs& a) {
+    const std::string_view name = m.name();
+    check_method_arguments(m, a);  // what each takes: interp/method_signatures.cpp
     if (name == "keys" || name == "values" || name == "items" || name == "copy" || name == "clear") {
         const DictObj& d = dict.dict();
         if (name == "copy") return dict;  // value semantics: the value is its own copy

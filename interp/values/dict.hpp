@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "interp/method_signatures.hpp"
 #include "interp/values/value.hpp"
 
 namespace tg::interp {
@@ -45,11 +46,9 @@ std::string child_suffix(const Value& container, size_t i);
 // d[k], or the missing-key error.
 const Value& dict_item(const Runtime& rt, const Value& d, const Value& k);
 
-bool is_dict_method(std::string_view name);
-bool mutates_dict(std::string_view name);  // pop, update, setdefault, clear
-// Runs method `name` on `dict` (which it may change) with `args` (the
+// Runs dict method `m` on `dict` (which it may change) with `args` (the
 // arguments after the dict). Throws unlocated errors.
-Value call_dict_method(Runtime& rt, std::string_view name, Value& dict, const CallArgs& args);
+Value call_dict_method(Runtime& rt, Method m, Value& dict, const CallArgs& args);
 
 // The `dict` builtin: dict(), dict(other), dict(pairs), dict(a=1, ...).
 void add_dict_builtins(std::vector<std::pair<std::string, Value>>& out);

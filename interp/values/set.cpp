@@ -144,15 +144,9 @@ Value combining_method(Runtime& rt, const std::string& fn, Value& set, const Cal
 
 }  // namespace
 
-bool is_set_method(std::string_view name) { return method_signature(MethodOf::Set, name) != nullptr; }
-
-bool mutates_set(std::string_view name) {
-    return name == "add" || name == "discard" || name == "remove" || name == "pop" || name == "clear" ||
-           name.ends_with("update");
-}
-
-Value call_set_method(Runtime& rt, std::string_view name, Value& set, const CallArgs& a) {
-    check_method_arguments(MethodOf::Set, name, a);  // what each takes: interp/method_signatures.cpp
+Value call_set_method(Runtime& rt, Method m, Value& set, const CallArgs& a) {
+    const std::string_view name = m.name();
+    check_method_arguments(m, a);  // what each takes: interp/method_signatures.cpp
     const std::string fn(name);
     if (name == "add" || name == "discard" || name == "remove" || name == "pop") return element_method(rt, fn, set, a);
     if (name == "clear" || name == "copy") {
@@ -185,7 +179,8 @@ bool set_compare(lang::CmpOp op, const SetObj& a, const SetObj& b) {
 
 void add_set_builtins(std::vector<std::pair<std::string, Value>>& out) {
     auto set = [](Runtime& rt, const CallArgs& a) {
-        check_arguments("set(iterable=(), /)", a);  // docs/builtins.md
+        static const SignatureCheck check("set(iterable=(), /)");  // parsed once per process
+        check(a);  // docs/builtins.md
         if (a.positional.empty()) return Value::set(SetObj{});
         return Value::set(set_from(rt, a.positional[0], "set: argument `iterable`"));
     };

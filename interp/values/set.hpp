@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "interp/method_signatures.hpp"
 #include "interp/values/value.hpp"
 
 namespace tg::interp {
@@ -40,11 +41,9 @@ std::vector<Value> set_values(const SetObj& s);
 // The elements of anything a `for` loop walks (`what` names the argument in errors).
 SetObj set_from(Runtime& rt, const Value& iterable, const std::string& what);
 
-bool is_set_method(std::string_view name);
-bool mutates_set(std::string_view name);  // add, discard, remove, pop, clear, update, ..._update
-// Runs method `name` on `set` (which it may change) with `args` (the
+// Runs set method `m` on `set` (which it may change) with `args` (the
 // arguments after the set). Throws unlocated errors.
-Value call_set_method(Runtime& rt, std::string_view name, Value& set, const CallArgs& args);
+Value call_set_method(Runtime& rt, Method m, Value& set, const CallArgs& args);
 
 // a | b, a & b, a - b, a ^ b of two sets; nullopt for any other operator.
 std::optional<Value> set_binary(lang::BinOp op, const SetObj& a, const SetObj& b);

@@ -1,6 +1,7 @@
 #include "interp/values/value.hpp"
 
 #include <cstring>
+#include <tuple>
 
 #include "interp/batching/batching.hpp"
 #include "interp/values/tensor_box.hpp"
@@ -192,12 +193,20 @@ Value Value::tuple(std::vector<Value> items) {
     return v;
 }
 Value Value::str(std::string text) {
-    auto obj = std::make_shared<StrObj>(StrObj{std::move(text), {}, {}, false});
+    auto obj = std::make_shared<StrObj>();
+    obj->text = std::move(text);
     obj->charge.set(text_bytes(obj->text.size()), "a string");
     Value v;
     v.v_ = std::shared_ptr<const StrObj>(std::move(obj));
     return v;
 }
+Value Value::str(std::shared_ptr<const StrObj> s) {
+    Value v;
+    v.v_ = std::move(s);
+    return v;
+}
+DictKey DictKey::of_str(std::string text) { return DictKey(*Value::str(std::move(text)).str_obj()); }
+
 bool Value::append_text_unshared(std::string_view more) {
     auto* p = v_.get_if<std::shared_ptr<const StrObj>>();
     if (!p || p->use_count() != 1) return false;
@@ -210,6 +219,7 @@ bool Value::append_text_unshared(std::string_view more) {
     obj.charge.set(text_bytes(total), "a string");
     obj.char_starts = nullptr;
     obj.indexed = false;
+    obj.hash.store(0, std::memory_order_relaxed);
     return true;
 }
 
@@ -247,20 +257,80 @@ Value Value::bound(Value self, Value fn) {
 
 DictObj::DictObj(std::vector<DictKey> keys, std::vector<Value> values)
     : keys_(std::move(keys)), values_(std::move(values)) {
-    if (keys_.size() > kSmall) build_index();
+    if (keys_.size() > kSmall) build_index(keys_.size());
 }
 
-void DictObj::build_index() {
-    index_.reserve(keys_.size());
-    for (size_t i = 0; i < keys_.size(); ++i)
-        if (!(holes_ && dead_[i])) index_.emplace(keys_[i], i);
-    indexed_ = true;
+std::pair<size_t, size_t> DictObj::probe(const DictKey& k, size_t hash) const {
+    const size_t mask = table_.size() - 1;
+    const uint64_t tag = hash & 0xFFFFFFFFu;
+    size_t free = kAbsent;  // the first tombstone passed: where k would go
+    for (size_t slot = home(hash);; slot = (slot + 1) & mask) {
+        const uint64_t e = table_[slot];
+        if (e == 0) return {kAbsent, free != kAbsent ? free : slot};
+        if (e == kTombstone) {
+            if (free == kAbsent) free = slot;
+        } else if ((e >> 32) == tag) {
+            const size_t at = static_cast<size_t>(e & 0xFFFFFFFFu) - 1;
+            if (keys_[at] == k) return {at, slot};
+        }
+    }
+}
+
+void DictObj::build_index(size_t live) const {
+    size_t size = 16;
+    int bits = 4;
+    while (size < 4 * live) {  // at most 1/4 full after a rebuild, 1/2 before the next one
+        size *= 2;
+        ++bits;
+    }
+    table_.assign(size, 0);
+    shift_ = 64 - bits;
+    tombstones_ = 0;
+    for (size_t i = 0; i < keys_.size(); ++i) {
+        if (holes_ && dead_[i]) continue;
+        const size_t h = keys_[i].hash();
+        size_t slot = home(h);
+        while (table_[slot]) slot = (slot + 1) & (size - 1);
+        table_[slot] = entry(h, i);
+    }
+}
+
+void DictObj::append(DictKey k, Value v, size_t hash, size_t slot) {
+    if (keys_.size() >= kTombstone - 1) throw Error("a dict cannot hold more than 2^32 - 2 entries");
+    if (!table_.empty()) {
+        if (table_[slot] == kTombstone) --tombstones_;
+        table_[slot] = entry(hash, keys_.size());
+    }
+    keys_.push_back(std::move(k));
+    values_.push_back(std::move(v));
+    if (!dead_.empty()) dead_.push_back(false);
+    if (table_.empty() ? keys_.size() > kSmall : (size() + tombstones_) * 2 > table_.size()) build_index(size());
+}
+
+void DictObj::set(DictKey k, Value v) {
+    size_t at = kAbsent, slot = 0, hash = 0;
+    if (table_.empty()) {
+        at = position(k);
+    } else {
+        hash = k.hash();
+        std::tie(at, slot) = probe(k, hash);
+    }
+    if (at != kAbsent) {
+        values_[at] = std::move(v);
+        return;
+    }
+    append(std::move(k), std::move(v), hash, slot);
 }
 
 bool DictObj::erase(const DictKey& k) {
-    const size_t at = position(k);
+    size_t at = kAbsent, slot = 0;
+    if (table_.empty()) at = position(k);
+    else std::tie(at, slot) = probe(k, k.hash());
     if (at == kAbsent) return false;
-    if (indexed_) index_.erase(k);
+    if (!table_.empty()) {
+        table_[slot] = kTombstone;
+        ++tombstones_;
+    }
     if (at + 1 == keys_.size()) {  // the last entry (and the holes before it): nothing moves
         keys_.pop_back();
         values_.pop_back();
@@ -290,7 +360,6 @@ void DictObj::squeeze_holes() const {
         if (to != from) {
             keys_[to] = std::move(keys_[from]);
             values_[to] = std::move(values_[from]);
-            if (indexed_) index_[keys_[to]] = to;
         }
         ++to;
     }
@@ -298,6 +367,7 @@ void DictObj::squeeze_holes() const {
     values_.resize(to);
     dead_.clear();
     holes_ = 0;
+    if (!table_.empty()) build_index(to);  // the positions moved
 }
 
 Value Value::dict(DictObj d) {

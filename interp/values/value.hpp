@@ -15,6 +15,7 @@
 // node" goes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iterator>
@@ -128,6 +129,19 @@ struct StrObj {
     // null once known to be ASCII (`indexed` says whether it is known).
     mutable std::shared_ptr<const std::vector<size_t>> char_starts;
     mutable bool indexed = false;
+    // The hash of `text` as a dict key (DictKey), computed by the first
+    // lookup and kept: 0 until then. Reset when the text is appended to.
+    // (Atomic, relaxed: a string constant two interpreters share may be
+    // hashed by both at once; both store the same value.)
+    mutable std::atomic<size_t> hash{0};
+    size_t text_hash() const {
+        size_t h = hash.load(std::memory_order_relaxed);
+        if (!h) [[unlikely]] {
+            h = std::hash<std::string>{}(text) | 1;
+            hash.store(h, std::memory_order_relaxed);
+        }
+        return h;
+    }
 };
 
 // A user function (def or lambda): code from the AST plus what it closed over.
@@ -239,6 +253,9 @@ public:
     static Value list(std::vector<Value> items);
     static Value tuple(std::vector<Value> items);
     static Value str(std::string text);
+    static Value str(std::shared_ptr<const StrObj> s);  // (a dict key's string: interp/values/dict.cpp)
+    // The string object of a str (not one that shows traced tensors), or null.
+    const std::shared_ptr<const StrObj>* str_obj() const { return std::get_if<std::shared_ptr<const StrObj>>(&v_); }
     // What a list or tuple of n slots, a string of n characters, a dict of n
     // entries is charged (the memory limit, stdlib/budget.hpp): builtins
     // check these sizes before they build one (stdlib::check_fits).
@@ -427,30 +444,50 @@ struct BatchObj {
 
 // A dict key: a string, or an integer (docs/language.md "Values"). tg values become keys in
 // interp/values/dict.hpp (dict_key), which also rejects every other kind.
-struct DictKey {
-    bool is_int = false;
-    int64_t i = 0;
-    std::string s;
-    friend bool operator==(const DictKey&, const DictKey&) = default;
-};
-struct DictKeyHash {
-    size_t operator()(const DictKey& k) const {
-        return k.is_int ? std::hash<int64_t>{}(k.i) : std::hash<std::string>{}(k.s) ^ 0x9e3779b97f4a7c15ULL;
+// A string key shares the string's object with the value it was made from
+// (no copy of the text; its hash is computed once per string object), so
+// keys(), items() and iteration give back the same string.
+class DictKey {
+public:
+    DictKey() = default;  // the int 0
+    static DictKey of_int(int64_t i) {
+        DictKey k;
+        k.i_ = i;
+        return k;
     }
+    static DictKey of_str(std::string text);  // a new string (interp/values/value.cpp)
+    explicit DictKey(std::shared_ptr<const StrObj> s) : str_(std::move(s)) {}
+
+    bool is_int() const { return !str_; }
+    int64_t i() const { return i_; }
+    const std::string& s() const { return str_->text; }
+    const std::shared_ptr<const StrObj>& str_obj() const { return str_; }
+    size_t hash() const { return str_ ? str_->text_hash() : static_cast<size_t>(i_); }
+    friend bool operator==(const DictKey& a, const DictKey& b) {
+        if (a.str_ == b.str_) return a.str_ || a.i_ == b.i_;  // one string object, or two ints
+        return a.str_ && b.str_ && a.str_->text == b.str_->text;
+    }
+
+private:
+    int64_t i_ = 0;
+    std::shared_ptr<const StrObj> str_;  // null for an int
 };
 
 // keys()[i] maps to values()[i], in insertion order. A dict of up to
 // kSmall keys finds one by comparing its keys in turn (no hashing: most
-// dicts are records of a few fields); a larger one keeps `index_`, from a
-// key to its position. Removing a key leaves a hole (its slot is marked
-// dead) instead of moving every later entry up, so `d.pop(k)` and
-// `del d[k]` cost O(1) amortized however many entries follow; the holes are
-// squeezed out when they outnumber the live entries, or when keys() or
-// values() is read (a walk over all entries, O(n) anyway). Lookups, stores,
-// removals and size() never squeeze. So a pointer find() gave stays valid
-// until the next store, removal, keys() or values() (even through another
-// Value sharing this dict); squeezing in a const read also means one dict
-// must not be read by two threads at once (docs/embedding.md "Threads").
+// dicts are records of a few fields); a larger one keeps `table_`, an
+// open-addressing hash table (linear probing) of positions into keys_,
+// each beside 32 bits of its key's hash, so most probes that miss read no
+// key. Removing a key leaves a hole (its slot is marked dead, its table
+// entry a tombstone) instead of moving every later entry up, so
+// `d.pop(k)` and `del d[k]` cost O(1) amortized however many entries
+// follow; the holes are squeezed out when they outnumber the live
+// entries, or when keys() or values() is read (a walk over all entries,
+// O(n) anyway). Lookups, stores, removals and size() never squeeze. So a
+// pointer find() gave stays valid until the next store, removal, keys() or
+// values() (even through another Value sharing this dict); squeezing in a
+// const read also means one dict must not be read by two threads at once
+// (docs/embedding.md "Threads").
 struct DictObj {
     static constexpr size_t kSmall = 8;
 
@@ -474,16 +511,11 @@ struct DictObj {
         return at == kAbsent ? nullptr : &values_[at];
     }
     // d[k] = v: a new key goes last, an existing one keeps its place.
-    void set(DictKey k, Value v) {
-        if (Value* old = find(k)) {
-            *old = std::move(v);
-            return;
-        }
-        if (indexed_) index_.emplace(k, keys_.size());
-        keys_.push_back(std::move(k));
-        values_.push_back(std::move(v));
-        if (!dead_.empty()) dead_.push_back(false);
-        if (!indexed_ && keys_.size() > kSmall) build_index();
+    void set(DictKey k, Value v);
+    // Room for n entries in all (a dict display, dict(pairs)): no regrowth while they are set.
+    void reserve(size_t n) {
+        keys_.reserve(n);
+        values_.reserve(n);
     }
     // Removes k (false if absent); the keys after it keep their order.
     bool erase(const DictKey& k);
@@ -491,20 +523,28 @@ struct DictObj {
     // The slots the entries take, holes included (what the memory charge counts).
     size_t slots() const { return keys_.size(); }
 
-    stdlib::Charge charge;  // per slot (holes too): a key, a value and an index node (Value::dict_mut)
+    stdlib::Charge charge;  // per slot (holes too): a key, a value and its part of the table (Value::dict_mut)
 
 private:
     static constexpr size_t kAbsent = static_cast<size_t>(-1);
+    // A table entry: 0 empty, kTombstone removed, else (hash bits << 32) | (position + 1).
+    static constexpr uint64_t kTombstone = 0xFFFFFFFFu;
+    static uint64_t entry(size_t hash, size_t at) { return (static_cast<uint64_t>(hash) << 32) | (at + 1); }
+    size_t home(size_t hash) const {  // the first slot probed (the hash mixed: an int key is its own hash)
+        return static_cast<size_t>((static_cast<uint64_t>(hash) * 0x9E3779B97F4A7C15ULL) >> shift_);
+    }
     size_t position(const DictKey& k) const {
-        if (!indexed_) {
+        if (table_.empty()) {
             for (size_t i = 0; i < keys_.size(); ++i)
                 if (keys_[i] == k && !(holes_ && dead_[i])) return i;
             return kAbsent;
         }
-        auto it = index_.find(k);
-        return it == index_.end() ? kAbsent : it->second;
+        return probe(k, k.hash()).first;
     }
-    void build_index();
+    // Where k is in keys_ (or kAbsent) and the table slot it takes or would take.
+    std::pair<size_t, size_t> probe(const DictKey& k, size_t hash) const;
+    void append(DictKey k, Value v, size_t hash, size_t slot);
+    void build_index(size_t live) const;  // a table for `live` entries, of the entries not dead
     void squeeze() const {
         if (holes_) [[unlikely]] squeeze_holes();
     }
@@ -513,18 +553,19 @@ private:
     // mutable: squeezing the holes out changes how the entries are stored, not what they are
     mutable std::vector<DictKey> keys_;
     mutable std::vector<Value> values_;
-    mutable std::unordered_map<DictKey, size_t, DictKeyHash> index_;  // (only once indexed_)
+    mutable std::vector<uint64_t> table_;  // (only once more than kSmall keys; a power of 2 long)
     mutable std::vector<bool> dead_;  // per slot: removed (empty while there are no holes)
     mutable size_t holes_ = 0;
-    bool indexed_ = false;  // more than kSmall keys at some point: index_ finds them
+    mutable size_t tombstones_ = 0;  // table entries marked removed
+    mutable int shift_ = 64;         // 64 - log2(table_.size())
 };
 
 // Set elements in the order sets are iterated and printed (docs/language.md
 // "Sets"): integers ascending, then strings by their bytes (code points).
 struct SetOrder {
     bool operator()(const DictKey& a, const DictKey& b) const {
-        if (a.is_int != b.is_int) return a.is_int;
-        return a.is_int ? a.i < b.i : a.s < b.s;
+        if (a.is_int() != b.is_int()) return a.is_int();
+        return a.is_int() ? a.i() < b.i() : a.s() < b.s();
     }
 };
 struct SetObj {

@@ -1,5 +1,8 @@
 // Value semantics: copy-on-write lists, unboxed scalars, the scalar fast path.
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 #include <doctest/doctest.h>
 
 #include "interp/dispatch.hpp"
@@ -24,11 +27,11 @@ TEST_CASE("lists are copy-on-write") {
 
 TEST_CASE("sets are copy-on-write and sorted: integers, then strings") {
     SetObj s;
-    for (const DictKey& k : {DictKey{false, 0, "b"}, DictKey{true, 3, {}}, DictKey{false, 0, "a"}, DictKey{true, -1, {}}})
+    for (const DictKey& k : {DictKey::of_str("b"), DictKey::of_int(3), DictKey::of_str("a"), DictKey::of_int(-1)})
         s.items.insert(k);
     Value a = Value::set(std::move(s));
     Value b = a;
-    a.set_mut().items.insert(DictKey{true, 0, {}});
+    a.set_mut().items.insert(DictKey::of_int(0));
     CHECK(a.set().size() == 5);
     CHECK(b.set().size() == 4);
     CHECK(set_str(a.set()) == "{-1, 0, 3, 'a', 'b'}");
@@ -36,28 +39,28 @@ TEST_CASE("sets are copy-on-write and sorted: integers, then strings") {
     CHECK(std::string(kind_name(a.kind())) == "set");
     CHECK(a.children() == nullptr);  // its elements are static: no tensor leaves
     CHECK_FALSE(a.identical(b));
-    b.set_mut().items.insert(DictKey{true, 0, {}});
+    b.set_mut().items.insert(DictKey::of_int(0));
     CHECK(a.identical(b));  // equal elements
 }
 
 TEST_CASE("dicts are copy-on-write and keep insertion order") {
     DictObj d;
-    d.set(DictKey{false, 0, "w"}, Value::from_int(1));
-    d.set(DictKey{true, 3, {}}, Value::from_int(2));
-    d.set(DictKey{false, 0, "b"}, Value::from_int(3));
+    d.set(DictKey::of_str("w"), Value::from_int(1));
+    d.set(DictKey::of_int(3), Value::from_int(2));
+    d.set(DictKey::of_str("b"), Value::from_int(3));
     Value a = Value::dict(std::move(d));
     Value b = a;
-    a.dict_mut().set(DictKey{false, 0, "w"}, Value::from_int(10));  // an existing key keeps its place
-    CHECK(a.dict().keys().front() == DictKey{false, 0, "w"});
-    CHECK(a.dict().find(DictKey{false, 0, "w"})->scalar()->i == 10);
-    CHECK(b.dict().find(DictKey{false, 0, "w"})->scalar()->i == 1);
+    a.dict_mut().set(DictKey::of_str("w"), Value::from_int(10));  // an existing key keeps its place
+    CHECK(a.dict().keys().front() == DictKey::of_str("w"));
+    CHECK(a.dict().find(DictKey::of_str("w"))->scalar()->i == 10);
+    CHECK(b.dict().find(DictKey::of_str("w"))->scalar()->i == 1);
     CHECK(std::string(kind_name(a.kind())) == "dict");
     // erase keeps the later keys in order and the index right
-    REQUIRE(a.dict_mut().erase(DictKey{true, 3, {}}));
-    CHECK_FALSE(a.dict_mut().erase(DictKey{true, 3, {}}));
+    REQUIRE(a.dict_mut().erase(DictKey::of_int(3)));
+    CHECK_FALSE(a.dict_mut().erase(DictKey::of_int(3)));
     CHECK(a.dict().size() == 2);
-    CHECK(a.dict().find(DictKey{false, 0, "b"})->scalar()->i == 3);
-    CHECK(a.dict().find(DictKey{false, 0, "3"}) == nullptr);  // the str '3' is not the int 3
+    CHECK(a.dict().find(DictKey::of_str("b"))->scalar()->i == 3);
+    CHECK(a.dict().find(DictKey::of_str("3")) == nullptr);  // the str '3' is not the int 3
     CHECK(b.dict().size() == 3);
     // children() / with_children(): the values, and a dict with the same keys
     const std::vector<Value>* xs = a.children();
@@ -65,17 +68,17 @@ TEST_CASE("dicts are copy-on-write and keep insertion order") {
     CHECK(xs->size() == 2);
     Value c = a.with_children({Value::from_int(7), Value::from_int(8)});
     CHECK(c.dict().keys() == a.dict().keys());
-    CHECK(c.dict().find(DictKey{false, 0, "b"})->scalar()->i == 8);
+    CHECK(c.dict().find(DictKey::of_str("b"))->scalar()->i == 8);
     CHECK(a.identical(a.with_children(*xs)));
     CHECK_FALSE(a.identical(c));
     CHECK(Value::from_int(1).children() == nullptr);
 }
 
 TEST_CASE("removing keys leaves holes that lookups skip and walks never see") {
-    auto key = [](int64_t i) { return DictKey{true, i, {}}; };
+    auto key = [](int64_t i) { return DictKey::of_int(i); };
     auto keys_of = [](const DictObj& d) {
         std::vector<int64_t> ks;
-        for (const DictKey& k : d.keys()) ks.push_back(k.i);
+        for (const DictKey& k : d.keys()) ks.push_back(k.i());
         return ks;
     };
     DictObj d;
@@ -112,29 +115,86 @@ TEST_CASE("removing keys leaves holes that lookups skip and walks never see") {
 }
 
 TEST_CASE("a small dict finds its keys without an index, through holes, until it grows") {
-    auto str = [](const char* s) { return DictKey{false, 0, s}; };
+    auto str = [](const char* s) { return DictKey::of_str(s); };
     DictObj d;
     d.set(str(""), Value::from_int(0));  // a key equal to a hole's blank key
     d.set(str("a"), Value::from_int(1));
-    d.set(DictKey{true, 5, {}}, Value::from_int(2));
+    d.set(DictKey::of_int(5), Value::from_int(2));
     d.set(str("b"), Value::from_int(3));
     REQUIRE(d.erase(str("")));  // a hole, blank like the empty key was
     CHECK(d.find(str("")) == nullptr);
     CHECK_FALSE(d.erase(str("")));
-    CHECK(d.find(DictKey{true, 5, {}})->scalar()->i == 2);
+    CHECK(d.find(DictKey::of_int(5))->scalar()->i == 2);
     d.set(str(""), Value::from_int(-1));  // back, last
     CHECK(d.find(str(""))->scalar()->i == -1);
     // past kSmall keys: indexed, the holes still skipped
-    for (int64_t i = 0; i < static_cast<int64_t>(DictObj::kSmall); ++i) d.set(DictKey{true, 100 + i, {}}, Value::from_int(i));
+    for (int64_t i = 0; i < static_cast<int64_t>(DictObj::kSmall); ++i) d.set(DictKey::of_int(100 + i), Value::from_int(i));
     CHECK(d.size() == 4 + DictObj::kSmall);
     CHECK(d.find(str("")) != nullptr);
     CHECK(d.find(str("b"))->scalar()->i == 3);
-    CHECK(d.find(DictKey{true, 107, {}})->scalar()->i == 7);
+    CHECK(d.find(DictKey::of_int(107))->scalar()->i == 7);
     REQUIRE(d.erase(str("a")));
     CHECK(d.find(str("a")) == nullptr);
-    CHECK(d.keys().front() == DictKey{true, 5, {}});
+    CHECK(d.keys().front() == DictKey::of_int(5));
     CHECK(d.keys()[2] == str(""));
-    CHECK(d.find(DictKey{true, 100, {}})->scalar()->i == 0);
+    CHECK(d.find(DictKey::of_int(100))->scalar()->i == 0);
+}
+
+TEST_CASE("a dict agrees with a reference map through random stores, removals, lookups and copies") {
+    // keys that collide in few bits (multiples of 2^20, equal low 32 bits)
+    // and strings, so the hash table's probing, tombstones and rebuilds all run
+    auto key_of = [](uint64_t r) {
+        switch (r % 4) {
+        case 0: return DictKey::of_int(static_cast<int64_t>(r % 97));
+        case 1: return DictKey::of_int(static_cast<int64_t>((r % 61) << 20));
+        case 2: return DictKey::of_int(static_cast<int64_t>(((r % 13) << 32) | 7));
+        default: return DictKey::of_str("k" + std::to_string(r % 89));
+        }
+    };
+    auto name = [](const DictKey& k) { return k.is_int() ? std::to_string(k.i()) : "s" + k.s(); };
+    uint64_t seed = 12345;
+    auto next = [&] { return seed = seed * 6364136223846793005ULL + 1442695040888963407ULL, seed >> 33; };
+    for (int round = 0; round < 20; ++round) {
+        DictObj d;
+        std::vector<std::pair<std::string, int64_t>> ref;  // in order
+        auto ref_find = [&](const std::string& n) {
+            return std::find_if(ref.begin(), ref.end(), [&](const auto& e) { return e.first == n; });
+        };
+        const int steps = 50 + static_cast<int>(next() % 600);
+        for (int step = 0; step < steps; ++step) {
+            const uint64_t r = next();
+            const DictKey k = key_of(r >> 3);
+            const std::string n = name(k);
+            if (r % 8 < 5) {  // store
+                d.set(k, Value::from_int(step));
+                if (auto it = ref_find(n); it != ref.end()) it->second = step;
+                else ref.emplace_back(n, step);
+            } else if (r % 8 < 7) {  // remove
+                const bool was = ref_find(n) != ref.end();
+                CHECK(d.erase(k) == was);
+                if (was) ref.erase(ref_find(n));
+            } else {  // a copy goes on alone (copy-on-write copies the table)
+                DictObj c = d;
+                c.set(DictKey::of_str("only in the copy"), Value::from_int(-1));
+                CHECK(d.find(DictKey::of_str("only in the copy")) == nullptr);
+                d = c;
+                ref.emplace_back("sonly in the copy", -1);
+                CHECK(d.erase(DictKey::of_str("only in the copy")));
+                ref.pop_back();
+            }
+            const auto it = ref_find(n);
+            const Value* v = d.find(k);
+            REQUIRE((v != nullptr) == (it != ref.end()));
+            if (v) CHECK(v->scalar()->i == it->second);
+            CHECK(d.size() == ref.size());
+        }
+        REQUIRE(d.keys().size() == ref.size());
+        for (size_t i = 0; i < ref.size(); ++i) {
+            CHECK(name(d.keys()[i]) == ref[i].first);
+            CHECK(d.values()[i].scalar()->i == ref[i].second);
+            CHECK(d.find(d.keys()[i]) == &d.values()[i]);
+        }
+    }
 }
 
 TEST_CASE("0-d tensors are unboxed scalars and round-trip through stdlib tensors") {
