@@ -255,7 +255,7 @@ public:
     static Value str(std::string text);
     static Value str(std::shared_ptr<const StrObj> s);  // (a dict key's string: interp/values/dict.cpp)
     // The string object of a str (not one that shows traced tensors), or null.
-    const std::shared_ptr<const StrObj>* str_obj() const { return std::get_if<std::shared_ptr<const StrObj>>(&v_); }
+    const std::shared_ptr<const StrObj>* str_obj() const { return v_.get_if<std::shared_ptr<const StrObj>>(); }
     // What a list or tuple of n slots, a string of n characters, a dict of n
     // entries is charged (the memory limit, stdlib/budget.hpp): builtins
     // check these sizes before they build one (stdlib::check_fits).
