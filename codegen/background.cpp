@@ -11,6 +11,7 @@
 
 #include "codegen/jit_plugin.hpp"
 #include "stdlib/budget.hpp"
+#include "stdlib/prefetch.hpp"
 
 namespace tg::codegen {
 
@@ -79,12 +80,15 @@ CompileWorker::~CompileWorker() {
         dropped.swap(shared_->queue);
         // a compile about to finish is waited for (kGrace): the thread then
         // ends before the interpreter, as it always does when idle
-        if (jit_can_detach()) {
-            running = !shared_->idle.wait_for(lock, kGrace, [&] { return !shared_->running; });
-        } else {
-            shared_->idle.wait(lock, [&] { return !shared_->running; });
-            running = false;
-        }
+        running = !shared_->idle.wait_for(lock, kGrace, [&] { return !shared_->running; });
+    }
+    // Asked without the lock: the running job may be loading the plugin,
+    // and this waits for that load.
+    const bool can_detach = running && jit_can_detach();
+    {
+        std::unique_lock lock(shared_->mutex);
+        if (!can_detach) shared_->idle.wait(lock, [&] { return !shared_->running; });
+        running = shared_->running;  // it may have finished meanwhile
         if (running && thread_.joinable()) {
             shared_->detached = true;  // the thread uncounts itself when it ends (loop)
             count_detached(+1);
@@ -122,37 +126,58 @@ void CompileWorker::loop(const std::shared_ptr<Shared>& shared) {
             shared->queue.pop_front();
             shared->running = true;
         }
-        {
-            std::lock_guard lock(job->mutex);
-            job->state = CompileJob::State::Running;
+        run_job(*job);
+    }
+}
+
+void CompileWorker::run_job(CompileJob& job) {
+    std::shared_ptr<JitSession> session;
+    {
+        std::lock_guard lock(job.mutex);
+        job.state = CompileJob::State::Running;
+        session = job.session;
+    }
+    double session_ms = 0;
+    JitSession::ModuleId module = 0;
+    void* fn = nullptr;
+    ModuleTimes times;
+    std::string error;
+    bool unavailable = false;
+    try {
+        if (!session) {
+            // the libraries asked for before (OpenBLAS, the plugin itself) load first, in their order
+            stdlib::wait_for_prefetches();
+            session = job.slot->get(&session_ms);  // loads the JIT plugin if no thread has
         }
-        JitSession::ModuleId module = 0;
-        void* fn = nullptr;
-        ModuleTimes times;
-        std::string error;
+        if (!job.entry.empty()) {
+            module = session->add_ir(job.ir, job.cache_key, &times);
+            fn = session->lookup(job.entry);
+        }
+    } catch (const JitUnavailable& e) {
+        error = e.what();
+        unavailable = true;
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    bool release = false;
+    {
+        std::lock_guard lock(job.mutex);
+        job.session = session;
+        job.session_ms = session_ms;
+        job.module = module;
+        job.fn = fn;
+        job.times = times;
+        job.error = std::move(error);
+        job.unavailable = unavailable;
+        job.state = job.error.empty() ? CompileJob::State::Done : CompileJob::State::Failed;
+        job.finished.store(true, std::memory_order_release);
+        release = job.abandoned && module;
+    }
+    if (release) {
         try {
-            module = job->session->add_ir(job->ir, job->cache_key, &times);
-            fn = job->session->lookup(job->entry);
-        } catch (const std::exception& e) {
-            error = e.what();
-        }
-        bool release = false;
-        {
-            std::lock_guard lock(job->mutex);
-            job->module = module;
-            job->fn = fn;
-            job->times = times;
-            job->error = std::move(error);
-            job->state = job->error.empty() ? CompileJob::State::Done : CompileJob::State::Failed;
-            job->finished.store(true, std::memory_order_release);
-            release = job->abandoned && module;
-        }
-        if (release) {
-            try {
-                job->session->remove(module);
-            } catch (...) {
-                // releasing code cannot fail in a way anyone could act on
-            }
+            session->remove(module);
+        } catch (...) {
+            // releasing code cannot fail in a way anyone could act on
         }
     }
 }

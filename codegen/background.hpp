@@ -3,7 +3,11 @@
 // later calls switch to the native code once it is ready. The interpreter and
 // the compiled code agree bit for bit (tests/codegen, the differential
 // tests), so which one runs a call never changes what a program computes or
-// prints; the switch only hides LLVM's ~50 ms from the first call.
+// prints; the switch only hides LLVM's ~50 ms from the first call. Such a
+// graph does not wait for the JIT session either: when its interpreter has
+// none yet (the JIT plugin may still be loading), the worker makes it before
+// compiling (codegen/session_slot.hpp), and a first call whose code is in the
+// object cache runs on the interpreter too while the worker loads it.
 //
 // One CompileWorker (one thread, started on first use) per Compiler, so per
 // interpreter: no global state.
@@ -21,26 +25,33 @@
 
 #include "codegen/jit_engine.hpp"
 #include "codegen/jit_session.hpp"
+#include "codegen/session_slot.hpp"
 #include "tracer/graph.hpp"
 
 namespace tg::codegen {
 
 // One module to compile in the background. The inputs are fixed when it is
-// queued; the results are written by the worker under `mutex`.
+// queued; the results are written by the worker under `mutex`. A job with no
+// `entry` only makes the session (Compiler::prefetch).
 struct CompileJob {
     enum class State { Queued, Running, Done, Failed };
 
     std::string ir, entry, cache_key;
-    std::shared_ptr<JitSession> session;
+    // Where the session comes from: the worker makes it if it is not made
+    // yet. Shared, so a detached worker keeps it alive.
+    std::shared_ptr<SessionSlot> slot;
 
     std::mutex mutex;
     State state = State::Queued;
+    std::shared_ptr<JitSession> session;  // set when Running
+    double session_ms = 0;  // the worker's time making the session (the first compile only)
     bool abandoned = false;  // the owner is gone: the worker releases the module it makes
     std::atomic<bool> finished{false};  // Done or Failed: polled without the lock
     JitSession::ModuleId module = 0;
     void* fn = nullptr;
     ModuleTimes times;
     std::string error;  // when Failed
+    bool unavailable = false;  // Failed because the JIT plugin cannot be loaded (JitUnavailable)
 
     // On the owner's thread, when it no longer wants the result. The compile
     // still completes (so the object cache gets the module, as it would have
@@ -61,6 +72,8 @@ public:
     // destruction waits at most kGrace for a compile (docs/embedding.md
     // "Limits"). A build with LLVM as a shared library never detaches
     // (background.cpp says why): there the destructor waits for the compile.
+    // (Whether it may detach is the plugin's to say: when the running job is
+    // still loading it, the destructor waits for that load first.)
     ~CompileWorker();
     CompileWorker(const CompileWorker&) = delete;
     CompileWorker& operator=(const CompileWorker&) = delete;
@@ -80,6 +93,9 @@ private:
         bool detached = false; // its interpreter is gone; counted in the exit guard (background.cpp)
     };
     static void loop(const std::shared_ptr<Shared>& shared);
+    // Makes the session if need be, compiles the job's module and records
+    // the outcome in the job.
+    static void run_job(CompileJob& job);
 
     // How long the destructor waits for a running compile before it
     // detaches the thread.

@@ -11,7 +11,7 @@ namespace tg::codegen {
 
 namespace {
 
-std::atomic<const JitPlugin*> loaded_plugin{nullptr};
+std::atomic<bool> load_failed{false};  // a process fact, like the loaded plugin: set once
 
 struct Loaded {
     const JitPlugin* plugin = nullptr;
@@ -31,7 +31,7 @@ Loaded load() {
 const JitPlugin& jit_plugin() {
     static const Loaded loaded = [] {
         Loaded l = load();
-        loaded_plugin.store(l.plugin, std::memory_order_release);
+        if (!l.plugin) load_failed.store(true, std::memory_order_release);
         return l;
     }();
     if (!loaded.plugin) throw JitUnavailable(loaded.error);
@@ -39,9 +39,14 @@ const JitPlugin& jit_plugin() {
 }
 
 bool jit_can_detach() {
-    const JitPlugin* p = loaded_plugin.load(std::memory_order_acquire);
-    return p && p->can_detach;
+    try {
+        return jit_plugin().can_detach;
+    } catch (const JitUnavailable&) {
+        return false;
+    }
 }
+
+bool jit_load_failed() { return load_failed.load(std::memory_order_acquire); }
 
 void prefetch_jit() {
     static std::once_flag once;

@@ -20,8 +20,14 @@ const JitPlugin& jit_plugin();
 // when a program uses @graph. A failure is reported by the first compile.
 void prefetch_jit();
 
-// Whether the loaded plugin lets a compile run on past its interpreter
-// (JitPlugin::can_detach); false while no plugin is loaded.
+// Whether the plugin lets a compile run on past its interpreter
+// (JitPlugin::can_detach). Waits for a load under way (a compile that runs
+// is loading it or has it); false when it cannot be loaded.
 bool jit_can_detach();
+
+// Whether loading the plugin was tried and failed; never waits (false while
+// a load is under way). A compile that finds it failed reports it at once
+// instead of leaving it to the background (codegen/compiler.cpp).
+bool jit_load_failed();
 
 }  // namespace tg::codegen

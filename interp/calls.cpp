@@ -425,7 +425,7 @@ Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, cons
             // On the live call stack while its graph runs: a fault in compiled
             // code is reported at this call (the trace on a miss has its frame),
             // a pause in it stops here.
-            Frame running{nullptr, nullptr, fn.module, &static_cast<const FunctionFacts*>(fn.info)->source, {}};
+            Frame running{nullptr, nullptr, fn.module, &static_cast<const FunctionFacts*>(fn.info)->source};
             running.function = &fn.name;
             running.is_graph = true;
             running.call_source = &call_source;
@@ -472,7 +472,7 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
         rt_.trace->inlined = std::make_shared<const tracer::CallSite>(
             tracer::CallSite{fn.name, fn.is_graph, call_source, args.loc, saved_inlined});
     }
-    Frame frame{env.get(), env, fn.module, &facts->source, {}};
+    Frame frame{env.get(), &env, fn.module, &facts->source};
     frame.function = &fn.name;
     frame.is_graph = fn.is_graph;
     frame.call_source = &call_source;
@@ -510,18 +510,18 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
         if (rt_.debug && !rt_.trace) [[unlikely]] rt_.debug->raised(*this, frame, e);  // the frame still lives
         leave();
         e.leave_frame(fn.name, fn.is_graph, call_source, args.loc);
-        rt_.cycles.frame_done(env, 2);  // a failed call's closures are garbage too (they leaked)
+        rt_.cycles.frame_done(env, 1);  // a failed call's closures are garbage too (they leaked)
         throw;
     } catch (...) {
         leave();
-        rt_.cycles.frame_done(env, 2);
+        rt_.cycles.frame_done(env, 1);
         throw;
     }
     if (rt_.debug && !rt_.trace) [[unlikely]] rt_.debug->returned(*this, frame, result);
     leave();
-    // Still referenced after the call (beyond `env` and `frame` here)? A
+    // Still referenced after the call (beyond `env` here)? A
     // closure defined in it holds it, maybe in a reference cycle.
-    rt_.cycles.frame_done(env, 2);
+    rt_.cycles.frame_done(env, 1);
     return result;
 }
 

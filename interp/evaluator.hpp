@@ -66,8 +66,15 @@ std::vector<int64_t> slice_positions(const stdlib::IndexItem& it, int64_t n);
 
 // One active tg function call (or module top level).
 struct Frame {
+    // A constructor, not aggregate initialization: that zero-filled the
+    // whole frame first (a `rep stos` per call), then set the members.
+    Frame(Env* env_, const std::shared_ptr<Env>* owner, ModuleState* module_, const lang::SourcePtr* source_)
+        : env(env_), env_owner(owner), module(module_), source(source_) {}
     Env* env = nullptr;                // locals; null at module level (its variables are globals)
-    std::shared_ptr<Env> env_owner;    // keeps env alive; closures created here share it
+    // The shared_ptr that keeps env alive (its caller's, which outlives the
+    // frame: no reference count per call); closures created here share it.
+    const std::shared_ptr<Env>* env_owner = nullptr;
+    std::shared_ptr<Env> owner() const { return env_owner ? *env_owner : nullptr; }
     ModuleState* module = nullptr;
     const lang::SourcePtr* source = nullptr;
     Value ret;                          // the value of `return`
@@ -246,6 +253,13 @@ private:
     Flow exec_block(const lang::Block& b);
     Flow exec(const lang::Stmt& s);
     Flow exec_inner(const lang::Stmt& s);
+    Flow exec_expr_stmt(const lang::Stmt& s);
+    Flow exec_assign(const lang::Stmt& s);
+    Flow exec_return(const lang::Stmt& s);
+    Flow exec_if(const lang::Stmt& s);
+    Flow exec_while(const lang::Stmt& s);
+    Flow exec_assert(const lang::Stmt& s);
+    Flow exec_import(const lang::Stmt& s);
     // `name = <compiled scalar expression>` without exec_inner's frame; false: not taken
     bool assign_scalar(const lang::Assign& a);
     Flow exec_for(const lang::For& s);
@@ -263,6 +277,11 @@ private:
 
     // expressions (expressions.cpp)
     Value eval(const lang::Expr& e);
+    Value eval_unary(const lang::Expr& e);
+    Value eval_binary(const lang::Expr& e);
+    Value eval_boolop(const lang::Expr& e);
+    Value eval_ifexp(const lang::Expr& e);
+    Value eval_sequence(const lang::Expr& e);  // a list or tuple display
     // Like eval, but a variable is returned by reference (no copy).
     const Value& eval_ref(const lang::Expr& e, Value& scratch);
     const Value& str_literal(const lang::StrLit& s);
@@ -333,7 +352,8 @@ private:
     DictKey key_at(const Value& k, lang::Loc loc, KeyUse use = KeyUse::DictKey);
     DictKey index_key(const lang::Index& e);
     Value make_lambda(const lang::Lambda& l);
-    bool cond(const lang::Expr& e);  // the truth seam, located at the condition
+    bool cond(const lang::Expr& e) { return cond_at(e, e.loc); }  // the truth seam, located at the condition
+    bool cond_at(const lang::Expr& e, lang::Loc loc);  // (an error in e's truth is located at loc)
     bool truth_at(const Value& v, lang::Loc loc);  // truth(v), errors located at loc
 
     // calls (calls.cpp)

@@ -12,6 +12,7 @@
 #include "interp/dispatch.hpp"
 #include "interp/target_indices.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/expr_facts.hpp"
 #include "interp/target_indices.hpp"
 #include "interp/index_advanced.hpp"
 #include "interp/values/text_builder.hpp"
@@ -142,12 +143,26 @@ void Evaluator::nested_too_deeply(Loc loc) const {
     fail("maximum recursion depth exceeded: the expression is nested too deeply", loc);
 }
 
-bool Evaluator::cond(const Expr& e) {
+bool Evaluator::cond_at(const Expr& e, Loc loc) {
     // A symbolic condition never takes the scalar path (a symbolic tensor is
     // not a Scalar). Callers that can convert control flow use condition().
     Value* const batched = std::exchange(batched_cond_, nullptr);
     if (Scalar s; (e.kind == ExprKind::Compare || e.kind == ExprKind::Binary) && eval_scalar(e, s))
         return s.nonzero();
+    // `and`, `or` and `not` as conditions: only the operands' truth matters,
+    // so no operand is copied out as a Value, and comparisons among them
+    // take the scalar path. What eval_boolop does, in the same order and with
+    // errors at the same places; not while tracing or under vmap, where an
+    // operand may be symbolic or batched (eval_boolop handles those).
+    if ((e.kind == ExprKind::BoolOp || (e.kind == ExprKind::Unary && e.as<Unary>().op == UnaryOp::Not)) &&
+        !rt_.trace && rt_.vmaps.empty()) {
+        check_stack(e.loc);
+        if (e.kind == ExprKind::Unary) return !cond(*e.as<Unary>().operand);
+        const BoolOp& b = e.as<BoolOp>();
+        const bool t = cond(*b.lhs);
+        if (b.is_and ? !t : t) return t;
+        return cond_at(*b.rhs, loc);
+    }
     Value scratch;
     const Value& v = eval_ref(e, scratch);
     if (batched && is_batched_condition(v)) {
@@ -159,7 +174,7 @@ bool Evaluator::cond(const Expr& e) {
                             "this condition must be static inside a @graph function, but it depends on the contents "
                             "of a tensor",
                             v);
-    return truth_at(v, e.loc);
+    return truth_at(v, loc);
 }
 
 bool Evaluator::truth_at(const Value& v, Loc loc) {
@@ -302,6 +317,8 @@ const Value& Evaluator::eval_ref(const Expr& e, Value& scratch) {
     return scratch;
 }
 
+// The dispatch stays small (its frame is paid by every expression); the
+// larger cases are functions of their own.
 Value Evaluator::eval(const Expr& e) {
     switch (e.kind) {
     case ExprKind::Name: return load(e.as<Name>());
@@ -313,112 +330,15 @@ Value Evaluator::eval(const Expr& e) {
     case ExprKind::FString: return eval_fstring(e.as<FString>());
     case ExprKind::Ellipsis: fail("`...` is only allowed inside [ ]", e.loc);
     case ExprKind::Slice: fail("a slice is only allowed inside [ ]", e.loc);
-    case ExprKind::Unary: {
-        const Unary& u = e.as<Unary>();
-        check_stack(e.loc);
-        if (u.op == UnaryOp::Not) {
-            Value batched;  // a condition batched by vmap: `not` per example
-            batched_cond_ = &batched;
-            if (!rt_.trace) {
-                const bool c = cond(*u.operand);
-                if (batched.defined()) return unary(rt_, UnaryOp::Invert, lane_truth(batched, e.loc));
-                return Value::from_bool(!c);
-            }
-            uint32_t pred;
-            std::optional<bool> c = condition(*u.operand, pred);
-            if (batched.defined()) return unary(rt_, UnaryOp::Invert, lane_truth(batched, e.loc));
-            if (c) return Value::from_bool(!*c);
-            at(e.loc);
-            Value p = symbolic(*rt_.trace, pred);
-            return unary(rt_, UnaryOp::Invert, p);  // ~ on bool is logical not
-        }
-        Value scratch;
-        const Value& x = eval_ref(*u.operand, scratch);
-        at(e.loc);
-        try {
-            return unary(rt_, u.op, x);
-        } catch (const stdlib::OpError& err) {
-            fail(err.what(), e.loc);
-        } catch (Error& err) {
-            err.locate(source(), e.loc);
-            throw;
-        }
-    }
-    case ExprKind::Binary: {
-        const Binary& b = e.as<Binary>();
-        check_stack(e.loc);
-        if (Scalar out; eval_scalar(e, out)) return Value(out);
-        Value s1, s2;
-        const Value* xp = &eval_ref(*b.lhs, s1);
-        // A right side that runs code (a call) may move the variable the left
-        // one refers to (the debugger's `p` at a module frame adds globals): a copy.
-        if (xp != &s1 && !is_name_or_literal(*b.rhs)) {
-            s1 = *xp;
-            xp = &s1;
-        }
-        const Value& x = *xp;
-        // The scalar fast path: an int or float literal on the right needs no Value.
-        if (const Scalar* sa = x.scalar(); sa && b.op != BinOp::MatMul) {
-            Scalar lit, out;
-            const Scalar* sb = nullptr;
-            const Value* yp = nullptr;
-            if (b.rhs->kind == ExprKind::Int) {
-                lit = Scalar::of_int(b.rhs->as<IntLit>().value, stdlib::DType::I64, true);
-                sb = &lit;
-            } else if (b.rhs->kind == ExprKind::Float) {
-                lit = Scalar::of_float(b.rhs->as<FloatLit>().value, stdlib::DType::F32, true);
-                sb = &lit;
-            } else {
-                yp = &eval_ref(*b.rhs, s2);
-                sb = yp->scalar();
-                if (!sb) return binary_at(b, x, *yp);
-            }
-            if (scalar_binary(binary_kind(b.op), *sa, *sb, out)) return Value(out);
-            return yp ? binary_at(b, x, *yp) : binary_at(b, x, Value(lit));
-        }
-        const Value& y = eval_ref(*b.rhs, s2);
-        return binary_at(b, x, y);
-    }
-    case ExprKind::BoolOp: {
-        const BoolOp& b = e.as<BoolOp>();
-        check_stack(e.loc);
-        Value x = eval(*b.lhs);
-        bool t;
-        if (is_batched_condition(x)) return batched_boolop(b, x);
-        if (x.is_symbolic() && rt_.trace) return trace_boolop(b, x, truth_node(x, b.lhs->loc));
-        try {
-            t = truth(x);
-        } catch (const stdlib::OpError& err) {
-            fail(err.what(), b.lhs->loc);
-        }
-        if (b.is_and ? !t : t) return x;
-        return eval(*b.rhs);
-    }
+    case ExprKind::Unary: return eval_unary(e);
+    case ExprKind::Binary: return eval_binary(e);
+    case ExprKind::BoolOp: return eval_boolop(e);
     case ExprKind::Compare: return eval_compare(e.as<Compare>());
-    case ExprKind::IfExp: {
-        const IfExp& i = e.as<IfExp>();
-        check_stack(e.loc);
-        Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
-        batched_cond_ = &batched;
-        std::optional<bool> c;
-        uint32_t pred = 0;
-        if (rt_.trace) c = condition(*i.cond, pred);
-        else c = cond(*i.cond);
-        if (batched.defined()) return batched_ifexp(i, batched);
-        if (!c) return trace_ifexp(i, pred);
-        return *c ? eval(*i.then_) : eval(*i.else_);
-    }
+    case ExprKind::IfExp: return eval_ifexp(e);
     case ExprKind::Call: return eval_call(e.as<Call>());
     case ExprKind::Attribute: return eval_attribute(e.as<Attribute>());
     case ExprKind::Index: return eval_index(e.as<Index>());
-    case ExprKind::List: case ExprKind::Tuple: {
-        const auto& elts = e.kind == ExprKind::List ? e.as<ListExpr>().elts : e.as<TupleExpr>().elts;
-        check_stack(e.loc);
-        std::vector<Value> items;
-        items.reserve(elts.size());
-        for (const auto& x : elts) items.push_back(eval(*x));
-        return e.kind == ExprKind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
-    }
+    case ExprKind::List: case ExprKind::Tuple: return eval_sequence(e);
     case ExprKind::Lambda: return make_lambda(e.as<Lambda>());
     case ExprKind::ListComp: return eval_listcomp(e.as<ListComp>());
     case ExprKind::Dict: return eval_dict(e.as<DictExpr>());
@@ -428,13 +348,142 @@ Value Evaluator::eval(const Expr& e) {
     fail("internal error: unknown expression", e.loc);
 }
 
+Value Evaluator::eval_unary(const Expr& e) {
+    const Unary& u = e.as<Unary>();
+    check_stack(e.loc);
+    if (u.op == UnaryOp::Not) {
+        Value batched;  // a condition batched by vmap: `not` per example
+        batched_cond_ = &batched;
+        if (!rt_.trace) {
+            const bool c = cond(*u.operand);
+            if (batched.defined()) return unary(rt_, UnaryOp::Invert, lane_truth(batched, e.loc));
+            return Value::from_bool(!c);
+        }
+        uint32_t pred;
+        std::optional<bool> c = condition(*u.operand, pred);
+        if (batched.defined()) return unary(rt_, UnaryOp::Invert, lane_truth(batched, e.loc));
+        if (c) return Value::from_bool(!*c);
+        at(e.loc);
+        Value p = symbolic(*rt_.trace, pred);
+        return unary(rt_, UnaryOp::Invert, p);  // ~ on bool is logical not
+    }
+    Value scratch;
+    const Value& x = eval_ref(*u.operand, scratch);
+    at(e.loc);
+    try {
+        return unary(rt_, u.op, x);
+    } catch (const stdlib::OpError& err) {
+        fail(err.what(), e.loc);
+    } catch (Error& err) {
+        err.locate(source(), e.loc);
+        throw;
+    }
+}
+
+Value Evaluator::eval_binary(const Expr& e) {
+    const Binary& b = e.as<Binary>();
+    check_stack(e.loc);
+    if (Scalar out; eval_scalar(e, out)) return Value(out);
+    Value s1, s2;
+    const Value* xp = &eval_ref(*b.lhs, s1);
+    // A right side that runs code (a call) may move the variable the left
+    // one refers to (the debugger's `p` at a module frame adds globals): a copy.
+    if (xp != &s1 && !is_name_or_literal(*b.rhs)) {
+        s1 = *xp;
+        xp = &s1;
+    }
+    const Value& x = *xp;
+    // The scalar fast path: an int or float literal on the right needs no Value.
+    if (const Scalar* sa = x.scalar(); sa && b.op != BinOp::MatMul) {
+        Scalar lit, out;
+        const Scalar* sb = nullptr;
+        const Value* yp = nullptr;
+        if (b.rhs->kind == ExprKind::Int) {
+            lit = Scalar::of_int(b.rhs->as<IntLit>().value, stdlib::DType::I64, true);
+            sb = &lit;
+        } else if (b.rhs->kind == ExprKind::Float) {
+            lit = Scalar::of_float(b.rhs->as<FloatLit>().value, stdlib::DType::F32, true);
+            sb = &lit;
+        } else {
+            yp = &eval_ref(*b.rhs, s2);
+            sb = yp->scalar();
+            if (!sb) return binary_at(b, x, *yp);
+        }
+        if (scalar_binary(binary_kind(b.op), *sa, *sb, out)) return Value(out);
+        return yp ? binary_at(b, x, *yp) : binary_at(b, x, Value(lit));
+    }
+    const Value& y = eval_ref(*b.rhs, s2);
+    return binary_at(b, x, y);
+}
+
+Value Evaluator::eval_boolop(const Expr& e) {
+    const BoolOp& b = e.as<BoolOp>();
+    check_stack(e.loc);
+    Value x = eval(*b.lhs);
+    bool t;
+    if (is_batched_condition(x)) return batched_boolop(b, x);
+    if (x.is_symbolic() && rt_.trace) return trace_boolop(b, x, truth_node(x, b.lhs->loc));
+    try {
+        t = truth(x);
+    } catch (const stdlib::OpError& err) {
+        fail(err.what(), b.lhs->loc);
+    }
+    if (b.is_and ? !t : t) return x;
+    return eval(*b.rhs);
+}
+
+Value Evaluator::eval_ifexp(const Expr& e) {
+    const IfExp& i = e.as<IfExp>();
+    check_stack(e.loc);
+    Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
+    batched_cond_ = &batched;
+    std::optional<bool> c;
+    uint32_t pred = 0;
+    if (rt_.trace) c = condition(*i.cond, pred);
+    else c = cond(*i.cond);
+    if (batched.defined()) return batched_ifexp(i, batched);
+    if (!c) return trace_ifexp(i, pred);
+    return *c ? eval(*i.then_) : eval(*i.else_);
+}
+
+Value Evaluator::eval_sequence(const Expr& e) {
+    const auto& elts = e.kind == ExprKind::List ? e.as<ListExpr>().elts : e.as<TupleExpr>().elts;
+    check_stack(e.loc);
+    std::vector<Value> items;
+    items.reserve(elts.size());
+    for (const auto& x : elts) items.push_back(eval(*x));
+    return e.kind == ExprKind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+}
+
+static bool compute_scalar_shaped(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Name: case ExprKind::Int: case ExprKind::Float: case ExprKind::Bool: return true;
+    case ExprKind::Binary: {
+        const Binary& b = e.as<Binary>();
+        return b.op != BinOp::MatMul && compute_scalar_shaped(*b.lhs) && compute_scalar_shaped(*b.rhs);
+    }
+    case ExprKind::Compare: {
+        const Compare& c = e.as<Compare>();
+        return c.ops.size() == 1 && !lang::is_membership(c.ops[0]) && !lang::is_identity(c.ops[0]) &&
+               compute_scalar_shaped(*c.first) && compute_scalar_shaped(*c.rest[0]);
+    }
+    default: return false;
+    }
+}
+
+// What eval_scalar's tree walk can compute (its cases below).
+static bool scalar_shaped(const Expr& e) { return cached_fact(e, ExprFact::ScalarShaped, compute_scalar_shaped); }
+
 bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
     // The resolver's flat program, when it made one; not while tracing (a
     // global read there is a capture the tree walker records).
     if (rt_.options.debug_nans) [[unlikely]] return false;  // each op is checked (interp/debug/nan_check.hpp)
     if (!rt_.trace)
         if (const ScalarCode* code = scalar_code_of(e))
-            return run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out);
+            return run_scalar(*code, f_->env, f_->module->globals.data(), out);
+    // An operand that is a call, an index...: never a scalar here (the
+    // caller evaluates e the general way; trying would evaluate a side twice).
+    if (!scalar_shaped(e)) return false;
     switch (e.kind) {
     case ExprKind::Name: {
         const Value& v = load(e.as<Name>());
@@ -926,7 +975,7 @@ bool Evaluator::pure_int_index(const Index& e, int64_t& k) {
     }
     case ExprKind::Binary:
         if (const ScalarCode* code = scalar_code_of(x); code && !rt_.options.debug_nans &&
-                                                        run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr,
+                                                        run_scalar(*code, f_->env,
                                                                    f_->module->globals.data(), computed))
             s = &computed;
         break;
@@ -1102,7 +1151,7 @@ Value Evaluator::make_lambda(const Lambda& l) {
     fn->params = &l.params;
     fn->expr_body = l.body.get();
     fn->info = l.info.get();
-    fn->env = f_->env_owner;
+    fn->env = f_->owner();
     fn->module = f_->module;
     for (const auto& p : l.params) fn->defaults.push_back(p.default_value ? eval(*p.default_value) : Value());
     return Value::function(std::move(fn));
@@ -1114,9 +1163,9 @@ Value Evaluator::eval_listcomp(const ListComp& c) {
     auto* facts = static_cast<const FunctionFacts*>(c.info.get());
     auto env = std::make_shared<Env>();
     env->slots.resize(facts->num_slots());
-    env->parent = f_->env_owner;
+    env->parent = f_->owner();
     env->facts = facts;
-    Frame frame{env.get(), env, f_->module, f_->source, {}};
+    Frame frame{env.get(), &env, f_->module, f_->source};
     Frame* saved = f_;
     f_ = &frame;
     std::vector<Value> out;

@@ -1,6 +1,6 @@
 #include "interp/resolver.hpp"
 
-#include "codegen/jit_plugin.hpp"
+#include "codegen/compiler.hpp"
 #include "stdlib/blas.hpp"
 #include "interp/error.hpp"
 #include "interp/method_signatures.hpp"
@@ -45,7 +45,7 @@ struct Scope {
 
 class Resolver {
 public:
-    Resolver(ModuleState& m, const Runtime& rt, SourcePtr source) : m_(m), rt_(rt), source_(std::move(source)) {}
+    Resolver(ModuleState& m, Runtime& rt, SourcePtr source) : m_(m), rt_(rt), source_(std::move(source)) {}
 
     void module(Module& chunk) {
         declare_block(chunk.body, nullptr);
@@ -64,10 +64,20 @@ public:
         block(chunk.body, &inner);
     }
 
+    // After the walk, when the code uses @graph: the interpreter's compile
+    // worker starts making its JIT session, loading LLVM meanwhile
+    // (docs/performance.md "Start-up"). Asked for last, so what the code
+    // itself calls (OpenBLAS, asked for as it is seen) loads first
+    // (stdlib/prefetch.hpp).
+    void prefetch() {
+        if (compiles_) rt_.compiler().prefetch();
+    }
+
 private:
     ModuleState& m_;
-    const Runtime& rt_;
+    Runtime& rt_;
     SourcePtr source_;
+    bool compiles_ = false;
 
     // ---- declarations: the names a block assigns (not looking into nested functions)
     void declare(const std::string& name, Loc loc, Scope* s) {
@@ -176,7 +186,7 @@ private:
     void name(Name& n, Scope* s) {
         if (uses_blas(n.id)) stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
         if ((n.id == "graph" || n.id == "concrete") && !rt_.options.no_jit && !rt_.options.eager)
-            codegen::prefetch_jit();  // code will be compiled: load LLVM meanwhile (docs/performance.md "Start-up")
+            compiles_ = true;  // code will be compiled: see prefetch()
         uint16_t depth = 0;
         for (Scope* sc = s; sc; sc = sc->parent, ++depth) {
             if (auto o = sc->outer.find(n.id); o != sc->outer.end()) {
@@ -394,13 +404,17 @@ private:
 
 }  // namespace
 
-void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt) {
-    Resolver(m, rt, chunk.source).module(chunk);
+void resolve(lang::Module& chunk, ModuleState& m, Runtime& rt) {
+    Resolver r(m, rt, chunk.source);
+    r.module(chunk);
+    r.prefetch();
 }
 
 void resolve_as_function(lang::Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts,
-                         ModuleState& m, const Runtime& rt) {
-    Resolver(m, rt, chunk.source).function_body(chunk, params, facts);
+                         ModuleState& m, Runtime& rt) {
+    Resolver r(m, rt, chunk.source);
+    r.function_body(chunk, params, facts);
+    r.prefetch();
 }
 
 }  // namespace tg::interp

@@ -15,12 +15,12 @@ namespace tg::interp {
 
 // Resolves `chunk` as top-level code of module `m` (which gains global slots
 // for the names the chunk assigns).
-void resolve(lang::Module& chunk, ModuleState& m, const Runtime& rt);
+void resolve(lang::Module& chunk, ModuleState& m, Runtime& rt);
 
 // Resolves `chunk` as the body of a function with parameters `params` (a
 // traced REPL input, interp/tracing/trace_input.cpp): the names it assigns are locals
 // of that function, the others resolve as in module `m`. Fills `facts`.
 void resolve_as_function(lang::Module& chunk, const std::vector<std::string>& params, FunctionFacts& facts,
-                         ModuleState& m, const Runtime& rt);
+                         ModuleState& m, Runtime& rt);
 
 }  // namespace tg::interp

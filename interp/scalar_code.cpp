@@ -42,10 +42,11 @@ bool emit(const Expr& e, std::vector<ScalarCode::Op>& ops, int depth, int& peak)
     switch (e.kind) {
     case ExprKind::Name: {
         const Name& n = e.as<Name>();
-        if (n.scope != Scope::Local && n.scope != Scope::Global) return false;
+        if (n.scope != Scope::Local && n.scope != Scope::Global && n.scope != Scope::Enclosing) return false;
         Op op{};
-        op.kind = n.scope == Scope::Local ? Op::Local : Op::Global;
+        op.kind = n.scope == Scope::Local ? Op::Local : n.scope == Scope::Global ? Op::Global : Op::Enclosing;
         op.slot = n.slot;
+        op.depth = n.depth;
         return push(op);
     }
     case ExprKind::Index: {
@@ -105,8 +106,9 @@ std::unique_ptr<ExprCode> compile_scalar(const Expr& e) {
 // read back with the width it was written with. (A Scalar written field by
 // field and read back as one wide load waits for the stores to retire,
 // ~15 cycles: it was a third of the scalar loop's time.)
-[[gnu::flatten]] bool run_scalar(const ScalarCode& code, const Value* locals, const Value* globals, Scalar& out) {
+[[gnu::flatten]] bool run_scalar(const ScalarCode& code, const Env* env, const Value* globals, Scalar& out) {
     using Op = ScalarCode::Op;
+    const Value* locals = env ? env->slots.data() : nullptr;
     int64_t bits[ScalarCode::kMaxStack];
     stdlib::DType dtypes[ScalarCode::kMaxStack];
     bool weak[ScalarCode::kMaxStack];
@@ -130,6 +132,14 @@ std::unique_ptr<ExprCode> compile_scalar(const Expr& e) {
         case Op::Local: case Op::Global: {
             const Scalar* s = (op.kind == Op::Local ? locals : globals)[op.slot].scalar();
             if (!s) return false;  // not a 0-d value, or not assigned
+            push(*s);
+            break;
+        }
+        case Op::Enclosing: {
+            const Env* e = env;
+            for (int d = 0; d < op.depth; ++d) e = e->parent.get();
+            const Scalar* s = e->slots[static_cast<size_t>(op.slot)].scalar();
+            if (!s) return false;
             push(*s);
             break;
         }

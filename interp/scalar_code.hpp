@@ -37,6 +37,7 @@ struct ScalarCode : lang::ExprCode {
         enum Kind : uint8_t {
             Local,      // push locals[slot]
             Global,     // push globals[slot]
+            Enclosing,  // push slot `slot` of the frame `depth` levels out (a closure's variable)
             Const,      // push value
             Binary,     // pop y, pop x, push x <bin> y
             BinaryConst, // pop x, push x <bin> value (a literal right operand)
@@ -45,6 +46,7 @@ struct ScalarCode : lang::ExprCode {
         } kind;
         stdlib::BinaryKind bin = stdlib::BinaryKind::Add;
         int32_t slot = -1;
+        uint16_t depth = 0;  // Enclosing
         Scalar value;
     };
     std::vector<Op> ops;
@@ -62,9 +64,9 @@ inline const ScalarCode* scalar_code_of(const lang::Expr& e) {
     return static_cast<const ScalarCode*>(c);
 }
 
-// Runs `code` over the frame's local slots (null at module level) and the
-// module's globals. Returns false where eval_scalar would (the caller then
-// evaluates the expression the general way).
-bool run_scalar(const ScalarCode& code, const Value* locals, const Value* globals, Scalar& out);
+// Runs `code` over the frame's locals (env; null at module level), the
+// frames it is nested in and the module's globals. Returns false where
+// eval_scalar would (the caller then evaluates the expression the general way).
+bool run_scalar(const ScalarCode& code, const Env* env, const Value* globals, Scalar& out);
 
 }  // namespace tg::interp

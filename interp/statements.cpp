@@ -17,7 +17,7 @@ using namespace lang;
 
 void Evaluator::run_module(ModuleState& m, const lang::Module& chunk, const std::function<void(const Value&)>* echo) {
     set_step_limit();
-    Frame frame{nullptr, nullptr, &m, &chunk.source, {}};
+    Frame frame{nullptr, nullptr, &m, &chunk.source};
     OnCallStack on_stack(rt_, frame);
     Frame* saved = f_;
     f_ = &frame;
@@ -85,107 +85,19 @@ bool Evaluator::assign_scalar(const Assign& a) {
     else if (n.scope == lang::Scope::Global && !f_->env) slot = &f_->module->globals[n.slot];
     else return false;  // store_slot's error
     Scalar out;
-    if (!run_scalar(*code, f_->env ? f_->env->slots.data() : nullptr, f_->module->globals.data(), out)) return false;
+    if (!run_scalar(*code, f_->env, f_->module->globals.data(), out)) return false;
     slot->set_scalar(out);
     return true;
 }
 
+// Like eval, a small dispatch; the larger statements are functions of their own.
 Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
     switch (s.kind) {
-    case StmtKind::Expr: {
-        const Expr& e = *s.as<ExprStmt>().expr;
-        if (echo_ && (!f_->env || f_ == echo_frame_)) {
-            Value v = eval(e);
-            (*echo_)(v);
-        } else {
-            Value scratch;
-            eval_ref(e, scratch);
-        }
-        return Flow::Normal;
-    }
-    case StmtKind::Assign: {
-        const Assign& a = s.as<Assign>();
-        // scalar arithmetic into a variable: no Value built on the way (a
-        // compiled program was tried by assign_scalar already)
-        if (a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Name &&
-            (a.value->kind == ExprKind::Binary || a.value->kind == ExprKind::Compare) &&
-            (rt_.trace || !scalar_code_of(*a.value))) {
-            Scalar out;
-            if (eval_scalar(*a.value, out)) {
-                store_slot(a.targets[0]->as<Name>()) = Value(out);
-                return Flow::Normal;
-            }
-        }
-        Value v = eval_passing_none(*a.value);
-        for (size_t i = 0; i + 1 < a.targets.size(); ++i) assign(*a.targets[i], v);
-        assign(*a.targets.back(), std::move(v));
-        return Flow::Normal;
-    }
+    case StmtKind::Expr: return exec_expr_stmt(s);
+    case StmtKind::Assign: return exec_assign(s);
     case StmtKind::AugAssign: aug_assign(s.as<AugAssign>()); return Flow::Normal;
-    case StmtKind::If: {
-        const If& i = s.as<If>();
-        Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
-        auto batched_if_stmt = [&] {
-            return batched_if(batched, {}, [&] { return exec_block(i.body); }, [&] { return exec_block(i.orelse); },
-                              i.cond->loc, "`if`");
-        };
-        if (rt_.trace) {
-            uint32_t pred;
-            batched_cond_ = &batched;
-            std::optional<bool> c = condition(*i.cond, pred);
-            if (batched.defined()) return batched_if_stmt();
-            if (!c) {
-                // `if y is None` / `if y is not None` on a variable that is None on
-                // some paths: each branch knows which it is (the value, or None)
-                Value* narrowed = nullptr;
-                Value original;
-                bool then_is_none = false;
-                if (i.cond->kind == ExprKind::Compare) {
-                    const Compare& cmp = i.cond->as<Compare>();
-                    if (cmp.ops.size() == 1 && lang::is_identity(cmp.ops[0]) && cmp.first->kind == ExprKind::Name &&
-                        cmp.rest[0]->kind == ExprKind::NoneLit && cmp.first->as<Name>().scope == lang::Scope::Local) {
-                        Value& slot = f_->env->slots[cmp.first->as<Name>().slot];
-                        if (slot.maybe_undef() && slot.maybe_undef()->none) {
-                            narrowed = &slot;
-                            original = slot;
-                            then_is_none = cmp.ops[0] == CmpOp::Is;
-                        }
-                    }
-                }
-                auto branch = [&](const Block& body, bool none) {
-                    return [&, none] {
-                        if (narrowed) *narrowed = none ? Value::none() : original.maybe_undef()->inner;
-                        return exec_block(body);
-                    };
-                };
-                return trace_cond(pred, {}, branch(i.body, then_is_none), branch(i.orelse, !then_is_none), s.loc, "if");
-            }
-            return *c ? exec_block(i.body) : exec_block(i.orelse);
-        }
-        batched_cond_ = &batched;
-        const bool c = cond(*i.cond);
-        if (batched.defined()) return batched_if_stmt();
-        return c ? exec_block(i.body) : exec_block(i.orelse);
-    }
-    case StmtKind::While: {
-        const While& w = s.as<While>();
-        if (rt_.trace) return exec_while_traced(w);
-        LaneScope lanes(*f_);  // vmap: examples that left by a batched `break` (batched_exits.cpp)
-        for (;;) {
-            Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
-            batched_cond_ = &batched;
-            const bool c = cond(*w.cond);
-            if (batched.defined()) return batched_while(w, batched);
-            if (!c) break;
-            lane_iteration_start();
-            Flow flow = exec_block(w.body);
-            lane_iteration_end(w.loc);
-            if (flow == Flow::Return) return flow;
-            if (loop_ends(flow, w.loc)) break;
-            count_line(s.loc);
-        }
-        return Flow::Normal;
-    }
+    case StmtKind::If: return exec_if(s);
+    case StmtKind::While: return exec_while(s);
     case StmtKind::For: return exec_for(s.as<For>());
     case StmtKind::Break:
         if (lane_exit_recorded()) [[unlikely]] lane_exit(true, s.loc);  // vmap (batched_exits.cpp)
@@ -194,63 +106,166 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
         if (lane_exit_recorded()) [[unlikely]] lane_exit(false, s.loc);
         return Flow::Continue;
     case StmtKind::Pass: return Flow::Normal;
-    case StmtKind::Return: {
-        const Return& r = s.as<Return>();
-        Value v = r.value ? eval_passing_none(*r.value) : Value::none();
-        if (f_->ret_flag.batched()) [[unlikely]] v = batched_return(v, s.loc);  // vmap (batched_control.cpp)
-        f_->ret = std::move(v);
-        return Flow::Return;
-    }
-    case StmtKind::Assert: {
-        const Assert& a = s.as<Assert>();
-        if (rt_.trace) {
-            Value c = eval(*a.cond);
-            if (c.is_symbolic()) {
-                trace_assert(a, c);
-                return Flow::Normal;
-            }
-            bool t;
-            try {
-                t = truth(c);
-            } catch (const stdlib::OpError& err) {
-                fail(err.what(), a.cond->loc);
-            }
-            if (t) return Flow::Normal;
-            std::string msg = "assertion failed";
-            if (a.msg) {
-                Value m = eval(*a.msg);
-                if (has_symbolic(m)) {
-                    trace_assert(a, Value::from_bool(false));
-                    return Flow::Normal;
-                }
-                msg += ": " + str_of(m);
-            }
-            fail(msg, s.loc);
-        }
-        if (!cond(*a.cond)) {
-            std::string msg = "assertion failed";
-            if (a.msg) msg += ": " + str_of(eval(*a.msg));
-            fail(msg, s.loc);
-        }
-        return Flow::Normal;
-    }
+    case StmtKind::Return: return exec_return(s);
+    case StmtKind::Assert: return exec_assert(s);
     case StmtKind::FunctionDef: define_function(s.as<FunctionDef>()); return Flow::Normal;
     case StmtKind::Delete: exec_delete(s.as<Delete>()); return Flow::Normal;
     case StmtKind::Global: return Flow::Normal;  // the resolver did its work
-    case StmtKind::Import: {
-        const Import& im = s.as<Import>();
-        ModuleState& m = rt_.import_module(im.module, f_->module->path, source(), im.module_loc);
-        // the resolver declared the alias; find its slot the same way
-        Value v = Value::module(&m);
-        if (f_->env) {
-            const FunctionFacts* facts = f_->env->facts;
-            for (size_t i = 0; i < facts->slots.size(); ++i)
-                if (facts->slots[i].name == im.alias) f_->env->slots[i] = v;
-        } else {
-            f_->module->globals[f_->module->slot_of(im.alias)] = v;
-        }
-        return Flow::Normal;
+    case StmtKind::Import: return exec_import(s);
     }
+    return Flow::Normal;
+}
+
+Evaluator::Flow Evaluator::exec_assign(const Stmt& s) {
+    const Assign& a = s.as<Assign>();
+    // scalar arithmetic into a variable: no Value built on the way (a
+    // compiled program was tried by assign_scalar already)
+    if (a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Name &&
+        (a.value->kind == ExprKind::Binary || a.value->kind == ExprKind::Compare) &&
+        (rt_.trace || !scalar_code_of(*a.value))) {
+        Scalar out;
+        if (eval_scalar(*a.value, out)) {
+            store_slot(a.targets[0]->as<Name>()) = Value(out);
+            return Flow::Normal;
+        }
+    }
+    Value v = eval_passing_none(*a.value);
+    for (size_t i = 0; i + 1 < a.targets.size(); ++i) assign(*a.targets[i], v);
+    assign(*a.targets.back(), std::move(v));
+    return Flow::Normal;
+}
+
+Evaluator::Flow Evaluator::exec_return(const Stmt& s) {
+    const Return& r = s.as<Return>();
+    Value v = r.value ? eval_passing_none(*r.value) : Value::none();
+    if (f_->ret_flag.batched()) [[unlikely]] v = batched_return(v, s.loc);  // vmap (batched_control.cpp)
+    f_->ret = std::move(v);
+    return Flow::Return;
+}
+
+Evaluator::Flow Evaluator::exec_expr_stmt(const Stmt& s) {
+    const Expr& e = *s.as<ExprStmt>().expr;
+    if (echo_ && (!f_->env || f_ == echo_frame_)) {
+        Value v = eval(e);
+        (*echo_)(v);
+    } else {
+        Value scratch;
+        eval_ref(e, scratch);
+    }
+    return Flow::Normal;
+}
+
+Evaluator::Flow Evaluator::exec_if(const Stmt& s) {
+    const If& i = s.as<If>();
+    Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
+    auto batched_if_stmt = [&] {
+        return batched_if(batched, {}, [&] { return exec_block(i.body); }, [&] { return exec_block(i.orelse); },
+                          i.cond->loc, "`if`");
+    };
+    if (rt_.trace) {
+        uint32_t pred;
+        batched_cond_ = &batched;
+        std::optional<bool> c = condition(*i.cond, pred);
+        if (batched.defined()) return batched_if_stmt();
+        if (!c) {
+            // `if y is None` / `if y is not None` on a variable that is None on
+            // some paths: each branch knows which it is (the value, or None)
+            Value* narrowed = nullptr;
+            Value original;
+            bool then_is_none = false;
+            if (i.cond->kind == ExprKind::Compare) {
+                const Compare& cmp = i.cond->as<Compare>();
+                if (cmp.ops.size() == 1 && lang::is_identity(cmp.ops[0]) && cmp.first->kind == ExprKind::Name &&
+                    cmp.rest[0]->kind == ExprKind::NoneLit && cmp.first->as<Name>().scope == lang::Scope::Local) {
+                    Value& slot = f_->env->slots[cmp.first->as<Name>().slot];
+                    if (slot.maybe_undef() && slot.maybe_undef()->none) {
+                        narrowed = &slot;
+                        original = slot;
+                        then_is_none = cmp.ops[0] == CmpOp::Is;
+                    }
+                }
+            }
+            auto branch = [&](const Block& body, bool none) {
+                return [&, none] {
+                    if (narrowed) *narrowed = none ? Value::none() : original.maybe_undef()->inner;
+                    return exec_block(body);
+                };
+            };
+            return trace_cond(pred, {}, branch(i.body, then_is_none), branch(i.orelse, !then_is_none), s.loc, "if");
+        }
+        return *c ? exec_block(i.body) : exec_block(i.orelse);
+    }
+    batched_cond_ = &batched;
+    const bool c = cond(*i.cond);
+    if (batched.defined()) return batched_if_stmt();
+    return c ? exec_block(i.body) : exec_block(i.orelse);
+}
+
+Evaluator::Flow Evaluator::exec_while(const Stmt& s) {
+    const While& w = s.as<While>();
+    if (rt_.trace) return exec_while_traced(w);
+    LaneScope lanes(*f_);  // vmap: examples that left by a batched `break` (batched_exits.cpp)
+    for (;;) {
+        Value batched;  // a condition batched by vmap (interp/batching/batched_control.cpp)
+        batched_cond_ = &batched;
+        const bool c = cond(*w.cond);
+        if (batched.defined()) return batched_while(w, batched);
+        if (!c) break;
+        lane_iteration_start();
+        Flow flow = exec_block(w.body);
+        lane_iteration_end(w.loc);
+        if (flow == Flow::Return) return flow;
+        if (loop_ends(flow, w.loc)) break;
+        count_line(s.loc);
+    }
+    return Flow::Normal;
+}
+
+Evaluator::Flow Evaluator::exec_assert(const Stmt& s) {
+    const Assert& a = s.as<Assert>();
+    if (rt_.trace) {
+        Value c = eval(*a.cond);
+        if (c.is_symbolic()) {
+            trace_assert(a, c);
+            return Flow::Normal;
+        }
+        bool t;
+        try {
+            t = truth(c);
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), a.cond->loc);
+        }
+        if (t) return Flow::Normal;
+        std::string msg = "assertion failed";
+        if (a.msg) {
+            Value m = eval(*a.msg);
+            if (has_symbolic(m)) {
+                trace_assert(a, Value::from_bool(false));
+                return Flow::Normal;
+            }
+            msg += ": " + str_of(m);
+        }
+        fail(msg, s.loc);
+    }
+    if (!cond(*a.cond)) {
+        std::string msg = "assertion failed";
+        if (a.msg) msg += ": " + str_of(eval(*a.msg));
+        fail(msg, s.loc);
+    }
+    return Flow::Normal;
+}
+
+Evaluator::Flow Evaluator::exec_import(const Stmt& s) {
+    const Import& im = s.as<Import>();
+    ModuleState& m = rt_.import_module(im.module, f_->module->path, source(), im.module_loc);
+    // the resolver declared the alias; find its slot the same way
+    Value v = Value::module(&m);
+    if (f_->env) {
+        const FunctionFacts* facts = f_->env->facts;
+        for (size_t i = 0; i < facts->slots.size(); ++i)
+            if (facts->slots[i].name == im.alias) f_->env->slots[i] = v;
+    } else {
+        f_->module->globals[f_->module->slot_of(im.alias)] = v;
     }
     return Flow::Normal;
 }
@@ -436,7 +451,12 @@ void Evaluator::aug_assign(const AugAssign& s) {
             throw;
         }
     };
-    auto apply = [&](const Value& cur, const Value& rhs) { return located([&] { return binary(rt_, s.op, cur, rhs); }); };
+    auto apply = [&](const Value& cur, const Value& rhs) {
+        // two numbers: eval_binary's scalar path (no 0-d tensors)
+        if (const Scalar *a = cur.scalar(), *b = rhs.scalar(); a && b && s.op != BinOp::MatMul && !rt_.options.debug_nans)
+            if (Scalar out; scalar_binary(binary_kind(s.op), *a, *b, out)) return Value(out);
+        return located([&] { return binary(rt_, s.op, cur, rhs); });
+    };
     if (s.target->kind == ExprKind::Name) {
         const Name& n = s.target->as<Name>();
         Value rhs = eval(*s.value);
@@ -481,7 +501,7 @@ void Evaluator::define_function(const FunctionDef& d) {
     fn->params = &d.params;
     fn->body = &d.body;
     fn->info = d.info.get();
-    fn->env = f_->env_owner;
+    fn->env = f_->owner();
     fn->module = f_->module;
     for (const auto& p : d.params) fn->defaults.push_back(p.default_value ? eval(*p.default_value) : Value());
     Value v = Value::function(std::move(fn));

@@ -1,11 +1,17 @@
 // Evaluating a target's indices before it is looked up (interp/target_indices.hpp).
 #include "interp/target_indices.hpp"
 
+#include "interp/expr_facts.hpp"
+
 namespace tg::interp {
 
 using namespace lang;
 
-bool runs_no_code(const Expr& e) {
+static bool compute_runs_no_code(const Expr& e);
+
+bool runs_no_code(const Expr& e) { return cached_fact(e, ExprFact::RunsNoCode, compute_runs_no_code); }
+
+static bool compute_runs_no_code(const Expr& e) {
     auto all = [](const std::vector<ExprPtr>& xs) {
         for (const auto& x : xs)
             if (!runs_no_code(*x)) return false;

@@ -40,6 +40,9 @@ const char* to_string(CmpOp op);     // "==", ...
 
 struct Expr {
     ExprKind kind;
+    // Facts the interpreter works out about this node once and keeps (bits
+    // it defines; 0: none yet). Read and written with std::atomic_ref.
+    mutable uint8_t cached_facts = 0;
     Loc loc;
     explicit Expr(ExprKind k, Loc l = {}) : kind(k), loc(l) {}
     virtual ~Expr() = default;

@@ -14,6 +14,17 @@ namespace tg::stdlib {
 // reports failures through its first real use, so what it throws is
 // dropped; when no thread can be started nothing happens (the first use
 // loads it).
+// The loads run one at a time, in the order they were asked for: dlopen
+// holds the process's loader lock while it maps, relocates and constructs
+// a library, so two at once gain nothing, and the order decides which
+// comes first: the resolver asks for what a program's code calls (OpenBLAS)
+// before the JIT plugin, which only background compiles need
+// (docs/performance.md "Compiled code").
 void prefetch_in_background(std::once_flag& once, void (*load)());
+
+// Waits until every load asked for before this call has run (returns at
+// once when none is under way). The JIT compile worker calls it before it
+// loads the plugin itself, so that it keeps its place in that order.
+void wait_for_prefetches();
 
 }  // namespace tg::stdlib

@@ -72,7 +72,7 @@ Value Evaluator::run_in_frame(Frame& f, std::string_view text, std::string_view 
     env->facts = code.facts.get();
     env->traced = f.env->traced;  // a traced frame's: its reads are not captures
     for (size_t i = 0; i < vis.size(); ++i) env->slots[i] = *vis[i].second;
-    Frame frame{env.get(), env, &m, &code.chunk->source, {}};
+    Frame frame{env.get(), &env, &m, &code.chunk->source};
     frame.function = f.function;
     frame.is_graph = f.is_graph;
     Evaluator ev(rt_);

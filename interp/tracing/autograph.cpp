@@ -466,10 +466,10 @@ Evaluator::Flow Evaluator::guard_rest(const Block& b, size_t from) {
     // Where only a `return` can have happened, the variables of the path that
     // returned are never read again: the rest of the block may rebind them to
     // other shapes or dtypes (docs/graph.md "Static and dynamic"). Unless a closure made in this frame
-    // could still read them (it holds the frame: more than the frame and its
-    // caller refer to it).
+    // could still read them (it holds the frame: more than its caller refers
+    // to it).
     const bool only_return = tracer::only_return_pending(pending);
-    const bool no_closures = f_->env_owner && f_->env_owner.use_count() <= 2;
+    const bool no_closures = f_->env_owner && f_->env_owner->use_count() <= 1;
     // Which flag each pointer is must survive the branches: they point into the frame.
     return trace_cond(
         pred, {},

@@ -404,7 +404,7 @@ std::shared_ptr<Env> Evaluator::traced_env(const std::shared_ptr<Env>& env) {
 Value Evaluator::trace_body(const FunctionObj& fn, TraceState& T, const std::shared_ptr<Env>& tenv,
                             const std::function<Value(const Value&)>& outputs, TraceTimes& times) {
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
-    Frame frame{tenv.get(), tenv, fn.module, &facts->source, {}};
+    Frame frame{tenv.get(), &tenv, fn.module, &facts->source};
     frame.function = &fn.name;
     frame.is_graph = fn.is_graph;  // its call site: the record call_function put below it
     TraceSession session(*this, T, std::move(frame), {});
@@ -455,6 +455,8 @@ std::vector<Tensor> Evaluator::run_traced(const tracer::Graph& g, codegen::Compi
         throw graph_error(e);
     } catch (const stdlib::OpError& e) {  // from a runtime function of compiled code (a limit)
         fail(e.what(), loc);
+    } catch (const codegen::CodegenError& e) {  // its background compile failed (a missing JIT plugin, or a bug)
+        fail(codegen::compile_failure_text(e), loc);
     }
 }
 

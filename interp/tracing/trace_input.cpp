@@ -415,7 +415,7 @@ bool Evaluator::trace_input_graph(TracedInput& in, bool static_scalars) {
     std::vector<Value> results;
     TraceTimes times;
     try {
-        TraceSession session(*this, *T, Frame{env.get(), env, in.module, &in.chunk->source, {}},
+        TraceSession session(*this, *T, Frame{env.get(), &env, in.module, &in.chunk->source},
                              {.nested_call = false, .echo = &echo, .max_steps = budget});
         if (exec_block(in.chunk->body) != Flow::Normal) unsupported_in_graph("`break` or `continue` outside a loop");
         session.finish(input_results(*env, entry_values, facts, *graph, results));
@@ -465,7 +465,7 @@ bool Evaluator::run_traced_input(TracedInput& in) {
     Value result;
     in.rng_before = rt_.rng;
     // the module's frame: an interrupt or the step limit is located in the input
-    Frame frame{nullptr, nullptr, in.module, &in.chunk->source, {}};
+    Frame frame{nullptr, nullptr, in.module, &in.chunk->source};
     try {
         RecordedOutput output(rt_.options.write_output);
         struct Keep {  // what was shown, also when the graph fails

@@ -48,10 +48,10 @@ Evaluator::TraceSession::~TraceSession() {
     ev_.echo_ = saved_echo_;
     ev_.echo_frame_ = saved_echo_frame_;
     // A closure made while tracing (a lambda in the body) and stored in the
-    // traced frame holds that frame: cut the cycle now (the frame and the
-    // caller's reference are the two counted here).
+    // traced frame holds that frame: cut the cycle now (the caller's
+    // reference is the one counted here).
     try {
-        rt.cycles.frame_done(frame_.env_owner, 2);
+        if (frame_.env_owner) rt.cycles.frame_done(*frame_.env_owner, 1);
     } catch (...) {
         // out of memory while collecting: the frame is only kept
     }

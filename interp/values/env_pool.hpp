@@ -27,7 +27,7 @@ public:
             env = std::move(free_.back());
             free_.pop_back();
         }
-        env->slots.resize(slots);
+        if (env->slots.size() != slots) env->slots.resize(slots);  // (a frame of the same function: as given)
         env->parent = parent;
         env->facts = facts;
         return env;
@@ -36,7 +36,7 @@ public:
     // it. Its values are released now, as they would be with the frame.
     void give(std::shared_ptr<Env>&& env) {
         if (!env || env.use_count() != 1 || free_.size() >= kKept) return;
-        env->slots.clear();
+        for (Value& v : env->slots) v = Value();  // undefined again, the size kept for the next call
         env->parent.reset();
         env->facts = nullptr;
         env->traced = false;

@@ -59,7 +59,7 @@ stdlib::Tensor Value::tensor() const {
     if (const Scalar* s = scalar()) return s->to_tensor();
     if (const GradObj* g = tracked()) return g->primal.tensor();
     if (batched()) batched_data_error(*this);
-    if (const auto* t = std::get_if<std::shared_ptr<stdlib::Tensor>>(&v_)) return **t;
+    if (const auto* t = v_.get_if<std::shared_ptr<stdlib::Tensor>>()) return **t;
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
     throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a tensor");
 }
@@ -69,13 +69,13 @@ stdlib::Tensor& Value::tensor_mut() {
     if (const GradObj* g = tracked()) v_ = box(g->primal.tensor());  // (in-place writes go through autodiff first)
     if (batched()) batched_data_error(*this);
     if (is_symbolic()) unsupported_in_graph("this operation on a traced tensor");
-    auto& held = std::get<std::shared_ptr<stdlib::Tensor>>(v_);
+    auto& held = v_.get<std::shared_ptr<stdlib::Tensor>>();
     if (held.use_count() != 1) held = box(stdlib::Tensor(*held));  // another value holds this box
     return *held;
 }
 
 const std::string& Value::text() const {
-    if (auto* p = std::get_if<std::shared_ptr<const StrObj>>(&v_)) return (*p)->text;
+    if (auto* p = v_.get_if<std::shared_ptr<const StrObj>>()) return (*p)->text;
     if (sym_str()) unsupported_in_graph("this operation on a string that shows tensor values");
     throw Error(std::string("internal error: a ") + kind_name(kind()) + " is not a str");
 }
@@ -113,7 +113,7 @@ stdlib::TensorType Value::tensor_type() const {
     if (const GradObj* g = tracked()) return g->primal.tensor_type();
     if (const BatchObj* b = batched()) return example_type(*b);
     if (const SymObj* s = sym()) return s->type;
-    const auto& t = *std::get<std::shared_ptr<stdlib::Tensor>>(v_);
+    const auto& t = *v_.get<std::shared_ptr<stdlib::Tensor>>();
     return {t.dtype(), t.shape(), t.weak()};
 }
 
@@ -126,9 +126,9 @@ bool Value::identical(const Value& o) const {
         return a->dtype == b->dtype && a->weak == b->weak && std::memcmp(&a->i, &b->i, sizeof a->i) == 0;
     }
     if (const SymObj* a = sym()) return a->id == o.sym()->id;
-    if (auto* box = std::get_if<std::shared_ptr<stdlib::Tensor>>(&v_)) {
+    if (auto* box = v_.get_if<std::shared_ptr<stdlib::Tensor>>()) {
         const stdlib::Tensor* a = box->get();
-        const auto& b = *std::get<std::shared_ptr<stdlib::Tensor>>(o.v_);
+        const auto& b = *o.v_.get<std::shared_ptr<stdlib::Tensor>>();
         return a->shares_buffer_with(b) && a->raw_data() == b.raw_data() && a->shape() == b.shape() &&
                a->strides() == b.strides() && a->dtype() == b.dtype();
     }
@@ -210,7 +210,7 @@ Value Value::str(std::shared_ptr<const StrObj> s) {
 DictKey DictKey::of_str(std::string text) { return DictKey(*Value::str(std::move(text)).str_obj()); }
 
 bool Value::append_text_unshared(std::string_view more) {
-    auto* p = std::get_if<std::shared_ptr<const StrObj>>(&v_);
+    auto* p = v_.get_if<std::shared_ptr<const StrObj>>();
     if (!p || p->use_count() != 1) return false;
     // Value::str made it as a non-const StrObj, and nothing else holds it.
     StrObj& obj = const_cast<StrObj&>(**p);
@@ -226,7 +226,7 @@ bool Value::append_text_unshared(std::string_view more) {
 
 TextChars Value::text_chars() const {
     const std::string& t = text();
-    const StrObj& obj = *std::get<std::shared_ptr<const StrObj>>(v_);
+    const StrObj& obj = *v_.get<std::shared_ptr<const StrObj>>();
     if (!obj.char_starts) {
         TextChars::Starts starts = TextChars::starts_of(t);
         obj.char_starts = starts ? starts.release() : StrObj::ascii();
@@ -388,7 +388,7 @@ Value Value::set(SetObj s) {
 }
 
 SetObj& Value::set_mut() {
-    auto& p = std::get<std::shared_ptr<SetObj>>(v_);
+    auto& p = v_.get<std::shared_ptr<SetObj>>();
     if (p.use_count() > 1) p = std::make_shared<SetObj>(*p);  // copy-on-write
     p->charge.set(set_bytes(p->size()), "a set");  // what the last mutation added
     return *p;
@@ -407,7 +407,7 @@ Value Value::spec(std::shared_ptr<const SpecObj> s) {
 }
 
 DictObj& Value::dict_mut() {
-    auto& p = std::get<std::shared_ptr<DictObj>>(v_);
+    auto& p = v_.get<std::shared_ptr<DictObj>>();
     if (p.use_count() > 1) p = std::make_shared<DictObj>(*p);  // copy-on-write
     p->charge.set(dict_bytes(p->slots()), "a dict");  // what the last mutation added
     return *p;
@@ -433,12 +433,12 @@ Value Value::with_children(std::vector<Value> items) const {
 }
 
 const std::vector<Value>& Value::items() const {
-    if (kind() == Kind::List) return std::get<std::shared_ptr<ListObj>>(v_)->items;
-    return std::get<std::shared_ptr<const TupleObj>>(v_)->items;
+    if (kind() == Kind::List) return v_.get<std::shared_ptr<ListObj>>()->items;
+    return v_.get<std::shared_ptr<const TupleObj>>()->items;
 }
 
 std::vector<Value>& Value::list_mut() {
-    auto& p = std::get<std::shared_ptr<ListObj>>(v_);
+    auto& p = v_.get<std::shared_ptr<ListObj>>();
     if (p.use_count() > 1) p = std::make_shared<ListObj>(*p);  // copy-on-write
     p->charge.set(slots_bytes(p->items.capacity()), "a list");  // what the last mutation added
     return p->items;

@@ -32,6 +32,7 @@
 
 #include "lang/ast.hpp"
 #include "interp/values/text_chars.hpp"
+#include "interp/values/value_storage.hpp"
 #include "stdlib/budget.hpp"
 #include "stdlib/op_table.hpp"
 #include "stdlib/tensor.hpp"
@@ -236,8 +237,8 @@ public:
     // Assigning a scalar over a scalar (the loop counter, `s = s + 1`) skips
     // the variant's generic visit: it is the interpreter's hottest store.
     Value& operator=(const Value& o) {
-        if (Scalar* mine = std::get_if<Scalar>(&v_))
-            if (const Scalar* theirs = std::get_if<Scalar>(&o.v_)) {
+        if (Scalar* mine = v_.get_if<Scalar>())
+            if (const Scalar* theirs = o.v_.get_if<Scalar>()) {
                 *mine = *theirs;
                 return *this;
             }
@@ -245,8 +246,8 @@ public:
         return *this;
     }
     Value& operator=(Value&& o) noexcept {
-        if (Scalar* mine = std::get_if<Scalar>(&v_))
-            if (const Scalar* theirs = std::get_if<Scalar>(&o.v_)) {
+        if (Scalar* mine = v_.get_if<Scalar>())
+            if (const Scalar* theirs = o.v_.get_if<Scalar>()) {
                 *mine = *theirs;
                 return *this;
             }
@@ -256,7 +257,7 @@ public:
     // Stores a 0-d value: over a Scalar, only its fields (no Value built and
     // destroyed: the scalar loop's stores).
     void set_scalar(const Scalar& s) {
-        if (Scalar* mine = std::get_if<Scalar>(&v_)) *mine = s;
+        if (Scalar* mine = v_.get_if<Scalar>()) *mine = s;
         else v_ = s;
     }
     Value(stdlib::DType d) : v_(d) {}               // NOLINT
@@ -266,7 +267,7 @@ public:
     static Value str(std::string text);
     static Value str(std::shared_ptr<const StrObj> s);  // (a dict key's string: interp/values/dict.cpp)
     // The string object of a str (not one that shows traced tensors), or null.
-    const std::shared_ptr<const StrObj>* str_obj() const { return std::get_if<std::shared_ptr<const StrObj>>(&v_); }
+    const std::shared_ptr<const StrObj>* str_obj() const { return v_.get_if<std::shared_ptr<const StrObj>>(); }
     // What a list or tuple of n slots, a string of n characters, a dict of n
     // entries is charged (the memory limit, stdlib/budget.hpp): builtins
     // check these sizes before they build one (stdlib::check_fits).
@@ -293,7 +294,7 @@ public:
     bool defined() const { return kind() != Kind::Undefined; }
     bool is_tensor() const { return kind() == Kind::Tensor; }
     // The unboxed 0-d tensor, or null (then tensor() is a stdlib::Tensor of rank >= 1).
-    const Scalar* scalar() const { return std::get_if<Scalar>(&v_); }
+    const Scalar* scalar() const { return v_.get_if<Scalar>(); }
     bool is_sequence() const { return kind() == Kind::List || kind() == Kind::Tuple; }
 
     // The tensor (a 0-d one is built from the Scalar). Shares the buffer.
@@ -301,7 +302,7 @@ public:
     // The same without a copy when the tensor is stored (boxed) here; else
     // tensor() made into `scratch`. Valid while this value is unchanged.
     const stdlib::Tensor& tensor_ref(std::optional<stdlib::Tensor>& scratch) const {
-        if (const auto* box = std::get_if<std::shared_ptr<stdlib::Tensor>>(&v_)) return **box;
+        if (const auto* box = v_.get_if<std::shared_ptr<stdlib::Tensor>>()) return **box;
         return scratch.emplace(tensor());
     }
     // For in-place updates (copy-on-write happens in stdlib): the stored
@@ -311,10 +312,10 @@ public:
     const std::vector<Value>& items() const;
     // The items of a list, made unique first (copy-on-write).
     std::vector<Value>& list_mut();
-    const DictObj& dict() const { return *std::get<std::shared_ptr<DictObj>>(v_); }
+    const DictObj& dict() const { return *v_.get<std::shared_ptr<DictObj>>(); }
     // The dict, made unique first (copy-on-write).
     DictObj& dict_mut();
-    const SetObj& set() const { return *std::get<std::shared_ptr<SetObj>>(v_); }
+    const SetObj& set() const { return *v_.get<std::shared_ptr<SetObj>>(); }
     SetObj& set_mut();  // made unique first (copy-on-write)
     // The values a container holds — a list's or a tuple's items, a dict's
     // values in key order — or null for any other kind. with_children makes
@@ -329,28 +330,28 @@ public:
     // The string's characters, for indexing and slicing in O(1) per
     // character (the character index is made once per string).
     TextChars text_chars() const;
-    const FunctionObj& function() const { return *std::get<std::shared_ptr<const FunctionObj>>(v_); }
+    const FunctionObj& function() const { return *v_.get<std::shared_ptr<const FunctionObj>>(); }
     const std::shared_ptr<const FunctionObj>& function_ptr() const {
-        return std::get<std::shared_ptr<const FunctionObj>>(v_);
+        return v_.get<std::shared_ptr<const FunctionObj>>();
     }
-    const BuiltinObj& builtin() const { return *std::get<std::shared_ptr<const BuiltinObj>>(v_); }
-    stdlib::DType dtype() const { return std::get<stdlib::DType>(v_); }
-    const GraphObj& graph() const { return *std::get<std::shared_ptr<const GraphObj>>(v_); }
-    const SpecObj& spec() const { return *std::get<std::shared_ptr<const SpecObj>>(v_); }
+    const BuiltinObj& builtin() const { return *v_.get<std::shared_ptr<const BuiltinObj>>(); }
+    stdlib::DType dtype() const { return v_.get<stdlib::DType>(); }
+    const GraphObj& graph() const { return *v_.get<std::shared_ptr<const GraphObj>>(); }
+    const SpecObj& spec() const { return *v_.get<std::shared_ptr<const SpecObj>>(); }
 
     // ---- tracing
     static Value symbolic(uint32_t id, const stdlib::TensorType& t);
     static Value maybe_undefined(std::shared_ptr<const MaybeUndefObj> m);
     static Value symbolic_str(std::shared_ptr<const SymStrObj> s);
     const SymObj* sym() const {
-        if (auto* p = std::get_if<std::shared_ptr<const SymObj>>(&v_)) return p->get();
+        if (auto* p = v_.get_if<std::shared_ptr<const SymObj>>()) return p->get();
         return tracked() ? tracked_sym() : nullptr;  // a traced tensor being differentiated
     }
     // A tensor being differentiated (interp/autodiff/autodiff.hpp): its value (the
     // primal, a concrete or symbolic tensor) and its place on a tape.
     static Value tracked(std::shared_ptr<const GradObj> g);
     const GradObj* tracked() const {
-        auto* p = std::get_if<std::shared_ptr<const GradObj>>(&v_);
+        auto* p = v_.get_if<std::shared_ptr<const GradObj>>();
         return p ? p->get() : nullptr;
     }
     // A tensor batched by vmap (interp/batching/batching.hpp): the value with
@@ -358,18 +359,18 @@ public:
     // example's; its data cannot be read (tensor() raises).
     static Value batched(std::shared_ptr<const BatchObj> b);
     const BatchObj* batched() const {
-        auto* p = std::get_if<std::shared_ptr<const BatchObj>>(&v_);
+        auto* p = v_.get_if<std::shared_ptr<const BatchObj>>();
         return p ? p->get() : nullptr;
     }
     // Tracked or batched: the op is transformed (interp/bind.hpp).
     bool transformed() const { return tracked() || batched(); }
     bool is_symbolic() const { return sym() != nullptr; }
     const MaybeUndefObj* maybe_undef() const {
-        auto* p = std::get_if<std::shared_ptr<const MaybeUndefObj>>(&v_);
+        auto* p = v_.get_if<std::shared_ptr<const MaybeUndefObj>>();
         return p ? p->get() : nullptr;
     }
     const SymStrObj* sym_str() const {
-        auto* p = std::get_if<std::shared_ptr<const SymStrObj>>(&v_);
+        auto* p = v_.get_if<std::shared_ptr<const SymStrObj>>();
         return p ? p->get() : nullptr;
     }
     // The static type of a tensor value, concrete or symbolic.
@@ -377,8 +378,8 @@ public:
     // Same object (or same scalar bits / same tensor view): what "unchanged"
     // means for converted control flow and captured-variable guards.
     bool identical(const Value& o) const;
-    ModuleState* module() const { return std::get<ModuleState*>(v_); }
-    const BoundMethodObj& bound() const { return *std::get<std::shared_ptr<const BoundMethodObj>>(v_); }
+    ModuleState* module() const { return v_.get<ModuleState*>(); }
+    const BoundMethodObj& bound() const { return *v_.get<std::shared_ptr<const BoundMethodObj>>(); }
 
     // For the cycle collector (interp/values/cycles.hpp): the shared object this
     // value holds a reference to, if it is one that can hold references to
@@ -389,7 +390,7 @@ public:
         long uses = 0;
     };
     Ref ref() const {
-        return std::visit(
+        return v_.visit(
             [](const auto& x) -> Ref {
                 using T = std::decay_t<decltype(x)>;
                 if constexpr (std::is_same_v<T, std::shared_ptr<ListObj>> ||
@@ -401,8 +402,7 @@ public:
                     return {x.get(), x.use_count()};
                 else
                     return {};
-            },
-            v_);
+            });
     }
 
 private:
@@ -416,7 +416,7 @@ private:
     // the box shared by copies of the value and copied by tensor_mut when
     // shared: held inline, its 176 bytes made every Value — every variable
     // slot, list item and dict value — 184 bytes instead of 24.
-    std::variant<UndefinedT, NoneT, Scalar, std::shared_ptr<stdlib::Tensor>, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
+    ValueStorage<Scalar, UndefinedT, NoneT, Scalar, std::shared_ptr<stdlib::Tensor>, std::shared_ptr<ListObj>, std::shared_ptr<const TupleObj>,
                  std::shared_ptr<const StrObj>, std::shared_ptr<const FunctionObj>,
                  std::shared_ptr<const BuiltinObj>, stdlib::DType, ModuleState*,
                  std::shared_ptr<const BoundMethodObj>, std::shared_ptr<const SymObj>,
@@ -424,7 +424,7 @@ private:
                  std::shared_ptr<const GradObj>, std::shared_ptr<DictObj>, std::shared_ptr<const GraphObj>,
                  std::shared_ptr<const SpecObj>, std::shared_ptr<const BatchObj>, std::shared_ptr<SetObj>>
         v_;
-    static_assert(std::size(kKinds) == std::variant_size_v<decltype(v_)>, "kKinds: one Kind per alternative of v_");
+    static_assert(std::size(kKinds) == decltype(v_)::kCount, "kKinds: one Kind per alternative of v_");
     const SymObj* tracked_sym() const;
     static std::shared_ptr<stdlib::Tensor> box(stdlib::Tensor t);  // from a cache of boxes (tensor_box.hpp)
 };

@@ -1,18 +1,23 @@
 // Tiered compilation (codegen/background.hpp): which graphs compile in the
 // background, that their native code becomes ready and agrees with the
-// reference interpreter, and that releasing code (or the compiler) while a
-// compile is queued or running neither hangs nor crashes.
+// reference interpreter, that a first compile does not wait for the JIT
+// session (codegen/session_slot.hpp), and that releasing code (or the
+// compiler) while a compile is queued or running neither hangs nor crashes.
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include <unistd.h>
 
 #include "codegen/background.hpp"
 #include "codegen/compiler.hpp"
+#include "codegen/runtime_abi.hpp"
 #include "tracer/graph_interpreter.hpp"
 #include "tracer/verifier.hpp"
 
@@ -108,6 +113,45 @@ void check_agrees(const Graph& g, codegen::CompiledGraph& c, int64_t n) {
     CHECK(std::memcmp(got[0].data<float>(), want[0].data<float>(), static_cast<size_t>(n) * sizeof(float)) == 0);
 }
 
+// A JIT session held back: the factory a Compiler makes its session with
+// waits until the test opens the gate, and records the thread it ran on. It
+// opens by itself after a minute, so a compile that waits for it fails the
+// test (timed_out) instead of hanging it.
+struct Gate {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool open = false, entered = false, timed_out = false;
+    std::thread::id made_on;
+    std::string fail;  // when set, the factory throws JitUnavailable with it
+
+    // Shared with the factory: a worker thread left running past its
+    // compiler (detached) may still be inside it.
+    static codegen::SessionFactory factory(const std::shared_ptr<Gate>& gate, codegen::JitOptions o) {
+        return [gate, o] {
+            std::string fail;
+            {
+                std::unique_lock lock(gate->mutex);
+                gate->entered = true;
+                gate->made_on = std::this_thread::get_id();
+                gate->changed.notify_all();
+                gate->timed_out = !gate->changed.wait_for(lock, std::chrono::seconds(60), [&] { return gate->open; });
+                fail = gate->fail;
+            }
+            if (!fail.empty()) throw codegen::JitUnavailable(fail);
+            return codegen::JitSession::create(o, codegen::runtime_symbols());
+        };
+    }
+    void wait_entered() {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return entered; });
+    }
+    void let_through() {
+        std::lock_guard lock(mutex);
+        open = true;
+        changed.notify_all();
+    }
+};
+
 }  // namespace
 
 TEST_CASE("bounded_work: result elements (matmul: times the inner dim), a while has no bound") {
@@ -169,22 +213,32 @@ TEST_CASE("graphs compile before their first call when they loop, are big, or ti
     }
 }
 
-TEST_CASE("an object cache hit loads at once instead of going to the background") {
+TEST_CASE("an object cache hit loads at once instead of going to the background, once the JIT session is made") {
     namespace fs = std::filesystem;
     const fs::path dir = temp_cache_dir("hit");
-    auto g = straight(64, 1.5);
+    auto g = straight(64, 1.5), h = straight(64, 2.5);
     {
         codegen::Compiler first(options(true, int64_t{1} << 22, dir.string()));
-        auto c = first.compile(*g, "cached", codegen::Tiering::Background);
-        CHECK(c->background());
-        REQUIRE(wait_ready(*c));
-        CHECK_FALSE(c->from_cache());
+        for (const Graph* x : {g.get(), h.get()}) {
+            auto c = first.compile(*x, "cached", codegen::Tiering::Background);
+            CHECK(c->background());
+            REQUIRE(wait_ready(*c));
+            CHECK_FALSE(c->from_cache());
+        }
     }
+    // the same compiles in the same order: the same modules (their symbols are numbered)
     codegen::Compiler second(options(true, int64_t{1} << 22, dir.string()));
-    auto c = second.compile(*g, "cached", codegen::Tiering::Background);
+    // the first makes no session: the worker makes it and loads the object
+    auto before = second.compile(*g, "cached", codegen::Tiering::Background);
+    CHECK(before->background());
+    REQUIRE(wait_ready(*before));
+    CHECK(before->from_cache());
+    check_agrees(*g, *before, 64);
+    auto c = second.compile(*h, "cached", codegen::Tiering::Background);
     CHECK_FALSE(c->background());
     CHECK(c->from_cache());
-    check_agrees(*g, *c, 64);
+    REQUIRE(c->ready());
+    check_agrees(*h, *c, 64);
     fs::remove_all(dir);
 }
 
@@ -233,4 +287,112 @@ TEST_CASE("releasing code while it compiles, or the compiler before its code, ne
         CHECK(cached < graphs.size() - 1);
         std::filesystem::remove_all(cache);
     }
+}
+
+TEST_CASE("a first compile does not wait for the JIT session: the call runs on the interpreter while the worker thread "
+          "makes the session, then native code (cold and from the object cache)") {
+    const std::string cache = temp_cache_dir("first");
+    auto g = straight(1000, 0.5);
+    for (bool warm : {false, true}) {
+        INFO("from the object cache: " << warm);
+        auto gate = std::make_shared<Gate>();
+        const codegen::JitOptions o = options(true, int64_t{1} << 22, cache);
+        codegen::Compiler compiler(o, Gate::factory(gate, o));
+        auto c = compiler.compile(*g, "first", codegen::Tiering::Background);  // returns with the session held back
+        CHECK(c->background());
+        gate->wait_entered();
+        CHECK(gate->made_on != std::this_thread::get_id());  // on the worker thread
+        CHECK_FALSE(c->ready());
+        // the call meanwhile: the graph interpreter, with the right result
+        std::vector<Tensor> in{ramp(1000)};
+        tracer::RunContext ctx;
+        auto out = tracer::run_graph(*g, in, ctx);
+        REQUIRE(out.size() == 1);
+        for (int64_t i : {int64_t{0}, int64_t{500}, int64_t{999}}) {
+            const float x = in[0].data<float>()[i];
+            CHECK(out[0].data<float>()[i] == doctest::Approx(std::tanh(x * 0.5f) + x).epsilon(1e-6));
+        }
+        CHECK_FALSE(c->ready());
+        gate->let_through();
+        REQUIRE(wait_ready(*c));  // later calls: the native code, bit for bit the interpreter's results
+        CHECK_FALSE(gate->timed_out);
+        CHECK(c->from_cache() == warm);
+        CHECK(c->session_ms() > 0);
+        check_agrees(*g, *c, 1000);
+    }
+    std::filesystem::remove_all(cache);
+}
+
+TEST_CASE("a graph that must be compiled before its call (a loop, --sync-jit) makes the JIT session on the calling "
+          "thread") {
+    for (bool loop : {true, false}) {
+        INFO("loop: " << loop);
+        auto gate = std::make_shared<Gate>();
+        gate->let_through();
+        const codegen::JitOptions o = options(loop);  // background off for the straight graph
+        codegen::Compiler compiler(o, Gate::factory(gate, o));
+        auto g = loop ? looping() : straight(10, 0.5);
+        auto c = compiler.compile(*g, "now", codegen::Tiering::Background);
+        CHECK_FALSE(c->background());
+        CHECK(c->ready());
+        CHECK(gate->made_on == std::this_thread::get_id());
+    }
+}
+
+TEST_CASE("prefetch makes the JIT session on the worker thread, and a compile meanwhile goes to the background") {
+    auto gate = std::make_shared<Gate>();
+    const codegen::JitOptions o = options(true);
+    codegen::Compiler compiler(o, Gate::factory(gate, o));
+    compiler.prefetch();
+    gate->wait_entered();
+    CHECK(gate->made_on != std::this_thread::get_id());
+    auto g = straight(100, 2.0);
+    auto c = compiler.compile(*g, "meanwhile", codegen::Tiering::Background);
+    CHECK(c->background());
+    gate->let_through();
+    REQUIRE(wait_ready(*c));
+    check_agrees(*g, *c, 100);
+    // made: a loop compiles at once, on this thread, with the same session
+    auto l = compiler.compile(*looping(), "loop", codegen::Tiering::Background);
+    CHECK_FALSE(l->background());
+    CHECK(compiler.stats().modules_compiled == 2);
+}
+
+TEST_CASE("a JIT plugin that cannot be loaded, found by the worker, is reported as such by the code that waited "
+          "for it") {
+    auto gate = std::make_shared<Gate>();
+    gate->fail = "cannot load tg's plugin libtg_jit.so.0.2.0 (looked in /nowhere)";
+    gate->let_through();
+    const codegen::JitOptions o = options(true);
+    codegen::Compiler compiler(o, Gate::factory(gate, o));
+    auto g = straight(10, 0.5);
+    auto c = compiler.compile(*g, "missing", codegen::Tiering::Background);
+    CHECK(c->background());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    std::string error;
+    while (error.empty() && std::chrono::steady_clock::now() < deadline) {
+        try {
+            if (c->ready()) break;
+        } catch (const codegen::JitUnavailable& e) {
+            error = e.what();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    CHECK(error == gate->fail);
+    CHECK_FALSE(c->ready());  // reported once; the calls go on on the interpreter
+    // a compile that must wait reports it at once
+    CHECK_THROWS_AS(compiler.compile(*looping(), "loop", codegen::Tiering::Background), codegen::JitUnavailable);
+}
+
+TEST_CASE("code released while its worker thread makes the JIT session, then the compiler: neither hangs nor crashes") {
+    auto gate = std::make_shared<Gate>();
+    const codegen::JitOptions o = options(true);
+    auto compiler = std::make_unique<codegen::Compiler>(o, Gate::factory(gate, o));
+    auto g = straight(100, 1.0);
+    auto c = compiler->compile(*g, "released", codegen::Tiering::Background);
+    gate->wait_entered();
+    c.reset();  // abandoned: never waits
+    gate->let_through();
+    compiler.reset();  // the worker makes the session, compiles for nobody and ends (or is detached)
+    CHECK_FALSE(gate->timed_out);
 }

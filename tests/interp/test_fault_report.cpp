@@ -36,8 +36,8 @@ std::string report(int sig, const Frame* innermost) {
 struct Stack {
     lang::SourcePtr source = std::make_shared<lang::Source>("a.tg", kText);
     std::string name = "g";
-    Frame module{nullptr, nullptr, nullptr, &source, {}};
-    Frame call{nullptr, nullptr, nullptr, &source, {}};
+    Frame module{nullptr, nullptr, nullptr, &source};
+    Frame call{nullptr, nullptr, nullptr, &source};
     Stack() {
         module.loc = {4, 1};
         call.function = &name;
@@ -76,7 +76,7 @@ TEST_CASE("fault report: compiled @graph code is located at its call") {
 TEST_CASE("fault report: the trace of a @graph call is one frame with its call's record") {
     Stack s;
     s.call.is_graph = true;
-    Frame traced{nullptr, nullptr, nullptr, &s.source, {}};
+    Frame traced{nullptr, nullptr, nullptr, &s.source};
     traced.function = &s.name;
     traced.is_graph = true;
     traced.loc = {2, 5};
