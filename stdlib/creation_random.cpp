@@ -2,8 +2,8 @@
 // The stream layout (which block and word each element comes from) is
 // specified in random.hpp; these kernels only reserve the blocks and fill.
 // dtype= picks the fill: f32 or f64 for the floats (f64 draws 53 random bits
-// per number, not an f32 draw cast up), i64 or i32 for random_int (the same
-// numbers). Compiled code runs these kernels through the runtime, so eager
+// per number, not an f32 draw cast up), i64, i32 or bool for random_int (the
+// same numbers). Compiled code runs these kernels through the runtime, so eager
 // and compiled code draw the same numbers after the same seed.
 #include <cmath>
 #include <limits>
@@ -80,11 +80,23 @@ void int_bounds(const std::span<const Attr> attrs, DType d, int64_t& low, int64_
     if (d == DType::I32 && (low < lo32 || high > hi32))
         fail("random_int", "low and high must be within [" + std::to_string(lo32) + ", " + std::to_string(hi32) +
                                "] for dtype i32, got [" + std::to_string(low) + ", " + std::to_string(high) + ")");
+    // a bool draw is a draw of 0s and 1s (NumPy's integers(0, 2, dtype=bool))
+    if (d == DType::Bool && (low < 0 || high > 2))
+        fail("random_int", "low and high must be within [0, 2] for dtype bool, got [" + std::to_string(low) + ", " +
+                               std::to_string(high) + ")");
+}
+
+// random_int's dtype: i64 (the default), i32 or bool.
+DType int_draw_dtype(const Attr& attr) {
+    const DType d = kern::attr_dtype(attr).value_or(DType::I64);
+    if (d != DType::I64 && d != DType::I32 && d != DType::Bool)
+        fail("random_int", std::string("dtype must be i64, i32 or bool, not ") + dtype_name(d));
+    return d;
 }
 
 TensorType infer_int(const TypeArgs& a) {
     Shape s = kern::attr_shape("random_int", "shape", a.attrs[0]);
-    const DType d = draw_dtype("random_int", a.attrs[3], DType::I64, DType::I32);
+    const DType d = int_draw_dtype(a.attrs[3]);
     int64_t low, high;
     int_bounds(a.attrs, d, low, high);
     return {d, s, false};
@@ -98,6 +110,7 @@ Tensor eager_int(OpContext& ctx, const OpArgs& a) {
     const int64_t n = out.numel();
     const uint64_t c0 = rng.take(random_int_blocks(n, low, high));
     if (t.dtype == DType::I32) fill_int_i32(rng.key(), c0, n, low, high, out.data<int32_t>());
+    else if (t.dtype == DType::Bool) fill_int_bool(rng.key(), c0, n, low, high, out.data<bool>());
     else fill_int_i64(rng.key(), c0, n, low, high, out.data<int64_t>());
     return out;
 }
@@ -126,7 +139,9 @@ void register_random_ops(OpRegistry& r) {
             {"low", ParamKind::Int},
             {"high", ParamKind::Int},
             {"dtype", ParamKind::DType, false, DType::I64}},
-           &infer_int, &eager_int, flags, "uniform integers in [low, high) from the Philox stream, i64 or i32",
+           &infer_int, &eager_int, flags,
+           "uniform integers in [low, high) from the Philox stream, i64, i32 or bool (low and high within [0, 2]: "
+           "coin flips)",
            OtherKind::RandomInt});
 }
 

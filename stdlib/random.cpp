@@ -138,4 +138,8 @@ void fill_int_i32(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t hig
     fill_int(key, c0, n, low, high, out);
 }
 
+void fill_int_bool(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, bool* out) {
+    fill_int(key, c0, n, low, high, out);  // the numbers are 0 and 1
+}
+
 }  // namespace tg::stdlib

@@ -34,7 +34,8 @@
 //           x = low + int64(v % range)
 //     (multiply-shift and modulo have a bias below range / 2^32 resp.
 //     range / 2^64, which is accepted.) random_int with dtype i32 draws the
-//     same numbers (low and high fit in i32, so range <= 2^32).
+//     same numbers (low and high fit in i32, so range <= 2^32), and with
+//     dtype bool too (low and high within [0, 2]: 0 is False, 1 True).
 //   * f64 draws take 64 bits per uniform number, NumPy's way (53 random bits
 //     / 2^53, so every double in [0, 1) that is a multiple of 2^-53 can come
 //     out, not only f32's 2^24 steps):
@@ -94,5 +95,7 @@ void fill_normal_f64(uint64_t key, uint64_t c0, int64_t n, double mean, double s
 void fill_int_i64(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, int64_t* out);
 // low and high within i32 (the kernel checks): the numbers of fill_int_i64.
 void fill_int_i32(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, int32_t* out);
+// low and high within [0, 2] (the kernel checks): the numbers of fill_int_i64, as bools.
+void fill_int_bool(uint64_t key, uint64_t c0, int64_t n, int64_t low, int64_t high, bool* out);
 
 }  // namespace tg::stdlib

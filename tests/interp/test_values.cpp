@@ -239,6 +239,8 @@ TEST_CASE("the scalar fast path agrees with stdlib::binary") {
         // small exponents (pow): 0, 2, 3 and a negative one
         Scalar::of_int(0, DType::I64, true), Scalar::of_int(2, DType::I64, true), Scalar::of_int(3, DType::I32),
         Scalar::of_int(-2, DType::I64),
+        // strong f64 with f64, a weak int or a weak f64 (scalar_binary's f64 shortcut)
+        Scalar::of_float(3.0, DType::F64, true), Scalar::of_float(-0.0, DType::F64),
     };
     const BinaryKind kinds[] = {BinaryKind::Add, BinaryKind::Sub, BinaryKind::Mul, BinaryKind::Div,
                                 BinaryKind::FloorDiv, BinaryKind::Mod, BinaryKind::Lt, BinaryKind::Eq,

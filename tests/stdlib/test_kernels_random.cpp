@@ -199,7 +199,7 @@ TEST_CASE("random ops: dtypes, shapes and errors") {
     ua[3] = DType::I64;
     CHECK_THROWS_WITH_AS(u->infer(TypeArgs{{}, ua}), "random_uniform: dtype must be f32 or f64, not i64", OpError);
     ia[3] = DType::F32;
-    CHECK_THROWS_WITH_AS(r->infer(TypeArgs{{}, ia}), "random_int: dtype must be i64 or i32, not f32", OpError);
+    CHECK_THROWS_WITH_AS(r->infer(TypeArgs{{}, ia}), "random_int: dtype must be i64, i32 or bool, not f32", OpError);
     std::vector<Attr> wide{shape, int64_t{0}, int64_t{1} << 31, DType::I32};  // high is exclusive: fits
     CHECK(r->infer(TypeArgs{{}, wide}).dtype == DType::I32);
     wide[2] = (int64_t{1} << 31) + 1;
@@ -238,6 +238,22 @@ TEST_CASE("f64 draws: 53 random bits each, in the documented layout") {
         CHECK(static_cast<double>(static_cast<float>(x)) != x);
     }
     CHECK(below_f32 == 1000);
+}
+
+TEST_CASE("random_int with dtype bool draws the numbers of i64 as False and True") {
+    Rng a(11), b(11);
+    Tensor kb = call("random_int", a, {int64_t{9}, int64_t{0}, int64_t{2}, DType::Bool});
+    Tensor k64 = call("random_int", b, {int64_t{9}, int64_t{0}, int64_t{2}, DType::I64});
+    CHECK(kb.dtype() == DType::Bool);
+    for (int64_t i = 0; i < 9; ++i) CHECK(int64_t{kb.data<bool>()[i]} == k64.data<int64_t>()[i]);
+    CHECK(a.counter() == b.counter());
+    const OpDef* r = find_op("random_int");
+    std::vector<Attr> wide{std::vector<int64_t>{2}, int64_t{0}, int64_t{3}, DType::Bool};
+    CHECK_THROWS_WITH_AS(r->infer(TypeArgs{{}, wide}), "random_int: low and high must be within [0, 2] for dtype bool, got [0, 3)",
+                         OpError);
+    wide[1] = int64_t{-1};
+    wide[2] = int64_t{1};
+    CHECK_THROWS_AS(r->infer(TypeArgs{{}, wide}), OpError);
 }
 
 TEST_CASE("random_int with dtype i32 draws the numbers of i64") {
