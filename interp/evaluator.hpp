@@ -337,7 +337,8 @@ private:
     bool store_item(Value& list, int64_t k, const Value& v);
     // Numbers read from and stored into list items without a Value
     // (interp/scalar_items.cpp): false, nothing done and nothing thrown,
-    // where the general path must run.
+    // where the general path must run. Callers check fast_scalars_allowed
+    // (not while tracing, not under vmap) before the reads.
     const Value* plain_variable(const lang::Name& n) const;
     Value* plain_store_slot(const lang::Name& n);
     bool fast_scalars_allowed() const;

@@ -36,10 +36,18 @@ bool Evaluator::fast_scalars_allowed() const { return !rt_.trace && rt_.vmaps.em
 // xs[k], xs a variable holding a list or tuple, k a pure int index in
 // range, the item a 0-d value.
 bool Evaluator::scalar_item(const Index& e, Scalar& out) {
-    if (e.value->kind != ExprKind::Name) return false;
+    if (e.value->kind != ExprKind::Name || e.indices.size() != 1 || e.is_tuple || !presets_.empty()) return false;
     const Value* base = plain_variable(e.value->as<Name>());
+    if (!base || !base->is_sequence()) return false;
     int64_t k;
-    if (!base || !base->is_sequence() || !presets_.empty() || !pure_int_index(e, k)) return false;
+    if (const Expr& x = *e.indices[0]; x.kind == ExprKind::Name) {  // `xs[i]`: pure_int_index's case, inline
+        const Value* i = plain_variable(x.as<Name>());
+        const Scalar* s = i ? i->scalar() : nullptr;
+        if (!s || !stdlib::is_int(s->dtype)) return false;
+        k = s->i;
+    } else if (!pure_int_index(e, k)) {
+        return false;
+    }
     const std::vector<Value>& items = base->items();
     const int64_t n = static_cast<int64_t>(items.size());
     if (k < 0) k += n;
