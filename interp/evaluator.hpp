@@ -339,9 +339,20 @@ private:
     // (interp/scalar_items.cpp): false, nothing done and nothing thrown,
     // where the general path must run. Callers check fast_scalars_allowed
     // (not while tracing, not under vmap) before the reads.
-    const Value* plain_variable(const lang::Name& n) const;
-    Value* plain_store_slot(const lang::Name& n);
-    bool fast_scalars_allowed() const;
+    // The variable a plain read of `n` finds (a local, or a global), or null.
+    const Value* plain_variable(const lang::Name& n) const {
+        if (n.scope == lang::Scope::Local) return &f_->env->slots[n.slot];
+        if (n.scope == lang::Scope::Global) return &f_->module->globals[n.slot];
+        return nullptr;
+    }
+    // The variable `n = ...` changes in place (a local, or a global at module
+    // level), or null where store_slot decides (an outer variable, an error).
+    Value* plain_store_slot(const lang::Name& n) {
+        if (n.scope == lang::Scope::Local) return &f_->env->slots[n.slot];
+        if (n.scope == lang::Scope::Global && !f_->env) return &f_->module->globals[n.slot];
+        return nullptr;
+    }
+    bool fast_scalars_allowed() const { return !rt_.trace && rt_.vmaps.empty(); }
     bool scalar_item(const lang::Index& e, Scalar& out);
     bool pure_scalar(const lang::Expr& e, Scalar& out);
     bool store_scalar_item(const lang::Index& target, const lang::Expr& value);

@@ -16,23 +16,6 @@ namespace tg::interp {
 
 using namespace lang;
 
-// The variable a plain read of `n` finds (a local, or a global), or null.
-const Value* Evaluator::plain_variable(const Name& n) const {
-    if (n.scope == Scope::Local) return &f_->env->slots[n.slot];
-    if (n.scope == Scope::Global) return &f_->module->globals[n.slot];
-    return nullptr;
-}
-
-// The variable `n = ...` changes in place (a local, or a global at module
-// level), or null where store_slot decides (an outer variable, an error).
-Value* Evaluator::plain_store_slot(const Name& n) {
-    if (n.scope == Scope::Local) return &f_->env->slots[n.slot];
-    if (n.scope == Scope::Global && !f_->env) return &f_->module->globals[n.slot];
-    return nullptr;
-}
-
-bool Evaluator::fast_scalars_allowed() const { return !rt_.trace && rt_.vmaps.empty(); }
-
 // xs[k], xs a variable holding a list or tuple, k a pure int index in
 // range, the item a 0-d value.
 bool Evaluator::scalar_item(const Index& e, Scalar& out) {
@@ -84,11 +67,12 @@ bool Evaluator::pure_scalar(const Expr& e, Scalar& out) {
 // `xs[k] = <pure scalar>`, xs a variable holding a list: the item's fields
 // overwritten in place (the list copied first only when shared).
 bool Evaluator::store_scalar_item(const Index& t, const Expr& value) {
-    if (!fast_scalars_allowed() || t.value->kind != ExprKind::Name) return false;
+    if (t.value->kind != ExprKind::Name) return false;
     Value* base = plain_store_slot(t.value->as<Name>());
     Scalar v;
     int64_t k;
-    if (!base || !base->is(Kind::List) || !pure_scalar(value, v) || !presets_.empty() || !pure_int_index(t, k))
+    if (!base || !base->is(Kind::List) || !fast_scalars_allowed() || !pure_scalar(value, v) || !presets_.empty() ||
+        !pure_int_index(t, k))
         return false;
     const int64_t n = static_cast<int64_t>(base->items().size());
     if (k < 0) k += n;
