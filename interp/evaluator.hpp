@@ -325,6 +325,7 @@ private:
     class TargetIndices;
     std::vector<std::pair<const lang::Expr*, Value>> presets_;
     const Value& index_operand(const lang::Expr& x, Value& scratch);
+    bool preset_int_index(const lang::Index& e, int64_t& k) const;
     // `d[k] op= v` with a right side that runs no code: one lookup (statements.cpp)
     void aug_assign_entry(const lang::AugAssign& s, Value& dict, TargetIndices& indices);
     // assign_index without evaluating the target's indices first (its caller did)

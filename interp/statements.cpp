@@ -401,7 +401,10 @@ void Evaluator::store_index(const Index& t, const Value& v) {
         base->dict_mut().set(std::move(k), v);
         return;
     }
-    if (int64_t k; base->is(Kind::List) && presets_.empty() && pure_int_index(t, k) && store_item(*base, k, v)) return;
+    // `xs[k] = v` by an int: computed here, or before the walk when it runs code (`xs[f(x)] = v`)
+    if (int64_t k; base->is(Kind::List) && (presets_.empty() ? pure_int_index(t, k) : preset_int_index(t, k)) &&
+                   store_item(*base, k, v))
+        return;
     Subscript sub;
     sub.items = located_index_items(t, base->is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
                                     base->is_tensor() ? &sub.special : nullptr);
