@@ -266,6 +266,20 @@ private:
     void assign(const lang::Expr& target, Value v);
     void assign_index(const lang::Index& target, const Value& v);
     void aug_assign(const lang::AugAssign& s);
+    Value aug_value(const lang::AugAssign& s, const Value& cur, const Value& rhs);
+    // fn() with its errors located at the operator of `x op= v`
+    template <class Fn>
+    auto aug_located(const lang::AugAssign& s, Fn&& fn) {
+        at(s.op_loc);
+        try {
+            return fn();
+        } catch (const stdlib::OpError& err) {
+            fail(err.what(), s.op_loc);
+        } catch (Error& err) {
+            err.locate(source(), s.op_loc);
+            throw;
+        }
+    }
     // del and list slice assignment (deletion.cpp)
     void exec_delete(const lang::Delete& d);
     void delete_target(const lang::Expr& t);
@@ -311,6 +325,9 @@ private:
     class TargetIndices;
     std::vector<std::pair<const lang::Expr*, Value>> presets_;
     const Value& index_operand(const lang::Expr& x, Value& scratch);
+    bool preset_int_index(const lang::Index& e, int64_t& k) const;
+    // `d[k] op= v` with a right side that runs no code: one lookup (statements.cpp)
+    void aug_assign_entry(const lang::AugAssign& s, Value& dict, TargetIndices& indices);
     // assign_index without evaluating the target's indices first (its caller did)
     void store_index(const lang::Index& target, const Value& v);
     Value eval_index(const lang::Index& e);
@@ -319,6 +336,28 @@ private:
     bool pure_int_index(const lang::Index& e, int64_t& k);
     bool item_at(const Value& base, int64_t k, Value& out);
     bool store_item(Value& list, int64_t k, const Value& v);
+    // Numbers read from and stored into list items without a Value
+    // (interp/scalar_items.cpp): false, nothing done and nothing thrown,
+    // where the general path must run. Callers check fast_scalars_allowed
+    // (not while tracing, not under vmap) before the reads.
+    // The variable a plain read of `n` finds (a local, or a global), or null.
+    const Value* plain_variable(const lang::Name& n) const {
+        if (n.scope == lang::Scope::Local) return &f_->env->slots[n.slot];
+        if (n.scope == lang::Scope::Global) return &f_->module->globals[n.slot];
+        return nullptr;
+    }
+    // The variable `n = ...` changes in place (a local, or a global at module
+    // level), or null where store_slot decides (an outer variable, an error).
+    Value* plain_store_slot(const lang::Name& n) {
+        if (n.scope == lang::Scope::Local) return &f_->env->slots[n.slot];
+        if (n.scope == lang::Scope::Global && !f_->env) return &f_->module->globals[n.slot];
+        return nullptr;
+    }
+    bool fast_scalars_allowed() const { return !rt_.trace && rt_.vmaps.empty(); }
+    bool scalar_item(const lang::Index& e, Scalar& out);
+    bool pure_scalar(const lang::Expr& e, Scalar& out);
+    bool store_scalar_item(const lang::Index& target, const lang::Expr& value);
+    bool aug_assign_scalar(const lang::AugAssign& s);
     Value index_value(const Value& base, const lang::Index& e);
     // `special` (tensor subscripts only): per item, None or an index / mask
     // tensor, whose item is then a full slice (interp/index_advanced.hpp).

@@ -149,6 +149,9 @@ bool Evaluator::cond_at(const Expr& e, Loc loc) {
     Value* const batched = std::exchange(batched_cond_, nullptr);
     if (Scalar s; (e.kind == ExprKind::Compare || e.kind == ExprKind::Binary) && eval_scalar(e, s))
         return s.nonzero();
+    // `if t_holding[t]`: a number in a list, its truth read in place (interp/scalar_items.cpp)
+    if (Scalar s; e.kind == ExprKind::Index && fast_scalars_allowed() && scalar_item(e.as<Index>(), s))
+        return s.nonzero();
     // `and`, `or` and `not` as conditions: only the operands' truth matters,
     // so no operand is copied out as a Value, and comparisons among them
     // take the scalar path. What eval_boolop does, in the same order and with

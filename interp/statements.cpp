@@ -75,17 +75,20 @@ Evaluator::Flow Evaluator::exec(const Stmt& s) {
 // Throws nothing: what it does not cover (another target, an operand that is
 // not a 0-d value, tracing) returns false before anything is stored, and
 // exec_inner runs the statement (re-running a pure program is harmless).
+// Also `t = t_link[t]`, `n = m`, `x = 0`: a number read from a list item, a
+// variable or a literal (interp/scalar_items.cpp).
 bool Evaluator::assign_scalar(const Assign& a) {
     if (rt_.trace || a.targets.size() != 1 || a.targets[0]->kind != ExprKind::Name) return false;
     const ScalarCode* code = scalar_code_of(*a.value);
-    if (!code) return false;
-    const Name& n = a.targets[0]->as<Name>();
-    Value* slot;
-    if (n.scope == lang::Scope::Local) slot = &f_->env->slots[n.slot];
-    else if (n.scope == lang::Scope::Global && !f_->env) slot = &f_->module->globals[n.slot];
-    else return false;  // store_slot's error
+    if (!code && a.value->kind != ExprKind::Index && a.value->kind != ExprKind::Name && a.value->kind != ExprKind::Int &&
+        a.value->kind != ExprKind::Float && a.value->kind != ExprKind::Bool)
+        return false;
+    Value* slot = plain_store_slot(a.targets[0]->as<Name>());
+    if (!slot) return false;  // store_slot's error
     Scalar out;
-    if (!run_scalar(*code, f_->env, f_->module->globals.data(), out)) return false;
+    if (code ? !run_scalar(*code, f_->env, f_->module->globals.data(), out)
+             : !fast_scalars_allowed() || !pure_scalar(*a.value, out))
+        return false;
     slot->set_scalar(out);
     return true;
 }
@@ -118,6 +121,10 @@ Evaluator::Flow Evaluator::exec_inner(const Stmt& s) {
 
 Evaluator::Flow Evaluator::exec_assign(const Stmt& s) {
     const Assign& a = s.as<Assign>();
+    // `xs[k] = <number>`: the item overwritten in place (interp/scalar_items.cpp)
+    if (a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Index &&
+        store_scalar_item(a.targets[0]->as<Index>(), *a.value))
+        return Flow::Normal;
     // scalar arithmetic into a variable: no Value built on the way (a
     // compiled program was tried by assign_scalar already)
     if (a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Name &&
@@ -394,7 +401,10 @@ void Evaluator::store_index(const Index& t, const Value& v) {
         base->dict_mut().set(std::move(k), v);
         return;
     }
-    if (int64_t k; base->is(Kind::List) && presets_.empty() && pure_int_index(t, k) && store_item(*base, k, v)) return;
+    // `xs[k] = v` by an int: computed here, or before the walk when it runs code (`xs[f(x)] = v`)
+    if (int64_t k; base->is(Kind::List) && (presets_.empty() ? pure_int_index(t, k) : preset_int_index(t, k)) &&
+                   store_item(*base, k, v))
+        return;
     Subscript sub;
     sub.items = located_index_items(t, base->is_tensor() && rt_.trace ? &sub.dynamic : nullptr,
                                     base->is_tensor() ? &sub.special : nullptr);
@@ -439,24 +449,16 @@ bool Evaluator::store_item(Value& list, int64_t k, const Value& v) {
     return true;
 }
 
+// `x op= v`'s new value: eval_binary's scalar path for two numbers (no 0-d
+// tensors), else binary(), errors located at the operator.
+Value Evaluator::aug_value(const AugAssign& s, const Value& cur, const Value& rhs) {
+    if (const Scalar *a = cur.scalar(), *b = rhs.scalar(); a && b && s.op != BinOp::MatMul && !rt_.options.debug_nans)
+        if (Scalar out; scalar_binary(binary_kind(s.op), *a, *b, out)) return Value(out);
+    return aug_located(s, [&] { return binary(rt_, s.op, cur, rhs); });
+}
+
 void Evaluator::aug_assign(const AugAssign& s) {
-    auto located = [&](auto&& fn) {
-        at(s.op_loc);
-        try {
-            return fn();
-        } catch (const stdlib::OpError& err) {
-            fail(err.what(), s.op_loc);
-        } catch (Error& err) {
-            err.locate(source(), s.op_loc);
-            throw;
-        }
-    };
-    auto apply = [&](const Value& cur, const Value& rhs) {
-        // two numbers: eval_binary's scalar path (no 0-d tensors)
-        if (const Scalar *a = cur.scalar(), *b = rhs.scalar(); a && b && s.op != BinOp::MatMul && !rt_.options.debug_nans)
-            if (Scalar out; scalar_binary(binary_kind(s.op), *a, *b, out)) return Value(out);
-        return located([&] { return binary(rt_, s.op, cur, rhs); });
-    };
+    if (aug_assign_scalar(s)) return;  // `count += 1` (interp/scalar_items.cpp)
     if (s.target->kind == ExprKind::Name) {
         const Name& n = s.target->as<Name>();
         Value rhs = eval(*s.value);
@@ -464,24 +466,28 @@ void Evaluator::aug_assign(const AugAssign& s) {
         // `text += more` on a string only this variable holds: appended in place
         if (s.op == BinOp::Add && cur.is(Kind::Str) && rhs.is(Kind::Str) && !cur.sym_str() && !rhs.sym_str() &&
             (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) &&
-            located([&] { return store_slot(n).append_text_unshared(rhs.text()); }))
+            aug_located(s, [&] { return store_slot(n).append_text_unshared(rhs.text()); }))
             return;
-        Value next = apply(load(n), rhs);
+        Value next = aug_value(s, load(n), rhs);
         store_slot(n) = std::move(next);
         return;
     }
     if (s.target->kind != ExprKind::Index) fail("cannot assign to this expression", s.target->loc);
     const Index& t = s.target->as<Index>();
     TargetIndices indices(*this, t);  // each index evaluated once, for the read and the store
-    const Value* base = lvalue(*t.value);
+    Value* base = lvalue(*t.value);
     if (!base) fail("cannot assign to an item of this expression", t.loc);
+    // A right side that runs no code cannot move what base points to: the
+    // store needs no second walk from the variable.
+    const bool rhs_runs_code = !runs_no_code(*s.value);
+    if (base->is(Kind::Dict) && !rhs_runs_code) return aug_assign_entry(s, *base, indices);
     // `xs[k] += v` by an int (no index runs code): the index computed once, the item read in place
     int64_t k;
     if (Value current; base->is(Kind::List) && presets_.empty() && pure_int_index(t, k) && item_at(*base, k, current)) {
         Value rhs = eval(*s.value);
-        Value next = apply(current, rhs);
+        Value next = aug_value(s, current, rhs);
         // the right side may have changed the list (a method called on it)
-        Value* list = lvalue(*t.value);
+        Value* list = rhs_runs_code ? lvalue(*t.value) : base;
         if (!list || !list->is(Kind::List) || !store_item(*list, k, next)) store_index(t, next);
         return;
     }
@@ -491,8 +497,27 @@ void Evaluator::aug_assign(const AugAssign& s) {
         TargetIndices::Paused paused(indices);
         rhs = eval(*s.value);  // may move what base pointed to: the store walks again
     }
-    Value next = apply(current, rhs);
+    Value next = aug_value(s, current, rhs);
     store_index(t, next);
+}
+
+// `d[k] += v`, `counts[w][0] -= 1`, the right side running no code: the
+// key made and looked up once, and the entry changed where it was found.
+void Evaluator::aug_assign_entry(const AugAssign& s, Value& dict, TargetIndices& indices) {
+    const Index& t = s.target->as<Index>();
+    const DictKey key = index_key(t);
+    const Value* cur = dict.dict().find(key);
+    if (!cur) fail("key " + key_repr(key) + " is not in the dict", t.loc);
+    Value rhs;
+    {
+        TargetIndices::Paused paused(indices);
+        rhs = eval(*s.value);
+    }
+    Value next = aug_value(s, *cur, rhs);
+    // In place when the dict has one owner; else (the right side holds it
+    // too: `d["a"] += [d]`) it is copied first, as store_index would.
+    Value* entry = dict.ref().uses == 1 ? const_cast<Value*>(cur) : dict.dict_mut().find(key);
+    *entry = std::move(next);
 }
 
 void Evaluator::define_function(const FunctionDef& d) {

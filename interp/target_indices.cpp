@@ -86,6 +86,21 @@ Evaluator::TargetIndices::TargetIndices(Evaluator& ev, const Expr& target) : ev_
     ev_.presets_ = std::move(values);
 }
 
+// `xs[f(x)] = v`: the int its one index was evaluated to before the walk
+// (false when it was not evaluated so, or is not an int; and while tracing,
+// as pure_int_index).
+bool Evaluator::preset_int_index(const Index& e, int64_t& k) const {
+    if (rt_.trace || e.indices.size() != 1 || e.is_tuple) return false;
+    for (const auto& [x, v] : presets_)
+        if (x == e.indices[0].get()) {
+            const Scalar* s = v.scalar();
+            if (!s || !stdlib::is_int(s->dtype)) return false;
+            k = s->i;
+            return true;
+        }
+    return false;
+}
+
 const Value& Evaluator::index_operand(const Expr& x, Value& scratch) {
     if (!presets_.empty()) [[unlikely]]
         for (const auto& [e, v] : presets_)
