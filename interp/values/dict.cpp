@@ -98,7 +98,7 @@ void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& 
     }
     if (!from.is_sequence())
         throw Error(what + " must be a dict or a list of (key, value) pairs, not " + kind_desc(from));
-    const std::vector<Value>& items = from.items();  // (read in place: making keys runs no tg code)
+    const std::span<const Value> items = from.items();  // (read in place: making keys runs no tg code)
     if (d.slots() == 0) d.reserve(items.size());  // (only a new dict: update in a loop keeps the growth geometric)
     for (size_t i = 0; i < items.size(); ++i) {
         const Value& p = items[i];
