@@ -71,7 +71,10 @@ Value enumerate(Runtime& rt, const CallArgs& a) {
     int64_t i = start;
     for (Value& v : items_of(rt, a.positional[0], "enumerate")) {
         stdlib::spend_work(Value::kObjectBytes);  // a new tuple each (stdlib/budget.hpp)
-        out.push_back(Value::tuple({Value::from_int(i++), std::move(v)}));
+        out.push_back(Value::tuple_filled(2, [&](TupleItems& pair) {  // one allocation (no vector)
+            pair.push_back(Value::from_int(i++));
+            pair.push_back(std::move(v));
+        }));
     }
     return Value::list(std::move(out));
 }
@@ -109,11 +112,10 @@ Value zip(Runtime& rt, const CallArgs& a) {
     std::vector<Value> out;
     out.reserve(n);
     for (size_t i = 0; i < n; ++i) {
-        std::vector<Value> t;
-        t.reserve(seqs.size());
-        for (const std::span<const Value> s : seqs) t.push_back(s[i]);
         stdlib::spend_work(Value::kObjectBytes);  // a new tuple each (stdlib/budget.hpp)
-        out.push_back(Value::tuple(std::move(t)));
+        out.push_back(Value::tuple_filled(seqs.size(), [&](TupleItems& t) {
+            for (const std::span<const Value> s : seqs) t.push_back(s[i]);
+        }));
     }
     return Value::list(std::move(out));
 }

@@ -133,7 +133,11 @@ Value call_dict_method(Runtime& rt, Method m, Value& dict, const CallArgs& a) {
         for (size_t i = 0; i < d.size(); ++i) {
             if (name == "keys") out.push_back(key_value(d.keys()[i]));
             else if (name == "values") out.push_back(d.values()[i]);
-            else out.push_back(Value::tuple({key_value(d.keys()[i]), d.values()[i]}));
+            else
+                out.push_back(Value::tuple_filled(2, [&](TupleItems& kv) {  // one allocation (no vector)
+                    kv.push_back(key_value(d.keys()[i]));
+                    kv.push_back(d.values()[i]);
+                }));
         }
         return Value::list(std::move(out));
     }
