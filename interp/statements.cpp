@@ -350,7 +350,11 @@ void Evaluator::assign(const Expr& target, Value v) {
         if (v.is_sequence()) {
             // (`v` holds the sequence: the targets' stores cannot change it)
             if (const std::span<const Value> xs = v.items(); xs.size() == elts.size()) {
-                for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], xs[i]);
+                for (size_t i = 0; i < elts.size(); ++i) {
+                    // (a name stores its item directly: no Value copied to pass it on)
+                    if (elts[i]->kind == ExprKind::Name) store_slot(elts[i]->as<Name>()) = xs[i];
+                    else assign(*elts[i], xs[i]);
+                }
                 return;
             }
             items = v.items_copy();
