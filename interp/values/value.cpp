@@ -174,6 +174,7 @@ bool Value::identical(const Value& o) const {
 static_assert(sizeof(Value) <= 24, "a Value is a variant of 16-byte alternatives");
 static_assert(sizeof(StrObj) <= 72, "a string object and its control block fit malloc's 96-byte size");
 static_assert(sizeof(DictObj) <= 152, "a dict object and its control block fit malloc's 176-byte size");
+static_assert(sizeof(TupleObj) <= 96, "a pair (items inside) and its control block fit malloc's 128-byte size");
 
 size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
 size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
