@@ -793,7 +793,7 @@ private:
 
     bool items_equal(std::span<const Value> x, std::span<const Value> y) {
         if (x.size() != y.size()) return false;
-        const Pair key{&x, &y};
+        const Pair key{x.data(), y.data()};  // (the items' storage: one per list or tuple object)
         if (known_equal_.count(key)) return true;
         bool nested = false;
         for (size_t i = 0; i < x.size(); ++i) {
