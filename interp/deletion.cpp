@@ -80,7 +80,7 @@ void Evaluator::delete_item(const Index& t) {
 void Evaluator::assign_list_slice(Value& base, const stdlib::IndexItem& slice, const Value& v) {
     std::vector<Value> ys;
     if (v.is_sequence()) {
-        ys = v.items();
+        ys = v.items_copy();
     } else {
         const std::string what = v.is_tensor() ? "0-d tensor" : kind_name(v.kind());
         auto not_iterable = [&] {

@@ -281,7 +281,7 @@ Value repeat(const Value& seq, const Value& count) {
         }
         return Value::str(std::move(out));
     }
-    const std::vector<Value>& part = seq.items();
+    const std::span<const Value> part = seq.items();
     const size_t total = times(n, part.size());
     stdlib::check_fits(Value::slots_bytes(total), seq.is(Kind::List) ? "a list" : "a tuple");
     if (total > std::vector<Value>().max_size()) throw Error("the repeated sequence is too long");
@@ -791,14 +791,14 @@ private:
         }
     };
 
-    bool items_equal(const std::vector<Value>& x, const std::vector<Value>& y) {
+    bool items_equal(std::span<const Value> x, std::span<const Value> y) {
         if (x.size() != y.size()) return false;
-        const Pair key{&x, &y};
+        const Pair key{x.data(), y.data()};  // (the items' storage: one per list or tuple object)
         if (known_equal_.count(key)) return true;
         bool nested = false;
         for (size_t i = 0; i < x.size(); ++i) {
             stdlib::spend_work(1);
-            nested = nested || x[i].children() != nullptr;
+            nested = nested || x[i].children().has_value();
             if (!equal(x[i], y[i])) return false;
         }
         if (nested) known_equal_.insert(key);  // only containers of containers can be shared deeply

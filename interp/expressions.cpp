@@ -452,10 +452,14 @@ Value Evaluator::eval_ifexp(const Expr& e) {
 Value Evaluator::eval_sequence(const Expr& e) {
     const auto& elts = e.kind == ExprKind::List ? e.as<ListExpr>().elts : e.as<TupleExpr>().elts;
     check_stack(e.loc);
+    if (e.kind == ExprKind::Tuple)  // built in place: a pair is one allocation
+        return Value::tuple_filled(elts.size(), [&](TupleItems& items) {
+            for (const auto& x : elts) items.push_back(eval(*x));
+        });
     std::vector<Value> items;
     items.reserve(elts.size());
     for (const auto& x : elts) items.push_back(eval(*x));
-    return e.kind == ExprKind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    return Value::list(std::move(items));
 }
 
 static bool compute_scalar_shaped(const Expr& e) {
@@ -532,6 +536,14 @@ Value Evaluator::binary_at(const Binary& b, const Value& x, const Value& y) {
 
 Value Evaluator::eval_compare(const Compare& c) {
     check_stack(c.loc);
+    // `x is None`, `x is not None` (what identity() answers) with x read in
+    // place; not while tracing, where x may be None on some paths only.
+    if (c.ops.size() == 1 && lang::is_identity(c.ops[0]) && c.rest[0]->kind == ExprKind::NoneLit && !rt_.trace) {
+        Value scratch;
+        const Value& x = eval_ref(*c.first, scratch);
+        if (!x.maybe_undef()) return Value::from_bool(x.is(Kind::None) == (c.ops[0] == CmpOp::Is));
+        return compare_chain(c, 0, x);  // (evaluated once)
+    }
     if (Scalar out; c.ops.size() == 1 && eval_scalar(c, out)) return Value(out);
     return compare_chain(c, 0, lang::is_identity(c.ops[0]) ? eval_passing_none(*c.first) : eval(*c.first));
 }
@@ -840,7 +852,7 @@ Value slice_by_one(const Value& base, const stdlib::IndexItem& it) {
         const auto [lo, hi] = slice_run(it, chars.size());
         return Value::str(std::string(chars.range(lo, hi)));
     }
-    const std::vector<Value>& xs = base.items();
+    const std::span<const Value> xs = base.items();
     const auto [lo, hi] = slice_run(it, static_cast<int64_t>(xs.size()));
     std::vector<Value> run(xs.begin() + lo, xs.begin() + hi);
     return base.is(Kind::List) ? Value::list(std::move(run)) : Value::tuple(std::move(run));
@@ -993,7 +1005,7 @@ bool Evaluator::pure_int_index(const Index& e, int64_t& k) {
 // done) when k is out of range, and the general path raises the error.
 bool Evaluator::item_at(const Value& base, int64_t k, Value& out) {
     if (base.is_sequence()) {
-        const std::vector<Value>& items = base.items();
+        const std::span<const Value> items = base.items();
         const int64_t n = static_cast<int64_t>(items.size());
         if (k < 0) k += n;
         if (k < 0 || k >= n) return false;

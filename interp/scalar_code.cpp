@@ -167,7 +167,7 @@ std::unique_ptr<ExprCode> compile_scalar(const Expr& e) {
         case Op::LocalItem: case Op::GlobalItem: {
             const Value& seq = (op.kind == Op::LocalItem ? locals : globals)[op.slot];
             if (!seq.is_sequence() || !stdlib::is_int(top.dtype)) return false;
-            const std::vector<Value>& items = seq.items();
+            const std::span<const Value> items = seq.items();
             const int64_t n = static_cast<int64_t>(items.size());
             const int64_t k = top.i < 0 ? top.i + n : top.i;
             if (k < 0 || k >= n) return false;

@@ -31,7 +31,7 @@ bool Evaluator::scalar_item(const Index& e, Scalar& out) {
     } else if (!pure_int_index(e, k)) {
         return false;
     }
-    const std::vector<Value>& items = base->items();
+    const std::span<const Value> items = base->items();
     const int64_t n = static_cast<int64_t>(items.size());
     if (k < 0) k += n;
     if (k < 0 || k >= n) return false;
@@ -96,7 +96,7 @@ bool Evaluator::aug_assign_scalar(const AugAssign& s) {
         const Index& t = s.target->as<Index>();
         slot = plain_store_slot(t.value->as<Name>());
         if (!slot || !slot->is(Kind::List) || !presets_.empty() || !pure_int_index(t, k)) return false;
-        const std::vector<Value>& items = slot->items();
+        const std::span<const Value> items = slot->items();
         const int64_t n = static_cast<int64_t>(items.size());
         if (k < 0) k += n;
         if (k < 0 || k >= n) return false;

@@ -356,11 +356,15 @@ void Evaluator::assign(const Expr& target, Value v) {
         std::vector<Value> items;
         if (v.is_sequence()) {
             // (`v` holds the sequence: the targets' stores cannot change it)
-            if (const std::vector<Value>& xs = v.items(); xs.size() == elts.size()) {
-                for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], xs[i]);
+            if (const std::span<const Value> xs = v.items(); xs.size() == elts.size()) {
+                for (size_t i = 0; i < elts.size(); ++i) {
+                    // (a name stores its item directly: no Value copied to pass it on)
+                    if (elts[i]->kind == ExprKind::Name) store_slot(elts[i]->as<Name>()) = xs[i];
+                    else assign(*elts[i], xs[i]);
+                }
                 return;
             }
-            items = v.items();
+            items = v.items_copy();
         } else if (v.is_tensor() || v.is(Kind::Str) || v.is(Kind::Dict)) {  // a dict unpacks its keys
             Iterable it = [&] {
                 try {

@@ -503,7 +503,7 @@ uint32_t tracked_level(const Runtime& rt, const Value& v) {
 
 bool has_tracked(const Value& v) {
     if (v.tracked()) return true;
-    if (const std::vector<Value>* xs = v.children())
+    if (const auto xs = v.children())
         for (const Value& x : *xs)
             if (has_tracked(x)) return true;
     return false;
@@ -511,7 +511,7 @@ bool has_tracked(const Value& v) {
 
 Value untracked(const Value& v) {
     if (const GradObj* g = v.tracked()) return untracked(g->primal);
-    if (const std::vector<Value>* xs = v.children(); xs && has_tracked(v)) {
+    if (const auto xs = v.children(); xs && has_tracked(v)) {
         std::vector<Value> items;
         for (const Value& x : *xs) items.push_back(untracked(x));
         return v.with_children(std::move(items));
@@ -819,7 +819,7 @@ Value track_leaves(Tape& tape, const Value& v, const std::string& what, std::vec
         leaves.push_back(w);
         return w;
     }
-    if (const std::vector<Value>* xs = v.children()) {
+    if (const auto xs = v.children()) {
         std::vector<Value> items;
         for (size_t i = 0; i < xs->size(); ++i)
             items.push_back(track_leaves(tape, (*xs)[i], what + child_suffix(v, i), leaves));
@@ -839,14 +839,14 @@ Value gradient_tree(Runtime& rt, const Value& arg, const std::vector<Value>& cot
         return c.defined() ? cast_value(rt, c, t.dtype) : zeros_value(rt, t);
     }
     std::vector<Value> items;
-    for (const Value& x : *arg.children()) items.push_back(gradient_tree(rt, x, cot, k, leaves));
+    for (const Value& x : arg.child_values()) items.push_back(gradient_tree(rt, x, cot, k, leaves));
     return arg.with_children(std::move(items));
 }
 
 // aux (and the value) without this tape's tracking
 Value strip_tape(const Value& v, uint64_t id) {
     if (const GradObj* g = v.tracked()) return g->tape == id ? strip_tape(g->primal, id) : v;
-    if (const std::vector<Value>* xs = v.children(); xs && has_tracked(v)) {
+    if (const auto xs = v.children(); xs && has_tracked(v)) {
         std::vector<Value> items;
         for (const Value& x : *xs) items.push_back(strip_tape(x, id));
         return v.with_children(std::move(items));

@@ -32,7 +32,7 @@ Value map_leaves(const Value& tree, F&& f) {
     if (tree.is_tensor()) return f(tree);
     if (!is_container(tree)) return tree;
     std::vector<Value> items;
-    for (const Value& x : *tree.children()) items.push_back(map_leaves(x, f));
+    for (const Value& x : tree.child_values()) items.push_back(map_leaves(x, f));
     return tree.with_children(std::move(items));
 }
 

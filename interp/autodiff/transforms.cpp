@@ -39,7 +39,7 @@ Value with_leaves(const Value& tree, const std::vector<Value>& leaves, size_t& k
     if (tree.is_tensor()) return leaves.at(k++);
     if (!is_container(tree)) return tree;
     std::vector<Value> items;
-    for (const Value& x : *tree.children()) items.push_back(with_leaves(x, leaves, k));
+    for (const Value& x : tree.child_values()) items.push_back(with_leaves(x, leaves, k));
     return tree.with_children(std::move(items));
 }
 
@@ -248,7 +248,7 @@ Value jvp_builtin(Runtime& rt, const CallArgs& a) {
     if (ps.items().size() != ts.items().size())
         throw Error("jvp: " + std::to_string(ps.items().size()) + " primals but " + std::to_string(ts.items().size()) +
                     " tangents");
-    std::vector<Value> primals = ps.items();
+    std::vector<Value> primals = ps.items_copy();
     std::vector<int64_t> all;
     for (size_t i = 0; i < primals.size(); ++i) all.push_back(int64_t(i));
     Transposed T = transpose(rt, "jvp", a.positional[0], primals, all, a.loc);
@@ -426,7 +426,7 @@ bool is_container(const Value& v) { return v.is_sequence() || v.is(Kind::Dict); 
 void tensor_leaves(const Value& v, std::vector<Value>& out) {
     if (v.is_tensor()) out.push_back(v);
     else if (is_container(v))
-        for (const Value& x : *v.children()) tensor_leaves(x, out);
+        for (const Value& x : v.child_values()) tensor_leaves(x, out);
 }
 
 }  // namespace ad

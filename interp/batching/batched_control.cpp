@@ -52,7 +52,7 @@ Value select(Runtime& rt, const Value& p, const Value& a, const Value& b, const 
 // converted loop carries one structure (interp/tracing/carried_values.cpp).
 Value lift(Runtime& rt, const Value& active, const Value& v) {
     if (v.is_tensor()) return select(rt, active, v, v, v.tensor_type());
-    if (const std::vector<Value>* xs = v.children()) {
+    if (const auto xs = v.children()) {
         std::vector<Value> items;
         for (const Value& x : *xs) items.push_back(lift(rt, active, x));
         return v.with_children(std::move(items));

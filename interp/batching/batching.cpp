@@ -38,7 +38,7 @@ void batched_data_error(const Value& v) {
 bool has_batched(const Value& v) {
     if (v.batched()) return true;
     if (const GradObj* g = v.tracked()) return has_batched(g->primal);
-    if (const std::vector<Value>* xs = v.children())
+    if (const auto xs = v.children())
         for (const Value& x : *xs)
             if (has_batched(x)) return true;
     return false;
@@ -46,7 +46,7 @@ bool has_batched(const Value& v) {
 
 bool has_transformed(const Value& v) {
     if (v.transformed()) return true;
-    if (const std::vector<Value>* xs = v.children())
+    if (const auto xs = v.children())
         for (const Value& x : *xs)
             if (has_transformed(x)) return true;
     return false;

@@ -75,8 +75,8 @@ struct BatchSize {
 // Pairs a container of axes with a container value, child by child.
 template <class F>
 Value zip_children(const Value& v, const Value& axes, const std::string& which, const std::string& what, F&& each) {
-    const std::vector<Value>* xs = v.children();
-    const std::vector<Value>* as = axes.children();
+    const auto xs = v.children();
+    const auto as = axes.children();
     if (!xs || !as || v.kind() != axes.kind() || xs->size() != as->size()) structure_error(which, what, axes, v);
     std::vector<Value> items;
     for (size_t i = 0; i < xs->size(); ++i) {

@@ -77,7 +77,7 @@ Value rebuild(const Value& v, const std::string& path, std::map<std::string, std
         return Value(t);
     }
     std::vector<Value> children;
-    const std::vector<Value>& from = *v.children();
+    const std::span<const Value> from = v.child_values();
     for (size_t i = 0; i < from.size(); ++i) {
         std::string part = std::to_string(i);
         if (v.is(Kind::Dict)) {

@@ -70,11 +70,11 @@ Value call_list_method(Runtime& rt, Method m, Value& list, const CallArgs& call)
         return Value::from_int(c);
     }
     if (name == "sort") {
-        list = Value::list(sort_values(rt, list.items(), call, "sort"));
+        list = Value::list(sort_values(rt, list.items_copy(), call, "sort"));
         return Value::none();
     }
     if (name == "copy") {
-        return Value::list(list.items());  // value semantics: a copy is the same value
+        return Value::list(list.items_copy());  // value semantics: a copy is the same value
     }
     // index
     const int64_t k = find(args[0]);

@@ -93,7 +93,7 @@ Value histogram_edges(Compose& c, const Value& x, const Value* bins, const Value
     const int64_t n = bins ? to_int(*bins, arg(fn, "bins")) : 10;
     if (n < 1) throw Error(fn + ": `bins` must be a positive number of bins, got " + std::to_string(n));
     if (!is_none(range)) {
-        const std::vector<Value> r = range->is_sequence() ? range->items() : std::vector<Value>{};
+        const std::vector<Value> r = range->is_sequence() ? range->items_copy() : std::vector<Value>{};
         if (r.size() != 2) throw Error(fn + ": argument `range` must be a pair (lo, hi)");
         const double lo = static_number(r[0], arg(fn, "range")), hi = static_number(r[1], arg(fn, "range"));
         if (!(lo <= hi)) throw Error(fn + ": `range` must have lo <= hi, got (" + (std::ostringstream() << lo << ", " << hi).str() + ")");

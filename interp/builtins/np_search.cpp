@@ -181,7 +181,7 @@ Value put_along_axis(Runtime& rt, const CallArgs& ca) {
 
 // kth: an int or a list of ints, each in [-n, n) of the axis
 void check_kth(const Value& v, const std::string& fn, int64_t n) {
-    std::vector<Value> ks = v.is_sequence() ? v.items() : std::vector<Value>{v};
+    std::vector<Value> ks = v.is_sequence() ? v.items_copy() : std::vector<Value>{v};
     for (const Value& k : ks) {
         const int64_t i = to_int(k, arg(fn, "kth"));
         if (i < -n || i >= n)

@@ -71,7 +71,10 @@ Value enumerate(Runtime& rt, const CallArgs& a) {
     int64_t i = start;
     for (Value& v : items_of(rt, a.positional[0], "enumerate")) {
         stdlib::spend_work(Value::kObjectBytes);  // a new tuple each (stdlib/budget.hpp)
-        out.push_back(Value::tuple({Value::from_int(i++), std::move(v)}));
+        out.push_back(Value::tuple_filled(2, [&](TupleItems& pair) {  // one allocation (no vector)
+            pair.push_back(Value::from_int(i++));
+            pair.push_back(std::move(v));
+        }));
     }
     return Value::list(std::move(out));
 }
@@ -91,29 +94,28 @@ Value zip(Runtime& rt, const CallArgs& a) {
     // a list's or a tuple's items read in place; anything else's walked into `walked`
     std::vector<std::vector<Value>> walked;
     walked.reserve(a.positional.size());  // (seqs points into it)
-    std::vector<const std::vector<Value>*> seqs;
+    std::vector<std::span<const Value>> seqs;
     size_t n = a.positional.empty() ? 0 : SIZE_MAX;
     for (size_t k = 0; k < a.positional.size(); ++k) {
         const Value& arg = a.positional[k];
         if (arg.is_sequence()) {
             stdlib::spend_work(static_cast<int64_t>(arg.items().size()));
-            seqs.push_back(&arg.items());
+            seqs.push_back(arg.items());
         } else {
-            seqs.push_back(&walked.emplace_back(items_of(rt, arg, "zip: argument " + std::to_string(k + 1))));
+            seqs.push_back(walked.emplace_back(items_of(rt, arg, "zip: argument " + std::to_string(k + 1))));
         }
-        if (strict && k > 0 && seqs.back()->size() != seqs[0]->size())
-            throw Error("zip: argument " + std::to_string(k + 1) + " has " + std::to_string(seqs.back()->size()) +
-                        " items and argument 1 has " + std::to_string(seqs[0]->size()) + " (strict=True)");
-        n = std::min(n, seqs.back()->size());
+        if (strict && k > 0 && seqs.back().size() != seqs[0].size())
+            throw Error("zip: argument " + std::to_string(k + 1) + " has " + std::to_string(seqs.back().size()) +
+                        " items and argument 1 has " + std::to_string(seqs[0].size()) + " (strict=True)");
+        n = std::min(n, seqs.back().size());
     }
     std::vector<Value> out;
     out.reserve(n);
     for (size_t i = 0; i < n; ++i) {
-        std::vector<Value> t;
-        t.reserve(seqs.size());
-        for (const std::vector<Value>* s : seqs) t.push_back((*s)[i]);
         stdlib::spend_work(Value::kObjectBytes);  // a new tuple each (stdlib/budget.hpp)
-        out.push_back(Value::tuple(std::move(t)));
+        out.push_back(Value::tuple_filled(seqs.size(), [&](TupleItems& t) {
+            for (const std::span<const Value> s : seqs) t.push_back(s[i]);
+        }));
     }
     return Value::list(std::move(out));
 }
@@ -240,7 +242,7 @@ bool rectangular(const Value& v) {
 // other argument, the tensor reduction (NumPy's).
 std::optional<Value> python_fold(Runtime& rt, const CallArgs& a, PythonFold which) {
     if (a.positional.size() != 1 || !a.keywords.empty() || !a.positional[0].is_sequence()) return std::nullopt;
-    const std::vector<Value>& xs = a.positional[0].items();
+    const std::span<const Value> xs = a.positional[0].items();
     if (xs.empty() || (std::all_of(xs.begin(), xs.end(), numpy_item) && rectangular(a.positional[0])))
         return std::nullopt;
     if (which == PythonFold::Sum) {

@@ -27,7 +27,7 @@ void leaves_of(const Value& v, std::vector<Value>& out) {
         out.push_back(v);
         return;
     }
-    for (const Value& x : *v.children()) leaves_of(x, out);
+    for (const Value& x : v.child_values()) leaves_of(x, out);
 }
 
 // The structure: leaves replaced by their positions.
@@ -35,11 +35,11 @@ Value structure_of(const Value& v, int64_t& next) {
     if (v.is(Kind::None)) return v;
     if (!is_container(v)) return Value::from_int(next++);
     std::vector<Value> items;
-    for (const Value& x : *v.children()) items.push_back(structure_of(x, next));
+    for (const Value& x : v.child_values()) items.push_back(structure_of(x, next));
     return v.with_children(std::move(items));
 }
 
-Value unflatten(const Value& def, const std::vector<Value>& leaves, size_t& k) {
+Value unflatten(const Value& def, std::span<const Value> leaves, size_t& k) {
     if (def.is(Kind::None)) return def;
     if (!is_container(def)) {
         if (k >= leaves.size())
@@ -47,7 +47,7 @@ Value unflatten(const Value& def, const std::vector<Value>& leaves, size_t& k) {
         return leaves[k++];
     }
     std::vector<Value> items;
-    for (const Value& x : *def.children()) items.push_back(unflatten(x, leaves, k));
+    for (const Value& x : def.child_values()) items.push_back(unflatten(x, leaves, k));
     return def.with_children(std::move(items));
 }
 
@@ -66,7 +66,7 @@ Value map_trees(Runtime& rt, const Value& f, const std::vector<Value>& trees, co
         Evaluator ev(rt);
         return ev.call(f, CallArgs{trees, {}, {}, a.loc}, rt.builtin_call_source ? *rt.builtin_call_source : nullptr);
     }
-    const std::vector<Value>& kids = *first.children();
+    const std::span<const Value> kids = first.child_values();
     for (size_t t = 1; t < trees.size(); ++t) {
         const Value& other = trees[t];
         const bool same = other.kind() == first.kind() && other.children()->size() == kids.size() &&
@@ -79,7 +79,7 @@ Value map_trees(Runtime& rt, const Value& f, const std::vector<Value>& trees, co
     std::vector<Value> items;
     for (size_t i = 0; i < kids.size(); ++i) {
         std::vector<Value> at;
-        for (const Value& t : trees) at.push_back((*t.children())[i]);
+        for (const Value& t : trees) at.push_back(t.child_values()[i]);
         items.push_back(map_trees(rt, f, at, path + child_suffix(first, i), a));
     }
     return first.with_children(std::move(items));

@@ -40,7 +40,7 @@ bool has_nonfinite(const stdlib::Tensor& t) {
 bool value_has_nonfinite(const Value& v) {
     if (const Scalar* s = v.scalar()) return stdlib::is_float(s->dtype) && !std::isfinite(s->f);
     if (v.is_tensor()) return has_nonfinite(v.tensor());
-    if (const std::vector<Value>* items = v.children())
+    if (const auto items = v.children())
         for (const Value& x : *items)
             if (value_has_nonfinite(x)) return true;
     return false;

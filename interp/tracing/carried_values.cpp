@@ -20,7 +20,7 @@ void collect_leaves(const Value& v, std::vector<Value>& out, bool batched_leaves
         return;
     }
     if (v.sym_str()) unsupported_in_graph("a string showing tensor values carried through converted control flow");
-    if (const std::vector<Value>* xs = v.children())
+    if (const auto xs = v.children())
         for (const Value& x : *xs) collect_leaves(x, out, batched_leaves);
 }
 
@@ -31,7 +31,7 @@ Value rebuild(const Value& skeleton, std::span<const Value> leaves, size_t& k, b
         return Value::batched(std::move(r));
     }
     if (skeleton.is_tensor()) return leaves[k++];
-    if (const std::vector<Value>* xs = skeleton.children()) {
+    if (const auto xs = skeleton.children()) {
         std::vector<Value> items;
         for (const Value& x : *xs) items.push_back(rebuild(x, leaves, k, batched_leaves));
         return skeleton.with_children(std::move(items));

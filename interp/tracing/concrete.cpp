@@ -62,7 +62,7 @@ namespace {
 // a list/tuple holding one) rather than baked into it.
 bool has_input_leaf(const Value& v) {
     if (v.is(Kind::Spec) || v.is_tensor()) return true;
-    if (const std::vector<Value>* xs = v.children())
+    if (const auto xs = v.children())
         for (const Value& x : *xs)
             if (has_input_leaf(x)) return true;
     return false;
@@ -70,7 +70,7 @@ bool has_input_leaf(const Value& v) {
 
 bool has_spec_leaf(const Value& v) {
     if (v.is(Kind::Spec)) return true;
-    if (const std::vector<Value>* xs = v.children())
+    if (const auto xs = v.children())
         for (const Value& x : *xs)
             if (has_spec_leaf(x)) return true;
     return false;
@@ -96,7 +96,7 @@ Value map_structure(const Value& v, const std::string& name, Structure& st, cons
     const bool dict = dicts && v.is(Kind::Dict);
     if (!v.is_sequence() && !dict) throw other(v, name);
     st.kind = dict ? Structure::Dict : v.is(Kind::List) ? Structure::List : Structure::Tuple;
-    const std::vector<Value>& xs = *v.children();
+    const std::span<const Value> xs = v.child_values();
     std::vector<Value> items;
     for (size_t i = 0; i < xs.size(); ++i) {
         const std::string part = dict ? key_part(v.dict().keys()[i]) : std::to_string(i);

@@ -111,7 +111,7 @@ ArgDesc describe_static(const Value& v) {
 // Replaces every tensor leaf of v by a new input of the graph.
 Value make_inputs(TraceState& t, const Value& v, const std::string& name) {
     if (v.is_tensor()) return symbolic(t, t.graph.add_input(v.tensor_type(), name));
-    if (const std::vector<Value>* xs = v.children()) {
+    if (const auto xs = v.children()) {
         std::vector<Value> items;
         for (size_t i = 0; i < xs->size(); ++i) items.push_back(make_inputs(t, (*xs)[i], name + child_suffix(v, i)));
         return v.with_children(std::move(items));
@@ -121,7 +121,7 @@ Value make_inputs(TraceState& t, const Value& v, const std::string& name) {
 
 void input_tensors(const Value& v, std::vector<Tensor>& out) {
     if (v.is_tensor()) out.push_back(v.tensor());
-    else if (const std::vector<Value>* xs = v.children())
+    else if (const auto xs = v.children())
         for (const Value& x : *xs) input_tensors(x, out);
 }
 
@@ -133,7 +133,7 @@ void output_ids(const Value& v, std::vector<tracer::ValueId>& out) {
         output_ids(m->inner, out);
         out.push_back(m->flag.sym()->id);
     } else if (v.sym_str() || v.maybe_undef()) unsupported_in_graph("returning a string that shows tensor values");
-    else if (const std::vector<Value>* xs = v.children())
+    else if (const auto xs = v.children())
         for (const Value& x : *xs) output_ids(x, out);
     else if (v.is(Kind::Function) || v.is(Kind::BoundMethod)) {
         // a closure may hold symbolic values of the trace
@@ -147,7 +147,7 @@ Value rebuild_result(const Value& v, std::vector<Tensor>& outs, size_t& k) {
         Value inner = rebuild_result(m->inner, outs, k);
         return outs[k++].item_bool() ? inner : Value::none();
     }
-    if (const std::vector<Value>* xs = v.children()) {
+    if (const auto xs = v.children()) {
         std::vector<Value> items;
         for (const Value& x : *xs) items.push_back(rebuild_result(x, outs, k));
         return v.with_children(std::move(items));
@@ -160,8 +160,8 @@ Value rebuild_result(const Value& v, std::vector<Tensor>& outs, size_t& k) {
 // dtype in the graph (same kind, same printed value).
 bool same_result(const Value& graph, const Value& eager) {
     if (repr_of(graph) == repr_of(eager)) return true;
-    const std::vector<Value>* gs = graph.children();
-    const std::vector<Value>* es = eager.children();
+    const auto gs = graph.children();
+    const auto es = eager.children();
     if (gs && es && graph.kind() == eager.kind() && gs->size() == es->size() &&
         (!graph.is(Kind::Dict) || graph.dict().keys() == eager.dict().keys())) {
         for (size_t i = 0; i < gs->size(); ++i)

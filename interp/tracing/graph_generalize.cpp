@@ -24,7 +24,7 @@ Value probe_inputs(TraceState& t, const Value& v, const ArgDesc& desc, const tra
         const stdlib::TensorType type{desc.dtype, tracer::probe_shape(desc, plan), desc.weak};
         return symbolic(t, t.graph.add_input(type, name));
     }
-    if (const std::vector<Value>* xs = v.children()) {
+    if (const auto xs = v.children()) {
         std::vector<Value> items;
         for (size_t i = 0; i < xs->size(); ++i)
             items.push_back(probe_inputs(t, (*xs)[i], desc.items.at(i), plan, name + child_suffix(v, i)));
@@ -42,8 +42,8 @@ bool same_skeleton(const Value& a, const Value& b) {
         const MaybeUndefObj* n = b.maybe_undef();
         return n && m->none == n->none && same_skeleton(m->inner, n->inner) && same_skeleton(m->flag, n->flag);
     }
-    const std::vector<Value>* xs = a.children();
-    const std::vector<Value>* ys = b.children();
+    const auto xs = a.children();
+    const auto ys = b.children();
     if (xs || ys) {
         if (!xs || !ys || a.kind() != b.kind() || xs->size() != ys->size()) return false;
         if (a.is(Kind::Dict)) {

@@ -48,7 +48,7 @@ Value symbolic(TraceState& t, tracer::ValueId id) { return Value::symbolic(id, t
 bool has_symbolic(const Value& v) {
     if (v.is_symbolic() || v.sym_str()) return true;
     if (const BatchObj* b = v.batched()) return has_symbolic(b->value);
-    if (const std::vector<Value>* xs = v.children())
+    if (const auto xs = v.children())
         for (const Value& x : *xs)
             if (has_symbolic(x)) return true;
     return false;
@@ -65,7 +65,7 @@ void dynamic_value_error(const std::string& message) { throw Error(message).as(T
 namespace {
 void symbolic_ids(const Value& v, std::vector<tracer::ValueId>& out) {
     if (const SymObj* s = v.sym()) out.push_back(s->id);
-    else if (const std::vector<Value>* xs = v.children())
+    else if (const auto xs = v.children())
         for (const Value& x : *xs) symbolic_ids(x, out);
 }
 }  // namespace

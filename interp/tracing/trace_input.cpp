@@ -236,7 +236,7 @@ Value input_value(TraceState& t, const Value& v, const std::string& name, bool s
         leaves.push_back(v);
         return symbolic(t, t.graph.add_input(v.tensor_type(), name));
     }
-    if (const std::vector<Value>* xs = v.children()) {
+    if (const auto xs = v.children()) {
         std::vector<Value> items;
         for (size_t i = 0; i < xs->size(); ++i)
             items.push_back(input_value(t, (*xs)[i], name + child_suffix(v, i), static_scalars, leaves, static_names));
@@ -262,7 +262,7 @@ void result_leaves(const Value& v, const std::string& name, std::vector<tracer::
         unsupported_in_graph("`" + name + "`, assigned on only some paths of dynamic control flow");
     } else if (v.sym_str()) {
         unsupported_in_graph("`" + name + "`, a string that shows tensor values");
-    } else if (const std::vector<Value>* xs = v.children()) {
+    } else if (const auto xs = v.children()) {
         for (const Value& x : *xs) result_leaves(x, name, out);
     } else if ((v.is(Kind::Function) && made_by_trace(v.function())) ||
                (v.is(Kind::BoundMethod) && has_symbolic(v.bound().self))) {

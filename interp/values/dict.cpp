@@ -98,7 +98,7 @@ void merge(const Runtime& rt, DictObj& d, const Value& from, const std::string& 
     }
     if (!from.is_sequence())
         throw Error(what + " must be a dict or a list of (key, value) pairs, not " + kind_desc(from));
-    const std::vector<Value>& items = from.items();  // (read in place: making keys runs no tg code)
+    const std::span<const Value> items = from.items();  // (read in place: making keys runs no tg code)
     if (d.slots() == 0) d.reserve(items.size());  // (only a new dict: update in a loop keeps the growth geometric)
     for (size_t i = 0; i < items.size(); ++i) {
         const Value& p = items[i];
@@ -133,7 +133,11 @@ Value call_dict_method(Runtime& rt, Method m, Value& dict, const CallArgs& a) {
         for (size_t i = 0; i < d.size(); ++i) {
             if (name == "keys") out.push_back(key_value(d.keys()[i]));
             else if (name == "values") out.push_back(d.values()[i]);
-            else out.push_back(Value::tuple({key_value(d.keys()[i]), d.values()[i]}));
+            else
+                out.push_back(Value::tuple_filled(2, [&](TupleItems& kv) {  // one allocation (no vector)
+                    kv.push_back(key_value(d.keys()[i]));
+                    kv.push_back(d.values()[i]);
+                }));
         }
         return Value::list(std::move(out));
     }

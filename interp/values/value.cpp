@@ -148,9 +148,8 @@ bool Value::identical(const Value& o) const {
         if (sym_str()) return sym_str() == o.sym_str();
         return text() == o.text();
     case Kind::List: case Kind::Tuple: {
-        const auto& x = items();
-        const auto& y = o.items();
-        if (&x == &y) return true;
+        const std::span<const Value> x = items(), y = o.items();
+        if (x.data() == y.data()) return true;
         if (x.size() != y.size()) return false;
         for (size_t i = 0; i < x.size(); ++i)
             if (!x[i].identical(y[i])) return false;
@@ -175,6 +174,7 @@ bool Value::identical(const Value& o) const {
 static_assert(sizeof(Value) <= 24, "a Value is a variant of 16-byte alternatives");
 static_assert(sizeof(StrObj) <= 72, "a string object and its control block fit malloc's 96-byte size");
 static_assert(sizeof(DictObj) <= 152, "a dict object and its control block fit malloc's 176-byte size");
+static_assert(sizeof(TupleObj) <= 96, "a pair (items inside) and its control block fit malloc's 128-byte size");
 
 size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
 size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
@@ -188,7 +188,11 @@ Value Value::list(std::vector<Value> items) {
     return v;
 }
 Value Value::tuple(std::vector<Value> items) {
-    auto obj = std::make_shared<TupleObj>(TupleObj{std::move(items), {}});
+    return tuple_filled(items.size(), [&](TupleItems& xs) {
+        xs.assign(std::make_move_iterator(items.begin()), std::make_move_iterator(items.end()));
+    });
+}
+Value Value::adopt_tuple(std::shared_ptr<TupleObj> obj) {
     obj->charge.set(slots_bytes(obj->items.size()), "a tuple");
     Value v;
     v.v_ = std::shared_ptr<const TupleObj>(std::move(obj));
@@ -413,11 +417,11 @@ DictObj& Value::dict_mut() {
     return *p;
 }
 
-const std::vector<Value>* Value::children() const {
+std::optional<std::span<const Value>> Value::children() const {
     switch (kind()) {
-    case Kind::List: case Kind::Tuple: return &items();
-    case Kind::Dict: return &dict().values();
-    default: return nullptr;
+    case Kind::List: case Kind::Tuple: return items();
+    case Kind::Dict: return std::span<const Value>(dict().values());
+    default: return std::nullopt;
     }
 }
 
@@ -432,9 +436,10 @@ Value Value::with_children(std::vector<Value> items) const {
     }
 }
 
-const std::vector<Value>& Value::items() const {
+std::span<const Value> Value::items() const {
     if (kind() == Kind::List) return v_.get<std::shared_ptr<ListObj>>()->items;
-    return v_.get<std::shared_ptr<const TupleObj>>()->items;
+    const TupleItems& xs = v_.get<std::shared_ptr<const TupleObj>>()->items;
+    return {xs.data(), xs.size()};
 }
 
 std::vector<Value>& Value::list_mut() {

@@ -30,6 +30,8 @@
 #include <variant>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "lang/ast.hpp"
 #include "interp/values/text_chars.hpp"
 #include "interp/values/value_storage.hpp"
@@ -117,10 +119,7 @@ struct ListObj {
     std::vector<Value> items;
     stdlib::Charge charge;
 };
-struct TupleObj {
-    std::vector<Value> items;
-    stdlib::Charge charge;
-};
+struct TupleObj;  // (below Value: its items are held inline)
 // 72 bytes (a string object and its control block fit malloc's 96-byte
 // size; every dict key, field and line is one).
 struct StrObj {
@@ -264,6 +263,10 @@ public:
     static Value none() { Value v; v.v_ = NoneT{}; return v; }
     static Value list(std::vector<Value> items);
     static Value tuple(std::vector<Value> items);
+    // A tuple of n items made in place, none moved in after: fill(items)
+    // appends them to the object's TupleItems (below).
+    template <class Fill>
+    static Value tuple_filled(size_t n, Fill&& fill);
     static Value str(std::string text);
     static Value str(std::shared_ptr<const StrObj> s);  // (a dict key's string: interp/values/dict.cpp)
     // The string object of a str (not one that shows traced tensors), or null.
@@ -309,7 +312,11 @@ public:
     // tensor, boxing a Scalar first.
     stdlib::Tensor& tensor_mut();
     // The items of a list or a tuple.
-    const std::vector<Value>& items() const;
+    std::span<const Value> items() const;
+    std::vector<Value> items_copy() const {
+        const std::span<const Value> xs = items();
+        return {xs.begin(), xs.end()};
+    }
     // The items of a list, made unique first (copy-on-write).
     std::vector<Value>& list_mut();
     const DictObj& dict() const { return *v_.get<std::shared_ptr<DictObj>>(); }
@@ -320,7 +327,10 @@ public:
     // The values a container holds — a list's or a tuple's items, a dict's
     // values in key order — or null for any other kind. with_children makes
     // a container of the same kind (a dict with the same keys) holding `items`.
-    const std::vector<Value>* children() const;
+    std::optional<std::span<const Value>> children() const;
+    // The same, empty for any other kind (to iterate: a span held in a
+    // temporary optional would not outlive a range-for's initializer).
+    std::span<const Value> child_values() const { return children().value_or(std::span<const Value>()); }
     Value with_children(std::vector<Value> items) const;
     const std::string& text() const;
     // `s += t` in place: appends when this is a string no other value
@@ -426,6 +436,7 @@ private:
         v_;
     static_assert(std::size(kKinds) == decltype(v_)::kCount, "kKinds: one Kind per alternative of v_");
     const SymObj* tracked_sym() const;
+    static Value adopt_tuple(std::shared_ptr<TupleObj> obj);  // charged for its items
     static std::shared_ptr<stdlib::Tensor> box(stdlib::Tensor t);  // from a cache of boxes (tensor_box.hpp)
 };
 
@@ -433,6 +444,23 @@ struct BoundMethodObj {
     Value self;
     Value fn;
 };
+
+// A tuple's items. Up to two are held inside the object, so a pair (a tree
+// node, a dict item, a zip of two) is one allocation with its shared_ptr
+// block instead of two (docs/performance.md "Ordinary programs"); a longer
+// tuple keeps its items on the heap as a vector does.
+using TupleItems = boost::container::small_vector<Value, 2>;
+struct TupleObj {
+    TupleItems items;
+    stdlib::Charge charge;
+};
+template <class Fill>
+Value Value::tuple_filled(size_t n, Fill&& fill) {
+    auto obj = std::make_shared<TupleObj>();
+    obj->items.reserve(n);
+    fill(obj->items);
+    return adopt_tuple(std::move(obj));
+}
 
 // A tensor being differentiated at tape `level` (interp/autodiff/autodiff.hpp): its
 // primal may itself be tracked at a lower level (grad of grad).
