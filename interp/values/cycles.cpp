@@ -9,9 +9,8 @@
 
 namespace tg::interp {
 
-void CycleCollector::frame_done(const std::shared_ptr<Env>& env, long locals) {
+void CycleCollector::frame_kept(const std::shared_ptr<Env>& env, long locals) {
     const long uses = env.use_count();
-    if (uses <= locals) return;  // freed with the call
     long own = 0;  // closures of this frame that only its slots hold
     for (const Value& v : env->slots)
         if (v.is(Kind::Function)) {

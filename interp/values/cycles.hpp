@@ -37,7 +37,10 @@ public:
     // in the frame, stored only in its slots, and nothing else referring to
     // it — else, if something still refers to the frame, keeps it as a
     // suspect and collects when enough have accumulated.
-    void frame_done(const std::shared_ptr<Env>& env, long locals);
+    void frame_done(const std::shared_ptr<Env>& env, long locals) {
+        if (env.use_count() <= locals) return;  // freed with the call (inline: every call returns here)
+        frame_kept(env, locals);
+    }
     void suspect(const std::shared_ptr<Env>& env);
     // Cuts every garbage cycle among the suspects; returns how many frames
     // it cleared.
@@ -53,6 +56,8 @@ public:
     size_t cleared_total() const { return cleared_total_; }
 
 private:
+    // frame_done of a frame something still refers to after its call.
+    void frame_kept(const std::shared_ptr<Env>& env, long locals);
     struct Node;
     struct Scratch;
     std::unique_ptr<Scratch> scratch_;  // the walk's storage, reused
