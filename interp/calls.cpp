@@ -37,16 +37,31 @@ struct GraphReplay {
 void method_arguments(const std::string& name, const stdlib::OpDef& op, const CallArgs& args,
                       const SourcePtr& call_source, std::vector<Value>& pos);
 
+namespace {
+// A call call_direct runs: a plain tg function (not @graph, not native)
+// with positional arguments only, not more than its parameters.
+bool direct_call(const Call& c, const FunctionObj& fn) {
+    return c.keywords.empty() && !c.unpacks && !fn.is_graph && !fn.native_body && c.args.size() <= fn.params->size() &&
+           !static_cast<const FunctionFacts*>(fn.info)->star_params;
+}
+}  // namespace
+
 Value Evaluator::eval_call(const Call& c) {
     check_stack(c.loc);
     if (c.callee->kind == ExprKind::Attribute) return call_method(c, c.callee->as<Attribute>());
-    Value callee = eval(*c.callee);
-    if (callee.is(Kind::Function) && c.keywords.empty() && !c.unpacks && !rt_.trace) {
-        const FunctionObj& fn = callee.function();
-        if (!fn.is_graph && !fn.native_body && c.args.size() <= fn.params->size() &&
-            !static_cast<const FunctionFacts*>(fn.info)->star_params)
-            return call_direct(c, fn);
+    // `f(x)`: the variable read in place and only the function's shared_ptr
+    // held for the call (the call may reassign the variable), not a Value
+    // copied and destroyed — a seventh of a recursive call's cost (fib).
+    if (c.callee->kind == ExprKind::Name && !rt_.trace) {
+        const Value& named = load(c.callee->as<Name>());
+        if (named.is(Kind::Function) && direct_call(c, named.function())) {
+            const std::shared_ptr<const FunctionObj> held = named.function_ptr();
+            return call_direct(c, *held);
+        }
     }
+    Value callee = eval(*c.callee);
+    if (callee.is(Kind::Function) && !rt_.trace && direct_call(c, callee.function()))
+        return call_direct(c, callee.function());
     if ((callee.is(Kind::Builtin) || callee.is(Kind::DType)) && c.keywords.empty() && !c.unpacks &&
         c.args.size() <= 2 && !rt_.trace)
         return call_small(c, callee);
