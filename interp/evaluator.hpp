@@ -267,16 +267,17 @@ private:
     void assign_index(const lang::Index& target, const Value& v);
     void aug_assign(const lang::AugAssign& s);
     Value aug_value(const lang::AugAssign& s, const Value& cur, const Value& rhs);
-    // fn() with its errors located at the operator of `x op= v`
+    // fn() run as the operation at loc (at()): a kernel's error, or a tg
+    // error not located yet, is raised at loc (an operator, a subscript, `x op= v`'s operator).
     template <class Fn>
-    auto aug_located(const lang::AugAssign& s, Fn&& fn) {
-        at(s.op_loc);
+    auto located(lang::Loc loc, Fn&& fn) {
+        at(loc);
         try {
             return fn();
         } catch (const stdlib::OpError& err) {
-            fail(err.what(), s.op_loc);
+            fail(err.what(), loc);
         } catch (Error& err) {
-            err.locate(source(), s.op_loc);
+            err.locate(source(), loc);
             throw;
         }
     }
@@ -383,7 +384,8 @@ private:
     // evaluates the expression the general way (re-evaluating a pure prefix
     // is harmless, and errors come out the same).
     bool eval_scalar(const lang::Expr& e, Scalar& out);
-    Value binary_at(const lang::Binary& b, const Value& x, const Value& y);
+    // (not inlined: eval_binary calls it off its scalar path, and inlined it grew eval_binary by a third)
+    [[gnu::noinline]] Value binary_at(const lang::Binary& b, const Value& x, const Value& y);
     Value eval_listcomp(const lang::ListComp& c);  // and dict comprehensions
     // dicts (expressions.cpp): {k: v}, and the key of d[k], with errors located at the key
     Value eval_dict(const lang::DictExpr& d);

@@ -372,15 +372,7 @@ Value Evaluator::eval_unary(const Expr& e) {
     }
     Value scratch;
     const Value& x = eval_ref(*u.operand, scratch);
-    at(e.loc);
-    try {
-        return unary(rt_, u.op, x);
-    } catch (const stdlib::OpError& err) {
-        fail(err.what(), e.loc);
-    } catch (Error& err) {
-        err.locate(source(), e.loc);
-        throw;
-    }
+    return located(e.loc, [&] { return unary(rt_, u.op, x); });
 }
 
 Value Evaluator::eval_binary(const Expr& e) {
@@ -523,15 +515,7 @@ bool Evaluator::eval_scalar(const Expr& e, Scalar& out) {
 }
 
 Value Evaluator::binary_at(const Binary& b, const Value& x, const Value& y) {
-    at(b.loc);
-    try {
-        return binary(rt_, b.op, x, y);
-    } catch (const stdlib::OpError& err) {
-        fail(err.what(), b.loc);
-    } catch (Error& err) {
-        err.locate(source(), b.loc);
-        throw;
-    }
+    return located(b.loc, [&] { return binary(rt_, b.op, x, y); });
 }
 
 Value Evaluator::eval_compare(const Compare& c) {
@@ -636,15 +620,7 @@ Value Evaluator::compare_chain(const Compare& c, size_t from, Value left) {
     Value result;
     for (size_t i = from; i < c.ops.size(); ++i) {
         Value right = lang::is_identity(c.ops[i]) ? eval_passing_none(*c.rest[i]) : eval(*c.rest[i]);
-        at(c.op_locs[i]);
-        try {
-            result = compare_values(c.ops[i], left, right, c.op_locs[i]);
-        } catch (const stdlib::OpError& err) {
-            fail(err.what(), c.op_locs[i]);
-        } catch (Error& err) {
-            err.locate(source(), c.op_locs[i]);
-            throw;
-        }
+        result = located(c.op_locs[i], [&] { return compare_values(c.ops[i], left, right, c.op_locs[i]); });
         if (i + 1 < c.ops.size()) {
             // a < b < c is (a < b) and (b < c), evaluating b once
             bool t;
@@ -1088,15 +1064,7 @@ Value Evaluator::attribute_of(const Value& x, const Attribute& a) {
         if (a.attr == "size") return Value::from_int(t.shape.numel());
         if (a.attr == "dtype") return Value(t.dtype);
         if (is_tensor_attribute(a.attr)) {  // itemsize, nbytes, real, imag, mT (tensor_methods.cpp)
-            at(a.loc);
-            try {
-                return tensor_attribute(rt_, x, a.attr);
-            } catch (const stdlib::OpError& err) {
-                fail(err.what(), a.loc);
-            } catch (Error& err) {
-                err.locate(source(), a.loc);
-                throw;
-            }
+            return located(a.loc, [&] { return tensor_attribute(rt_, x, a.attr); });
         }
         if (a.attr == "T") {
             at(a.loc);

@@ -458,7 +458,7 @@ bool Evaluator::store_item(Value& list, int64_t k, const Value& v) {
 Value Evaluator::aug_value(const AugAssign& s, const Value& cur, const Value& rhs) {
     if (const Scalar *a = cur.scalar(), *b = rhs.scalar(); a && b && s.op != BinOp::MatMul && !rt_.options.debug_nans)
         if (Scalar out; scalar_binary(binary_kind(s.op), *a, *b, out)) return Value(out);
-    return aug_located(s, [&] { return binary(rt_, s.op, cur, rhs); });
+    return located(s.op_loc, [&] { return binary(rt_, s.op, cur, rhs); });
 }
 
 void Evaluator::aug_assign(const AugAssign& s) {
@@ -470,7 +470,7 @@ void Evaluator::aug_assign(const AugAssign& s) {
         // `text += more` on a string only this variable holds: appended in place
         if (s.op == BinOp::Add && cur.is(Kind::Str) && rhs.is(Kind::Str) && !cur.sym_str() && !rhs.sym_str() &&
             (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) &&
-            aug_located(s, [&] { return store_slot(n).append_text_unshared(rhs.text()); }))
+            located(s.op_loc, [&] { return store_slot(n).append_text_unshared(rhs.text()); }))
             return;
         Value next = aug_value(s, load(n), rhs);
         store_slot(n) = std::move(next);
