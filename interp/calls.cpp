@@ -390,14 +390,38 @@ Value Evaluator::call_direct(const Call& c, const FunctionObj& fn) {
     BackToPool back_to_pool{rt_.env_pool, env};
     const size_t given = c.args.size();
     for (size_t i = 0; i < given; ++i) env->slots[i] = eval(*c.args[i]);
+    return enter_direct(c, fn, env);
+}
+
+// (inline: the tree walker's call_direct and body code's call_evaluated are the hot call paths)
+[[gnu::always_inline]] inline Value Evaluator::enter_direct(const Call& c, const FunctionObj& fn,
+                                                           const std::shared_ptr<Env>& env) {
     check_call_depth(rt_, source(), c.loc);
     const auto& params = *fn.params;
-    for (size_t i = given; i < params.size(); ++i) {
+    for (size_t i = c.args.size(); i < params.size(); ++i) {
         if (!fn.defaults[i].defined())
             throw Error(fn.name + ": missing argument `" + params[i].name + "`", source(), c.loc);
         env->slots[i] = fn.defaults[i];
     }
     return run_body(fn, env, CallArgs{{}, {}, {}, c.loc}, source());
+}
+
+// What eval_call does once the callee and the arguments are evaluated: a
+// plain function's body entered with the arguments moved into its frame, a
+// builtin on numbers by the shortcut, anything else through call().
+Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Value> args) {
+    check_stack(c.loc);
+    if (callee.is(Kind::Function) && !rt_.trace && direct_call(c, callee.function())) {
+        const FunctionObj& fn = callee.function();
+        auto* facts = static_cast<const FunctionFacts*>(fn.info);
+        std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
+        BackToPool back_to_pool{rt_.env_pool, env};
+        for (size_t i = 0; i < args.size(); ++i) env->slots[i] = std::move(args[i]);
+        return enter_direct(c, fn, env);
+    }
+    if ((callee.is(Kind::Builtin) || callee.is(Kind::DType)) && args.size() <= 2 && !rt_.trace)
+        if (Value out; !rt_.options.debug_nans && call_on_numbers(callee, args, out)) return out;
+    return call(callee, CallArgs{args, {}, {}, c.loc}, source());
 }
 
 Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {
@@ -511,7 +535,9 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
         } else if (fn.expr_body) {
             result = eval(*fn.expr_body);
         } else {
-            Flow flow = exec_block(*fn.body);
+            // (body code, not while tracing or under vmap: there the walker converts and batches)
+            const BodyCode* code = rt_.trace || !rt_.vmaps.empty() ? nullptr : body_code_of(*facts, *fn.body);
+            Flow flow = code ? run_code(*code) : exec_block(*fn.body);
             if (flow != Flow::Return && frame.ret_flag.batched()) [[unlikely]] batched_fall_off(fn);  // vmap
             if (rt_.trace) {
                 result = function_result(frame, flow, fn);

@@ -65,4 +65,12 @@ Value Iterable::item(int64_t i) const {
     return v_.items()[static_cast<size_t>(i)];
 }
 
+bool is_range_call(const lang::Expr& e) {
+    if (e.kind != lang::ExprKind::Call) return false;
+    const lang::Call& c = e.as<lang::Call>();
+    if (c.callee->kind != lang::ExprKind::Name || !c.keywords.empty()) return false;
+    const lang::Name& n = c.callee->as<lang::Name>();
+    return n.scope == lang::Scope::Builtin && n.id == "range";
+}
+
 }  // namespace tg::interp

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "interp/values/value.hpp"
+#include "lang/ast.hpp"
 
 namespace tg::interp {
 
@@ -40,5 +41,9 @@ private:
     int64_t size_ = 0;
     Runtime* rt_;
 };
+
+// `for ... in range(...)`: the builtin range (not a variable of that name)
+// as a loop's iterable, which the loop counts through without making a list.
+bool is_range_call(const lang::Expr& e);
 
 }  // namespace tg::interp

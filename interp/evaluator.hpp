@@ -39,6 +39,8 @@ struct ConcreteTrace;  // concrete.cpp: one trace of it
 struct ForRange;     // autograph_loops.cpp: a traced `for` loop's counter
 struct TracedWhile;  // autograph_loops.cpp: a `while` loop traced as it runs
 struct EvaluatedArgs;  // star_args.hpp: the arguments evaluated at a call site
+class Iterable;        // control.hpp: the items a `for` loop goes through
+struct BodyCode;       // body_code.hpp: a function body compiled to instructions
 
 // While tracing, `break` / `continue` of the innermost loop that may or may
 // not have happened (symbolic bools; static False otherwise).
@@ -253,6 +255,11 @@ private:
     Flow exec_block(const lang::Block& b);
     Flow exec(const lang::Stmt& s);
     Flow exec_inner(const lang::Stmt& s);
+    // Raises the exception being handled as an error of the statement at loc:
+    // a tg error as it is, a kernel's, a limit's or the allocator's located there.
+    [[noreturn]] void raise_at_statement(lang::Loc loc);
+    // A function body's compiled code, in the frame run_body made (run_code.cpp).
+    Flow run_code(const BodyCode& body);
     Flow exec_expr_stmt(const lang::Stmt& s);
     Flow exec_assign(const lang::Stmt& s);
     Flow exec_return(const lang::Stmt& s);
@@ -263,6 +270,10 @@ private:
     // `name = <compiled scalar expression>` without exec_inner's frame; false: not taken
     bool assign_scalar(const lang::Assign& a);
     Flow exec_for(const lang::For& s);
+    // A `for` over range(...): its start, stop and step (errors located at the arguments).
+    void range_args(const lang::Call& c, int64_t (&a)[3]);
+    // A `for` over anything else: its items (an error located at the iterable).
+    Iterable loop_items(const lang::For& s);
     void assign(const lang::Expr& target, Value v);
     void assign_index(const lang::Index& target, const Value& v);
     void aug_assign(const lang::AugAssign& s);
@@ -404,10 +415,13 @@ private:
     Value call_method(const lang::Call& c, const lang::Attribute& a);
     Value call_function(const FunctionObj& fn, const CallArgs& args, const lang::SourcePtr& call_source);
     Value call_direct(const lang::Call& c, const FunctionObj& fn);
+    // Body code's call `c` of `callee` with its arguments evaluated (moved out of `args`).
+    Value call_evaluated(const lang::Call& c, const Value& callee, std::span<Value> args);
+    // call_direct's call once its arguments are in env's slots: depth, defaults, the body.
+    Value enter_direct(const lang::Call& c, const FunctionObj& fn, const std::shared_ptr<Env>& env);
     Value call_small(const lang::Call& c, const Value& callee);
     Value run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                    const lang::SourcePtr& call_source);
-    bool is_range_call(const lang::Expr& e) const;
 
     // errors
     [[noreturn]] void fail(std::string message, lang::Loc loc) const;

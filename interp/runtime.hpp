@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interp/body_code.hpp"
 #include "interp/values/cycles.hpp"
 #include "interp/values/env_pool.hpp"
 #include "interp/values/value.hpp"
@@ -55,6 +56,7 @@ struct FunctionFacts : lang::FunctionInfo {
     // A `*args`, `**kwargs` or keyword-only parameter: calls bind through
     // bind_star_parameters (interp/star_args.hpp).
     bool star_params = false;
+    BodyCodeSlot body_code;  // a def's body compiled on its first call (interp/body_code.hpp)
     int num_slots() const { return static_cast<int>(slots.size()); }
 };
 

@@ -57,16 +57,24 @@ Evaluator::Flow Evaluator::exec(const Stmt& s) {
     if (s.kind == StmtKind::Assign && assign_scalar(s.as<Assign>())) return Flow::Normal;
     try {
         return exec_inner(s);
+    } catch (...) {
+        raise_at_statement(s.loc);
+    }
+}
+
+void Evaluator::raise_at_statement(Loc loc) {
+    try {
+        throw;
     } catch (Error&) {
         throw;
     } catch (const stdlib::LimitError& e) {
-        limit_error(e, s.loc);
+        limit_error(e, loc);
     } catch (const stdlib::OpError& e) {
-        fail(e.what(), s.loc);
+        fail(e.what(), loc);
     } catch (const std::bad_alloc&) {
-        fail("out of memory", s.loc);
+        fail("out of memory", loc);
     } catch (const std::exception& e) {
-        fail(std::string("internal error: ") + e.what(), s.loc);
+        fail(std::string("internal error: ") + e.what(), loc);
     }
 }
 
@@ -277,14 +285,6 @@ Evaluator::Flow Evaluator::exec_import(const Stmt& s) {
     return Flow::Normal;
 }
 
-bool Evaluator::is_range_call(const Expr& e) const {
-    if (e.kind != ExprKind::Call) return false;
-    const Call& c = e.as<Call>();
-    if (c.callee->kind != ExprKind::Name || !c.keywords.empty()) return false;
-    const Name& n = c.callee->as<Name>();
-    return n.scope == lang::Scope::Builtin && n.id == "range";
-}
-
 Evaluator::Flow Evaluator::exec_for(const For& s) {
     // Every `for` iterates here — range(...) lazily, anything else through
     // Iterable. While tracing, exec_for_traced converts it (docs/graph.md "Static and dynamic").
@@ -299,21 +299,8 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
         return flow;
     };
     if (is_range_call(*s.iter)) {
-        const Call& c = s.iter->as<Call>();
-        int64_t a[3] = {0, 0, 1};
-        size_t n = c.args.size();
-        if (n < 1 || n > 3) fail(arity_error("range", 1, 3, n, ArityWording::Method), c.loc);
-        for (size_t i = 0; i < n; ++i) {
-            Value scratch;
-            const Value& v = eval_ref(*c.args[i], scratch);
-            try {
-                a[n == 1 ? 1 : i] = to_int(v, "range: argument");
-            } catch (Error& e) {
-                e.locate(source(), c.args[i]->loc);
-                throw;
-            }
-        }
-        if (a[2] == 0) fail("range: step must not be zero", c.loc);
+        int64_t a[3];
+        range_args(s.iter->as<Call>(), a);
         const bool simple_target = s.target->kind == ExprKind::Name;
         for (int64_t i = a[0]; a[2] > 0 ? i < a[1] : i > a[1]; i += a[2]) {
             Flow flow;
@@ -330,21 +317,40 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
         }
         return Flow::Normal;
     }
-    Value iterable = eval(*s.iter);
-    Iterable it = [&] {
-        try {
-            return Iterable(std::move(iterable), rt_);
-        } catch (Error& e) {
-            e.locate(source(), s.iter->loc);
-            throw;
-        }
-    }();
+    Iterable it = loop_items(s);
     for (int64_t i = 0; i < it.size(); ++i) {
         Flow flow = run_body(it.item(i));
         if (flow == Flow::Return) return flow;
         if (loop_ends(flow, s.loc)) break;
     }
     return Flow::Normal;
+}
+
+void Evaluator::range_args(const Call& c, int64_t (&a)[3]) {
+    a[0] = 0, a[1] = 0, a[2] = 1;
+    const size_t n = c.args.size();
+    if (n < 1 || n > 3) fail(arity_error("range", 1, 3, n, ArityWording::Method), c.loc);
+    for (size_t i = 0; i < n; ++i) {
+        Value scratch;
+        const Value& v = eval_ref(*c.args[i], scratch);
+        try {
+            a[n == 1 ? 1 : i] = to_int(v, "range: argument");
+        } catch (Error& e) {
+            e.locate(source(), c.args[i]->loc);
+            throw;
+        }
+    }
+    if (a[2] == 0) fail("range: step must not be zero", c.loc);
+}
+
+Iterable Evaluator::loop_items(const For& s) {
+    Value iterable = eval(*s.iter);
+    try {
+        return Iterable(std::move(iterable), rt_);
+    } catch (Error& e) {
+        e.locate(source(), s.iter->loc);
+        throw;
+    }
 }
 
 void Evaluator::assign(const Expr& target, Value v) {

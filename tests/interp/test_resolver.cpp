@@ -1,24 +1,12 @@
 // The resolver maps every name to a slot once.
 #include <doctest/doctest.h>
 
-#include "interp/resolver.hpp"
-#include "interp/runtime.hpp"
-#include "lang/parser.hpp"
+#include "tests/interp/resolved_chunk.hpp"
 
 using namespace tg;
 
 namespace {
-struct Resolved {
-    interp::Runtime rt{interp::Options{}};
-    interp::ModuleState& m = rt.main_module();
-    lang::ParseResult parsed;
-    explicit Resolved(const char* text) {
-        parsed = lang::parse(std::make_shared<lang::Source>("t.tg", text));
-        REQUIRE(parsed.ok());
-        interp::resolve(*parsed.module, m, rt);
-    }
-    const lang::FunctionDef& def(size_t i) { return parsed.module->body[i]->as<lang::FunctionDef>(); }
-};
+using Resolved = testing::ResolvedChunk;
 const lang::Name& returned_name(const lang::FunctionDef& f, size_t stmt) {
     return f.body[stmt]->as<lang::Return>().value->as<lang::Name>();
 }

@@ -3,10 +3,8 @@
 // give up where it gives up.
 #include <doctest/doctest.h>
 
-#include "interp/resolver.hpp"
-#include "interp/runtime.hpp"
 #include "interp/scalar_code.hpp"
-#include "lang/parser.hpp"
+#include "tests/interp/resolved_chunk.hpp"
 
 using namespace tg;
 using interp::Scalar;
@@ -17,15 +15,8 @@ using stdlib::DType;
 namespace {
 // Resolves `text` (top-level assignments) and returns the program of the
 // value of statement `i`, or null.
-struct Chunk {
-    interp::Runtime rt{interp::Options{}};
-    interp::ModuleState& m = rt.main_module();
-    lang::ParseResult parsed;
-    explicit Chunk(const char* text) {
-        parsed = lang::parse(std::make_shared<lang::Source>("t.tg", text));
-        REQUIRE(parsed.ok());
-        interp::resolve(*parsed.module, m, rt);
-    }
+struct Chunk : testing::ResolvedChunk {
+    using ResolvedChunk::ResolvedChunk;
     const lang::Expr& value(size_t i) const { return *parsed.module->body[i]->as<lang::Assign>().value; }
     const ScalarCode* code(size_t i) const { return interp::scalar_code_of(value(i)); }
     Value& global(const char* name) {

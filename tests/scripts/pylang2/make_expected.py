@@ -16,6 +16,6 @@ here = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent / "pylang"))
 from make_expected import write_expected  # noqa: E402
 
-PYTHON_SCRIPTS = ["star_args", "sets", "isinstance", "python_numbers", "target_indices", "closure_arith", "list_items", "callee_rebound"]
+PYTHON_SCRIPTS = ["star_args", "sets", "isinstance", "python_numbers", "target_indices", "closure_arith", "list_items", "callee_rebound", "body_code"]
 
 write_expected(here, PYTHON_SCRIPTS)

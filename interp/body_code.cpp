@@ -1,0 +1,318 @@
+// The compiler of body code (interp/body_code.hpp): a def's statements to a
+// flat list of instructions, once, on the function's first call.
+//
+// What it compiles itself: `if` / `elif` / `else`, `while`, `break`,
+// `continue`, `pass`, `return`, and calls of a function by its name with
+// positional arguments (alone, as an expression statement, as the value of
+// `name = ...` or `return ...`, or inside arithmetic `fib(n - 1) + fib(n - 2)`).
+// Everything else is handed to the tree walker whole: another statement as a
+// Stmt instruction, another expression as an Eval instruction. So a
+// statement runs exactly as exec runs it, an expression as eval does.
+#include "interp/body_code.hpp"
+
+#include <algorithm>
+
+#include "interp/control.hpp"
+#include "interp/runtime.hpp"
+#include "interp/target_indices.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+
+namespace {
+
+using Instr = BodyCode::Instr;
+using Operand = BodyCode::Operand;
+
+const std::vector<ExprPtr>& sequence_items(const Expr& e) {
+    return e.kind == ExprKind::List ? e.as<ListExpr>().elts : e.as<TupleExpr>().elts;
+}
+
+// A call body code makes itself: `f(a, b)`, f a variable, no keyword, no `*`.
+bool direct_call_syntax(const Expr& e) {
+    if (e.kind != ExprKind::Call) return false;
+    const Call& c = e.as<Call>();
+    return c.callee->kind == ExprKind::Name && c.keywords.empty() && !c.unpacks &&
+           c.args.size() + 1 < BodyCode::kMaxTemps;
+}
+
+// Whether e holds such a call where body code reaches it (through arithmetic).
+bool has_direct_call(const Expr& e) {
+    if (direct_call_syntax(e)) return true;
+    if (e.kind == ExprKind::Tuple || e.kind == ExprKind::List)
+        return std::ranges::any_of(sequence_items(e), [](const auto& x) { return has_direct_call(*x); });
+    if (e.kind != ExprKind::Binary) return false;
+    const Binary& b = e.as<Binary>();
+    return has_direct_call(*b.lhs) || has_direct_call(*b.rhs);
+}
+
+// A variable read in place or a number literal.
+bool plain_operand(const Expr& e) {
+    if (e.kind == ExprKind::Int || e.kind == ExprKind::Float || e.kind == ExprKind::Bool) return true;
+    return e.kind == ExprKind::Name &&
+           (e.as<Name>().scope == Scope::Local || e.as<Name>().scope == Scope::Global);
+}
+
+// `a < b`, `n - 1`: one operator of the scalar fast path on two plain
+// operands, computed in place from them (eval_scalar's cases).
+bool plain_binary(const Expr& e) {
+    if (e.kind == ExprKind::Binary) {
+        const Binary& b = e.as<Binary>();
+        switch (b.op) {
+        case BinOp::Add: case BinOp::Sub: case BinOp::Mul: case BinOp::Div: case BinOp::FloorDiv: case BinOp::Mod:
+            return plain_operand(*b.lhs) && plain_operand(*b.rhs);
+        default: return false;
+        }
+    }
+    if (e.kind != ExprKind::Compare) return false;
+    const Compare& c = e.as<Compare>();
+    return c.ops.size() == 1 && !is_membership(c.ops[0]) && !is_identity(c.ops[0]) && plain_operand(*c.first) &&
+           plain_operand(*c.rest[0]);
+}
+
+// `x is None` / `x is not None` of a local variable (what eval_compare reads in place).
+bool local_is_none(const Expr& e) {
+    if (e.kind != ExprKind::Compare) return false;
+    const Compare& c = e.as<Compare>();
+    return c.ops.size() == 1 && is_identity(c.ops[0]) && c.rest[0]->kind == ExprKind::NoneLit &&
+           c.first->kind == ExprKind::Name && c.first->as<Name>().scope == Scope::Local;
+}
+
+class Compiler {
+public:
+    explicit Compiler(BodyCode& out) : out_(out) {}
+
+    bool block(const Block& b) {
+        for (const auto& s : b)
+            if (!statement(*s)) return false;
+        return true;
+    }
+    void end() { emit({.op = Instr::End}); }
+
+private:
+    struct Loop {
+        std::vector<size_t> breaks, continues;  // their jumps, patched at the loop's end
+    };
+    BodyCode& out_;
+    std::vector<Loop> loops_;
+    int temps_ = 0;  // temporaries in use by the statement being compiled
+    int fors_ = 0;   // `for` loops around the statement being compiled
+    bool too_many_ = false;
+
+    size_t emit(Instr i) {
+        out_.code.push_back(i);
+        return out_.code.size() - 1;
+    }
+    uint32_t here() const { return static_cast<uint32_t>(out_.code.size()); }
+    void patch(size_t jump, uint32_t to) { out_.code[jump].target = to; }
+    uint16_t new_temp() {
+        if (temps_ >= BodyCode::kMaxTemps) too_many_ = true;
+        out_.temps = std::max(out_.temps, temps_ + 1);
+        return static_cast<uint16_t>(temps_++);
+    }
+    Operand constant(Value v) {
+        out_.consts.push_back(std::move(v));
+        return {.kind = Operand::Const, .index = static_cast<uint16_t>(out_.consts.size() - 1)};
+    }
+
+    bool statement(const Stmt& s) {
+        emit({.op = Instr::Line, .loc = s.loc});
+        temps_ = 0;
+        switch (s.kind) {
+        case StmtKind::If: return if_statement(s.as<If>());
+        case StmtKind::For:
+            if (fors_ == BodyCode::kMaxLoops) break;
+            return for_statement(s.as<For>());
+        case StmtKind::While: return while_statement(s.as<While>());
+        case StmtKind::Break: case StmtKind::Continue: {
+            if (loops_.empty()) return false;  // (not inside a loop of this body: the walker's business)
+            auto& jumps = s.kind == StmtKind::Break ? loops_.back().breaks : loops_.back().continues;
+            jumps.push_back(emit({.op = Instr::Jump}));
+            return true;
+        }
+        case StmtKind::Pass: return true;
+        case StmtKind::Return: {
+            const Return& r = s.as<Return>();
+            Operand x = r.value ? value(*r.value, true) : constant(Value::none());
+            emit({.op = Instr::Return, .x = x});
+            return !too_many_;
+        }
+        case StmtKind::Expr: {
+            const Expr& e = *s.as<ExprStmt>().expr;
+            if (!direct_call_syntax(e)) break;
+            const uint16_t t = new_temp();
+            into(e, t);
+            emit({.op = Instr::Discard, .dst = t});
+            return !too_many_;
+        }
+        case StmtKind::Assign: {
+            const Assign& a = s.as<Assign>();
+            if (a.targets.size() != 1 || a.targets[0]->kind != ExprKind::Name || !has_direct_call(*a.value)) break;
+            const Operand x = value(*a.value, false);
+            emit({.op = Instr::Store, .x = x, .name = &a.targets[0]->as<Name>()});
+            return !too_many_;
+        }
+        default: break;
+        }
+        // Handed to the tree walker. A `break` / `continue` cannot come out of
+        // such a statement: a `for` too deep keeps its own, and `if` / `while` are compiled.
+        emit({.op = Instr::Stmt, .stmt = &s});
+        return true;
+    }
+
+    // The jump taken when `cond` does not hold (its target patched later).
+    size_t condition(const Expr& cond) {
+        if (local_is_none(cond)) {
+            const Compare& c = cond.as<Compare>();
+            return emit({.op = Instr::JumpIfNone, .when_none = c.ops[0] == CmpOp::Is, .x = value(*c.first, true),
+                         .expr = &cond});
+        }
+        if (plain_binary(cond) && cond.kind == ExprKind::Compare) {
+            const Compare& c = cond.as<Compare>();
+            return emit({.op = Instr::JumpUnlessCompare, .x = value(*c.first, true), .y = value(*c.rest[0], true),
+                         .expr = &cond});
+        }
+        return emit({.op = Instr::JumpIfFalse, .expr = &cond});
+    }
+
+    bool if_statement(const If& i) {
+        const size_t skip = condition(*i.cond);
+        if (!block(i.body)) return false;
+        if (i.orelse.empty()) {
+            patch(skip, here());
+            return true;
+        }
+        const size_t over = emit({.op = Instr::Jump});
+        patch(skip, here());
+        if (!block(i.orelse)) return false;
+        patch(over, here());
+        return true;
+    }
+
+    // As exec_while: the condition, the body, then the next iteration's line
+    // at the loop (not after a `break`).
+    bool while_statement(const While& w) {
+        const uint32_t top = here();
+        const size_t leave = condition(*w.cond);
+        loops_.emplace_back();
+        if (!block(w.body)) return false;
+        const uint32_t next = here();
+        emit({.op = Instr::CountLine, .loc = w.loc});
+        emit({.op = Instr::Jump, .target = top});
+        const uint32_t after = here();
+        patch(leave, after);
+        for (size_t j : loops_.back().breaks) patch(j, after);
+        for (size_t j : loops_.back().continues) patch(j, next);
+        loops_.pop_back();
+        return true;
+    }
+
+    // As exec_for: the bounds or the iterable once, then per iteration the
+    // next item's line at the loop, the target, the body.
+    bool for_statement(const For& f) {
+        const auto k = static_cast<uint16_t>(fors_++);
+        out_.loops = std::max(out_.loops, fors_);
+        const bool range = is_range_call(*f.iter);
+        if (range && f.target->kind != ExprKind::Name) return false;  // (rare: the walker's)
+        emit({.op = range ? Instr::ForRange : Instr::ForIter, .dst = k, .stmt = &f});
+        const uint32_t next = here();
+        const size_t check = emit({.op = range ? Instr::ForRangeNext : Instr::ForIterNext, .dst = k,
+                                   .expr = f.target.get(),
+                                   .name = range ? &f.target->as<Name>() : nullptr, .loc = f.loc});
+        loops_.emplace_back();
+        if (!block(f.body)) return false;
+        const uint32_t step = here();
+        emit({.op = Instr::ForStep, .dst = k, .target = next});
+        const uint32_t after = here();
+        emit({.op = Instr::ForEnd, .dst = k});
+        patch(check, after);
+        for (size_t j : loops_.back().breaks) patch(j, after);
+        for (size_t j : loops_.back().continues) patch(j, step);
+        loops_.pop_back();
+        --fors_;
+        return true;
+    }
+
+    // e's value as an operand: a variable or a literal read where it is used
+    // (only when `in_place`: nothing runs between here and that use), else a
+    // temporary computed now.
+    Operand value(const Expr& e, bool in_place) {
+        switch (e.kind) {
+        case ExprKind::Int: return constant(Value::weak_int(e.as<IntLit>().value));
+        case ExprKind::Float: return constant(Value::weak_float(e.as<FloatLit>().value));
+        case ExprKind::Bool: return constant(Value::from_bool(e.as<BoolLit>().value));
+        case ExprKind::NoneLit: return constant(Value::none());
+        case ExprKind::Name: {
+            const Name& n = e.as<Name>();
+            if (!in_place || (n.scope != Scope::Local && n.scope != Scope::Global)) break;
+            return {.kind = n.scope == Scope::Local ? Operand::Local : Operand::Global,
+                    .index = static_cast<uint16_t>(n.slot), .name = &n};
+        }
+        default: break;
+        }
+        const uint16_t t = new_temp();
+        into(e, t);
+        return {.kind = Operand::Temp, .index = t};
+    }
+
+    // The instructions that leave e's value in temps[t] (the temporaries
+    // above t are free again after them).
+    void into(const Expr& e, uint16_t t) {
+        if (direct_call_syntax(e)) {
+            const Call& c = e.as<Call>();
+            // The callee first, held for the call (the call may rebind its
+            // name), then the arguments, as eval_call evaluates them.
+            const Name& callee = c.callee->as<Name>();
+            if (callee.scope == Scope::Local || callee.scope == Scope::Global)
+                emit({.op = Instr::Copy, .dst = t, .x = value(callee, true)});
+            else
+                emit({.op = Instr::Eval, .dst = t, .expr = &callee});
+            for (const auto& arg : c.args) {
+                const uint16_t a = new_temp();
+                into(*arg, a);
+            }
+            emit({.op = Instr::Call, .dst = t, .expr = &e});
+        } else if ((e.kind == ExprKind::Tuple || e.kind == ExprKind::List) && has_direct_call(e)) {
+            for (const auto& x : sequence_items(e)) {
+                const uint16_t a = new_temp();
+                into(*x, a);
+            }
+            emit({.op = Instr::Sequence, .dst = t, .expr = &e});
+        } else if (plain_binary(e)) {
+            const bool compare = e.kind == ExprKind::Compare;
+            const Expr& lhs = compare ? *e.as<Compare>().first : *e.as<Binary>().lhs;
+            const Expr& rhs = compare ? *e.as<Compare>().rest[0] : *e.as<Binary>().rhs;
+            emit({.op = compare ? Instr::Compare : Instr::Binary, .dst = t, .x = value(lhs, true),
+                  .y = value(rhs, true), .expr = &e});
+        } else if (e.kind == ExprKind::Binary && has_direct_call(e)) {
+            // As eval_binary: the left side read in place only when the right one runs no code.
+            const Binary& b = e.as<Binary>();
+            const Operand x = value(*b.lhs, runs_no_code(*b.rhs));
+            const Operand y = value(*b.rhs, true);
+            emit({.op = Instr::Binary, .dst = t, .x = x, .y = y, .expr = &e});
+        } else {
+            emit({.op = Instr::Eval, .dst = t, .expr = &e});
+        }
+        temps_ = t + 1;
+    }
+};
+
+}  // namespace
+
+BodyCodeSlot::~BodyCodeSlot() { delete code_.load(); }
+
+const BodyCode* body_code_of(const FunctionFacts& facts, const Block& body) {
+    const BodyCodeSlot& slot = facts.body_code;
+    if (slot.tried_.load(std::memory_order_acquire)) return slot.code_.load(std::memory_order_acquire);
+    auto code = std::make_unique<BodyCode>();
+    Compiler compiler(*code);
+    const bool ok = compiler.block(body);
+    compiler.end();
+    const BodyCode* expected = nullptr;
+    if (ok && slot.code_.compare_exchange_strong(expected, code.get(), std::memory_order_acq_rel)) code.release();
+    slot.tried_.store(true, std::memory_order_release);
+    return slot.code_.load(std::memory_order_acquire);
+}
+
+}  // namespace tg::interp

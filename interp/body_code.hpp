@@ -1,0 +1,117 @@
+// A function's body compiled once to a flat list of instructions
+// (docs/architecture.md "Body code: function bodies as instructions").
+//
+// The tree walker runs a call of `fib` through a dozen native functions —
+// run_body, exec_block, exec, exec_inner, exec_if, exec_return, eval,
+// eval_binary, eval_call, call_direct — each with its own frame and its own
+// dispatch, and a `Flow` value handed back up through all of them. The body
+// code runs the same statements in one loop (Evaluator::run_code,
+// interp/run_code.cpp): `if` and `while` become jumps, `break` / `continue`
+// / `return` leave by a jump or a return, and a call of a function by name
+// evaluates its arguments into numbered temporaries and enters the callee's
+// body code directly, so one tg call level is two native frames
+// (run_code, run_body).
+//
+// It does only what the tree walker does, in the same order, with the same
+// errors: every statement starts with the walker's line (the frame's
+// location, the step count the limits and the debugger use), and every
+// expression or statement it does not compile itself is an instruction that
+// hands that node to the walker (Evaluator::eval, Evaluator::exec_inner).
+// Variables stay in the frame's Env, so closures, the debugger and the
+// fault report see what they always saw. It is not used while tracing or
+// under vmap: there every call runs the tree walker.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "interp/values/value.hpp"
+#include "lang/ast.hpp"
+
+namespace tg::interp {
+
+struct FunctionFacts;
+
+struct BodyCode {
+    // Temporaries one frame of body code holds (on the native stack); a
+    // statement that needs more is handed to the tree walker.
+    static constexpr int kMaxTemps = 8;
+    // `for` loops nested in one body code (their counters are on the native
+    // stack); a deeper one is handed to the tree walker.
+    static constexpr int kMaxLoops = 4;
+
+    // Where an instruction reads a value: a temporary (moved out: read once),
+    // a variable read in place, or a constant.
+    struct Operand {
+        enum Kind : uint8_t { Temp, Local, Global, Const } kind = Temp;
+        uint16_t index = 0;             // temporary, slot or constant
+        const lang::Name* name = nullptr;  // Local, Global: for "not defined"
+    };
+
+    struct Instr {
+        enum Op : uint8_t {
+            Line,        // a statement starts: the frame's location, a counted line
+            CountLine,   // a loop's next iteration: a counted line at the loop
+            Stmt,        // the tree walker runs the statement `stmt` (its line counted already)
+            Eval,        // temps[dst] = the tree walker's value of `expr`
+            Copy,        // temps[dst] = x
+            Binary,      // temps[dst] = x <expr's operator> y
+            Call,        // temps[dst] = temps[dst](temps[dst + 1 ...]), `call`'s arguments (the callee held in temps[dst])
+            Store,       // the variable `name` = x
+            Discard,     // temps[dst] dropped (an expression statement's value)
+            Return,      // the frame returns x
+            Jump,        // to `target`
+            JumpIfFalse, // to `target` unless `expr` (a condition) holds
+            Compare,     // temps[dst] = x <expr's one comparison> y, both numbers read in place
+            JumpUnlessCompare,  // to `target` unless x <expr's one comparison> y holds
+            JumpIfNone,  // to `target` unless x is None (`if x is None`, `if x is not None`)
+            Sequence,    // temps[dst] = the tuple or list display `expr` of temps[dst + 1 ...]
+            ForRange,    // loop `dst` (a `for` over range(...), `stmt`) starts: its bounds
+            ForIter,     // loop `dst` (a `for` over anything else, `stmt`) starts: the iterable
+            ForRangeNext,  // the next number into `name`, or to `target` when there is none
+            ForIterNext,   // the next item into the target `expr`, or to `target` when there is none
+            ForStep,     // loop `dst` moves on; to `target` (its Next)
+            ForEnd,      // loop `dst` is over: its iterable let go
+            End          // the body's end: the frame returns None
+        } op;
+        uint16_t dst = 0;
+        bool when_none = false;  // JumpIfNone: the condition holds when x is None (`is`), or when not (`is not`)
+        uint32_t target = 0;
+        Operand x{}, y{};
+        const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
+        const lang::Stmt* stmt = nullptr;  // Stmt, ForRange, ForIter
+        const lang::Name* name = nullptr;  // Store, ForRangeNext
+        lang::Loc loc{};                   // Line, CountLine, the For*Next
+    };
+
+    std::vector<Instr> code;
+    std::vector<Value> consts;
+    int temps = 0;  // the most any statement uses (at most kMaxTemps)
+    int loops = 0;  // the deepest nesting of `for` loops (at most kMaxLoops)
+};
+
+// The body code of a function (compiled on its first call), or null when
+// the body holds what body code does not run (then the tree walker runs it).
+// Safe to call from threads running one program.
+const BodyCode* body_code_of(const FunctionFacts& facts, const lang::Block& body);
+
+// The compiled code a FunctionFacts keeps (made once; see body_code_of).
+class BodyCodeSlot {
+public:
+    BodyCodeSlot() = default;
+    ~BodyCodeSlot();
+    BodyCodeSlot(const BodyCodeSlot&) = delete;
+    BodyCodeSlot& operator=(const BodyCodeSlot&) = delete;
+
+    // Whether the body was compiled yet (tried), and its code (null: not, or the tree walker's).
+    bool tried() const { return tried_.load(std::memory_order_acquire); }
+    const BodyCode* code() const { return code_.load(std::memory_order_acquire); }
+
+private:
+    friend const BodyCode* body_code_of(const FunctionFacts&, const lang::Block&);
+    mutable std::atomic<const BodyCode*> code_{nullptr};
+    mutable std::atomic<bool> tried_{false};
+};
+
+}  // namespace tg::interp

@@ -1,0 +1,277 @@
+// Runs body code (interp/body_code.hpp): one loop over a function body's
+// instructions, in the frame run_body made.
+#include <new>
+#include <optional>
+
+#include "interp/body_code.hpp"
+#include "interp/control.hpp"
+#include "interp/dispatch.hpp"
+#include "interp/evaluator.hpp"
+#include "interp/scalar_code.hpp"
+#include "interp/scalar_ops.hpp"
+
+namespace tg::interp {
+
+using namespace lang;
+using Instr = BodyCode::Instr;
+using Operand = BodyCode::Operand;
+
+namespace {
+
+// A `for` loop's state: the next number of a range, or the position in its items.
+struct LoopState {
+    int64_t i = 0, stop = 0, step = 1;
+    std::optional<Iterable> items;
+};
+
+// n values of T made on the native stack (up to N), destroyed with it: as
+// many as one body code needs, not N.
+template <class T, int N>
+class OnStack {
+public:
+    explicit OnStack(int n) {
+        for (; n_ < n; ++n_) new (at(n_)) T();
+    }
+    ~OnStack() {
+        for (int i = 0; i < n_; ++i) at(i)->~T();
+    }
+    OnStack(const OnStack&) = delete;
+    OnStack& operator=(const OnStack&) = delete;
+    T& operator[](size_t i) { return *at(static_cast<int>(i)); }
+
+private:
+    T* at(int i) { return std::launder(reinterpret_cast<T*>(raw_ + i * sizeof(T))); }
+    alignas(T) unsigned char raw_[N * sizeof(T)];
+    int n_ = 0;
+};
+
+}  // namespace
+
+// Threaded dispatch (GCC's labels as values): each instruction jumps to the
+// next one's code from its own indirect branch, which the branch predictor
+// learns per instruction kind; one shared `switch` jump mispredicted on
+// about every instruction (a fifth of a recursive call's time).
+Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
+    // The temporaries: as many as the body uses, each empty (Undefined, or
+    // moved from) except between the instruction that makes its value and
+    // the one that takes it, so a value is made in place (no Value assigned)
+    // and only an error's way out has any to destroy.
+    alignas(Value) unsigned char raw[BodyCode::kMaxTemps * sizeof(Value)];
+    Value* const temps = std::launder(reinterpret_cast<Value*>(raw));
+    for (int i = 0; i < body.temps; ++i) new (temps + i) Value();
+    auto release = [&](uint16_t t) {
+        temps[t].~Value();
+        new (temps + t) Value();
+    };
+    OnStack<LoopState, BodyCode::kMaxLoops> loops(body.loops);  // the `for` loops' state
+
+    static const void* const kLabels[] = {&&line, &&count_line, &&stmt, &&eval, &&copy, &&binary, &&call,
+                                          &&store, &&discard, &&ret, &&jump, &&jump_if_false, &&compare,
+                                          &&jump_unless_compare, &&jump_if_none,
+                                          &&sequence, &&for_range,
+                                          &&for_iter, &&for_range_next, &&for_iter_next, &&for_step, &&for_end,
+                                          &&end};
+    static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
+    const Instr* const code = body.code.data();
+    const Instr* in = code;
+    Loc statement{};  // where an error that is not located yet is raised (as exec does)
+    // A variable read in place must be assigned ("not defined" otherwise).
+    auto read = [&](const Operand& o) -> const Value& {
+        switch (o.kind) {
+        case Operand::Temp: return temps[o.index];
+        case Operand::Const: return body.consts[o.index];
+        case Operand::Local: {
+            const Value& v = f_->env->slots[o.index];
+            if (!v.defined()) [[unlikely]] undefined(*o.name);
+            return v;
+        }
+        case Operand::Global: {
+            const Value& v = f_->module->globals[o.index];
+            if (!v.defined()) [[unlikely]] undefined(*o.name);
+            return v;
+        }
+        }
+        return temps[o.index];
+    };
+    // A comparison of two numbers on the scalar fast path (as eval_scalar
+    // computes it; false: the walker evaluates it, as eval_scalar's caller does).
+    auto compared = [&](const Compare& c, const Value& x, const Value& y, Scalar& out) {
+        const Scalar *sa, *sb;
+        return !rt_.options.debug_nans && (sa = x.scalar()) && (sb = y.scalar()) &&
+               scalar_binary(compare_kind(c.ops[0]), *sa, *sb, out);
+    };
+    // An operand's value to keep: a temporary's moved out, a variable's copied.
+    auto take = [&](const Operand& o) -> Value {
+        if (o.kind == Operand::Temp) return std::move(temps[o.index]);
+        return read(o);
+    };
+#define TG_NEXT() goto* kLabels[(++in)->op]
+#define TG_JUMP(to)        \
+    do {                   \
+        in = code + (to);  \
+        goto* kLabels[in->op]; \
+    } while (0)
+    try {
+        goto* kLabels[in->op];
+    line:
+        f_->loc = in->loc;  // (the fault report's and the debugger's)
+        statement = in->loc;
+        count_line(in->loc);
+        TG_NEXT();
+    count_line:
+        statement = in->loc;
+        count_line(in->loc);
+        TG_NEXT();
+    stmt: {
+        const Stmt& s = *in->stmt;
+        if (s.kind == StmtKind::Assign && assign_scalar(s.as<Assign>())) TG_NEXT();
+        if (exec_inner(s) == Flow::Return) return Flow::Return;
+        TG_NEXT();
+    }
+    eval: {
+        // The resolver's scalar program first, as eval_binary and eval_compare run it.
+        Scalar out;
+        const ScalarCode* sc = scalar_code_of(*in->expr);
+        if (sc && !rt_.options.debug_nans && run_scalar(*sc, f_->env, f_->module->globals.data(), out))
+            new (temps + in->dst) Value(out);
+        else
+            new (temps + in->dst) Value(eval(*in->expr));
+        TG_NEXT();
+    }
+    copy:
+        new (temps + in->dst) Value(read(in->x));
+        TG_NEXT();
+    binary: {
+        // What eval_binary does with its operands' values.
+        const Binary& b = in->expr->as<Binary>();
+        const Value& x = read(in->x);
+        const Value& y = read(in->y);
+        const Scalar *sa, *sb;
+        Scalar out;
+        Value r = b.op != BinOp::MatMul && (sa = x.scalar()) && (sb = y.scalar()) &&
+                          scalar_binary(binary_kind(b.op), *sa, *sb, out)
+                      ? Value(out)
+                      : binary_at(b, x, y);
+        // (an operand's temporary let go: a list left there would be copied when next changed)
+        if (in->x.kind == Operand::Temp) release(in->x.index);
+        if (in->y.kind == Operand::Temp) release(in->y.index);
+        new (temps + in->dst) Value(std::move(r));
+        TG_NEXT();
+    }
+    call: {
+        const Call& c = in->expr->as<Call>();
+        Value r = call_evaluated(c, temps[in->dst], std::span<Value>(temps + in->dst + 1, c.args.size()));
+        // the callee and the arguments let go (moved into a frame, or passed to a builtin)
+        for (size_t i = 0; i <= c.args.size(); ++i) release(static_cast<uint16_t>(in->dst + i));
+        new (temps + in->dst) Value(std::move(r));
+        TG_NEXT();
+    }
+    store:
+        store_slot(*in->name) = take(in->x);
+        TG_NEXT();
+    discard:
+        release(in->dst);
+        TG_NEXT();
+    ret:
+        f_->ret = take(in->x);
+        return Flow::Return;
+    jump:
+        TG_JUMP(in->target);
+    jump_if_false: {
+        const Expr& e = *in->expr;
+        Scalar s;
+        const ScalarCode* sc = scalar_code_of(e);
+        const bool holds = sc && !rt_.options.debug_nans && run_scalar(*sc, f_->env, f_->module->globals.data(), s)
+                               ? s.nonzero()
+                               : cond(e);
+        if (!holds) TG_JUMP(in->target);
+        TG_NEXT();
+    }
+    compare: {
+        // What eval_compare does with two numbers (its scalar program's result), else the walker.
+        const Value& x = read(in->x);
+        const Value& y = read(in->y);
+        Scalar out;
+        if (compared(in->expr->as<Compare>(), x, y, out))
+            new (temps + in->dst) Value(out);
+        else
+            new (temps + in->dst) Value(eval(*in->expr));
+        TG_NEXT();
+    }
+    jump_unless_compare: {
+        const Value& x = read(in->x);
+        const Value& y = read(in->y);
+        Scalar out;
+        if (!(compared(in->expr->as<Compare>(), x, y, out) ? out.nonzero() : cond(*in->expr))) TG_JUMP(in->target);
+        TG_NEXT();
+    }
+    jump_if_none: {
+        // What eval_compare does for `x is None` (a value None on some paths only exists while tracing).
+        const Value& x = read(in->x);
+        const bool holds = x.maybe_undef() ? cond(*in->expr) : x.is(Kind::None) == in->when_none;
+        if (!holds) TG_JUMP(in->target);
+        TG_NEXT();
+    }
+    sequence: {
+        // What eval_sequence makes of its items' values (moved out of their temporaries).
+        const Expr& e = *in->expr;
+        Value* items = temps + in->dst + 1;
+        if (e.kind == ExprKind::Tuple) {
+            const size_t n = e.as<TupleExpr>().elts.size();
+            new (temps + in->dst) Value(Value::tuple_filled(n, [&](TupleItems& out) {
+                for (size_t i = 0; i < n; ++i) out.push_back(std::move(items[i]));
+            }));
+        } else {
+            const size_t n = e.as<ListExpr>().elts.size();
+            new (temps + in->dst) Value(Value::list(std::vector<Value>(std::make_move_iterator(items),
+                                                                       std::make_move_iterator(items + n))));
+        }
+        TG_NEXT();
+    }
+    for_range: {
+        LoopState& l = loops[in->dst];
+        int64_t a[3];
+        range_args(in->stmt->as<For>().iter->as<Call>(), a);
+        l.i = a[0], l.stop = a[1], l.step = a[2];
+        TG_NEXT();
+    }
+    for_iter: {
+        LoopState& l = loops[in->dst];
+        l.items.emplace(loop_items(in->stmt->as<For>()));
+        l.i = 0, l.stop = l.items->size(), l.step = 1;
+        TG_NEXT();
+    }
+    for_range_next: {
+        const LoopState& l = loops[in->dst];
+        if (l.step > 0 ? l.i >= l.stop : l.i <= l.stop) TG_JUMP(in->target);
+        statement = in->loc;
+        count_line(in->loc);
+        store_slot(*in->name).set_scalar(Scalar::of_int(l.i));
+        TG_NEXT();
+    }
+    for_iter_next: {
+        const LoopState& l = loops[in->dst];
+        if (l.i >= l.stop) TG_JUMP(in->target);
+        Value item = l.items->item(l.i);
+        statement = in->loc;
+        count_line(in->loc);
+        assign(*in->expr, std::move(item));
+        TG_NEXT();
+    }
+    for_step:
+        loops[in->dst].i += loops[in->dst].step;
+        TG_JUMP(in->target);
+    for_end:
+        loops[in->dst].items.reset();  // (a list held there would be copied when next changed)
+        TG_NEXT();
+    end:
+        return Flow::Normal;
+    } catch (...) {
+        for (int i = 0; i < body.temps; ++i) temps[i].~Value();
+        raise_at_statement(statement);
+    }
+#undef TG_NEXT
+#undef TG_JUMP
+}
+
+}  // namespace tg::interp

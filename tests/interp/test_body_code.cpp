@@ -1,0 +1,114 @@
+// Function bodies compiled to body code (interp/body_code.hpp): what is
+// compiled, what is handed to the tree walker, and that calls run it (and
+// tracing does not). What it computes is checked by the script tests
+// (tests/scripts/pylang2/body_code.tg against CPython, and
+// tests/scripts/body_errors/ against the tree walker's errors).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "interp/body_code.hpp"
+#include "interp/runtime.hpp"
+#include "tests/interp/resolved_chunk.hpp"
+
+using namespace tg;
+using interp::BodyCode;
+using Op = interp::BodyCode::Instr::Op;
+
+namespace {
+struct Chunk : testing::ResolvedChunk {
+    using ResolvedChunk::ResolvedChunk;
+    const interp::FunctionFacts& facts(size_t i) const {
+        return static_cast<const interp::FunctionFacts&>(*def(i).info);
+    }
+    const BodyCode* code(size_t i) const { return interp::body_code_of(facts(i), def(i).body); }
+};
+
+std::vector<Op> ops(const BodyCode& code) {
+    std::vector<Op> out;
+    for (const auto& in : code.code) out.push_back(in.op);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("a recursive function is jumps, arithmetic on its variables and calls into temporaries") {
+    Chunk c("def fib(n):\n"
+            "    if n < 2:\n"
+            "        return n\n"
+            "    return fib(n - 1) + fib(n - 2)\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    const std::vector<Op> want = {Op::Line, Op::JumpUnlessCompare, Op::Line, Op::Return,  // if n < 2: return n
+                                  Op::Line, Op::Copy,   Op::Binary, Op::Call,  // fib(n - 1): callee, argument, call
+                                  Op::Copy, Op::Binary, Op::Call,              // fib(n - 2)
+                                  Op::Binary, Op::Return, Op::End};
+    CHECK(ops(*code) == want);
+    CHECK(code->code[1].target == 4);  // the `if`'s jump lands on the next statement
+    CHECK(code->code[1].x.kind == BodyCode::Operand::Local);  // `n < 2` reads n in place
+    CHECK(code->code[1].y.kind == BodyCode::Operand::Const);
+    CHECK(code->code[3].x.kind == BodyCode::Operand::Local);  // `return n` too
+    CHECK(code->loops == 0);
+    CHECK(code->temps == 4);  // the sum, each call's callee and its argument
+    CHECK(c.code(0) == code);  // compiled once
+}
+
+TEST_CASE("statements body code does not compile are handed to the tree walker whole") {
+    Chunk c("def f(xs, d):\n"
+            "    xs[0] = 1\n"             // an item store
+            "    d['k'] += 2\n"           // an augmented assignment
+            "    assert xs\n"
+            "    del d['k']\n"
+            "    xs.append(3)\n"          // a method call
+            "    a, b = 1, 2\n"           // unpacking
+            "    return xs\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    int stmts = 0;
+    for (const auto& in : code->code) stmts += in.op == Op::Stmt;
+    CHECK(stmts == 6);
+}
+
+TEST_CASE("loops and temporaries beyond what body code holds") {
+    Chunk c("def deep():\n"
+            "    for a in range(1):\n"
+            "        for b in range(1):\n"
+            "            for c in range(1):\n"
+            "                for d in range(1):\n"
+            "                    for e in range(1):\n"
+            "                        pass\n"
+            "def wide(f):\n"
+            "    return f(1, f(2, f(3, f(4, 5))))\n"
+            "def args(f):\n"
+            "    return f(1, 2, 3, 4, 5, 6, 7)\n");
+    const BodyCode* deep = c.code(0);
+    REQUIRE(deep != nullptr);
+    CHECK(deep->loops == BodyCode::kMaxLoops);
+    int stmts = 0;
+    for (const auto& in : deep->code) stmts += in.op == Op::Stmt;
+    CHECK(stmts == 1);  // the fifth loop, run by the walker
+    CHECK(c.code(1) == nullptr);  // the whole body is the walker's
+    const BodyCode* args = c.code(2);
+    REQUIRE(args != nullptr);  // a call with too many arguments is evaluated by the walker
+    CHECK(ops(*args) == std::vector<Op>{Op::Line, Op::Eval, Op::Return, Op::End});
+}
+
+TEST_CASE("calls run body code, a traced call does not compile it") {
+    interp::Runtime rt{interp::Options{}};
+    interp::StackGuard guard(rt);
+    rt.run_chunk(rt.main_module(), std::make_shared<lang::Source>("t.tg",
+                                                                  "def sq(x):\n"
+                                                                  "    return x * x\n"
+                                                                  "@graph\n"
+                                                                  "def g(x):\n"
+                                                                  "    return x + 1\n"
+                                                                  "y = sq(3) + g(zeros(2)).sum()\n"));
+    const interp::ModuleState& m = rt.main_module();
+    auto facts = [&](const char* name) {
+        const interp::Value& v = m.globals[static_cast<size_t>(m.find(name))];
+        return static_cast<const interp::FunctionFacts*>(v.function().info);
+    };
+    CHECK(facts("sq")->body_code.tried());
+    CHECK(facts("sq")->body_code.code() != nullptr);
+    CHECK_FALSE(facts("g")->body_code.tried());
+}
