@@ -146,6 +146,14 @@ private:
             emit({.op = Instr::Discard, .dst = t});
             return !too_many_;
         }
+        case StmtKind::AugAssign: {
+            const AugAssign& a = s.as<AugAssign>();
+            if (a.target->kind != ExprKind::Name ||
+                !(plain_operand(*a.value) || plain_binary(*a.value) || has_direct_call(*a.value)))
+                break;
+            emit({.op = Instr::AugStore, .x = value(*a.value, true), .stmt = &s});
+            return !too_many_;
+        }
         case StmtKind::Assign: {
             const Assign& a = s.as<Assign>();
             if (a.targets.size() != 1 || a.targets[0]->kind != ExprKind::Name || !has_direct_call(*a.value)) break;

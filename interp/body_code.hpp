@@ -59,6 +59,7 @@ struct BodyCode {
             Binary,      // temps[dst] = x <expr's operator> y
             Call,        // temps[dst] = temps[dst](temps[dst + 1 ...]), `call`'s arguments (the callee held in temps[dst])
             Store,       // the variable `name` = x
+            AugStore,    // `stmt` (`name op= v`) with v's value x
             Discard,     // temps[dst] dropped (an expression statement's value)
             Return,      // the frame returns x
             Jump,        // to `target`
@@ -80,7 +81,7 @@ struct BodyCode {
         uint32_t target = 0;
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
-        const lang::Stmt* stmt = nullptr;  // Stmt, ForRange, ForIter
+        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, ForRange, ForIter
         const lang::Name* name = nullptr;  // Store, ForRangeNext
         lang::Loc loc{};                   // Line, CountLine, the For*Next
     };

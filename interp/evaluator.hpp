@@ -277,6 +277,7 @@ private:
     void assign(const lang::Expr& target, Value v);
     void assign_index(const lang::Index& target, const Value& v);
     void aug_assign(const lang::AugAssign& s);
+    void aug_assign_name(const lang::AugAssign& s, const Value& rhs);  // `name op= v`, v evaluated
     Value aug_value(const lang::AugAssign& s, const Value& cur, const Value& rhs);
     // fn() run as the operation at loc (at()): a kernel's error, or a tg
     // error not located yet, is raised at loc (an operator, a subscript, `x op= v`'s operator).

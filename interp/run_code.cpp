@@ -66,7 +66,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     OnStack<LoopState, BodyCode::kMaxLoops> loops(body.loops);  // the `for` loops' state
 
     static const void* const kLabels[] = {&&line, &&count_line, &&stmt, &&eval, &&copy, &&binary, &&call,
-                                          &&store, &&discard, &&ret, &&jump, &&jump_if_false, &&compare,
+                                          &&store, &&aug_store, &&discard, &&ret, &&jump, &&jump_if_false, &&compare,
                                           &&jump_unless_compare, &&jump_if_none,
                                           &&sequence, &&for_range,
                                           &&for_iter, &&for_range_next, &&for_iter_next, &&for_step, &&for_end,
@@ -169,6 +169,23 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     store:
         store_slot(*in->name) = take(in->x);
         TG_NEXT();
+    aug_store: {
+        // aug_assign's: numbers computed in place (aug_assign_scalar's case), anything else by aug_value
+        const AugAssign& a = in->stmt->as<AugAssign>();
+        const Value& rhs = read(in->x);
+        Value* slot = plain_store_slot(a.target->as<Name>());
+        const Scalar *cur, *r;
+        Scalar out;
+        if (!rt_.options.debug_nans && a.op != BinOp::MatMul && slot && (cur = slot->scalar()) && (r = rhs.scalar()) &&
+            scalar_binary(binary_kind(a.op), *cur, *r, out))
+            slot->set_scalar(out);
+        else if (in->x.kind == Operand::Temp)
+            aug_assign_name(a, rhs);
+        else
+            aug_assign_name(a, Value(rhs));  // a copy, as eval makes it: `s += s` must not append s to itself in place
+        if (in->x.kind == Operand::Temp) release(in->x.index);
+        TG_NEXT();
+    }
     discard:
         release(in->dst);
         TG_NEXT();

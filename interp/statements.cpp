@@ -467,19 +467,23 @@ Value Evaluator::aug_value(const AugAssign& s, const Value& cur, const Value& rh
     return located(s.op_loc, [&] { return binary(rt_, s.op, cur, rhs); });
 }
 
+// `name op= v` once v is evaluated.
+void Evaluator::aug_assign_name(const AugAssign& s, const Value& rhs) {
+    const Name& n = s.target->as<Name>();
+    const Value& cur = load(n);
+    // `text += more` on a string only this variable holds: appended in place
+    if (s.op == BinOp::Add && cur.is(Kind::Str) && rhs.is(Kind::Str) && !cur.sym_str() && !rhs.sym_str() &&
+        (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) &&
+        located(s.op_loc, [&] { return store_slot(n).append_text_unshared(rhs.text()); }))
+        return;
+    Value next = aug_value(s, load(n), rhs);
+    store_slot(n) = std::move(next);
+}
+
 void Evaluator::aug_assign(const AugAssign& s) {
     if (aug_assign_scalar(s)) return;  // `count += 1` (interp/scalar_items.cpp)
     if (s.target->kind == ExprKind::Name) {
-        const Name& n = s.target->as<Name>();
-        Value rhs = eval(*s.value);
-        const Value& cur = load(n);
-        // `text += more` on a string only this variable holds: appended in place
-        if (s.op == BinOp::Add && cur.is(Kind::Str) && rhs.is(Kind::Str) && !cur.sym_str() && !rhs.sym_str() &&
-            (n.scope == lang::Scope::Local || (n.scope == lang::Scope::Global && !f_->env)) &&
-            located(s.op_loc, [&] { return store_slot(n).append_text_unshared(rhs.text()); }))
-            return;
-        Value next = aug_value(s, load(n), rhs);
-        store_slot(n) = std::move(next);
+        aug_assign_name(s, eval(*s.value));
         return;
     }
     if (s.target->kind != ExprKind::Index) fail("cannot assign to this expression", s.target->loc);

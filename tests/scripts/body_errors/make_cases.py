@@ -15,6 +15,9 @@ here = pathlib.Path(__file__).resolve().parent
 
 # Helpers every script defines first.
 SETUP = [
+    "x_global = 1",
+    "",
+    "",
     "def one(x):",
     "    return x + 1",
     "",
@@ -59,6 +62,11 @@ CASES = {
     "error_in_if_condition": ["if \"a\" < one(1):", "    pass"],
     "is_none_undefined": ["if later is None:", "    pass", "later = 1"],
     "is_not_none_undefined": ["while later is not None:", "    pass", "later = 1"],
+    "aug_undefined_target": ["n += one(1)", "n = 0"],
+    "aug_undefined_value": ["n = 1", "n += later", "later = 2"],
+    "aug_type_error": ["text = 'a'", "text += one(1)"],
+    "aug_type_error_plain": ["text = 'a'", "k = 1", "text -= k"],
+    "aug_global_undeclared": ["x_global += one(1)"],
     "store_to_outer": ["def inner():", "    z = one(1)", "    return z", "return inner() + one('a')"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
