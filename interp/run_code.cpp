@@ -144,26 +144,30 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     binary: {
         // What eval_binary does with its operands' values.
         const Binary& b = in->expr->as<Binary>();
-        const Value& x = read(in->x);
-        const Value& y = read(in->y);
-        const Scalar *sa, *sb;
-        Scalar out;
-        Value r = b.op != BinOp::MatMul && (sa = x.scalar()) && (sb = y.scalar()) &&
-                          scalar_binary(binary_kind(b.op), *sa, *sb, out)
-                      ? Value(out)
-                      : binary_at(b, x, y);
-        // (an operand's temporary let go: a list left there would be copied when next changed)
-        if (in->x.kind == Operand::Temp) release(in->x.index);
-        if (in->y.kind == Operand::Temp) release(in->y.index);
-        new (temps + in->dst) Value(std::move(r));
+        {  // (a scope: a computed goto may not leave one with a Value alive)
+            const Value& x = read(in->x);
+            const Value& y = read(in->y);
+            const Scalar *sa, *sb;
+            Scalar out;
+            Value r = b.op != BinOp::MatMul && (sa = x.scalar()) && (sb = y.scalar()) &&
+                              scalar_binary(binary_kind(b.op), *sa, *sb, out)
+                          ? Value(out)
+                          : binary_at(b, x, y);
+            // (an operand's temporary let go: a list left there would be copied when next changed)
+            if (in->x.kind == Operand::Temp) release(in->x.index);
+            if (in->y.kind == Operand::Temp) release(in->y.index);
+            new (temps + in->dst) Value(std::move(r));
+        }
         TG_NEXT();
     }
     call: {
         const Call& c = in->expr->as<Call>();
-        Value r = call_evaluated(c, temps[in->dst], std::span<Value>(temps + in->dst + 1, c.args.size()));
-        // the callee and the arguments let go (moved into a frame, or passed to a builtin)
-        for (size_t i = 0; i <= c.args.size(); ++i) release(static_cast<uint16_t>(in->dst + i));
-        new (temps + in->dst) Value(std::move(r));
+        {
+            Value r = call_evaluated(c, temps[in->dst], std::span<Value>(temps + in->dst + 1, c.args.size()));
+            // the callee and the arguments let go (moved into a frame, or passed to a builtin)
+            for (size_t i = 0; i <= c.args.size(); ++i) release(static_cast<uint16_t>(in->dst + i));
+            new (temps + in->dst) Value(std::move(r));
+        }
         TG_NEXT();
     }
     store:
@@ -269,10 +273,12 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     for_iter_next: {
         const LoopState& l = loops[in->dst];
         if (l.i >= l.stop) TG_JUMP(in->target);
-        Value item = l.items->item(l.i);
-        statement = in->loc;
-        count_line(in->loc);
-        assign(*in->expr, std::move(item));
+        {
+            Value item = l.items->item(l.i);
+            statement = in->loc;
+            count_line(in->loc);
+            assign(*in->expr, std::move(item));
+        }
         TG_NEXT();
     }
     for_step:
