@@ -169,23 +169,54 @@ private:
         return true;
     }
 
-    // The jump taken when `cond` does not hold (its target patched later).
-    size_t condition(const Expr& cond) {
+    // Jumps (patched later, listed in `jumps`) taken when the truth of
+    // `cond` is `when`: `and`, `or` and `not` as jumps between their
+    // operands, as cond_at takes them — each operand's truth once, in order,
+    // an error in the last right operand's truth located at the whole
+    // condition (`loc`), the others' at their own.
+    void jump_on(const Expr& cond, Loc loc, bool when, std::vector<size_t>& jumps) {
+        if (cond.kind == ExprKind::Unary && cond.as<Unary>().op == UnaryOp::Not) {
+            const Expr& x = *cond.as<Unary>().operand;
+            return jump_on(x, x.loc, !when, jumps);
+        }
+        if (cond.kind == ExprKind::BoolOp) {
+            const BoolOp& b = cond.as<BoolOp>();
+            // `a and b` jumps on false when a is false; `a or b` on true when a is true
+            if (b.is_and != when) {
+                jump_on(*b.lhs, b.lhs->loc, when, jumps);
+            } else {
+                std::vector<size_t> decided;  // a decides the other way: b is not looked at
+                jump_on(*b.lhs, b.lhs->loc, !when, decided);
+                jump_on(*b.rhs, loc, when, jumps);
+                for (size_t j : decided) patch(j, here());
+                return;
+            }
+            return jump_on(*b.rhs, loc, when, jumps);
+        }
         if (local_is_none(cond)) {
             const Compare& c = cond.as<Compare>();
-            return emit({.op = Instr::JumpIfNone, .when_none = c.ops[0] == CmpOp::Is, .x = value(*c.first, true),
-                         .expr = &cond});
-        }
-        if (plain_binary(cond) && cond.kind == ExprKind::Compare) {
+            jumps.push_back(emit({.op = Instr::JumpOnNone, .when = when, .when_none = c.ops[0] == CmpOp::Is,
+                                  .x = value(*c.first, true), .expr = &cond, .loc = loc}));
+        } else if (plain_binary(cond) && cond.kind == ExprKind::Compare) {
             const Compare& c = cond.as<Compare>();
-            return emit({.op = Instr::JumpUnlessCompare, .x = value(*c.first, true), .y = value(*c.rest[0], true),
-                         .expr = &cond});
+            jumps.push_back(emit({.op = Instr::JumpOnCompare, .when = when, .x = value(*c.first, true),
+                                  .y = value(*c.rest[0], true), .expr = &cond, .loc = loc}));
+        } else {
+            jumps.push_back(emit({.op = Instr::JumpOnTruth, .when = when, .expr = &cond, .loc = loc}));
         }
-        return emit({.op = Instr::JumpIfFalse, .expr = &cond});
+    }
+    // The jumps taken when `cond` does not hold.
+    std::vector<size_t> unless(const Expr& cond) {
+        std::vector<size_t> jumps;
+        jump_on(cond, cond.loc, false, jumps);
+        return jumps;
+    }
+    void patch(const std::vector<size_t>& jumps, uint32_t to) {
+        for (size_t j : jumps) patch(j, to);
     }
 
     bool if_statement(const If& i) {
-        const size_t skip = condition(*i.cond);
+        const std::vector<size_t> skip = unless(*i.cond);
         if (!block(i.body)) return false;
         if (i.orelse.empty()) {
             patch(skip, here());
@@ -202,7 +233,7 @@ private:
     // at the loop (not after a `break`).
     bool while_statement(const While& w) {
         const uint32_t top = here();
-        const size_t leave = condition(*w.cond);
+        const std::vector<size_t> leave = unless(*w.cond);
         loops_.emplace_back();
         if (!block(w.body)) return false;
         const uint32_t next = here();

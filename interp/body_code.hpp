@@ -63,10 +63,10 @@ struct BodyCode {
             Discard,     // temps[dst] dropped (an expression statement's value)
             Return,      // the frame returns x
             Jump,        // to `target`
-            JumpIfFalse, // to `target` unless `expr` (a condition) holds
+            JumpOnTruth, // to `target` when the truth of `expr` (a condition, its errors located at `loc`) is `when`
             Compare,     // temps[dst] = x <expr's one comparison> y, both numbers read in place
-            JumpUnlessCompare,  // to `target` unless x <expr's one comparison> y holds
-            JumpIfNone,  // to `target` unless x is None (`if x is None`, `if x is not None`)
+            JumpOnCompare,  // to `target` when x <expr's one comparison> y is `when`
+            JumpOnNone,  // to `target` when `x is None` (`when_none`) or `x is not None` is `when`
             Sequence,    // temps[dst] = the tuple or list display `expr` of temps[dst + 1 ...]
             ForRange,    // loop `dst` (a `for` over range(...), `stmt`) starts: its bounds
             ForIter,     // loop `dst` (a `for` over anything else, `stmt`) starts: the iterable
@@ -77,13 +77,14 @@ struct BodyCode {
             End          // the body's end: the frame returns None
         } op;
         uint16_t dst = 0;
-        bool when_none = false;  // JumpIfNone: the condition holds when x is None (`is`), or when not (`is not`)
+        bool when = false;       // the Jump*On*: the truth that jumps
+        bool when_none = false;  // JumpOnNone: the condition holds when x is None (`is`), or when not (`is not`)
         uint32_t target = 0;
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
         const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, ForRange, ForIter
         const lang::Name* name = nullptr;  // Store, ForRangeNext
-        lang::Loc loc{};                   // Line, CountLine, the For*Next
+        lang::Loc loc{};                   // Line, CountLine, the For*Next, the Jump*On* (where a truth error is)
     };
 
     std::vector<Instr> code;

@@ -416,7 +416,8 @@ Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Va
         auto* facts = static_cast<const FunctionFacts*>(fn.info);
         std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
         BackToPool back_to_pool{rt_.env_pool, env};
-        for (size_t i = 0; i < args.size(); ++i) env->slots[i] = std::move(args[i]);
+        // (a frame from the pool has every slot Undefined: the argument is made in place, not assigned)
+        for (size_t i = 0; i < args.size(); ++i) new (&env->slots[i]) Value(std::move(args[i]));
         return enter_direct(c, fn, env);
     }
     if ((callee.is(Kind::Builtin) || callee.is(Kind::DType)) && args.size() <= 2 && !rt_.trace)

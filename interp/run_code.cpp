@@ -66,8 +66,8 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     OnStack<LoopState, BodyCode::kMaxLoops> loops(body.loops);  // the `for` loops' state
 
     static const void* const kLabels[] = {&&line, &&count_line, &&stmt, &&eval, &&copy, &&binary, &&call,
-                                          &&store, &&aug_store, &&discard, &&ret, &&jump, &&jump_if_false, &&compare,
-                                          &&jump_unless_compare, &&jump_if_none,
+                                          &&store, &&aug_store, &&discard, &&ret, &&jump, &&jump_on_truth, &&compare,
+                                          &&jump_on_compare, &&jump_on_none,
                                           &&sequence, &&for_range,
                                           &&for_iter, &&for_range_next, &&for_iter_next, &&for_step, &&for_end,
                                           &&end};
@@ -198,14 +198,14 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         return Flow::Return;
     jump:
         TG_JUMP(in->target);
-    jump_if_false: {
+    jump_on_truth: {
         const Expr& e = *in->expr;
         Scalar s;
         const ScalarCode* sc = scalar_code_of(e);
         const bool holds = sc && !rt_.options.debug_nans && run_scalar(*sc, f_->env, f_->module->globals.data(), s)
                                ? s.nonzero()
-                               : cond(e);
-        if (!holds) TG_JUMP(in->target);
+                               : cond_at(e, in->loc);
+        if (holds == in->when) TG_JUMP(in->target);
         TG_NEXT();
     }
     compare: {
@@ -219,18 +219,19 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             new (temps + in->dst) Value(eval(*in->expr));
         TG_NEXT();
     }
-    jump_unless_compare: {
+    jump_on_compare: {
         const Value& x = read(in->x);
         const Value& y = read(in->y);
         Scalar out;
-        if (!(compared(in->expr->as<Compare>(), x, y, out) ? out.nonzero() : cond(*in->expr))) TG_JUMP(in->target);
+        if ((compared(in->expr->as<Compare>(), x, y, out) ? out.nonzero() : cond_at(*in->expr, in->loc)) == in->when)
+            TG_JUMP(in->target);
         TG_NEXT();
     }
-    jump_if_none: {
+    jump_on_none: {
         // What eval_compare does for `x is None` (a value None on some paths only exists while tracing).
         const Value& x = read(in->x);
-        const bool holds = x.maybe_undef() ? cond(*in->expr) : x.is(Kind::None) == in->when_none;
-        if (!holds) TG_JUMP(in->target);
+        const bool holds = x.maybe_undef() ? cond_at(*in->expr, in->loc) : x.is(Kind::None) == in->when_none;
+        if (holds == in->when) TG_JUMP(in->target);
         TG_NEXT();
     }
     sequence: {

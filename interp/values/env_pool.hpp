@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "interp/values/value.hpp"
@@ -36,7 +37,10 @@ public:
     // it. Its values are released now, as they would be with the frame.
     void give(std::shared_ptr<Env>&& env) {
         if (!env || env.use_count() != 1 || free_.size() >= kKept) return;
-        for (Value& v : env->slots) v = Value();  // undefined again, the size kept for the next call
+        for (Value& v : env->slots) {  // undefined again, the size kept for the next call
+            v.~Value();
+            new (&v) Value();
+        }
         env->parent.reset();
         env->facts = nullptr;
         env->traced = false;

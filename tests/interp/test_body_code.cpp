@@ -39,7 +39,7 @@ TEST_CASE("a recursive function is jumps, arithmetic on its variables and calls 
             "    return fib(n - 1) + fib(n - 2)\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
-    const std::vector<Op> want = {Op::Line, Op::JumpUnlessCompare, Op::Line, Op::Return,  // if n < 2: return n
+    const std::vector<Op> want = {Op::Line, Op::JumpOnCompare, Op::Line, Op::Return,  // if n < 2: return n
                                   Op::Line, Op::Copy,   Op::Binary, Op::Call,  // fib(n - 1): callee, argument, call
                                   Op::Copy, Op::Binary, Op::Call,              // fib(n - 2)
                                   Op::Binary, Op::Return, Op::End};

@@ -67,6 +67,13 @@ CASES = {
     "aug_type_error": ["text = 'a'", "text += one(1)"],
     "aug_type_error_plain": ["text = 'a'", "k = 1", "text -= k"],
     "aug_global_undeclared": ["x_global += one(1)"],
+    "truth_error_or": ["if one(0) > 5 or zeros(3):", "    pass"],
+    "truth_error_and_left": ["if zeros(3) and one(0):", "    pass"],
+    "truth_error_not": ["if not zeros(3):", "    pass"],
+    "truth_error_while_and": ["k = 0", "while k < 3 and zeros(2):", "    k += 1"],
+    "truth_error_nested": ["if one(0) and (one(1) > 5 or zeros(2)):", "    pass"],
+    "truth_error_not_and": ["if not (one(0) > 0 and zeros(2)):", "    pass"],
+    "undefined_in_or": ["if one(0) > 5 or later:", "    pass", "later = 1"],
     "store_to_outer": ["def inner():", "    z = one(1)", "    return z", "return inner() + one('a')"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
