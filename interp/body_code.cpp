@@ -139,8 +139,10 @@ private:
             return !too_many_;
         }
         case StmtKind::Expr: {
+            // A call's value dropped (`xs.append(v)`, `f(x)`): what exec_expr_stmt does
+            // in a function, whose frame echoes nothing.
             const Expr& e = *s.as<ExprStmt>().expr;
-            if (!direct_call_syntax(e)) break;
+            if (e.kind != ExprKind::Call) break;
             const uint16_t t = new_temp();
             into(e, t);
             emit({.op = Instr::Discard, .dst = t});
@@ -318,6 +320,8 @@ private:
                 into(*x, a);
             }
             emit({.op = Instr::Sequence, .dst = t, .expr = &e});
+        } else if (plain_operand(e)) {
+            emit({.op = Instr::Copy, .dst = t, .x = value(e, true)});
         } else if (plain_binary(e)) {
             const bool compare = e.kind == ExprKind::Compare;
             const Expr& lhs = compare ? *e.as<Compare>().first : *e.as<Binary>().lhs;

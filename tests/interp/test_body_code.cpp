@@ -59,7 +59,7 @@ TEST_CASE("statements body code does not compile are handed to the tree walker w
             "    d['k'] += 2\n"           // an augmented assignment
             "    assert xs\n"
             "    del d['k']\n"
-            "    xs.append(3)\n"          // a method call
+            "    xs\n"                    // an expression statement that is not a call
             "    a, b = 1, 2\n"           // unpacking
             "    return xs\n");
     const BodyCode* code = c.code(0);
@@ -67,6 +67,17 @@ TEST_CASE("statements body code does not compile are handed to the tree walker w
     int stmts = 0;
     for (const auto& in : code->code) stmts += in.op == Op::Stmt;
     CHECK(stmts == 6);
+}
+
+TEST_CASE("a call as a statement is evaluated and its value dropped") {
+    Chunk c("def f(xs):\n"
+            "    xs.append(3)\n"
+            "    print(xs)\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::Eval, Op::Discard,               // a method: the walker's eval
+                                        Op::Line, Op::Eval, Op::Copy, Op::Call, Op::Discard,  // a builtin: its name, xs
+                                        Op::End});
 }
 
 TEST_CASE("loops and temporaries beyond what body code holds") {
