@@ -1,13 +1,16 @@
 // The compiler of body code (interp/body_code.hpp): a def's statements to a
 // flat list of instructions, once, on the function's first call.
 //
-// What it compiles itself: `if` / `elif` / `else`, `while`, `break`,
-// `continue`, `pass`, `return`, and calls of a function by its name with
-// positional arguments (alone, as an expression statement, as the value of
-// `name = ...` or `return ...`, or inside arithmetic `fib(n - 1) + fib(n - 2)`).
-// Everything else is handed to the tree walker whole: another statement as a
-// Stmt instruction, another expression as an Eval instruction. So a
-// statement runs exactly as exec runs it, an expression as eval does.
+// What it compiles itself: `if` / `elif` / `else`, `while` and `for` (their
+// conditions' `and` / `or` / `not` as jumps), `break`, `continue`, `pass`,
+// `return`; calls of a function by its name with positional arguments
+// (alone, as the value of `name = ...`, `name op= ...` or `return ...`, in
+// arithmetic `fib(n - 1) + fib(n - 2)`, or in a tuple or list display); a
+// comparison or an arithmetic operation on two variables or literals,
+// `x is None`, `name op= v`, and any call as a statement. Everything else is
+// handed to the tree walker whole: another statement as a Stmt
+// instruction, another expression as an Eval instruction. So a statement
+// runs exactly as exec runs it, an expression as eval does.
 #include "interp/body_code.hpp"
 
 #include <algorithm>
