@@ -14,6 +14,7 @@
 #include "interp/body_code.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "interp/control.hpp"
 #include "interp/runtime.hpp"
@@ -50,11 +51,18 @@ bool has_direct_call(const Expr& e) {
     return has_direct_call(*b.lhs) || has_direct_call(*b.rhs);
 }
 
+// A variable an operand reads in place: a local or a global whose slot
+// fits an operand's index (a module may have more variables; those are
+// read by `eval`).
+bool in_place_name(const Name& n) {
+    return (n.scope == Scope::Local || n.scope == Scope::Global) && n.slot >= 0 &&
+           n.slot <= std::numeric_limits<uint16_t>::max();
+}
+
 // A variable read in place or a number literal.
 bool plain_operand(const Expr& e) {
     if (e.kind == ExprKind::Int || e.kind == ExprKind::Float || e.kind == ExprKind::Bool) return true;
-    return e.kind == ExprKind::Name &&
-           (e.as<Name>().scope == Scope::Local || e.as<Name>().scope == Scope::Global);
+    return e.kind == ExprKind::Name && in_place_name(e.as<Name>());
 }
 
 // `a < b`, `n - 1`: one operator of the scalar fast path on two plain
@@ -79,7 +87,8 @@ bool local_is_none(const Expr& e) {
     if (e.kind != ExprKind::Compare) return false;
     const Compare& c = e.as<Compare>();
     return c.ops.size() == 1 && is_identity(c.ops[0]) && c.rest[0]->kind == ExprKind::NoneLit &&
-           c.first->kind == ExprKind::Name && c.first->as<Name>().scope == Scope::Local;
+           c.first->kind == ExprKind::Name && c.first->as<Name>().scope == Scope::Local &&
+           in_place_name(c.first->as<Name>());
 }
 
 class Compiler {
@@ -92,6 +101,8 @@ public:
         return true;
     }
     void end() { emit({.op = Instr::End}); }
+    // Every index fits its field (temporaries, constants): else the walker runs the body.
+    bool fits() const { return !too_many_; }
 
 private:
     struct Loop {
@@ -115,6 +126,7 @@ private:
         return static_cast<uint16_t>(temps_++);
     }
     Operand constant(Value v) {
+        if (out_.consts.size() > std::numeric_limits<uint16_t>::max()) too_many_ = true;  // (the walker's body)
         out_.consts.push_back(std::move(v));
         return {.kind = Operand::Const, .index = static_cast<uint16_t>(out_.consts.size() - 1)};
     }
@@ -289,7 +301,7 @@ private:
         case ExprKind::NoneLit: return constant(Value::none());
         case ExprKind::Name: {
             const Name& n = e.as<Name>();
-            if (!in_place || (n.scope != Scope::Local && n.scope != Scope::Global)) break;
+            if (!in_place || !in_place_name(n)) break;
             return {.kind = n.scope == Scope::Local ? Operand::Local : Operand::Global,
                     .index = static_cast<uint16_t>(n.slot), .name = &n};
         }
@@ -353,7 +365,7 @@ const BodyCode* body_code_of(const FunctionFacts& facts, const Block& body) {
     if (slot.tried_.load(std::memory_order_acquire)) return slot.code_.load(std::memory_order_acquire);
     auto code = std::make_unique<BodyCode>();
     Compiler compiler(*code);
-    const bool ok = compiler.block(body);
+    const bool ok = compiler.block(body) && compiler.fits();
     compiler.end();
     const BodyCode* expected = nullptr;
     if (ok && slot.code_.compare_exchange_strong(expected, code.get(), std::memory_order_acq_rel)) code.release();

@@ -123,3 +123,33 @@ TEST_CASE("calls run body code, a traced call does not compile it") {
     CHECK(facts("sq")->body_code.code() != nullptr);
     CHECK_FALSE(facts("g")->body_code.tried());
 }
+
+namespace {
+// Runs `text` as a script and returns its global `name` (an int).
+int64_t run_for_int(const std::string& text, const char* name) {
+    interp::Runtime rt{interp::Options{}};
+    interp::StackGuard guard(rt);
+    rt.run_chunk(rt.main_module(), std::make_shared<lang::Source>("t.tg", text));
+    const interp::ModuleState& m = rt.main_module();
+    const interp::Value& v = m.globals[static_cast<size_t>(m.find(name))];
+    REQUIRE(v.scalar() != nullptr);
+    return v.scalar()->i;
+}
+}  // namespace
+
+TEST_CASE("variables and constants past an operand's 16-bit index are not read from a wrapped slot") {
+    // 70,000 globals: g69999's slot is past an operand's index (it would wrap to g4463's)
+    std::string text;
+    for (int i = 0; i < 70000; ++i) text += "g" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+    text += "def f():\n"
+            "    if g69999 > g1:\n"
+            "        return g69999 - g1\n"
+            "    return -1\n"
+            "r = f()\n";
+    CHECK(run_for_int(text, "r") == 69998);
+    // 70,000 different literals in one body: more constants than an operand can index
+    std::string many = "def h():\n    x = 0\n";
+    for (int i = 1; i <= 70000; ++i) many += "    x += " + std::to_string(i) + "\n";
+    many += "    return x\nr = h()\n";
+    CHECK(run_for_int(many, "r") == int64_t{70000} * 70001 / 2);
+}
