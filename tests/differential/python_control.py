@@ -65,7 +65,8 @@ class Gen:
     def call(self, depth):
         """A call of a function defined before (rec's depth kept small: it calls itself twice)."""
         name, arity = self.r.choice(self.funcs)
-        args = [self.expr(depth) for _ in range(arity)]
+        # (arguments reduced like stored numbers: a parameter's square in a product stays in i64)
+        args = ["%s %% %d" % (self.expr(depth), M) for _ in range(arity)]
         if name == "rec":
             args[0] = "abs(%s) %% 6" % args[0]
         return "%s(%s)" % (name, ", ".join(args))
