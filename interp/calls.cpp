@@ -375,9 +375,7 @@ Value Evaluator::call_small(const Call& c, const Value& callee) {
     Value args[2];
     const size_t n = c.args.size();
     for (size_t i = 0; i < n; ++i) args[i] = eval(*c.args[i]);
-    const std::span<const Value> given(args, n);
-    if (Value out; !rt_.options.debug_nans && call_on_numbers(callee, given, out)) return out;
-    return call(callee, CallArgs{given, {}, {}, c.loc}, source());
+    return call_evaluated(c, callee, std::span<Value>(args, n));
 }
 
 // A call of a tg function (not @graph) with positional arguments only, not

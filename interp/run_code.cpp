@@ -93,6 +93,12 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         }
         return temps[o.index];
     };
+    // The resolver's scalar program of e, when it has one and it computes
+    // (what eval_scalar runs first; false: the walker evaluates e).
+    auto scalar_program = [&](const Expr& e, Scalar& out) {
+        const ScalarCode* sc = scalar_code_of(e);
+        return sc && !rt_.options.debug_nans && run_scalar(*sc, f_->env, f_->module->globals.data(), out);
+    };
     // A comparison of two numbers on the scalar fast path (as eval_scalar
     // computes it; false: the walker evaluates it, as eval_scalar's caller does).
     auto compared = [&](const Compare& c, const Value& x, const Value& y, Scalar& out) {
@@ -131,8 +137,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     eval: {
         // The resolver's scalar program first, as eval_binary and eval_compare run it.
         Scalar out;
-        const ScalarCode* sc = scalar_code_of(*in->expr);
-        if (sc && !rt_.options.debug_nans && run_scalar(*sc, f_->env, f_->module->globals.data(), out))
+        if (scalar_program(*in->expr, out))
             new (temps + in->dst) Value(out);
         else
             new (temps + in->dst) Value(eval(*in->expr));
@@ -204,10 +209,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     jump_on_truth: {
         const Expr& e = *in->expr;
         Scalar s;
-        const ScalarCode* sc = scalar_code_of(e);
-        const bool holds = sc && !rt_.options.debug_nans && run_scalar(*sc, f_->env, f_->module->globals.data(), s)
-                               ? s.nonzero()
-                               : cond_at(e, in->loc);
+        const bool holds = scalar_program(e, s) ? s.nonzero() : cond_at(e, in->loc);
         if (holds == in->when) TG_JUMP(in->target);
         TG_NEXT();
     }
