@@ -31,9 +31,17 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     using B = stdlib::BinaryKind;
     namespace elem = stdlib::elem;
     const T x = as<T>(a), y = as<T>(b);
+    // (written in place: `out = Scalar::of_int(...)` copied dtype and weak as
+    // two byte stores, and the caller's 16-bit load of them waited for both)
     auto put = [&](T v) {
-        if constexpr (std::is_floating_point_v<T>) out = Scalar::of_float(static_cast<double>(v), rdt, rweak);
-        else out = Scalar::of_int(static_cast<int64_t>(v), rdt, rweak);
+        out.set_head(rdt, rweak);
+        if constexpr (std::is_floating_point_v<T>) out.f = static_cast<double>(v);
+        else out.i = static_cast<int64_t>(v);
+        return true;
+    };
+    auto put_bool = [&](bool v) {
+        out.set_head(stdlib::DType::Bool, false);
+        out.i = v ? 1 : 0;
         return true;
     };
     switch (k) {
@@ -52,12 +60,12 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     case B::Pow:  // (an int to a negative power is the general path's error)
         if (!std::is_floating_point_v<T> && y < 0) return false;
         return put(elem::Pow::f(x, y));
-    case B::Eq: out = Scalar::of_bool(x == y); return true;
-    case B::Ne: out = Scalar::of_bool(x != y); return true;
-    case B::Lt: out = Scalar::of_bool(x < y); return true;
-    case B::Le: out = Scalar::of_bool(x <= y); return true;
-    case B::Gt: out = Scalar::of_bool(x > y); return true;
-    case B::Ge: out = Scalar::of_bool(x >= y); return true;
+    case B::Eq: return put_bool(x == y);
+    case B::Ne: return put_bool(x != y);
+    case B::Lt: return put_bool(x < y);
+    case B::Le: return put_bool(x <= y);
+    case B::Gt: return put_bool(x > y);
+    case B::Ge: return put_bool(x >= y);
     case B::Maximum: return put(elem::Maximum::f(x, y));  // max(a, b) on numbers (interp/scalar_builtins.hpp)
     case B::Minimum: return put(elem::Minimum::f(x, y));
     default: return false;  // not on the fast path: the general path computes it (no kind is lost here)
