@@ -7,7 +7,8 @@
 // (alone, as the value of `name = ...`, `name op= ...` or `return ...`, in
 // arithmetic `fib(n - 1) + fib(n - 2)`, or in a tuple or list display); a
 // comparison or an arithmetic operation on two variables or literals,
-// `x is None`, `name op= v`, and any call as a statement. Everything else is
+// `x is None`, `name op= v`, and any call as a statement; a literal or a
+// tuple display of literals is a constant, made once. Everything else is
 // handed to the tree walker whole: another statement as a Stmt
 // instruction, another expression as an Eval instruction. So a statement
 // runs exactly as exec runs it, an expression as eval does.
@@ -89,6 +90,30 @@ bool local_is_none(const Expr& e) {
     return c.ops.size() == 1 && is_identity(c.ops[0]) && c.rest[0]->kind == ExprKind::NoneLit &&
            c.first->kind == ExprKind::Name && c.first->as<Name>().scope == Scope::Local &&
            in_place_name(c.first->as<Name>());
+}
+
+// The value of a literal, or of a tuple display of literals (`(None, None)`,
+// `("a", 1)`): made once, when the body is compiled — a tuple cannot change,
+// so one value serves every evaluation, as eval's would (false: not one).
+bool literal_value(const Expr& e, Value& out) {
+    switch (e.kind) {
+    case ExprKind::Int: out = Value::weak_int(e.as<IntLit>().value); return true;
+    case ExprKind::Float: out = Value::weak_float(e.as<FloatLit>().value); return true;
+    case ExprKind::Bool: out = Value::from_bool(e.as<BoolLit>().value); return true;
+    case ExprKind::NoneLit: out = Value::none(); return true;
+    case ExprKind::Str: out = Value::str(e.as<StrLit>().value); return true;
+    case ExprKind::Tuple: {
+        const auto& elts = e.as<TupleExpr>().elts;
+        std::vector<Value> items(elts.size());
+        for (size_t i = 0; i < elts.size(); ++i)
+            if (!literal_value(*elts[i], items[i])) return false;
+        out = Value::tuple_filled(items.size(), [&](TupleItems& made) {
+            for (Value& v : items) made.push_back(std::move(v));
+        });
+        return true;
+    }
+    default: return false;
+    }
 }
 
 class Compiler {
@@ -294,18 +319,11 @@ private:
     // (only when `in_place`: nothing runs between here and that use), else a
     // temporary computed now.
     Operand value(const Expr& e, bool in_place) {
-        switch (e.kind) {
-        case ExprKind::Int: return constant(Value::weak_int(e.as<IntLit>().value));
-        case ExprKind::Float: return constant(Value::weak_float(e.as<FloatLit>().value));
-        case ExprKind::Bool: return constant(Value::from_bool(e.as<BoolLit>().value));
-        case ExprKind::NoneLit: return constant(Value::none());
-        case ExprKind::Name: {
+        if (Value v; literal_value(e, v)) return constant(std::move(v));
+        if (e.kind == ExprKind::Name && in_place && in_place_name(e.as<Name>())) {
             const Name& n = e.as<Name>();
-            if (!in_place || !in_place_name(n)) break;
             return {.kind = n.scope == Scope::Local ? Operand::Local : Operand::Global,
                     .index = static_cast<uint16_t>(n.slot), .name = &n};
-        }
-        default: break;
         }
         const uint16_t t = new_temp();
         into(e, t);
@@ -335,6 +353,8 @@ private:
                 into(*x, a);
             }
             emit({.op = Instr::Sequence, .dst = t, .expr = &e});
+        } else if (Value v; literal_value(e, v)) {
+            emit({.op = Instr::Copy, .dst = t, .x = constant(std::move(v))});
         } else if (plain_operand(e)) {
             emit({.op = Instr::Copy, .dst = t, .x = value(e, true)});
         } else if (plain_binary(e)) {

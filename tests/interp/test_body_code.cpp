@@ -53,6 +53,23 @@ TEST_CASE("a recursive function is jumps, arithmetic on its variables and calls 
     CHECK(c.code(0) == code);  // compiled once
 }
 
+TEST_CASE("a tuple display of literals is one constant made when the body is compiled") {
+    Chunk c("def leaf(d):\n"
+            "    if d == 0:\n"
+            "        return (None, None)\n"
+            "    return (d, None)\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::JumpOnCompare, Op::Line, Op::Return, Op::Line, Op::Eval,
+                                        Op::Return, Op::End});
+    const auto& leaf = code->code[3].x;  // `return (None, None)`: the constant, read in place
+    REQUIRE(leaf.kind == BodyCode::Operand::Const);
+    const interp::Value& v = code->consts[leaf.index];
+    REQUIRE(v.is(interp::Kind::Tuple));
+    CHECK(v.items().size() == 2);
+    CHECK(code->code[5].expr->kind == lang::ExprKind::Tuple);  // `(d, None)` holds a variable: eval's
+}
+
 TEST_CASE("statements body code does not compile are handed to the tree walker whole") {
     Chunk c("def f(xs, d):\n"
             "    xs[0] = 1\n"             // an item store
