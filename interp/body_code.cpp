@@ -7,11 +7,12 @@
 // (alone, as the value of `name = ...`, `name op= ...` or `return ...`, in
 // arithmetic `fib(n - 1) + fib(n - 2)`, or in a tuple or list display); a
 // comparison or an arithmetic operation on two variables or literals,
-// `x is None`, `name op= v`, and any call as a statement; a literal or a
-// tuple display of literals is a constant, made once. Everything else is
-// handed to the tree walker whole: another statement as a Stmt
-// instruction, another expression as an Eval instruction. So a statement
-// runs exactly as exec runs it, an expression as eval does.
+// `x is None`, `name op= v`, an unpacking `a, b = v`, and any call as a
+// statement; a literal or a tuple display of literals is a constant, made
+// once. Everything else is handed to the tree walker whole: another
+// statement as a Stmt instruction, another expression as an Eval
+// instruction. So a statement runs exactly as exec runs it, an expression
+// as eval does.
 #include "interp/body_code.hpp"
 
 #include <algorithm>
@@ -198,9 +199,17 @@ private:
         }
         case StmtKind::Assign: {
             const Assign& a = s.as<Assign>();
-            if (a.targets.size() != 1 || a.targets[0]->kind != ExprKind::Name || !has_direct_call(*a.value)) break;
+            if (a.targets.size() != 1) break;
+            const Expr& target = *a.targets[0];
+            // `a, b = v`: v's value (a variable's copied: the stores may rebind it) unpacked by assign()
+            if (target.kind == ExprKind::Tuple || target.kind == ExprKind::List) {
+                const Operand x = value(*a.value, false);
+                emit({.op = Instr::Assign, .x = x, .expr = &target});
+                return !too_many_;
+            }
+            if (target.kind != ExprKind::Name || !has_direct_call(*a.value)) break;
             const Operand x = value(*a.value, false);
-            emit({.op = Instr::Store, .x = x, .name = &a.targets[0]->as<Name>()});
+            emit({.op = Instr::Store, .x = x, .name = &target.as<Name>()});
             return !too_many_;
         }
         default: break;

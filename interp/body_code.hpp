@@ -59,6 +59,7 @@ struct BodyCode {
             Binary,      // temps[dst] = x <expr's operator> y
             Call,        // temps[dst] = temps[dst](temps[dst + 1 ...]), `call`'s arguments (the callee held in temps[dst])
             Store,       // the variable `name` = x
+            Assign,      // the unpacking target `expr` (`a, b = ...`) = x, as assign() stores it
             AugStore,    // `stmt` (`name op= v`) with v's value x
             Discard,     // temps[dst] dropped (an expression statement's value)
             Return,      // the frame returns x

@@ -67,10 +67,11 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
 
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
-        &&line,     &&count_line,      &&stmt,         &&eval,      &&copy,           &&binary,
-        &&call,     &&store,           &&aug_store,    &&discard,   &&ret,            &&jump,
-        &&jump_on_truth, &&compare,    &&jump_on_compare, &&jump_on_none, &&sequence, &&for_range,
-        &&for_iter, &&for_range_next,  &&for_iter_next, &&for_step, &&for_end,        &&end};
+        &&line,          &&count_line, &&stmt,            &&eval,         &&copy,     &&binary,
+        &&call,          &&store,      &&assign_to,       &&aug_store,    &&discard,  &&ret,
+        &&jump,          &&jump_on_truth, &&compare,      &&jump_on_compare, &&jump_on_none, &&sequence,
+        &&for_range,     &&for_iter,   &&for_range_next,  &&for_iter_next, &&for_step, &&for_end,
+        &&end};
     static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
     const Instr* const code = body.code.data();
     const Instr* in = code;
@@ -180,6 +181,9 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     }
     store:
         store_slot(*in->name) = take(in->x);
+        TG_NEXT();
+    assign_to:
+        assign(*in->expr, take(in->x));
         TG_NEXT();
     aug_store: {
         // aug_assign's: numbers computed in place (aug_assign_scalar's case), anything else by aug_value
