@@ -116,22 +116,37 @@ namespace {
 // A method call's arguments: up to three positional ones and no keyword
 // (almost every call) held here without allocating; any other call's in `all`.
 struct MethodArgs {
-    std::array<Value, 3> few;
-    size_t count = 0;  // of `few`
-    bool in_few = false;
-    EvaluatedArgs all;
+    static constexpr size_t kFew = 3;
+    MethodArgs() = default;
+    MethodArgs(const MethodArgs&) = delete;
+    MethodArgs& operator=(const MethodArgs&) = delete;
+    ~MethodArgs() {
+        for (size_t i = 0; i < count; ++i) few()[i].~Value();
+    }
     CallArgs view(Loc loc) const {
-        if (in_few) return CallArgs{std::span<const Value>(few.data(), count), {}, {}, loc};
+        if (in_few) return CallArgs{std::span<const Value>(few(), count), {}, {}, loc};
         return all.view(loc);
     }
     // Evaluates the arguments into `few` when they fit there (false: they do not).
     template <class Eval>
     bool evaluate_few(const Call& c, Eval&& eval) {
-        if (c.unpacks || !c.keywords.empty() || c.args.size() > few.size()) return false;
+        if (c.unpacks || !c.keywords.empty() || c.args.size() > kFew) return false;
         in_few = true;
-        for (const auto& x : c.args) few[count++] = eval(*x);
+        // (each made in place: a Value assigned there was a sixth of a method call)
+        for (const auto& x : c.args) {
+            new (few() + count) Value(eval(*x));
+            ++count;
+        }
         return true;
     }
+    EvaluatedArgs all;
+
+private:
+    Value* few() { return std::launder(reinterpret_cast<Value*>(raw_)); }
+    const Value* few() const { return std::launder(reinterpret_cast<const Value*>(raw_)); }
+    alignas(Value) unsigned char raw_[kFew * sizeof(Value)];
+    size_t count = 0;  // made in `few`
+    bool in_few = false;
 };
 
 }  // namespace
@@ -147,17 +162,16 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
     if (at.value->kind == ExprKind::Index && ids.changing) indices.emplace(*this, *at.value);
     Value scratch;
     Value recv = eval_ref(*at.value, scratch);  // a copy: the arguments are evaluated below
-    auto args = [&](bool keywords_allowed) {
+    auto args = [&](MethodArgs& out, bool keywords_allowed) {
         std::optional<TargetIndices::Paused> paused;
         if (indices) paused.emplace(*indices);
-        MethodArgs out;
-        if (out.evaluate_few(c, [&](const Expr& x) { return eval(x); })) return out;
+        if (out.evaluate_few(c, [&](const Expr& x) { return eval(x); })) return;
         EvaluatedArgs& a = out.all;
         if (c.unpacks) [[unlikely]] {
             eval_unpacking_args(c, a, at.attr);
             if (!keywords_allowed && !a.keywords.empty())
                 fail(at.attr + ": unknown keyword argument `" + std::string(a.keywords[0].name) + "`", a.keywords[0].loc);
-            return out;
+            return;
         }
         for (const auto& x : c.args) a.positional.push_back(eval(*x));
         for (const auto& k : c.keywords) {
@@ -165,7 +179,6 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             a.keyword_values.push_back(eval(*k.value));
             a.keywords.push_back({k.name, k.loc});
         }
-        return out;
     };
     auto located = [&](auto&& fn) -> Value {
         this->at(at.loc);
@@ -184,7 +197,8 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
     const bool changes_receiver = (list_method && recv.is(Kind::List)) || is_dict || is_set;
     if (!changes_receiver) indices.reset();  // nothing walks to the receiver again
     if (changes_receiver) {
-        MethodArgs a = args(is_dict || at.attr == "sort");
+        MethodArgs a;
+        args(a, is_dict || at.attr == "sort");
         const bool mutates = ids.changes(is_dict ? MethodOf::Dict : is_set ? MethodOf::Set : MethodOf::List);
         Value* target = mutates ? lvalue(*at.value) : nullptr;
         indices.reset();  // (a sort's key runs code: it must not see them)
@@ -205,14 +219,16 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
     }
     const std::optional<Method> str_method = ids.of(MethodOf::Str), tensor_method = ids.of(MethodOf::Tensor);
     if ((str_method && recv.is(Kind::Str)) || (tensor_method && recv.is_tensor())) {
-        MethodArgs a = args(true);
+        MethodArgs a;
+        args(a, true);
         return located([&] {
             return recv.is(Kind::Str) ? call_string_method(rt_, *str_method, recv, a.view(at.loc))
                                       : call_tensor_method(rt_, *tensor_method, recv, a.view(at.loc));
         });
     }
     Value callee = attribute_of(recv, at);
-    MethodArgs a = args(true);
+    MethodArgs a;
+    args(a, true);
     return call(callee, a.view(at.loc), source());
 }
 
