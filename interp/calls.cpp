@@ -551,7 +551,9 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
             result = eval(*fn.expr_body);
         } else {
             // (body code, not while tracing or under vmap: there the walker converts and batches)
-            const BodyCode* code = rt_.trace || !rt_.vmaps.empty() ? nullptr : body_code_of(*facts, *fn.body);
+            const BodyCode* code = rt_.trace || !rt_.vmaps.empty() ? nullptr
+                                   : facts->body_code.tried()       ? facts->body_code.code()
+                                                                    : body_code_of(*facts, *fn.body);
             Flow flow = code ? run_code(*code) : exec_block(*fn.body);
             if (flow != Flow::Return && frame.ret_flag.batched()) [[unlikely]] batched_fall_off(fn);  // vmap
             if (rt_.trace) {
