@@ -404,7 +404,8 @@ Value Evaluator::eval_binary(const Expr& e) {
             sb = yp->scalar();
             if (!sb) return binary_at(b, x, *yp);
         }
-        if (scalar_binary(binary_kind(b.op), *sa, *sb, out)) return Value(out);
+        // (--debug-nans: binary() checks what it makes)
+        if (!rt_.options.debug_nans && scalar_binary(binary_kind(b.op), *sa, *sb, out)) return Value(out);
         return yp ? binary_at(b, x, *yp) : binary_at(b, x, Value(lit));
     }
     const Value& y = eval_ref(*b.rhs, s2);

@@ -158,7 +158,8 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             // (numbers: the result made in its temporary at once; a Value in
             // between was written field by field and read back whole, which
             // waits for the stores — a sixth of a recursive call's time)
-            const bool numbers = b.op != BinOp::MatMul && (sa = x.scalar()) && (sb = y.scalar()) &&
+            // (--debug-nans: binary_at checks what it makes)
+            const bool numbers = b.op != BinOp::MatMul && !rt_.options.debug_nans && (sa = x.scalar()) && (sb = y.scalar()) &&
                                  scalar_binary(binary_kind(b.op), *sa, *sb, out);
             Value r = numbers ? Value() : binary_at(b, x, y);
             // (an operand's temporary let go: a list left there would be copied when next changed)
