@@ -7,12 +7,12 @@
 // (alone, as the value of `name = ...`, `name op= ...` or `return ...`, in
 // arithmetic `fib(n - 1) + fib(n - 2)`, or in a tuple or list display); a
 // comparison or an arithmetic operation on two variables or literals,
-// `x is None`, `name op= v`, an unpacking `a, b = v`, and any call as a
-// statement; a literal or a tuple display of literals is a constant, made
-// once. Everything else is handed to the tree walker whole: another
-// statement as a Stmt instruction, another expression as an Eval
-// instruction. So a statement runs exactly as exec runs it, an expression
-// as eval does.
+// `x is None`, `name op= v`, `x = v` (stored_by_body_code), an unpacking
+// `a, b = v`, and any call as a statement; a literal or a tuple display of
+// literals is a constant, made once. Everything else is handed to the tree
+// walker whole: another statement as a Stmt instruction, another
+// expression as an Eval instruction. So a statement runs exactly as exec
+// runs it, an expression as eval does.
 #include "interp/body_code.hpp"
 
 #include <algorithm>
@@ -117,6 +117,24 @@ bool literal_value(const Expr& e, Value& out) {
     }
 }
 
+// A value `x = v` computes with body code and a Store: v is not one the
+// walker's assign_scalar computes in place (arithmetic, an item's number:
+// body code made a Value of them, 2-5 % more instructions on richards and
+// nbody).
+bool stored_by_body_code(const Expr& v) {
+    switch (v.kind) {
+    case ExprKind::Call: case ExprKind::Name: case ExprKind::Str: case ExprKind::FString: case ExprKind::NoneLit:
+    case ExprKind::Bool: case ExprKind::List: case ExprKind::Tuple: case ExprKind::Dict: case ExprKind::Set:
+        return true;
+    case ExprKind::Index: {  // a slice (`s[i:j]`) or a string key (`row["city"]`): never a list's number
+        const Index& x = v.as<Index>();
+        return x.indices.size() == 1 &&
+               (x.indices[0]->kind == ExprKind::Slice || x.indices[0]->kind == ExprKind::Str);
+    }
+    default: return has_direct_call(v);
+    }
+}
+
 class Compiler {
 public:
     explicit Compiler(BodyCode& out) : out_(out) {}
@@ -207,7 +225,10 @@ private:
                 emit({.op = Instr::Assign, .x = x, .expr = &target});
                 return !too_many_;
             }
-            if (target.kind != ExprKind::Name || !has_direct_call(*a.value)) break;
+            // `x = v`, v a call, a variable, a literal or a display: v by body code, stored.
+            // (Arithmetic and items stay with the walker, whose statement
+            // computes a number into the variable without making a Value.)
+            if (target.kind != ExprKind::Name || !stored_by_body_code(*a.value)) break;
             const Operand x = value(*a.value, false);
             emit({.op = Instr::Store, .x = x, .name = &target.as<Name>()});
             return !too_many_;

@@ -90,6 +90,26 @@ TEST_CASE("statements body code does not compile are handed to the tree walker w
     CHECK(assigns == 1);
 }
 
+TEST_CASE("x = v is stored by body code unless the walker computes v's number in place") {
+    Chunk c("def f(xs, d, k):\n"
+            "    a = xs[1:]\n"       // a slice: body code's value, stored
+            "    b = d['key']\n"     // a string key
+            "    e = [a, b]\n"       // a display
+            "    g = a\n"            // a variable
+            "    t = xs[k]\n"        // a list's number: the walker's statement
+            "    z = t * 2 + k\n"    // arithmetic: the walker's statement
+            "    return z\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    int stores = 0, stmts = 0;
+    for (const auto& in : code->code) {
+        stores += in.op == Op::Store;
+        stmts += in.op == Op::Stmt;
+    }
+    CHECK(stores == 4);
+    CHECK(stmts == 2);
+}
+
 TEST_CASE("a call as a statement is evaluated and its value dropped") {
     Chunk c("def f(xs):\n"
             "    xs.append(3)\n"
