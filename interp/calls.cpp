@@ -338,18 +338,23 @@ struct BackToPool {
 };
 
 // Deep recursion stops with an error before the native stack runs out.
-void check_call_depth(const Runtime& rt, const SourcePtr& call_source, Loc loc) {
+[[noreturn, gnu::noinline]] void call_too_deep(const Runtime& rt, const SourcePtr& call_source, Loc loc,
+                                               bool native_stack) {
     // While tracing, deep recursion is the tracer's limit (a recursion on a
     // dynamic condition traces both branches forever): the call runs eagerly.
     const TraceErrorKind depth_kind = rt.trace ? TraceErrorKind::TooDeep : TraceErrorKind::User;
-    if (rt.depth >= rt.options.max_call_depth)
-        throw Error("maximum recursion depth exceeded (more than " + std::to_string(rt.options.max_call_depth) +
-                        " nested calls)",
-                    call_source, loc)
-            .as(depth_kind);
-    char probe;
-    if (rt.stack_limit && &probe < rt.stack_limit)
+    if (native_stack)
         throw Error("maximum recursion depth exceeded: the native stack is exhausted", call_source, loc).as(depth_kind);
+    throw Error("maximum recursion depth exceeded (more than " + std::to_string(rt.options.max_call_depth) +
+                    " nested calls)",
+                call_source, loc)
+        .as(depth_kind);
+}
+// (inline, its errors out of line: every call runs it)
+[[gnu::always_inline]] inline void check_call_depth(const Runtime& rt, const SourcePtr& call_source, Loc loc) {
+    if (rt.depth >= rt.options.max_call_depth) [[unlikely]] call_too_deep(rt, call_source, loc, false);
+    char probe;
+    if (rt.stack_limit && &probe < rt.stack_limit) [[unlikely]] call_too_deep(rt, call_source, loc, true);
 }
 
 // The call's environment: the arguments bound to the parameters (positional,
