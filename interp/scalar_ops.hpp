@@ -31,8 +31,9 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     using B = stdlib::BinaryKind;
     namespace elem = stdlib::elem;
     const T x = as<T>(a), y = as<T>(b);
-    // (written in place: `out = Scalar::of_int(...)` copied dtype and weak as
-    // two byte stores, and the caller's 16-bit load of them waited for both)
+    // (the head written in place, as one 16-bit store: `out = Scalar::of_int(...)`
+    // copied dtype and weak as two byte stores, and the caller's 16-bit load
+    // of them waited for both)
     auto put = [&](T v) {
         out.set_head(rdt, rweak);
         if constexpr (std::is_floating_point_v<T>) out.f = static_cast<double>(v);

@@ -114,10 +114,7 @@ struct Scalar {
     void set_head(stdlib::DType d, bool w) {
         static_assert(sizeof(stdlib::DType) == 1 && std::endian::native == std::endian::little);
         static_assert(offsetof(Scalar, weak) == offsetof(Scalar, dtype) + 1);
-        uint16_t head = static_cast<uint16_t>(static_cast<uint8_t>(d) | (uint16_t{w} << 8));
-        // (opaque to GCC: with d and w in two registers it split this store
-        // into two byte stores again, and the copy's load waited for them)
-        asm("" : "+r"(head));
+        const uint16_t head = static_cast<uint16_t>(static_cast<uint8_t>(d) | (uint16_t{w} << 8));
         std::memcpy(reinterpret_cast<unsigned char*>(&dtype), &head, sizeof head);  // dtype, then weak
     }
     static Scalar of_bool(bool v) { return of_int(v ? 1 : 0, stdlib::DType::Bool); }
