@@ -69,9 +69,8 @@ def script(op, form, place):
         first = 2
         text = ["    " + l for l in text]
     line = first + marked
-    col = text[marked].index(f"{op}=" if f"{op}=" in text[marked] and f" {op} " not in text[marked] else f" {op} ") + 1
-    if f" {op} " in text[marked]:
-        col += 1  # (past the space before the operator)
+    at = text[marked].find(f" {op} ")  # `a op b`: the operator after the space; else `z op= b`
+    col = at + 2 if at >= 0 else text[marked].index(f"{op}=") + 1
     return "\n".join(body) + "\n", line, col
 
 

@@ -30,6 +30,12 @@ std::vector<Op> ops(const BodyCode& code) {
     for (const auto& in : code.code) out.push_back(in.op);
     return out;
 }
+
+int count_of(const BodyCode& code, Op op) {
+    int n = 0;
+    for (const auto& in : code.code) n += in.op == op;
+    return n;
+}
 }  // namespace
 
 TEST_CASE("a recursive function is jumps, arithmetic on its variables and calls into temporaries") {
@@ -81,13 +87,8 @@ TEST_CASE("statements body code does not compile are handed to the tree walker w
             "    return xs\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
-    int stmts = 0, assigns = 0;
-    for (const auto& in : code->code) {
-        stmts += in.op == Op::Stmt;
-        assigns += in.op == Op::Assign;
-    }
-    CHECK(stmts == 5);
-    CHECK(assigns == 1);
+    CHECK(count_of(*code, Op::Stmt) == 5);
+    CHECK(count_of(*code, Op::Assign) == 1);
 }
 
 TEST_CASE("x = v is stored by body code unless the walker computes v's number in place") {
@@ -101,13 +102,8 @@ TEST_CASE("x = v is stored by body code unless the walker computes v's number in
             "    return z\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
-    int stores = 0, stmts = 0;
-    for (const auto& in : code->code) {
-        stores += in.op == Op::Store;
-        stmts += in.op == Op::Stmt;
-    }
-    CHECK(stores == 4);
-    CHECK(stmts == 2);
+    CHECK(count_of(*code, Op::Store) == 4);
+    CHECK(count_of(*code, Op::Stmt) == 2);
 }
 
 TEST_CASE("a call as a statement is evaluated and its value dropped") {
@@ -136,9 +132,7 @@ TEST_CASE("loops and temporaries beyond what body code holds") {
     const BodyCode* deep = c.code(0);
     REQUIRE(deep != nullptr);
     CHECK(deep->loops == BodyCode::kMaxLoops);
-    int stmts = 0;
-    for (const auto& in : deep->code) stmts += in.op == Op::Stmt;
-    CHECK(stmts == 1);  // the fifth loop, run by the walker
+    CHECK(count_of(*deep, Op::Stmt) == 1);  // the fifth loop, run by the walker
     CHECK(c.code(1) == nullptr);  // the whole body is the walker's
     const BodyCode* args = c.code(2);
     REQUIRE(args != nullptr);  // a call with too many arguments is evaluated by the walker
