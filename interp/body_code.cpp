@@ -175,8 +175,27 @@ private:
         return {.kind = Operand::Const, .index = static_cast<uint16_t>(out_.consts.size() - 1)};
     }
 
+    // One statement's instructions; a simple statement that needs more
+    // temporaries or constants than fit is handed to the tree walker alone
+    // (a 15-item display of calls), not the whole body with it.
     bool statement(const Stmt& s) {
         emit({.op = Instr::Line, .loc = s.loc});
+        const size_t code_mark = out_.code.size(), consts_mark = out_.consts.size();
+        const int temps_mark = out_.temps;
+        if (!compiled(s)) return false;
+        if (!too_many_ || is_compound(s)) return true;
+        out_.code.resize(code_mark);
+        out_.consts.resize(consts_mark);
+        out_.temps = temps_mark;
+        too_many_ = false;
+        emit({.op = Instr::Stmt, .stmt = &s});
+        return true;
+    }
+    static bool is_compound(const Stmt& s) {
+        return s.kind == StmtKind::If || s.kind == StmtKind::For || s.kind == StmtKind::While;
+    }
+
+    bool compiled(const Stmt& s) {
         temps_ = 0;
         switch (s.kind) {
         case StmtKind::If: return if_statement(s.as<If>());
@@ -195,7 +214,7 @@ private:
             const Return& r = s.as<Return>();
             Operand x = r.value ? value(*r.value, true) : constant(Value::none());
             emit({.op = Instr::Return, .x = x});
-            return !too_many_;
+            return true;
         }
         case StmtKind::Expr: {
             // A call's value dropped (`xs.append(v)`, `f(x)`): what exec_expr_stmt does
@@ -205,7 +224,7 @@ private:
             const uint16_t t = new_temp();
             into(e, t);
             emit({.op = Instr::Discard, .dst = t});
-            return !too_many_;
+            return true;
         }
         case StmtKind::AugAssign: {
             const AugAssign& a = s.as<AugAssign>();
@@ -213,7 +232,7 @@ private:
                 !(plain_operand(*a.value) || plain_binary(*a.value) || has_direct_call(*a.value)))
                 break;
             emit({.op = Instr::AugStore, .x = value(*a.value, true), .stmt = &s});
-            return !too_many_;
+            return true;
         }
         case StmtKind::Assign: {
             const Assign& a = s.as<Assign>();
@@ -223,7 +242,7 @@ private:
             if (target.kind == ExprKind::Tuple || target.kind == ExprKind::List) {
                 const Operand x = value(*a.value, false);
                 emit({.op = Instr::Assign, .x = x, .expr = &target});
-                return !too_many_;
+                return true;
             }
             // `x = v`, v a call, a variable, a literal or a display: v by body code, stored.
             // (Arithmetic and items stay with the walker, whose statement
@@ -231,7 +250,7 @@ private:
             if (target.kind != ExprKind::Name || !stored_by_body_code(*a.value)) break;
             const Operand x = value(*a.value, false);
             emit({.op = Instr::Store, .x = x, .name = &target.as<Name>()});
-            return !too_many_;
+            return true;
         }
         default: break;
         }

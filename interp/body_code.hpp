@@ -34,8 +34,8 @@ namespace tg::interp {
 struct FunctionFacts;
 
 struct BodyCode {
-    // Temporaries one frame of body code holds (on the native stack); a body
-    // with a statement that needs more runs on the tree walker.
+    // Temporaries one frame of body code holds (on the native stack); a
+    // statement that needs more is handed to the tree walker.
     static constexpr int kMaxTemps = 8;
     // `for` loops nested in one body code (their counters are on the native
     // stack); a deeper one is handed to the tree walker.

@@ -31,13 +31,27 @@ SignatureCheck::SignatureCheck(std::string_view text, ArityWording wording) : wo
     const std::optional<CallSignature> s = parse_signature(text);
     if (!s) throw Error("internal error: a builtin's signature does not parse: " + std::string(text));
     signature_ = *s;
-    for (size_t n = 0; n < 64; ++n)
-        if (!bind_arguments(signature_, n, {}, wording, {})) plain_counts_ |= uint64_t(1) << n;
 }
+
+SignatureCheck::SignatureCheck(const SignatureCheck& o)
+    : signature_(o.signature_), wording_(o.wording_), known_(o.known_.load(std::memory_order_relaxed)),
+      fits_(o.fits_.load(std::memory_order_relaxed)) {}
 
 void SignatureCheck::operator()(const CallArgs& args) const {
     const size_t n = args.positional.size();
-    if (!args.keywords.empty() || n >= 64 || !(plain_counts_ >> n & 1)) check_arguments(signature_, args, wording_);
+    if (args.keywords.empty() && n < 64) {
+        const uint64_t bit = uint64_t(1) << n;
+        if (known_.load(std::memory_order_relaxed) & bit) {
+            if (fits_.load(std::memory_order_relaxed) & bit) return;
+        } else if (!bind_arguments(signature_, n, {}, wording_, {})) {
+            fits_.fetch_or(bit, std::memory_order_relaxed);  // (before known_: a thread that sees known_ alone binds again)
+            known_.fetch_or(bit, std::memory_order_relaxed);
+            return;
+        } else {
+            known_.fetch_or(bit, std::memory_order_relaxed);
+        }
+    }
+    check_arguments(signature_, args, wording_);
 }
 
 void check_arguments(std::string_view signature, const CallArgs& args) {

@@ -463,6 +463,9 @@ struct BoundMethodObj {
 // tuple keeps its items on the heap as a vector does.
 using TupleItems = boost::container::small_vector<Value, 2>;
 struct TupleObj {
+    // (user-provided: make_shared of an aggregate zero-fills the object
+    // first, a `rep stos` per tuple made)
+    TupleObj() {}
     TupleItems items;
     stdlib::Charge charge;
 };

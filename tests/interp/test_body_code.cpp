@@ -133,7 +133,10 @@ TEST_CASE("loops and temporaries beyond what body code holds") {
     REQUIRE(deep != nullptr);
     CHECK(deep->loops == BodyCode::kMaxLoops);
     CHECK(count_of(*deep, Op::Stmt) == 1);  // the fifth loop, run by the walker
-    CHECK(c.code(1) == nullptr);  // the whole body is the walker's
+    const BodyCode* wide = c.code(1);
+    REQUIRE(wide != nullptr);  // the statement that needs more temporaries is the walker's, alone
+    CHECK(ops(*wide) == std::vector<Op>{Op::Line, Op::Stmt, Op::End});
+    CHECK(wide->temps <= BodyCode::kMaxTemps);
     const BodyCode* args = c.code(2);
     REQUIRE(args != nullptr);  // a call with too many arguments is evaluated by the walker
     CHECK(ops(*args) == std::vector<Op>{Op::Line, Op::Eval, Op::Return, Op::End});

@@ -83,6 +83,12 @@ CASES = {
     "unpack_into_item_of_number": ["n = 5", "a, n[0] = pair(1, 2)"],
     "unpack_list_target": ["[a, b] = [one(1)]"],
     "store_to_outer": ["def inner():", "    z = one(1)", "    return z", "return inner() + one('a')"],
+    # a statement that needs more temporaries than body code holds is the walker's alone
+    "error_in_wide_display": ["z = [one(1), one(2), one(3), one(4), one(5), one(6), one(7), one(8), one('a')]"],
+    "error_after_wide_statement": [
+        "z = [one(1), one(2), one(3), one(4), one(5), one(6), one(7), one(8), one(9)]",
+        "w = one(z[0]) + 'a'",
+    ],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
         "    for b in range(1):",
