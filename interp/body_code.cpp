@@ -8,7 +8,8 @@
 // arithmetic `fib(n - 1) + fib(n - 2)`, or in a tuple or list display); a
 // comparison or an arithmetic operation on two variables or literals,
 // `x is None`, `name op= v`, `x = v` (stored_by_body_code), an unpacking
-// `a, b = v`, and any call as a statement; a literal or a tuple display of
+// `a, b = v`, a method call on a variable (method_call_syntax), and any
+// call as a statement; a literal or a tuple display of
 // literals is a constant, made once. Everything else is handed to the tree
 // walker whole: another statement as a Stmt instruction, another
 // expression as an Eval instruction. So a statement runs exactly as exec
@@ -19,6 +20,7 @@
 #include <limits>
 
 #include "interp/control.hpp"
+#include "interp/method_signatures.hpp"
 #include "interp/runtime.hpp"
 #include "interp/target_indices.hpp"
 
@@ -59,6 +61,21 @@ bool has_direct_call(const Expr& e) {
 bool in_place_name(const Name& n) {
     return (n.scope == Scope::Local || n.scope == Scope::Global) && n.slot >= 0 &&
            n.slot <= std::numeric_limits<uint16_t>::max();
+}
+
+// `x.name(a, b)`: x a variable read in place, name a list, dict, set, str
+// or tensor method, no keyword, no `*`. (Any other attribute call is the
+// walker's: it looks the attribute up before the arguments.)
+bool method_call_syntax(const Expr& e) {
+    if (e.kind != ExprKind::Call) return false;
+    const Call& c = e.as<Call>();
+    if (c.callee->kind != ExprKind::Attribute || !c.keywords.empty() || c.unpacks ||
+        c.args.size() + 1 >= BodyCode::kMaxTemps)
+        return false;
+    const Attribute& at = c.callee->as<Attribute>();
+    if (at.value->kind != ExprKind::Name || !in_place_name(at.value->as<Name>())) return false;
+    const MethodIds ids = method_ids_of(at);
+    return std::ranges::any_of(ids.index, [](int8_t i) { return i >= 0; });
 }
 
 // A variable read in place or a number literal.
@@ -396,6 +413,27 @@ private:
                 into(*arg, a);
             }
             emit({.op = Instr::Call, .dst = t, .expr = &e});
+        } else if (method_call_syntax(e)) {
+            // The receiver read (and held: what the method is decided by),
+            // then the arguments; a receiver without the method (a module,
+            // a value of another kind) hands the whole call to the walker,
+            // which looks its attribute up before the arguments.
+            const Call& c = e.as<Call>();
+            const size_t receiver =
+                emit({.op = Instr::MethodReceiver, .dst = t, .x = value(*c.callee->as<Attribute>().value, true), .expr = &e});
+            for (const auto& arg : c.args) {
+                const uint16_t a = new_temp();
+                into(*arg, a);
+            }
+            // (`xs.append(v)` on a local variable: MethodCall appends in place itself)
+            const Attribute& at = c.callee->as<Attribute>();
+            const Name& recv = at.value->as<Name>();
+            const bool local_append = at.attr == "append" && c.args.size() == 1 && recv.scope == Scope::Local;
+            emit({.op = Instr::MethodCall, .dst = t, .expr = &e, .name = local_append ? &recv : nullptr});
+            const size_t over = emit({.op = Instr::Jump});
+            patch(receiver, here());
+            emit({.op = Instr::Eval, .dst = t, .expr = &e});
+            patch(over, here());
         } else if ((e.kind == ExprKind::Tuple || e.kind == ExprKind::List) && has_direct_call(e)) {
             for (const auto& x : sequence_items(e)) {
                 const uint16_t a = new_temp();

@@ -58,6 +58,9 @@ struct BodyCode {
             Copy,        // temps[dst] = x
             Binary,      // temps[dst] = x <expr's operator> y
             Call,        // temps[dst] = temps[dst](temps[dst + 1 ...]), `call`'s arguments (the callee held in temps[dst])
+            MethodReceiver,  // temps[dst] = x, the receiver of the method call `expr`; to `target` when x has no such method
+            MethodCall,  // temps[dst] = the method call `expr` on temps[dst] (from MethodReceiver) with temps[dst + 1 ...];
+                         // `name`: it is `name.append(v)`, name a local variable
             Store,       // the variable `name` = x
             Assign,      // the unpacking target `expr` (`a, b = ...`) = x, as assign() stores it
             AugStore,    // `stmt` (`name op= v`) with v's value x
@@ -84,7 +87,7 @@ struct BodyCode {
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
         const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, ForRange, ForIter
-        const lang::Name* name = nullptr;  // Store, ForRangeNext
+        const lang::Name* name = nullptr;  // Store, ForRangeNext, MethodCall
         lang::Loc loc{};                   // Line, CountLine, the For*Next, the Jump*On* (where a truth error is)
     };
 

@@ -152,10 +152,7 @@ private:
 }  // namespace
 
 Value Evaluator::call_method(const Call& c, const Attribute& at) {
-    // list, dict and set methods change the variable they are called on (copy-on-write)
     const MethodIds ids = method_ids_of(at);  // what the name is, looked up when it was resolved
-    const std::optional<Method> list_method = ids.of(MethodOf::List), dict_method = ids.of(MethodOf::Dict),
-                                set_method = ids.of(MethodOf::Set);
     // A method that changes its receiver walks to it again after the
     // arguments: the receiver's indices are evaluated once, before both.
     std::optional<TargetIndices> indices;
@@ -180,6 +177,28 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             a.keywords.push_back({k.name, k.loc});
         }
     };
+    const std::optional<MethodOf> kind = method_kind(ids, recv);
+    if (!kind) {  // an attribute (a module's function, a bound method), looked up before the arguments
+        indices.reset();
+        Value callee = attribute_of(recv, at);
+        MethodArgs a;
+        args(a, true);
+        return call(callee, a.view(at.loc), source());
+    }
+    if (!ids.changes(*kind)) indices.reset();  // nothing walks to the receiver again
+    MethodArgs a;
+    args(a, *kind == MethodOf::Dict || *kind == MethodOf::Str || *kind == MethodOf::Tensor || at.attr == "sort");
+    return apply_method(at, ids, *kind, recv, scratch, indices, a.view(at.loc));
+}
+
+// The method of `kind` that `ids` names, called on `recv` with its
+// arguments evaluated. List, dict and set methods that change their
+// receiver change the variable or item `at.value` (walked to again now,
+// with `indices`: the receiver's, evaluated before the arguments),
+// in place (copy-on-write): `recv` and `scratch` are let go first.
+Value Evaluator::apply_method(const Attribute& at, const MethodIds& ids, MethodOf kind, Value& recv, Value& scratch,
+                              std::optional<TargetIndices>& indices, const CallArgs& args) {
+    const Method m = *ids.of(kind);
     auto located = [&](auto&& fn) -> Value {
         this->at(at.loc);
         try {
@@ -193,43 +212,24 @@ Value Evaluator::call_method(const Call& c, const Attribute& at) {
             throw;
         }
     };
-    const bool is_dict = dict_method && recv.is(Kind::Dict), is_set = set_method && recv.is(Kind::Set);
-    const bool changes_receiver = (list_method && recv.is(Kind::List)) || is_dict || is_set;
-    if (!changes_receiver) indices.reset();  // nothing walks to the receiver again
-    if (changes_receiver) {
-        MethodArgs a;
-        args(a, is_dict || at.attr == "sort");
-        const bool mutates = ids.changes(is_dict ? MethodOf::Dict : is_set ? MethodOf::Set : MethodOf::List);
-        Value* target = mutates ? lvalue(*at.value) : nullptr;
-        indices.reset();  // (a sort's key runs code: it must not see them)
-        if (!target) {
-            target = &recv;  // (a copy already: what the method changes is dropped with it)
-        } else {
-            // The variable's list is changed in place, not copied first
-            // (copy-on-write): no other reference may be held here, neither
-            // the receiver nor the value `d["a"]` was evaluated into.
-            recv = Value();
-            scratch = Value();
-        }
-        return located([&] {
-            if (is_dict) return call_dict_method(rt_, *dict_method, *target, a.view(at.loc));
-            if (is_set) return call_set_method(rt_, *set_method, *target, a.view(at.loc));
-            return call_list_method(rt_, *list_method, *target, a.view(at.loc));
-        });
+    if (kind == MethodOf::Str) return located([&] { return call_string_method(rt_, m, recv, args); });
+    if (kind == MethodOf::Tensor) return located([&] { return call_tensor_method(rt_, m, recv, args); });
+    Value* target = ids.changes(kind) ? lvalue(*at.value) : nullptr;
+    indices.reset();  // (a sort's key runs code: it must not see them)
+    if (!target) {
+        target = &recv;  // (a copy already: what the method changes is dropped with it)
+    } else {
+        // The variable's list is changed in place, not copied first
+        // (copy-on-write): no other reference may be held here, neither
+        // the receiver nor the value `d["a"]` was evaluated into.
+        recv = Value();
+        scratch = Value();
     }
-    const std::optional<Method> str_method = ids.of(MethodOf::Str), tensor_method = ids.of(MethodOf::Tensor);
-    if ((str_method && recv.is(Kind::Str)) || (tensor_method && recv.is_tensor())) {
-        MethodArgs a;
-        args(a, true);
-        return located([&] {
-            return recv.is(Kind::Str) ? call_string_method(rt_, *str_method, recv, a.view(at.loc))
-                                      : call_tensor_method(rt_, *tensor_method, recv, a.view(at.loc));
-        });
-    }
-    Value callee = attribute_of(recv, at);
-    MethodArgs a;
-    args(a, true);
-    return call(callee, a.view(at.loc), source());
+    return located([&] {
+        if (kind == MethodOf::Dict) return call_dict_method(rt_, m, *target, args);
+        if (kind == MethodOf::Set) return call_set_method(rt_, m, *target, args);
+        return call_list_method(rt_, m, *target, args);
+    });
 }
 
 Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr& call_source) {

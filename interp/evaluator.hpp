@@ -41,6 +41,8 @@ struct TracedWhile;  // autograph_loops.cpp: a `while` loop traced as it runs
 struct EvaluatedArgs;  // star_args.hpp: the arguments evaluated at a call site
 class Iterable;        // control.hpp: the items a `for` loop goes through
 struct BodyCode;       // body_code.hpp: a function body compiled to instructions
+struct MethodIds;      // method_signatures.hpp: what a method's name is, per kind
+enum class MethodOf : uint8_t;
 
 // While tracing, `break` / `continue` of the innermost loop that may or may
 // not have happened (symbolic bools; static False otherwise).
@@ -414,6 +416,9 @@ private:
     // A call's arguments with `*xs` and `**d` unpacked; `fn` names the callee in errors (interp/star_args.cpp).
     void eval_unpacking_args(const lang::Call& c, EvaluatedArgs& a, const std::string& fn);
     Value call_method(const lang::Call& c, const lang::Attribute& a);
+    // call_method's call once the receiver (of a kind that has the method) and the arguments are evaluated.
+    Value apply_method(const lang::Attribute& at, const MethodIds& ids, MethodOf kind, Value& recv, Value& scratch,
+                       std::optional<TargetIndices>& indices, const CallArgs& args);
     Value call_function(const FunctionObj& fn, const CallArgs& args, const lang::SourcePtr& call_source);
     Value call_direct(const lang::Call& c, const FunctionObj& fn);
     // Body code's call `c` of `callee` with its arguments evaluated (moved out of `args`).

@@ -173,6 +173,20 @@ MethodIds method_ids_of(const lang::Attribute& a) {
     return method_ids(a.attr);
 }
 
+std::optional<MethodOf> method_kind(const MethodIds& ids, const Value& recv) {
+    MethodOf k;
+    switch (recv.kind()) {
+    case Kind::List: k = MethodOf::List; break;
+    case Kind::Dict: k = MethodOf::Dict; break;
+    case Kind::Set: k = MethodOf::Set; break;
+    case Kind::Str: k = MethodOf::Str; break;
+    case Kind::Tensor: k = MethodOf::Tensor; break;
+    default: return std::nullopt;
+    }
+    if (!ids.of(k)) return std::nullopt;
+    return k;
+}
+
 void check_method_arguments(Method m, const CallArgs& args) {
     signatures(m.of)[m.index](args);
 }

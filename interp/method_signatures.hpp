@@ -22,6 +22,7 @@
 namespace tg::interp {
 
 struct CallArgs;
+class Value;
 
 enum class MethodOf : uint8_t { List, Dict, Str, Set, Tensor, Graph };
 inline constexpr MethodOf kMethodKinds[] = {MethodOf::List, MethodOf::Dict,   MethodOf::Str,
@@ -68,6 +69,11 @@ MethodIds method_ids(std::string_view name);
 // attribute it did not see.
 std::unique_ptr<lang::ExprCode> method_code(std::string_view name);
 MethodIds method_ids_of(const lang::Attribute& a);
+
+// The kind whose method `ids` names, when `recv` is of that kind (a list,
+// dict, set, str or tensor that has the method); none otherwise (then
+// `recv.name` is an attribute: a module's function, a bound method...).
+std::optional<MethodOf> method_kind(const MethodIds& ids, const Value& recv);
 
 // Throws an unlocated Error when `args` do not fit method `m` (its arity,
 // keywords, a missing argument; bind_arguments' messages).

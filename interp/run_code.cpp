@@ -7,6 +7,8 @@
 #include "interp/control.hpp"
 #include "interp/dispatch.hpp"
 #include "interp/evaluator.hpp"
+#include "interp/method_signatures.hpp"
+#include "interp/target_indices.hpp"
 #include "interp/scalar_code.hpp"
 #include "interp/scalar_ops.hpp"
 
@@ -68,7 +70,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
         &&line,          &&count_line, &&stmt,            &&eval,         &&copy,     &&binary,
-        &&call,          &&store,      &&assign_to,       &&aug_store,    &&discard,  &&ret,
+        &&call,          &&method_receiver, &&method_call, &&store,      &&assign_to,       &&aug_store,    &&discard,  &&ret,
         &&jump,          &&jump_on_truth, &&compare,      &&jump_on_compare, &&jump_on_none, &&sequence,
         &&for_range,     &&for_iter,   &&for_range_next,  &&for_iter_next, &&for_step, &&for_end,
         &&end};
@@ -175,6 +177,43 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         {
             Value r = call_evaluated(c, temps[in->dst], std::span<Value>(temps + in->dst + 1, c.args.size()));
             // the callee and the arguments let go (moved into a frame, or passed to a builtin)
+            for (size_t i = 0; i <= c.args.size(); ++i) release(static_cast<uint16_t>(in->dst + i));
+            new (temps + in->dst) Value(std::move(r));
+        }
+        TG_NEXT();
+    }
+    method_receiver: {
+        // What call_method decides by the receiver's value (read as eval reads it)
+        const Value& r = read(in->x);
+        if (!method_kind(method_ids_of(in->expr->as<Call>().callee->as<Attribute>()), r)) TG_JUMP(in->target);
+        new (temps + in->dst) Value(r);
+        TG_NEXT();
+    }
+    method_call: {
+        // What call_method does once the receiver and the arguments are evaluated.
+        const Call& c = in->expr->as<Call>();
+        check_stack(c.loc);
+        const Attribute& at = c.callee->as<Attribute>();
+        if (in->name) {  // `xs.append(v)`, xs a local: what call_list_method's append does, v moved in
+            Value& list = f_->env->slots[in->name->slot];
+            if (list.is(Kind::List)) {
+                release(in->dst);  // (the receiver's copy let go first: the list is not copied)
+                try {
+                    list.list_mut().push_back(std::move(temps[in->dst + 1]));
+                } catch (const stdlib::LimitError& err) {
+                    limit_error(err, at.loc);
+                }
+                release(in->dst + 1);
+                new (temps + in->dst) Value(Value::none());
+                TG_NEXT();
+            }
+        }
+        {
+            const MethodIds ids = method_ids_of(at);
+            Value scratch;
+            std::optional<TargetIndices> no_indices;  // (a variable's method: none)
+            Value r = apply_method(at, ids, *method_kind(ids, temps[in->dst]), temps[in->dst], scratch, no_indices,
+                                   CallArgs{std::span<const Value>(temps + in->dst + 1, c.args.size()), {}, {}, at.loc});
             for (size_t i = 0; i <= c.args.size(); ++i) release(static_cast<uint16_t>(in->dst + i));
             new (temps + in->dst) Value(std::move(r));
         }

@@ -31,15 +31,20 @@ public:
     Value run();
 
 private:
+    // What runs the method of `name` (looked up once per method, by run).
+    using Handler = Value (*)(StringMethod&);
+    static Handler handler_for(std::string_view name);
+
+private:
     Runtime& rt_;
     Method method_;
-    std::string name_;
+    std::string_view name_;  // (the method table's: a copy per call was a tenth of `s.upper()`)
     const Value& self_;
     const CallArgs& args_;
 
-    [[noreturn]] void fail(const std::string& msg) const { throw Error(name_ + ": " + msg); }
+    [[noreturn]] void fail(const std::string& msg) const { throw Error(std::string(name_) + ": " + msg); }
     const std::string& self() const {
-        if (self_.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
+        if (self_.sym_str()) unsupported_in_graph("`" + std::string(name_) + "` of a string that shows traced tensor values");
         return self_.text();
     }
     void arity(size_t lo, size_t hi) const {
@@ -63,7 +68,7 @@ private:
                 fail("unknown keyword argument `" + std::string(k.name) + "`");
     }
     const std::string& str_arg(const Value& v, std::string_view what) const {
-        if (v.sym_str()) unsupported_in_graph("`" + name_ + "` of a string that shows traced tensor values");
+        if (v.sym_str()) unsupported_in_graph("`" + std::string(name_) + "` of a string that shows traced tensor values");
         if (!v.is(Kind::Str))
             fail("argument `" + std::string(what) + "` must be a str, not " + std::string(kind_name(v.kind())));
         return v.text();

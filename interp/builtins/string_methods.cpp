@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <vector>
 
 #include "interp/dispatch.hpp"
 #include "interp/error.hpp"
@@ -24,25 +25,40 @@ Value StringMethod::run() {
     check_method_arguments(method_, args_);  // what each takes: interp/method_signatures.cpp
     // every method reads its string once (the limits act by work, stdlib/budget.hpp)
     if (self_.is(Kind::Str) && !self_.sym_str()) stdlib::spend_work(static_cast<int64_t>(self_.text().size()));
-    if (name_ == "join") return join();
-    if (name_ == "split") return split();
-    if (name_ == "strip") return strip(true, true);
-    if (name_ == "lstrip") return strip(true, false);
-    if (name_ == "rstrip") return strip(false, true);
-    if (name_ == "replace") return replace();
-    if (name_ == "startswith") return affix(true);
-    if (name_ == "endswith") return affix(false);
-    if (name_ == "format") return format();
-    if (name_ == "find" || name_ == "rfind" || name_ == "index" || name_ == "rindex" || name_ == "count") return search();
-    if (name_ == "isupper" || name_ == "islower" || name_ == "istitle") return case_test();
-    if (name_.rfind("is", 0) == 0) return predicate();
-    if (name_ == "zfill") return zfill();
-    if (name_ == "center" || name_ == "ljust" || name_ == "rjust") return pad();
-    if (name_ == "partition" || name_ == "rpartition") return partition(name_[0] == 'r');
-    if (name_ == "removeprefix" || name_ == "removesuffix") return remove_affix(name_ == "removeprefix");
-    if (name_ == "splitlines") return splitlines();
-    if (name_ == "rsplit") return rsplit();
-    return recase();  // upper, lower, casefold, capitalize, title, swapcase
+    // (each method's handler looked up by its index once per process: comparing
+    // the name with each method's was most of `s.upper()`)
+    static const std::vector<Handler> handlers = [] {
+        std::vector<Handler> out;
+        for (std::string_view name : method_names(MethodOf::Str)) out.push_back(handler_for(name));
+        return out;
+    }();
+    return handlers[method_.index](*this);
+}
+
+StringMethod::Handler StringMethod::handler_for(std::string_view name) {
+    using M = StringMethod;
+    if (name == "join") return [](M& m) { return m.join(); };
+    if (name == "split") return [](M& m) { return m.split(); };
+    if (name == "strip") return [](M& m) { return m.strip(true, true); };
+    if (name == "lstrip") return [](M& m) { return m.strip(true, false); };
+    if (name == "rstrip") return [](M& m) { return m.strip(false, true); };
+    if (name == "replace") return [](M& m) { return m.replace(); };
+    if (name == "startswith") return [](M& m) { return m.affix(true); };
+    if (name == "endswith") return [](M& m) { return m.affix(false); };
+    if (name == "format") return [](M& m) { return m.format(); };
+    if (name == "find" || name == "rfind" || name == "index" || name == "rindex" || name == "count")
+        return [](M& m) { return m.search(); };
+    if (name == "isupper" || name == "islower" || name == "istitle") return [](M& m) { return m.case_test(); };
+    if (name.rfind("is", 0) == 0) return [](M& m) { return m.predicate(); };
+    if (name == "zfill") return [](M& m) { return m.zfill(); };
+    if (name == "center" || name == "ljust" || name == "rjust") return [](M& m) { return m.pad(); };
+    if (name == "partition") return [](M& m) { return m.partition(false); };
+    if (name == "rpartition") return [](M& m) { return m.partition(true); };
+    if (name == "removeprefix") return [](M& m) { return m.remove_affix(true); };
+    if (name == "removesuffix") return [](M& m) { return m.remove_affix(false); };
+    if (name == "splitlines") return [](M& m) { return m.splitlines(); };
+    if (name == "rsplit") return [](M& m) { return m.rsplit(); };
+    return [](M& m) { return m.recase(); };  // upper, lower, casefold, capitalize, title, swapcase
 }
 
 // find, rfind, index, rindex (the first / last position of sub, in
@@ -138,7 +154,7 @@ const std::string* StringMethod::split_args(int64_t& maxsplit) const {
     arity(0, 2);
     const std::string* sep = optional_str(arg(0, "sep"), "sep");
     maxsplit = -1;
-    if (const Value* m = arg(1, "maxsplit")) maxsplit = to_int(*m, name_ + ": argument `maxsplit`");
+    if (const Value* m = arg(1, "maxsplit")) maxsplit = to_int(*m, std::string(name_) + ": argument `maxsplit`");
     if (sep && sep->empty()) fail("empty separator");
     return sep;
 }
@@ -206,7 +222,7 @@ Value StringMethod::replace() {
     const std::string& s = self();
     const std::string& from = str_arg(args_.positional[0], "old");
     const std::string& to = str_arg(args_.positional[1], "new");
-    int64_t count = args_.positional.size() == 3 ? to_int(args_.positional[2], name_ + ": argument `count`") : -1;
+    int64_t count = args_.positional.size() == 3 ? to_int(args_.positional[2], std::string(name_) + ": argument `count`") : -1;
     // the result's size, checked against the memory limit before it is built
     size_t found = 0;
     if (from.empty()) found = s.size() + 1;

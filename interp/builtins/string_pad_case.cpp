@@ -37,7 +37,7 @@ bool StringMethod::bounds(size_t i, size_t& lo, size_t& hi) const {
     auto index = [&](size_t k, const char* what, int64_t dflt) {
         const Value* v = arg(k, what);
         if (!v || v->is(Kind::None)) return dflt;
-        int64_t x = to_int(*v, name_ + ": argument `" + what + "`");
+        int64_t x = to_int(*v, std::string(name_) + ": argument `" + what + "`");
         if (x < 0) x = std::max<int64_t>(x + n, 0);
         return x;
     };
@@ -58,7 +58,7 @@ Value StringMethod::pad() {
     arity(0, 2);
     const Value* w = arg(0, "width");
     if (!w) fail("missing argument `width`");
-    const int64_t width = to_int(*w, name_ + ": argument `width`");
+    const int64_t width = to_int(*w, std::string(name_) + ": argument `width`");
     std::string fill = " ";
     if (const Value* f = arg(1, "fillchar")) {
         fill = str_arg(*f, "fillchar");

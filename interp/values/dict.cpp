@@ -23,6 +23,10 @@ std::string kind_desc(const Value& v) {
 }
 
 DictKey dict_key(const Runtime& rt, const Value& k, KeyUse use) {
+    // a string or an int first (almost every key): neither shows traced values
+    if (const auto* obj = k.str_obj()) return DictKey(*obj);
+    if (const Scalar* s = k.scalar(); s && stdlib::is_int(s->dtype) && s->dtype != stdlib::DType::Bool)
+        return DictKey::of_int(s->i);
     if (k.sym_str() || (k.is_symbolic() && k.tensor_type().shape.rank() == 0)) {
         const std::string msg = std::string(use == KeyUse::DictKey ? "a dict key" : "a set element") +
                                 " must be static inside a @graph function, but this one depends on the contents of a tensor";

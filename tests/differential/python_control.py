@@ -10,8 +10,8 @@ statements in the same order, each operand evaluated once and in order,
 loops left by `break`, `continue` and `return` at any depth, conditions
 built of `and` / `or` / `not` / `is None` short-circuiting as Python's,
 calls (recursive too) with their arguments, `name op= v`, unpacking and
-appends. Each program is Python and tg at once: a few functions over ints
-and a local list, their bodies drawn at random from those statement and
+appends and other method calls. Each program is Python and tg at once: a
+few functions over ints and a local list, dict and string, their bodies drawn at random from those statement and
 expression forms, and calls of them printed. Values stay small (every
 stored number is taken modulo M) and no division can be by zero, so no
 program fails; each must print exactly what CPython prints. On a mismatch
@@ -58,8 +58,12 @@ class Gen:
             return "xs[%s %% len(xs)]" % self.expr(depth + 1)
         if c < 0.9:
             return "%s(%s, %s)" % (r.choice(["max", "min"]), self.expr(depth + 1), self.expr(depth + 1))
-        if c < 0.94:
+        if c < 0.92:
             return "len(xs)"
+        if c < 0.94:  # a method's value (body code's MethodReceiver / MethodCall), its argument may call
+            return self.r.choice(["xs.count(%s %% 7)" % self.expr(depth + 1),
+                                  "d.get(%s %% 5, %s)" % (self.expr(depth + 1), self.expr(depth + 1)),
+                                  "len(s.split(\",\"))", "s.count(\"a\")", "len(d.keys())"])
         return "(%s if %s else %s)" % (self.expr(depth + 1), self.cond(depth + 1), self.expr(depth + 1))
 
     def call(self, depth):
@@ -90,7 +94,7 @@ class Gen:
     def statement(self, ind, depth):
         r = self.r
         p = " " * ind
-        forms = ["assign", "assign", "aug", "swap", "append", "opt", "call"]
+        forms = ["assign", "assign", "aug", "swap", "append", "opt", "call", "method"]
         if not self.loop_vars and depth < 2:
             forms.append("print")  # (not in loops: a function called in a loop would print too much)
         if depth < 3:
@@ -109,6 +113,14 @@ class Gen:
             return ["%sv, w = w, (v + %s) %% %d" % (p, self.expr(), M)]
         if f == "append":
             return ["%sif len(xs) < 40:" % p, "%s    xs.append(%s %% %d)" % (p, self.expr(), M)]
+        if f == "method":  # a list, dict or str method on a local, changing it or not
+            return r.choice([
+                ["%sif len(xs) < 40:" % p, "%s    xs.insert(%s %% 4, %s %% %d)" % (p, self.expr(), self.expr(), M)],
+                ["%sif len(xs) > 3:" % p, "%s    v = xs.pop() %% %d" % (p, M)],
+                ["%sd.setdefault(%s %% 5, %s %% %d)" % (p, self.expr(), self.expr(), M)],
+                ["%sw = d.pop(%s %% 5, w) %% %d" % (p, self.expr(), M)],
+                ["%ss = \",\".join(s.split(\",\")[:3]) + s[:1].upper().lower()" % p],
+            ])
         if f == "opt":
             return ["%sopt = %s" % (p, r.choice(["None", "%s %% %d" % (self.expr(), M)]))]
         if f == "print":
@@ -160,7 +172,8 @@ class Gen:
         lines = ["def %s(%s):" % (name, ", ".join(params))]
         if arity < 2:
             lines.append("    b = 3")
-        lines += ["    v = a %% %d" % M, "    w = 1", "    xs = [a % 7, 2, 3]", "    opt = None"]
+        lines += ["    v = a %% %d" % M, "    w = 1", "    xs = [a % 7, 2, 3]", "    opt = None",
+                  "    d = {0: 1, 2: a %% %d}" % M, "    s = \"ab,a\""]
         lines += self.block(4, 0, self.r.randint(2, 7))
         lines.append("    return (v + w * 3 + len(xs) + xs[-1]) %% %d" % M)
         return lines

@@ -112,9 +112,30 @@ TEST_CASE("a call as a statement is evaluated and its value dropped") {
             "    print(xs)\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
-    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::Eval, Op::Discard,               // a method: the walker's eval
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::MethodReceiver, Op::Copy, Op::MethodCall, Op::Jump,  // a method
+                                        Op::Eval, Op::Discard,  // (its receiver without the method: the walker's eval)
                                         Op::Line, Op::Eval, Op::Copy, Op::Call, Op::Discard,  // a builtin: its name, xs
                                         Op::End});
+}
+
+TEST_CASE("a method call on a variable is body code; other attribute calls are the walker's") {
+    Chunk c("def f(xs, s, m):\n"
+            "    xs.append(s.upper())\n"  // append on a local: MethodCall appends itself
+            "    n = xs.count(1)\n"
+            "    t = m.floor(2.5)\n"         // not a method of any kind: the walker's
+            "    u = xs[0].upper()\n"        // a receiver that is not a variable: the walker's
+            "    return s.split(',', maxsplit=1)\n");  // a keyword: the walker's
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(count_of(*code, Op::MethodReceiver) == 3);
+    CHECK(count_of(*code, Op::MethodCall) == 3);
+    int appends = 0;
+    for (const auto& in : code->code) {
+        if (in.op == Op::MethodReceiver) CHECK(code->code[in.target].op == Op::Eval);  // its fallback
+        if (in.op == Op::MethodCall && in.name) ++appends;
+    }
+    CHECK(appends == 1);
+    CHECK(count_of(*code, Op::Eval) == 3 + 3);  // the fallbacks, and m.floor, xs[0].upper, s.split
 }
 
 TEST_CASE("loops and temporaries beyond what body code holds") {

@@ -89,6 +89,15 @@ CASES = {
         "z = [one(1), one(2), one(3), one(4), one(5), one(6), one(7), one(8), one(9)]",
         "w = one(z[0]) + 'a'",
     ],
+    # method calls on a variable (MethodReceiver, MethodCall)
+    "method_undefined_receiver": ["z = later.append(1)", "later = []"],
+    "method_receiver_before_argument": ["z = later.append(other)", "later = []", "other = 1"],
+    "method_undefined_argument": ["xs = []", "xs.append(later)", "later = 1"],
+    "method_error_in_argument": ["xs = []", "xs.append(one('a'))"],
+    "method_of_another_kind": ["xs = [1]", "z = xs.upper()"],
+    "method_on_number": ["n = 5", "n.append(1)"],
+    "method_arity": ["d = {}", "z = d.get()"],
+    "method_error_inside": ["s = 'a,b'", "z = s.split(1)"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
         "    for b in range(1):",
