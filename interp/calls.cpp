@@ -429,6 +429,9 @@ Value Evaluator::call_direct(const Call& c, const FunctionObj& fn) {
 // plain function's body entered with the arguments moved into its frame, a
 // builtin on numbers by the shortcut, anything else through call().
 Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Value> args) {
+    // (here, not in run_code: a second call there made its every statement
+    // slower — the compiler then kept run_code's locals in a frame of its own)
+    if (const BodyCode* code = body_code_to_enter(c, callee)) return call_body_code(c, callee.function(), *code, args);
     check_stack(c.loc);
     if (callee.is(Kind::Function) && !rt_.trace && direct_call(c, callee.function())) {
         const FunctionObj& fn = callee.function();
@@ -442,6 +445,62 @@ Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Va
     if ((callee.is(Kind::Builtin) || callee.is(Kind::DType)) && args.size() <= 2 && !rt_.trace)
         if (Value out; !rt_.options.debug_nans && call_on_numbers(callee, args, out)) return out;
     return call(callee, CallArgs{args, {}, {}, c.loc}, source());
+}
+
+// The callee's body code when call_body_code can run the call: a plain
+// function with exactly its parameters' number of positional arguments,
+// its body code compiled, no debugger attached. Null: the rest of
+// call_evaluated runs it.
+const BodyCode* Evaluator::body_code_to_enter(const Call& c, const Value& callee) const {
+    if (!callee.is(Kind::Function) || rt_.debug) return nullptr;
+    const FunctionObj& fn = callee.function();
+    if (!direct_call(c, fn) || c.args.size() != fn.params->size() || fn.expr_body) return nullptr;
+    const BodyCodeSlot& slot = static_cast<const FunctionFacts*>(fn.info)->body_code;
+    return slot.tried() ? slot.code() : nullptr;  // (not compiled yet: call_evaluated's run_body compiles it)
+}
+
+// Body code calling body code (body_code_to_enter): what call_evaluated,
+// enter_direct and run_body do for that call, in their order, without
+// what it cannot meet — tracing and vmap (body code does not run under
+// them), defaults, a native or lambda body, the debugger's hooks. A sixth
+// of a recursive call's instructions were those checks.
+Value Evaluator::call_body_code(const Call& c, const FunctionObj& fn, const BodyCode& code, std::span<Value> args) {
+    check_stack(c.loc);
+    auto* facts = static_cast<const FunctionFacts*>(fn.info);
+    const SourcePtr& call_source = source();
+    std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
+    BackToPool back_to_pool{rt_.env_pool, env};
+    // (a frame from the pool has every slot Undefined: the argument is made in place, not assigned)
+    for (size_t i = 0; i < args.size(); ++i) new (&env->slots[i]) Value(std::move(args[i]));
+    check_call_depth(rt_, call_source, c.loc);
+    Frame frame{env.get(), &env, fn.module, &facts->source};
+    frame.function = &fn.name;
+    frame.call_source = &call_source;
+    frame.call_loc = c.loc;
+    OnCallStack on_stack(rt_, frame);
+    Frame* const saved = f_;
+    f_ = &frame;
+    ++rt_.depth;
+    auto leave = [&] {
+        --rt_.depth;
+        f_ = saved;
+    };
+    try {
+        run_code(code);
+    } catch (Error& e) {
+        leave();
+        e.leave_frame(fn.name, false, call_source, c.loc);
+        rt_.cycles.frame_done(env, 1);
+        throw;
+    } catch (...) {
+        leave();
+        rt_.cycles.frame_done(env, 1);
+        throw;
+    }
+    leave();
+    Value result = frame.ret.defined() ? std::move(frame.ret) : Value::none();
+    rt_.cycles.frame_done(env, 1);  // (a closure defined in it may hold it)
+    return result;
 }
 
 Value Evaluator::call_function(const FunctionObj& fn, const CallArgs& args, const SourcePtr& call_source) {

@@ -184,7 +184,6 @@ private:
 
     // ---- uses
     void name(Name& n, Scope* s) {
-        if (uses_blas(n.id)) stdlib::blas::prefetch();  // OpenBLAS will be needed: load it meanwhile
         if ((n.id == "graph" || n.id == "concrete") && !rt_.options.no_jit && !rt_.options.eager)
             compiles_ = true;  // code will be compiled: see prefetch()
         uint16_t depth = 0;
@@ -210,6 +209,10 @@ private:
             if (b >= 0) {
                 n.scope = lang::Scope::Builtin;
                 n.slot = b;
+                // OpenBLAS will be needed: load it meanwhile. (Only for the
+                // builtin: a program's own `solve` loaded it, and its threads
+                // then took CPU from the program on a small machine.)
+                if (uses_blas(n.id)) stdlib::blas::prefetch();
                 return;
             }
             g = m_.slot_of(n.id);

@@ -49,6 +49,40 @@ private:
 
 }  // namespace
 
+// A MethodCall instruction (out of run_code's loop: its code there kept the
+// compiler from inlining the arithmetic into the loop): what call_method
+// does once the receiver (temps[dst]) and the arguments are evaluated.
+[[gnu::noinline]] void Evaluator::run_method_call(const BodyCode::Instr& in, Value* temps) {
+    const Call& c = in.expr->as<Call>();
+    check_stack(c.loc);
+    const Attribute& at = c.callee->as<Attribute>();
+    auto release = [&](size_t t) {
+        temps[t].~Value();
+        new (temps + t) Value();
+    };
+    if (in.name) {  // `xs.append(v)`, xs a local: what call_list_method's append does, v moved in
+        Value& list = f_->env->slots[in.name->slot];
+        if (list.is(Kind::List)) {
+            release(in.dst);  // (the receiver's copy let go first: the list is not copied)
+            try {
+                list.list_mut().push_back(std::move(temps[in.dst + 1]));
+            } catch (const stdlib::LimitError& err) {
+                limit_error(err, at.loc);
+            }
+            release(in.dst + 1);
+            new (temps + in.dst) Value(Value::none());
+            return;
+        }
+    }
+    const MethodIds ids = method_ids_of(at);
+    Value scratch;
+    std::optional<TargetIndices> no_indices;  // (a variable's method: none)
+    Value r = apply_method(at, ids, *method_kind(ids, temps[in.dst]), temps[in.dst], scratch, no_indices,
+                           CallArgs{std::span<const Value>(temps + in.dst + 1, c.args.size()), {}, {}, at.loc});
+    for (size_t i = 0; i <= c.args.size(); ++i) release(in.dst + i);
+    new (temps + in.dst) Value(std::move(r));
+}
+
 // Threaded dispatch (GCC's labels as values): each instruction jumps to the
 // next one's code from its own indirect branch, which the branch predictor
 // learns per instruction kind; one shared `switch` jump mispredicted on
@@ -189,36 +223,9 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         new (temps + in->dst) Value(r);
         TG_NEXT();
     }
-    method_call: {
-        // What call_method does once the receiver and the arguments are evaluated.
-        const Call& c = in->expr->as<Call>();
-        check_stack(c.loc);
-        const Attribute& at = c.callee->as<Attribute>();
-        if (in->name) {  // `xs.append(v)`, xs a local: what call_list_method's append does, v moved in
-            Value& list = f_->env->slots[in->name->slot];
-            if (list.is(Kind::List)) {
-                release(in->dst);  // (the receiver's copy let go first: the list is not copied)
-                try {
-                    list.list_mut().push_back(std::move(temps[in->dst + 1]));
-                } catch (const stdlib::LimitError& err) {
-                    limit_error(err, at.loc);
-                }
-                release(in->dst + 1);
-                new (temps + in->dst) Value(Value::none());
-                TG_NEXT();
-            }
-        }
-        {
-            const MethodIds ids = method_ids_of(at);
-            Value scratch;
-            std::optional<TargetIndices> no_indices;  // (a variable's method: none)
-            Value r = apply_method(at, ids, *method_kind(ids, temps[in->dst]), temps[in->dst], scratch, no_indices,
-                                   CallArgs{std::span<const Value>(temps + in->dst + 1, c.args.size()), {}, {}, at.loc});
-            for (size_t i = 0; i <= c.args.size(); ++i) release(static_cast<uint16_t>(in->dst + i));
-            new (temps + in->dst) Value(std::move(r));
-        }
+    method_call:
+        run_method_call(*in, temps);
         TG_NEXT();
-    }
     store:
         store_slot(*in->name) = take(in->x);
         TG_NEXT();

@@ -118,7 +118,7 @@ TEST_CASE("a call as a statement is evaluated and its value dropped") {
                                         Op::End});
 }
 
-TEST_CASE("a method call on a variable is body code; other attribute calls are the walker's") {
+TEST_CASE("a method call on a variable is body code, other attribute calls are the walker's") {
     Chunk c("def f(xs, s, m):\n"
             "    xs.append(s.upper())\n"  // append on a local: MethodCall appends itself
             "    n = xs.count(1)\n"
