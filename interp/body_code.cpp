@@ -404,7 +404,11 @@ private:
             // The callee first, held for the call (the call may rebind its
             // name), then the arguments, as eval_call evaluates them.
             const Name& callee = c.callee->as<Name>();
-            if (callee.scope == Scope::Local || callee.scope == Scope::Global)
+            if (callee.scope == Scope::Builtin && callee.slot >= 0 &&
+                callee.slot <= std::numeric_limits<uint16_t>::max())  // (`len`: its value read where eval reads it)
+                emit({.op = Instr::Copy, .dst = t,
+                      .x = {.kind = Operand::Builtin, .index = static_cast<uint16_t>(callee.slot), .name = &callee}});
+            else if (callee.scope == Scope::Local || callee.scope == Scope::Global)
                 emit({.op = Instr::Copy, .dst = t, .x = value(callee, true)});
             else
                 emit({.op = Instr::Eval, .dst = t, .expr = &callee});

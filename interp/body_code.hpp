@@ -9,8 +9,8 @@
 // interp/run_code.cpp): `if` and `while` become jumps, `break` / `continue`
 // / `return` leave by a jump or a return, and a call of a function by name
 // evaluates its arguments into numbered temporaries and enters the callee's
-// body code directly, so one tg call level is two native frames
-// (run_code, run_body).
+// body code directly, so one tg call level is three native frames
+// (run_code, call_evaluated, call_body_code).
 //
 // It does only what the tree walker does, in the same order, with the same
 // errors: every statement starts with the walker's line (the frame's
@@ -42,10 +42,10 @@ struct BodyCode {
     static constexpr int kMaxLoops = 4;
 
     // Where an instruction reads a value: a temporary (moved out: read once),
-    // a variable read in place, or a constant.
+    // a variable read in place, a builtin (`len`, by its slot), or a constant.
     struct Operand {
-        enum Kind : uint8_t { Temp, Local, Global, Const } kind = Temp;
-        uint16_t index = 0;             // temporary, slot or constant
+        enum Kind : uint8_t { Temp, Local, Global, Builtin, Const } kind = Temp;
+        uint16_t index = 0;             // temporary, slot, builtin slot or constant
         const lang::Name* name = nullptr;  // Local, Global: for "not defined"
     };
 

@@ -1005,7 +1005,9 @@ bool Evaluator::item_at(const Value& base, int64_t k, Value& out) {
         const int64_t n = chars.size();
         if (k < 0) k += n;
         if (k < 0 || k >= n) return false;
-        out = Value::str(std::string(chars.at(k)));
+        const std::string_view c = chars.at(k);
+        out = c.size() == 1 && static_cast<unsigned char>(c[0]) < 0x80 ? rt_.ascii_char(static_cast<unsigned char>(c[0]))
+                                                                       : Value::str(std::string(c));
         return true;
     }
     return false;

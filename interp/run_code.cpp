@@ -127,6 +127,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             if (!v.defined()) [[unlikely]] undefined(*o.name);
             return v;
         }
+        case Operand::Builtin: return rt_.builtin(o.index);
         }
         return temps[o.index];
     };

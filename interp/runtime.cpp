@@ -111,6 +111,18 @@ codegen::Compiler& Runtime::compiler() {
     return *compiler_;
 }
 
+const Value& Runtime::ascii_char(unsigned char c) {
+    if (ascii_chars_.empty()) ascii_chars_.resize(128);
+    Value& v = ascii_chars_[c & 0x7F];
+    if (!v.defined()) {
+        auto obj = std::make_shared<StrObj>();
+        obj->text.assign(1, static_cast<char>(c & 0x7F));
+        obj->char_starts = StrObj::ascii();  // (known: never computed, so never written while shared)
+        v = Value::str(std::shared_ptr<const StrObj>(std::move(obj)));
+    }
+    return v;
+}
+
 int Runtime::builtin_slot(std::string_view name) const {
     const std::string key(name);
     if (auto it = initial_index_->find(key); it != initial_index_->end()) return it->second;

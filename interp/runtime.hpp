@@ -162,6 +162,12 @@ public:
     void define_builtin(const std::string& name, Value v);
     std::vector<std::string> builtin_names() const;
 
+    // The one-character string of ASCII character c (`s[i]`, made once per
+    // interpreter and shared, as CPython shares its one-character strings:
+    // a string made per index was most of its cost). Not charged to the
+    // memory limit (128 strings at most).
+    const Value& ascii_char(unsigned char c);
+
     // ---- modules
     ModuleState& main_module() { return *main_; }
     // Parses, resolves and runs `text` as (a chunk of) module `m`. Throws Error.
@@ -245,6 +251,7 @@ public:
 private:
     std::unique_ptr<codegen::Compiler> compiler_;
     std::vector<Value> builtins_;  // by slot: the initial builtins' (shared), then those defined later
+    std::vector<Value> ascii_chars_;  // ascii_char's, made when first asked for
     const std::unordered_map<std::string, int>* initial_index_;  // slots of the initial builtins (runtime.cpp)
     std::unordered_map<std::string, int> builtin_index_;         // slots of builtins defined later
     std::unique_ptr<ModuleState> main_;

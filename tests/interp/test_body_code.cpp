@@ -114,7 +114,7 @@ TEST_CASE("a call as a statement is evaluated and its value dropped") {
     REQUIRE(code != nullptr);
     CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::MethodReceiver, Op::Copy, Op::MethodCall, Op::Jump,  // a method
                                         Op::Eval, Op::Discard,  // (its receiver without the method: the walker's eval)
-                                        Op::Line, Op::Eval, Op::Copy, Op::Call, Op::Discard,  // a builtin: its name, xs
+                                        Op::Line, Op::Copy, Op::Copy, Op::Call, Op::Discard,  // a builtin: its slot, xs
                                         Op::End});
 }
 
