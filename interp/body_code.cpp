@@ -134,6 +134,17 @@ bool literal_value(const Expr& e, Value& out) {
     }
 }
 
+// `d[k]`: d a variable read in place, k one read in place or an int or
+// str literal (LoadItem: a dict's item read at once).
+bool item_of_variable(const Expr& e) {
+    if (e.kind != ExprKind::Index) return false;
+    const Index& x = e.as<Index>();
+    if (x.indices.size() != 1 || x.is_tuple || x.value->kind != ExprKind::Name || !in_place_name(x.value->as<Name>()))
+        return false;
+    const Expr& k = *x.indices[0];
+    return k.kind == ExprKind::Int || k.kind == ExprKind::Str || (k.kind == ExprKind::Name && in_place_name(k.as<Name>()));
+}
+
 // A value `x = v` computes with body code and a Store: v is not one the
 // walker's assign_scalar computes in place (arithmetic, an item's number:
 // body code made a Value of them, 2-5 % more instructions on richards and
@@ -259,6 +270,15 @@ private:
             if (target.kind == ExprKind::Tuple || target.kind == ExprKind::List) {
                 const Operand x = value(*a.value, false);
                 emit({.op = Instr::Assign, .x = x, .expr = &target});
+                return true;
+            }
+            // `x = d[k]`: a dict's item stored at once; a list's number, a
+            // missing key, anything else: the walker's statement (the
+            // operands run no code, so it reads them again as they were).
+            if (target.kind == ExprKind::Name && item_of_variable(*a.value)) {
+                const Index& ix = a.value->as<Index>();
+                emit({.op = Instr::LoadItem, .x = value(*ix.value, true), .y = value(*ix.indices[0], true),
+                      .expr = a.value.get(), .stmt = &s, .name = &target.as<Name>()});
                 return true;
             }
             // `x = v`, v a call, a variable, a literal or a display: v by body code, stored.

@@ -62,6 +62,7 @@ struct BodyCode {
             MethodCall,  // temps[dst] = the method call `expr` on temps[dst] (from MethodReceiver) with temps[dst + 1 ...];
                          // `name`: it is `name.append(v)`, name a local variable
             Store,       // the variable `name` = x
+            LoadItem,    // `stmt`, `name = x[y]`: when x is a dict that has key y, its value stored; else the walker runs `stmt`
             Assign,      // the unpacking target `expr` (`a, b = ...`) = x, as assign() stores it
             AugStore,    // `stmt` (`name op= v`) with v's value x
             Discard,     // temps[dst] dropped (an expression statement's value)
@@ -86,8 +87,8 @@ struct BodyCode {
         uint32_t target = 0;
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
-        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, ForRange, ForIter
-        const lang::Name* name = nullptr;  // Store, ForRangeNext, MethodCall
+        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, ForRange, ForIter, LoadItem
+        const lang::Name* name = nullptr;  // Store, LoadItem, ForRangeNext, MethodCall
         lang::Loc loc{};                   // Line, CountLine, the For*Next, the Jump*On* (where a truth error is)
     };
 

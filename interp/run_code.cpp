@@ -9,6 +9,7 @@
 #include "interp/evaluator.hpp"
 #include "interp/method_signatures.hpp"
 #include "interp/target_indices.hpp"
+#include "interp/values/dict.hpp"
 #include "interp/scalar_code.hpp"
 #include "interp/scalar_ops.hpp"
 
@@ -104,7 +105,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
         &&line,          &&count_line, &&stmt,            &&eval,         &&copy,     &&binary,
-        &&call,          &&method_receiver, &&method_call, &&store,      &&assign_to,       &&aug_store,    &&discard,  &&ret,
+        &&call,          &&method_receiver, &&method_call, &&store,      &&load_item,      &&assign_to,       &&aug_store,    &&discard,  &&ret,
         &&jump,          &&jump_on_truth, &&compare,      &&jump_on_compare, &&jump_on_none, &&sequence,
         &&for_range,     &&for_iter,   &&for_range_next,  &&for_iter_next, &&for_step, &&for_end,
         &&end};
@@ -230,6 +231,23 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     store:
         store_slot(*in->name) = take(in->x);
         TG_NEXT();
+    load_item: {
+        // A dict's item as eval_index reads it (base, then key); a key
+        // missing, another kind of base or key: the walker's statement.
+        if (in->x.kind == Operand::Local ? f_->env->slots[in->x.index].is(Kind::Dict)
+                                          : f_->module->globals[in->x.index].is(Kind::Dict)) {
+            const Value& key = read(in->y);
+            if (key.str_obj() || (key.scalar() && key.scalar()->dtype == stdlib::DType::I64)) {
+                const Value* item = read(in->x).dict().find(dict_key(rt_, key));
+                if (item) {
+                    Value v = *item;  // (a copy first: the store may replace the dict)
+                    store_slot(*in->name) = std::move(v);
+                    TG_NEXT();
+                }
+            }
+        }
+        goto stmt;
+    }
     assign_to:
         assign(*in->expr, take(in->x));
         TG_NEXT();

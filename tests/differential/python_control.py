@@ -120,6 +120,9 @@ class Gen:
                 ["%sd.setdefault(%s %% 5, %s %% %d)" % (p, self.expr(), self.expr(), M)],
                 ["%sw = d.pop(%s %% 5, w) %% %d" % (p, self.expr(), M)],
                 ["%ss = \",\".join(s.split(\",\")[:3]) + s[:1].upper().lower()" % p],
+                # `x = d[k]` (LoadItem): a dict's item, a list's (the walker's at run time)
+                ["%sif 0 in d:" % p, "%s    w = d[0]" % p],
+                ["%sv = xs[0]" % p],
             ])
         if f == "opt":
             return ["%sopt = %s" % (p, r.choice(["None", "%s %% %d" % (self.expr(), M)]))]

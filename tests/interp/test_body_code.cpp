@@ -94,16 +94,19 @@ TEST_CASE("statements body code does not compile are handed to the tree walker w
 TEST_CASE("x = v is stored by body code unless the walker computes v's number in place") {
     Chunk c("def f(xs, d, k):\n"
             "    a = xs[1:]\n"       // a slice: body code's value, stored
-            "    b = d['key']\n"     // a string key
+            "    b = d['key']\n"     // an item of a variable: LoadItem (a dict's at once)
             "    e = [a, b]\n"       // a display
             "    g = a\n"            // a variable
-            "    t = xs[k]\n"        // a list's number: the walker's statement
+            "    t = xs[k]\n"        // LoadItem too: a list's number is the walker's statement, at run time
             "    z = t * 2 + k\n"    // arithmetic: the walker's statement
             "    return z\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
-    CHECK(count_of(*code, Op::Store) == 4);
-    CHECK(count_of(*code, Op::Stmt) == 2);
+    CHECK(count_of(*code, Op::Store) == 3);
+    CHECK(count_of(*code, Op::LoadItem) == 2);
+    CHECK(count_of(*code, Op::Stmt) == 1);
+    for (const auto& in : code->code)
+        if (in.op == Op::LoadItem) CHECK(in.stmt != nullptr);  // (what runs when it is not a dict's item)
 }
 
 TEST_CASE("a call as a statement is evaluated and its value dropped") {

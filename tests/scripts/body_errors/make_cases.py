@@ -98,6 +98,13 @@ CASES = {
     "method_on_number": ["n = 5", "n.append(1)"],
     "method_arity": ["d = {}", "z = d.get()"],
     "method_error_inside": ["s = 'a,b'", "z = s.split(1)"],
+    # `x = d[k]` (LoadItem): the walker's statement when it is not a dict's item
+    "item_missing_key": ["d = {'a': 1}", "k = 'b'", "z = d[k]"],
+    "item_undefined_base": ["z = later[0]", "later = {}"],
+    "item_undefined_key": ["d = {}", "z = d[later]", "later = 1"],
+    "item_list_out_of_range": ["xs = [1]", "z = xs[3]"],
+    "item_key_of_another_kind": ["d = {'a': 1}", "k = 1.5", "z = d[k]"],
+    "item_of_number": ["n = 5", "z = n['a']"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
         "    for b in range(1):",
