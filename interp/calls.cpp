@@ -428,10 +428,28 @@ Value Evaluator::call_direct(const Call& c, const FunctionObj& fn) {
 // What eval_call does once the callee and the arguments are evaluated: a
 // plain function's body entered with the arguments moved into its frame, a
 // builtin on numbers by the shortcut, anything else through call().
-Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Value> args) {
-    // (here, not in run_code: a second call there made its every statement
-    // slower — the compiler then kept run_code's locals in a frame of its own)
+// The callee's body code when call_body_code can run the call: a plain
+// function with exactly its parameters' number of positional arguments,
+// its body code compiled, no debugger attached. Null: call_evaluated runs it.
+inline const BodyCode* Evaluator::body_code_to_enter(const Call& c, const Value& callee) const {
+    if (!callee.is(Kind::Function) || rt_.debug) return nullptr;
+    const FunctionObj& fn = callee.function();
+    if (fn.expr_body || c.args.size() != fn.params->size() || !direct_call(c, fn)) return nullptr;  // (a lambda: at once)
+    const BodyCodeSlot& slot = static_cast<const FunctionFacts*>(fn.info)->body_code;
+    return slot.tried() ? slot.code() : nullptr;  // (not compiled yet: call_evaluated's run_body compiles it)
+}
+
+// Body code's Call instruction: body code entered by call_body_code when it
+// can, else call_evaluated. (One function run_code calls: a second call
+// there made the compiler keep run_code's locals in a frame of its own,
+// every statement slower; and apart from call_evaluated, whose prologue
+// saves what its general cases need.)
+Value Evaluator::call_from_body_code(const Call& c, const Value& callee, std::span<Value> args) {
     if (const BodyCode* code = body_code_to_enter(c, callee)) return call_body_code(c, callee.function(), *code, args);
+    return call_evaluated(c, callee, args);
+}
+
+Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Value> args) {
     check_stack(c.loc);
     if (callee.is(Kind::Function) && !rt_.trace && direct_call(c, callee.function())) {
         const FunctionObj& fn = callee.function();
@@ -445,18 +463,6 @@ Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Va
     if ((callee.is(Kind::Builtin) || callee.is(Kind::DType)) && args.size() <= 2 && !rt_.trace)
         if (Value out; !rt_.options.debug_nans && call_on_numbers(callee, args, out)) return out;
     return call(callee, CallArgs{args, {}, {}, c.loc}, source());
-}
-
-// The callee's body code when call_body_code can run the call: a plain
-// function with exactly its parameters' number of positional arguments,
-// its body code compiled, no debugger attached. Null: the rest of
-// call_evaluated runs it.
-const BodyCode* Evaluator::body_code_to_enter(const Call& c, const Value& callee) const {
-    if (!callee.is(Kind::Function) || rt_.debug) return nullptr;
-    const FunctionObj& fn = callee.function();
-    if (!direct_call(c, fn) || c.args.size() != fn.params->size() || fn.expr_body) return nullptr;
-    const BodyCodeSlot& slot = static_cast<const FunctionFacts*>(fn.info)->body_code;
-    return slot.tried() ? slot.code() : nullptr;  // (not compiled yet: call_evaluated's run_body compiles it)
 }
 
 // Body code calling body code (body_code_to_enter): what call_evaluated,

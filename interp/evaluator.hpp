@@ -429,7 +429,8 @@ private:
     Value run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                    const lang::SourcePtr& call_source);
     void run_method_call(const BodyCode::Instr& in, Value* temps);  // body code's MethodCall (run_code.cpp)
-    // Body code calling body code (call_evaluated's first case): the callee's code when call_body_code can run the call, else null.
+    // Body code's Call: call_body_code when the callee's body code can be entered so (body_code_to_enter), else call_evaluated.
+    Value call_from_body_code(const lang::Call& c, const Value& callee, std::span<Value> args);
     const BodyCode* body_code_to_enter(const lang::Call& c, const Value& callee) const;
     Value call_body_code(const lang::Call& c, const FunctionObj& fn, const BodyCode& code, std::span<Value> args);
 

@@ -211,7 +211,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     call: {
         const Call& c = in->expr->as<Call>();
         {
-            Value r = call_evaluated(c, temps[in->dst], std::span<Value>(temps + in->dst + 1, c.args.size()));
+            Value r = call_from_body_code(c, temps[in->dst], std::span<Value>(temps + in->dst + 1, c.args.size()));
             // the callee and the arguments let go (moved into a frame, or passed to a builtin)
             for (size_t i = 0; i <= c.args.size(); ++i) release(static_cast<uint16_t>(in->dst + i));
             new (temps + in->dst) Value(std::move(r));
