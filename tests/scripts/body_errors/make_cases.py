@@ -16,6 +16,7 @@ here = pathlib.Path(__file__).resolve().parent
 # Helpers every script defines first.
 SETUP = [
     "x_global = 1",
+    "global_list = [1]",
     "",
     "",
     "def one(x):",
@@ -98,6 +99,7 @@ CASES = {
     "method_on_number": ["n = 5", "n.append(1)"],
     "method_arity": ["d = {}", "z = d.get()"],
     "method_error_inside": ["s = 'a,b'", "z = s.split(1)"],
+    "method_changes_global": ["z = global_list.append(2)"],
     # `x = d[k]` (LoadItem): the walker's statement when it is not a dict's item
     "item_missing_key": ["d = {'a': 1}", "k = 'b'", "z = d[k]"],
     "item_undefined_base": ["z = later[0]", "later = {}"],
