@@ -240,8 +240,10 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             if (key.str_obj() || (key.scalar() && key.scalar()->dtype == stdlib::DType::I64)) {
                 const Value* item = read(in->x).dict().find(dict_key(rt_, key));
                 if (item) {
-                    Value v = *item;  // (a copy first: the store may replace the dict)
-                    store_slot(*in->name) = std::move(v);
+                    {  // (a scope: a computed goto may not leave one with a Value alive)
+                        Value v = *item;  // (a copy first: the store may replace the dict)
+                        store_slot(*in->name) = std::move(v);
+                    }
                     TG_NEXT();
                 }
             }
