@@ -48,6 +48,12 @@ private:
     int n_ = 0;
 };
 
+// Temporary t let go (its value destroyed) and empty again.
+inline void empty_temp(Value* temps, size_t t) {
+    temps[t].~Value();
+    new (temps + t) Value();
+}
+
 }  // namespace
 
 // A MethodCall instruction (out of run_code's loop: its code there kept the
@@ -57,10 +63,7 @@ private:
     const Call& c = in.expr->as<Call>();
     check_stack(c.loc);
     const Attribute& at = c.callee->as<Attribute>();
-    auto release = [&](size_t t) {
-        temps[t].~Value();
-        new (temps + t) Value();
-    };
+    auto release = [&](size_t t) { empty_temp(temps, t); };
     if (in.name) {  // `xs.append(v)`, xs a local: what call_list_method's append does, v moved in
         Value& list = f_->env->slots[in.name->slot];
         if (list.is(Kind::List)) {
@@ -96,10 +99,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     alignas(Value) unsigned char raw[BodyCode::kMaxTemps * sizeof(Value)];
     Value* const temps = std::launder(reinterpret_cast<Value*>(raw));
     for (int i = 0; i < body.temps; ++i) new (temps + i) Value();
-    auto release = [&](uint16_t t) {
-        temps[t].~Value();
-        new (temps + t) Value();
-    };
+    auto release = [&](uint16_t t) { empty_temp(temps, t); };
     OnStack<LoopState, BodyCode::kMaxLoops> loops(body.loops);  // the `for` loops' state
 
     // (in Instr::Op's order)
