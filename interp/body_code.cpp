@@ -7,7 +7,8 @@
 // (alone, as the value of `name = ...`, `name op= ...` or `return ...`, in
 // arithmetic `fib(n - 1) + fib(n - 2)`, or in a tuple or list display); a
 // comparison or an arithmetic operation on two variables or literals,
-// `x is None`, `name op= v`, `x = v` (stored_by_body_code), an unpacking
+// `x is None`, `k in d` (plain_membership), `name op= v`, `x = v`
+// (stored_by_body_code), `d[k] = v` (item_of_local), an unpacking
 // `a, b = v`, a method call on a variable (method_call_syntax), and any
 // call as a statement; a literal or a tuple display of
 // literals is a constant, made once. Everything else is handed to the tree
@@ -45,16 +46,6 @@ bool direct_call_syntax(const Expr& e) {
            c.args.size() + 1 < BodyCode::kMaxTemps;
 }
 
-// Whether e holds such a call where body code reaches it (through arithmetic).
-bool has_direct_call(const Expr& e) {
-    if (direct_call_syntax(e)) return true;
-    if (e.kind == ExprKind::Tuple || e.kind == ExprKind::List)
-        return std::ranges::any_of(sequence_items(e), [](const auto& x) { return has_direct_call(*x); });
-    if (e.kind != ExprKind::Binary) return false;
-    const Binary& b = e.as<Binary>();
-    return has_direct_call(*b.lhs) || has_direct_call(*b.rhs);
-}
-
 // A variable an operand reads in place: a local or a global whose slot
 // fits an operand's index (a module may have more variables; those are
 // read by `eval`).
@@ -76,6 +67,18 @@ bool method_call_syntax(const Expr& e) {
     if (at.value->kind != ExprKind::Name || !in_place_name(at.value->as<Name>())) return false;
     const MethodIds ids = method_ids_of(at);
     return std::ranges::any_of(ids.index, [](int8_t i) { return i >= 0; });
+}
+
+// Whether e holds a call body code makes itself (a function's by name, a
+// method's on a variable) where body code reaches it: through arithmetic,
+// or in a tuple or list display.
+bool has_compiled_call(const Expr& e) {
+    if (direct_call_syntax(e) || method_call_syntax(e)) return true;
+    if (e.kind == ExprKind::Tuple || e.kind == ExprKind::List)
+        return std::ranges::any_of(sequence_items(e), [](const auto& x) { return has_compiled_call(*x); });
+    if (e.kind != ExprKind::Binary) return false;
+    const Binary& b = e.as<Binary>();
+    return has_compiled_call(*b.lhs) || has_compiled_call(*b.rhs);
 }
 
 // A variable read in place or a number literal.
@@ -134,15 +137,32 @@ bool literal_value(const Expr& e, Value& out) {
     }
 }
 
-// `d[k]`: d a variable read in place, k one read in place or an int or
-// str literal (LoadItem: a dict's item read at once).
+// A key read where it is used: a variable read in place, or an int or str literal.
+bool key_operand(const Expr& k) {
+    return k.kind == ExprKind::Int || k.kind == ExprKind::Str || (k.kind == ExprKind::Name && in_place_name(k.as<Name>()));
+}
+
+// `d[k]`: d a variable read in place, k a key operand (LoadItem: a dict's item read at once).
 bool item_of_variable(const Expr& e) {
     if (e.kind != ExprKind::Index) return false;
     const Index& x = e.as<Index>();
-    if (x.indices.size() != 1 || x.is_tuple || x.value->kind != ExprKind::Name || !in_place_name(x.value->as<Name>()))
-        return false;
-    const Expr& k = *x.indices[0];
-    return k.kind == ExprKind::Int || k.kind == ExprKind::Str || (k.kind == ExprKind::Name && in_place_name(k.as<Name>()));
+    return x.indices.size() == 1 && !x.is_tuple && x.value->kind == ExprKind::Name &&
+           in_place_name(x.value->as<Name>()) && key_operand(*x.indices[0]);
+}
+
+// `d[k] = ...`: d a local variable (one a function changes in place, as
+// lvalue finds it), k a key operand (StoreItem).
+bool item_of_local(const Expr& e) {
+    if (!item_of_variable(e)) return false;
+    const Name& d = e.as<Index>().value->as<Name>();
+    return d.scope == Scope::Local && !d.declared_outer;
+}
+
+// `k in d`, `w not in seen`: one membership test of two key operands (Member).
+bool plain_membership(const Expr& e) {
+    if (e.kind != ExprKind::Compare) return false;
+    const Compare& c = e.as<Compare>();
+    return c.ops.size() == 1 && is_membership(c.ops[0]) && key_operand(*c.first) && key_operand(*c.rest[0]);
 }
 
 // A value `x = v` computes with body code and a Store: v is not one the
@@ -159,7 +179,8 @@ bool stored_by_body_code(const Expr& v) {
         return x.indices.size() == 1 &&
                (x.indices[0]->kind == ExprKind::Slice || x.indices[0]->kind == ExprKind::Str);
     }
-    default: return has_direct_call(v);
+    case ExprKind::Compare: return plain_membership(v);  // (a bool, made by Member)
+    default: return has_compiled_call(v);
     }
 }
 
@@ -257,43 +278,61 @@ private:
         case StmtKind::AugAssign: {
             const AugAssign& a = s.as<AugAssign>();
             if (a.target->kind != ExprKind::Name ||
-                !(plain_operand(*a.value) || plain_binary(*a.value) || has_direct_call(*a.value)))
+                !(plain_operand(*a.value) || plain_binary(*a.value) || has_compiled_call(*a.value)))
                 break;
             emit({.op = Instr::AugStore, .x = value(*a.value, true), .stmt = &s});
             return true;
         }
-        case StmtKind::Assign: {
-            const Assign& a = s.as<Assign>();
-            if (a.targets.size() != 1) break;
-            const Expr& target = *a.targets[0];
-            // `a, b = v`: v's value (a variable's copied: the stores may rebind it) unpacked by assign()
-            if (target.kind == ExprKind::Tuple || target.kind == ExprKind::List) {
-                const Operand x = value(*a.value, false);
-                emit({.op = Instr::Assign, .x = x, .expr = &target});
-                return true;
-            }
-            // `x = d[k]`: a dict's item stored at once; a list's number, a
-            // missing key, anything else: the walker's statement (the
-            // operands run no code, so it reads them again as they were).
-            if (target.kind == ExprKind::Name && item_of_variable(*a.value)) {
-                const Index& ix = a.value->as<Index>();
-                emit({.op = Instr::LoadItem, .x = value(*ix.value, true), .y = value(*ix.indices[0], true),
-                      .expr = a.value.get(), .stmt = &s, .name = &target.as<Name>()});
-                return true;
-            }
-            // `x = v`, v a call, a variable, a literal or a display: v by body code, stored.
-            // (Arithmetic and items stay with the walker, whose statement
-            // computes a number into the variable without making a Value.)
-            if (target.kind != ExprKind::Name || !stored_by_body_code(*a.value)) break;
-            const Operand x = value(*a.value, false);
-            emit({.op = Instr::Store, .x = x, .name = &target.as<Name>()});
-            return true;
-        }
+        case StmtKind::Assign:
+            if (assignment(s)) return true;
+            break;
         default: break;
         }
         // Handed to the tree walker. A `break` / `continue` cannot come out of
         // such a statement: a `for` too deep keeps its own, and `if` / `while` are compiled.
         emit({.op = Instr::Stmt, .stmt = &s});
+        return true;
+    }
+
+    // An assignment's instructions; false: the walker's statement.
+    bool assignment(const Stmt& s) {
+        const Assign& a = s.as<Assign>();
+        if (a.targets.size() != 1) return false;
+        const Expr& target = *a.targets[0];
+        // `a, b = v`: v's value (a variable's copied: the stores may rebind it) unpacked by assign()
+        if (target.kind == ExprKind::Tuple || target.kind == ExprKind::List) {
+            const Operand x = value(*a.value, false);
+            emit({.op = Instr::Assign, .x = x, .expr = &target});
+            return true;
+        }
+        // `x = d[k]`: a dict's item stored at once; a list's number, a
+        // missing key, anything else: the walker's statement (the
+        // operands run no code, so it reads them again as they were).
+        if (target.kind == ExprKind::Name && item_of_variable(*a.value)) {
+            const Index& ix = a.value->as<Index>();
+            emit({.op = Instr::LoadItem, .x = value(*ix.value, true), .y = value(*ix.indices[0], true),
+                  .expr = a.value.get(), .stmt = &s, .name = &target.as<Name>()});
+            return true;
+        }
+        // `d[k] = v`: v's value (read in place: nothing runs between it
+        // and the store), then a dict's key or a list's item stored at
+        // once, anything else by assign() (the operands run no code, so
+        // it reads them again as they were). Arithmetic stays with the
+        // walker, whose statement stores a number into a list's item
+        // without making a Value.
+        if (item_of_local(target) && (stored_by_body_code(*a.value) || plain_operand(*a.value))) {
+            const Operand x = value(*a.value, true);
+            const Index& ix = target.as<Index>();
+            emit({.op = Instr::StoreItem, .x = x, .y = value(*ix.indices[0], true), .expr = &target,
+                  .name = &ix.value->as<Name>()});
+            return true;
+        }
+        // `x = v`, v a call, a variable, a literal or a display: v by body code, stored.
+        // (Arithmetic and items stay with the walker, whose statement
+        // computes a number into the variable without making a Value.)
+        if (target.kind != ExprKind::Name || !stored_by_body_code(*a.value)) return false;
+        const Operand x = value(*a.value, false);
+        emit({.op = Instr::Store, .x = x, .name = &target.as<Name>()});
         return true;
     }
 
@@ -325,6 +364,10 @@ private:
             const Compare& c = cond.as<Compare>();
             jumps.push_back(emit({.op = Instr::JumpOnNone, .when = when, .when_none = c.ops[0] == CmpOp::Is,
                                   .x = value(*c.first, true), .expr = &cond, .loc = loc}));
+        } else if (plain_membership(cond)) {
+            const Compare& c = cond.as<Compare>();
+            jumps.push_back(emit({.op = Instr::JumpOnMember, .when = when, .x = value(*c.first, true),
+                                  .y = value(*c.rest[0], true), .expr = &cond, .loc = loc}));
         } else if (plain_binary(cond) && cond.kind == ExprKind::Compare) {
             const Compare& c = cond.as<Compare>();
             jumps.push_back(emit({.op = Instr::JumpOnCompare, .when = when, .x = value(*c.first, true),
@@ -458,7 +501,7 @@ private:
             patch(receiver, here());
             emit({.op = Instr::Eval, .dst = t, .expr = &e});
             patch(over, here());
-        } else if ((e.kind == ExprKind::Tuple || e.kind == ExprKind::List) && has_direct_call(e)) {
+        } else if ((e.kind == ExprKind::Tuple || e.kind == ExprKind::List) && has_compiled_call(e)) {
             for (const auto& x : sequence_items(e)) {
                 const uint16_t a = new_temp();
                 into(*x, a);
@@ -474,7 +517,10 @@ private:
             const Expr& rhs = compare ? *e.as<Compare>().rest[0] : *e.as<Binary>().rhs;
             emit({.op = compare ? Instr::Compare : Instr::Binary, .dst = t, .x = value(lhs, true),
                   .y = value(rhs, true), .expr = &e});
-        } else if (e.kind == ExprKind::Binary && has_direct_call(e)) {
+        } else if (plain_membership(e)) {
+            const Compare& c = e.as<Compare>();
+            emit({.op = Instr::Member, .dst = t, .x = value(*c.first, true), .y = value(*c.rest[0], true), .expr = &e});
+        } else if (e.kind == ExprKind::Binary && has_compiled_call(e)) {
             // As eval_binary: the left side read in place only when the right one runs no code.
             const Binary& b = e.as<Binary>();
             const Operand x = value(*b.lhs, runs_no_code(*b.rhs));

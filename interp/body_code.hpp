@@ -63,6 +63,8 @@ struct BodyCode {
                          // `name`: it is `name.append(v)`, name a local variable
             Store,       // the variable `name` = x
             LoadItem,    // `stmt`, `name = x[y]`: when x is a dict that has key y, its value stored; else the walker runs `stmt`
+            StoreItem,   // the target `expr` (`name[y] = ...`, name a local) = x: a dict's key or a list's item in range
+                         // stored at once, anything else as assign() stores it
             Assign,      // the unpacking target `expr` (`a, b = ...`) = x, as assign() stores it
             AugStore,    // `stmt` (`name op= v`) with v's value x
             Discard,     // temps[dst] dropped (an expression statement's value)
@@ -72,6 +74,8 @@ struct BodyCode {
             Compare,     // temps[dst] = x <expr's one comparison> y, both numbers read in place
             JumpOnCompare,  // to `target` when x <expr's one comparison> y is `when`
             JumpOnNone,  // to `target` when `x is None` (`when_none`) or `x is not None` is `when`
+            Member,      // temps[dst] = x <expr's `in` / `not in`> y: a dict's or a set's key at once, else the walker's value
+            JumpOnMember,  // to `target` when x <expr's `in` / `not in`> y is `when`
             Sequence,    // temps[dst] = the tuple or list display `expr` of temps[dst + 1 ...]
             ForRange,    // loop `dst` (a `for` over range(...), `stmt`) starts: its bounds
             ForIter,     // loop `dst` (a `for` over anything else, `stmt`) starts: the iterable
@@ -88,7 +92,7 @@ struct BodyCode {
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
         const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, ForRange, ForIter, LoadItem
-        const lang::Name* name = nullptr;  // Store, LoadItem, ForRangeNext, MethodCall
+        const lang::Name* name = nullptr;  // Store, LoadItem, StoreItem, ForRangeNext, MethodCall
         lang::Loc loc{};                   // Line, CountLine, the For*Next, the Jump*On* (where a truth error is)
     };
 

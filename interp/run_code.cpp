@@ -10,6 +10,7 @@
 #include "interp/method_signatures.hpp"
 #include "interp/target_indices.hpp"
 #include "interp/values/dict.hpp"
+#include "interp/values/set.hpp"
 #include "interp/scalar_code.hpp"
 #include "interp/scalar_ops.hpp"
 
@@ -47,6 +48,21 @@ private:
     alignas(T) unsigned char raw_[N * sizeof(T)];
     int n_ = 0;
 };
+
+// A key body code looks up itself: a str, or an i64 (other keys: the walker's).
+inline bool plain_key(const Value& k) {
+    return k.str_obj() || (k.scalar() && k.scalar()->dtype == stdlib::DType::I64);
+}
+
+// `x in c` (`not in`: `negated`) for a plain key x in a dict or a set, as
+// membership() answers it; false: another case, the walker's.
+inline bool member_at_once(const Runtime& rt, const Value& x, const Value& c, bool negated, bool& holds) {
+    if (!plain_key(x)) return false;
+    if (c.is(Kind::Dict)) holds = (c.dict().find(dict_key(rt, x)) != nullptr) != negated;
+    else if (c.is(Kind::Set)) holds = (c.set().items.count(set_element(rt, x)) != 0) != negated;
+    else return false;
+    return true;
+}
 
 // Temporary t let go (its value destroyed) and empty again.
 inline void empty_temp(Value* temps, size_t t) {
@@ -105,16 +121,19 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
         &&line,        &&count_line,      &&stmt,        &&eval,           &&copy,          &&binary,
-        &&call,        &&method_receiver, &&method_call, &&store,          &&load_item,     &&assign_to,
-        &&aug_store,   &&discard,         &&ret,         &&jump,           &&jump_on_truth, &&compare,
-        &&jump_on_compare, &&jump_on_none, &&sequence,   &&for_range,      &&for_iter,      &&for_range_next,
-        &&for_iter_next, &&for_step,      &&for_end,     &&end};
+        &&call,        &&method_receiver, &&method_call, &&store,          &&load_item,     &&store_item,
+        &&assign_to,   &&aug_store,       &&discard,     &&ret,            &&jump,          &&jump_on_truth,
+        &&compare,     &&jump_on_compare, &&jump_on_none, &&member,        &&jump_on_member, &&sequence,
+        &&for_range,   &&for_iter,        &&for_range_next, &&for_iter_next, &&for_step,    &&for_end,
+        &&end};
     static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
     const Instr* const code = body.code.data();
     const Instr* in = code;
     Loc statement{};  // where an error that is not located yet is raised (as exec does)
     // A variable read in place must be assigned ("not defined" otherwise).
-    auto read = [&](const Operand& o) -> const Value& {
+    // (always_inline: GCC stops inlining it once the loop grows, and a call
+    // per operand cost fib 5 % more instructions)
+    auto read = [&](const Operand& o) __attribute__((always_inline)) -> const Value& {
         switch (o.kind) {
         case Operand::Temp: return temps[o.index];
         case Operand::Const: return body.consts[o.index];
@@ -146,7 +165,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
                scalar_binary(compare_kind(c.ops[0]), *sa, *sb, out);
     };
     // An operand's value to keep: a temporary's moved out, a variable's copied.
-    auto take = [&](const Operand& o) -> Value {
+    auto take = [&](const Operand& o) __attribute__((always_inline)) -> Value {
         if (o.kind == Operand::Temp) return std::move(temps[o.index]);
         return read(o);
     };
@@ -237,7 +256,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         if (in->x.kind == Operand::Local ? f_->env->slots[in->x.index].is(Kind::Dict)
                                           : f_->module->globals[in->x.index].is(Kind::Dict)) {
             const Value& key = read(in->y);
-            if (key.str_obj() || (key.scalar() && key.scalar()->dtype == stdlib::DType::I64)) {
+            if (plain_key(key)) {
                 const Value* item = read(in->x).dict().find(dict_key(rt_, key));
                 if (item) {
                     {  // (a scope: a computed goto may not leave one with a Value alive)
@@ -249,6 +268,27 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             }
         }
         goto stmt;
+    }
+    store_item: {
+        // store_index's dict and list cases, with the value x read first (as
+        // exec_assign evaluates it first) and copied before the store (a
+        // dict or list stored into itself is the one it was); the base, then
+        // the key, as lvalue and index_key read them.
+        {
+            Value v = take(in->x);
+            Value& base = f_->env->slots[in->name->slot];
+            if (base.is(Kind::Dict) && plain_key(read(in->y))) {
+                base.dict_mut().set(dict_key(rt_, read(in->y)), std::move(v));
+            } else if (const Scalar* k; base.is(Kind::List) && (k = read(in->y).scalar()) &&
+                                        k->dtype == stdlib::DType::I64) {
+                const int64_t n = static_cast<int64_t>(base.items().size()), i = k->i < 0 ? k->i + n : k->i;
+                if (i >= 0 && i < n) base.list_mut()[static_cast<size_t>(i)] = std::move(v);
+                else assign(*in->expr, std::move(v));  // (its error)
+            } else {
+                assign(*in->expr, std::move(v));
+            }
+        }
+        TG_NEXT();
     }
     assign_to:
         assign(*in->expr, take(in->x));
@@ -308,6 +348,25 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         // What eval_compare does for `x is None` (a value None on some paths only exists while tracing).
         const Value& x = read(in->x);
         const bool holds = x.maybe_undef() ? cond_at(*in->expr, in->loc) : x.is(Kind::None) == in->when_none;
+        if (holds == in->when) TG_JUMP(in->target);
+        TG_NEXT();
+    }
+    member: {
+        const Value& x = read(in->x);
+        const Value& y = read(in->y);
+        bool holds;
+        if (member_at_once(rt_, x, y, in->expr->as<Compare>().ops[0] == CmpOp::NotIn, holds))
+            new (temps + in->dst) Value(Value::from_bool(holds));
+        else
+            new (temps + in->dst) Value(eval(*in->expr));
+        TG_NEXT();
+    }
+    jump_on_member: {
+        const Value& x = read(in->x);
+        const Value& y = read(in->y);
+        bool holds;
+        if (!member_at_once(rt_, x, y, in->expr->as<Compare>().ops[0] == CmpOp::NotIn, holds))
+            holds = cond_at(*in->expr, in->loc);
         if (holds == in->when) TG_JUMP(in->target);
         TG_NEXT();
     }

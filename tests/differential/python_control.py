@@ -81,6 +81,8 @@ class Gen:
         if depth >= 2 or c < 0.5:
             if r.random() < 0.15:
                 return "opt is %sNone" % r.choice(["", "not "])
+            if r.random() < 0.15:  # a key in a dict (body code's Member), an item of a list (the walker's)
+                return "%s %s %s" % (self.operand(), r.choice(["in", "not in"]), r.choice(["d", "d", "xs"]))
             return "%s %s %s" % (self.expr(depth + 1), r.choice(["<", "<=", "==", "!=", ">", ">="]), self.expr(depth + 1))
         if c < 0.8:
             return "(%s %s %s)" % (self.cond(depth + 1), r.choice(["and", "or"]), self.cond(depth + 1))
@@ -123,6 +125,13 @@ class Gen:
                 # `x = d[k]` (LoadItem): a dict's item, a list's (the walker's at run time)
                 ["%sif 0 in d:" % p, "%s    w = d[0]" % p],
                 ["%sv = xs[0]" % p],
+                # `d[k] = v`, `xs[k] = v` (StoreItem; a number computed into a list's item: the walker's)
+                ["%sk = %s %% 5" % (p, self.expr()), "%sd[k] = %s %% %d" % (p, self.expr(), M)],
+                ["%sif len(xs) > 0:" % p, "%s    k = %s %% len(xs)" % (p, self.expr()),
+                 "%s    xs[k] = %s %% %d" % (p, self.expr(), M)],
+                # `m = k in d` (Member, stored)
+                ["%sm = %s %s d" % (p, self.operand(), r.choice(["in", "not in"])), "%sif m:" % p,
+                 "%s    v = (v + 1) %% %d" % (p, M)],
             ])
         if f == "opt":
             return ["%sopt = %s" % (p, r.choice(["None", "%s %% %d" % (self.expr(), M)]))]

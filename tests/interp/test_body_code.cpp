@@ -78,7 +78,7 @@ TEST_CASE("a tuple display of literals is one constant made when the body is com
 
 TEST_CASE("statements body code does not compile are handed to the tree walker whole") {
     Chunk c("def f(xs, d):\n"
-            "    xs[0] = 1\n"             // an item store
+            "    xs[0] = xs[1] * 2\n"     // a number stored in a list's item (exec_assign's, without a Value)
             "    d['k'] += 2\n"           // an augmented assignment
             "    assert xs\n"
             "    del d['k']\n"
@@ -107,6 +107,31 @@ TEST_CASE("x = v is stored by body code unless the walker computes v's number in
     CHECK(count_of(*code, Op::Stmt) == 1);
     for (const auto& in : code->code)
         if (in.op == Op::LoadItem) CHECK(in.stmt != nullptr);  // (what runs when it is not a dict's item)
+}
+
+TEST_CASE("d[k] = v and k in d are body code, a number computed into an item is the walker's") {
+    Chunk c("def f(xs, d, k, s):\n"
+            "    d[k] = 1\n"                 // StoreItem, the value read in place
+            "    d['n'] = s.upper()\n"       // StoreItem of a method call's value
+            "    d[k] = d.get(k, 0) + 1\n"   // arithmetic on a call: no number computed in place
+            "    xs[0] = xs[1] * 2\n"        // the walker's statement
+            "    xs[k + 1] = 0\n"            // a key that is not a variable or a literal: the walker's
+            "    b = k in d\n"               // Member, stored
+            "    if k not in d:\n"           // JumpOnMember
+            "        return b\n"
+            "    return s in xs\n");         // Member (a list: the walker's eval at run time)
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(count_of(*code, Op::StoreItem) == 3);
+    CHECK(count_of(*code, Op::Stmt) == 2);
+    CHECK(count_of(*code, Op::Member) == 2);
+    CHECK(count_of(*code, Op::JumpOnMember) == 1);
+    const auto& first = code->code[1];  // `d[k] = 1`
+    REQUIRE(first.op == Op::StoreItem);
+    CHECK(first.x.kind == BodyCode::Operand::Const);
+    CHECK(first.y.kind == BodyCode::Operand::Local);
+    CHECK(first.expr->kind == lang::ExprKind::Index);  // (what assign() stores into otherwise)
+    CHECK(first.name->id == "d");
 }
 
 TEST_CASE("a call as a statement is evaluated and its value dropped") {
