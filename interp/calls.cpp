@@ -337,6 +337,16 @@ struct BackToPool {
     ~BackToPool() { pool.give(std::move(env)); }
 };
 
+// Arguments call_direct evaluates on the native stack before it takes its
+// frame (more: straight into a frame from the pool's list).
+constexpr size_t kArgsOnStack = 6;
+
+// A frame from EnvPool::take_at released when its call ends.
+struct ReleaseAtEnd {
+    std::shared_ptr<Env>& env;
+    ~ReleaseAtEnd() { EnvPool::release(env); }
+};
+
 // Deep recursion stops with an error before the native stack runs out.
 [[noreturn, gnu::noinline]] void call_too_deep(const Runtime& rt, const SourcePtr& call_source, Loc loc,
                                                bool native_stack) {
@@ -405,10 +415,31 @@ Value Evaluator::call_small(const Call& c, const Value& callee) {
 // copies), and the errors in call_function's order.
 Value Evaluator::call_direct(const Call& c, const FunctionObj& fn) {
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
-    std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
-    BackToPool back_to_pool{rt_.env_pool, env};
     const size_t given = c.args.size();
-    for (size_t i = 0; i < given; ++i) env->slots[i] = eval(*c.args[i]);
+    if (given > kArgsOnStack) {  // (the arguments straight into a frame from the pool's list)
+        std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
+        BackToPool back_to_pool{rt_.env_pool, env};
+        for (size_t i = 0; i < given; ++i) env->slots[i] = eval(*c.args[i]);
+        return enter_direct(c, fn, env);
+    }
+    // The arguments first (their calls use the frames at this depth), then
+    // the frame kept at this depth (EnvPool::take_at), the arguments moved in.
+    alignas(Value) unsigned char raw[kArgsOnStack * sizeof(Value)];
+    Value* const args = std::launder(reinterpret_cast<Value*>(raw));
+    size_t made = 0;
+    struct Destroy {
+        Value* args;
+        const size_t& made;
+        ~Destroy() {
+            for (size_t i = 0; i < made; ++i) args[i].~Value();
+        }
+    } destroy{args, made};
+    for (; made < given; ++made) new (args + made) Value(eval(*c.args[made]));
+    std::shared_ptr<Env>& env =
+        rt_.env_pool.take_at(static_cast<size_t>(rt_.depth), facts, fn.env, static_cast<size_t>(facts->num_slots()));
+    ReleaseAtEnd release{env};
+    // (a frame from the pool has every slot Undefined: the argument is made in place, not assigned)
+    for (size_t i = 0; i < given; ++i) new (&env->slots[i]) Value(std::move(args[i]));
     return enter_direct(c, fn, env);
 }
 
@@ -454,8 +485,9 @@ Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Va
     if (callee.is(Kind::Function) && !rt_.trace && direct_call(c, callee.function())) {
         const FunctionObj& fn = callee.function();
         auto* facts = static_cast<const FunctionFacts*>(fn.info);
-        std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
-        BackToPool back_to_pool{rt_.env_pool, env};
+        std::shared_ptr<Env>& env = rt_.env_pool.take_at(static_cast<size_t>(rt_.depth), facts, fn.env,
+                                                         static_cast<size_t>(facts->num_slots()));
+        ReleaseAtEnd release{env};
         // (a frame from the pool has every slot Undefined: the argument is made in place, not assigned)
         for (size_t i = 0; i < args.size(); ++i) new (&env->slots[i]) Value(std::move(args[i]));
         return enter_direct(c, fn, env);
@@ -474,8 +506,9 @@ Value Evaluator::call_body_code(const Call& c, const FunctionObj& fn, const Body
     check_stack(c.loc);
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
     const SourcePtr& call_source = source();
-    std::shared_ptr<Env> env = rt_.env_pool.take(facts, fn.env, static_cast<size_t>(facts->num_slots()));
-    BackToPool back_to_pool{rt_.env_pool, env};
+    const size_t depth = static_cast<size_t>(rt_.depth);
+    std::shared_ptr<Env>& env = rt_.env_pool.take_at(depth, facts, fn.env, static_cast<size_t>(facts->num_slots()));
+    ReleaseAtEnd release{env};
     // (a frame from the pool has every slot Undefined: the argument is made in place, not assigned)
     for (size_t i = 0; i < args.size(); ++i) new (&env->slots[i]) Value(std::move(args[i]));
     check_call_depth(rt_, call_source, c.loc);
