@@ -364,6 +364,10 @@ private:
             const Compare& c = cond.as<Compare>();
             jumps.push_back(emit({.op = Instr::JumpOnNone, .when = when, .when_none = c.ops[0] == CmpOp::Is,
                                   .x = value(*c.first, true), .expr = &cond, .loc = loc}));
+        } else if (item_of_variable(cond)) {  // `if t_holding[t]`
+            const Index& ix = cond.as<Index>();
+            jumps.push_back(emit({.op = Instr::JumpOnItem, .when = when, .x = value(*ix.value, true),
+                                  .y = value(*ix.indices[0], true), .expr = &cond, .loc = loc}));
         } else if (plain_membership(cond)) {
             const Compare& c = cond.as<Compare>();
             jumps.push_back(emit({.op = Instr::JumpOnMember, .when = when, .x = value(*c.first, true),

@@ -74,6 +74,7 @@ struct BodyCode {
             Compare,     // temps[dst] = x <expr's one comparison> y, both numbers read in place
             JumpOnCompare,  // to `target` when x <expr's one comparison> y is `when`
             JumpOnNone,  // to `target` when `x is None` (`when_none`) or `x is not None` is `when`
+            JumpOnItem,  // to `target` when the truth of `expr`, `x[y]` (a number in a list or a tuple), is `when`
             Member,      // temps[dst] = x <expr's `in` / `not in`> y: a dict's or a set's key at once, else the walker's value
             JumpOnMember,  // to `target` when x <expr's `in` / `not in`> y is `when`
             Sequence,    // temps[dst] = the tuple or list display `expr` of temps[dst + 1 ...]

@@ -64,6 +64,13 @@ inline bool member_at_once(const Runtime& rt, const Value& x, const Value& c, bo
     return true;
 }
 
+// The number items[k] (k < 0 from the end) holds, or null (out of range, not a number).
+inline const Scalar* scalar_at(std::span<const Value> items, int64_t k) {
+    const int64_t n = static_cast<int64_t>(items.size());
+    if (k < 0) k += n;
+    return k >= 0 && k < n ? items[static_cast<size_t>(k)].scalar() : nullptr;
+}
+
 // Temporary t let go (its value destroyed) and empty again.
 inline void empty_temp(Value* temps, size_t t) {
     temps[t].~Value();
@@ -123,7 +130,8 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         &&line,        &&count_line,      &&stmt,        &&eval,           &&copy,          &&binary,
         &&call,        &&method_receiver, &&method_call, &&store,          &&load_item,     &&store_item,
         &&assign_to,   &&aug_store,       &&discard,     &&ret,            &&jump,          &&jump_on_truth,
-        &&compare,     &&jump_on_compare, &&jump_on_none, &&member,        &&jump_on_member, &&sequence,
+        &&compare,     &&jump_on_compare, &&jump_on_none, &&jump_on_item,  &&member,        &&jump_on_member,
+        &&sequence,
         &&for_range,   &&for_iter,        &&for_range_next, &&for_iter_next, &&for_step,    &&for_end,
         &&end};
     static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
@@ -349,6 +357,19 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         const Value& x = read(in->x);
         const bool holds = x.maybe_undef() ? cond_at(*in->expr, in->loc) : x.is(Kind::None) == in->when_none;
         if (holds == in->when) TG_JUMP(in->target);
+        TG_NEXT();
+    }
+    jump_on_item: {
+        // cond_at's `if xs[k]` (scalar_item's case: a number in a list or a
+        // tuple by an int in range, its truth read in place), else cond_at.
+        // The operands are peeked at: one not assigned is cond_at's error.
+        const Value& base = in->x.kind == Operand::Local ? f_->env->slots[in->x.index] : f_->module->globals[in->x.index];
+        const Value& key = in->y.kind == Operand::Const   ? body.consts[in->y.index]
+                           : in->y.kind == Operand::Local ? f_->env->slots[in->y.index]
+                                                          : f_->module->globals[in->y.index];
+        const Scalar *k, *item = nullptr;
+        if (base.is_sequence() && (k = key.scalar()) && stdlib::is_int(k->dtype)) item = scalar_at(base.items(), k->i);
+        if ((item ? item->nonzero() : cond_at(*in->expr, in->loc)) == in->when) TG_JUMP(in->target);
         TG_NEXT();
     }
     member: {

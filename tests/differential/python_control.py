@@ -81,6 +81,8 @@ class Gen:
         if depth >= 2 or c < 0.5:
             if r.random() < 0.15:
                 return "opt is %sNone" % r.choice(["", "not "])
+            if r.random() < 0.1:  # an item's truth (body code's JumpOnItem; an index from the end: the walker's)
+                return "%sxs[%s]" % (r.choice(["", "not "]), r.choice(["0", "1", "2", "-1"]))
             if r.random() < 0.15:  # a key in a dict (body code's Member), an item of a list (the walker's)
                 return "%s %s %s" % (self.operand(), r.choice(["in", "not in"]), r.choice(["d", "d", "xs"]))
             return "%s %s %s" % (self.expr(depth + 1), r.choice(["<", "<=", "==", "!=", ">", ">="]), self.expr(depth + 1))

@@ -134,6 +134,26 @@ TEST_CASE("d[k] = v and k in d are body code, a number computed into an item is 
     CHECK(first.name->id == "d");
 }
 
+TEST_CASE("a condition that is an item of a variable jumps on the item's truth") {
+    Chunk c("def f(flags, t, i):\n"
+            "    if flags[i] or not t[0]:\n"  // two JumpOnItem, the second's truth inverted
+            "        return 1\n"
+            "    while flags[i + 1]:\n"       // a key that is not a variable or a literal: JumpOnTruth
+            "        i += 1\n"
+            "    return 0\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(count_of(*code, Op::JumpOnItem) == 2);
+    CHECK(count_of(*code, Op::JumpOnTruth) == 1);
+    const auto& first = code->code[1];
+    REQUIRE(first.op == Op::JumpOnItem);
+    CHECK(first.when);  // `or`: its left operand jumps into the body when it holds
+    CHECK(first.x.kind == BodyCode::Operand::Local);
+    CHECK(first.y.kind == BodyCode::Operand::Local);
+    REQUIRE(code->code[2].op == Op::JumpOnItem);
+    CHECK(code->code[2].when);  // `not t[0]` fails when t[0] holds: then past the body
+}
+
 TEST_CASE("a call as a statement is evaluated and its value dropped") {
     Chunk c("def f(xs):\n"
             "    xs.append(3)\n"

@@ -130,6 +130,14 @@ CASES = {
     "member_key_of_another_kind": ["d = {}", "k = 1.5", "b = k in d"],
     "member_condition_of_number": ["n = 5", "if 1 not in n:", "    pass"],
     "member_condition_undefined": ["d = {}", "while later in d:", "    pass", "later = 1"],
+    # `if xs[k]` (JumpOnItem): the walker's condition when it is not a number in a list or a tuple
+    "item_condition_undefined_base": ["if later[0]:", "    pass", "later = [1]"],
+    "item_condition_undefined_key": ["xs = [1]", "if xs[later]:", "    pass", "later = 0"],
+    "item_condition_out_of_range": ["xs = [1]", "if xs[3]:", "    pass"],
+    "item_condition_missing_key": ["d = {}", "k = 'a'", "if d[k]:", "    pass"],
+    "item_condition_float_index": ["xs = [1]", "k = 0.5", "while xs[k]:", "    pass"],
+    "item_condition_of_number": ["n = 5", "if not n[0]:", "    pass"],
+    "item_condition_tensor_truth": ["xs = [tensor([1.0, 2.0])]", "if xs[0] and True:", "    pass"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
         "    for b in range(1):",
