@@ -43,20 +43,15 @@ public:
     // it. Its values are released now, as they would be with the frame.
     void give(std::shared_ptr<Env>&& env) {
         if (!env || env.use_count() != 1 || free_.size() >= kKept) return;
-        for (Value& v : env->slots) {  // undefined again, the size kept for the next call
-            v.~Value();
-            new (&v) Value();
-        }
-        env->parent.reset();
-        env->facts = nullptr;
-        env->traced = false;
+        emptied(*env);
         free_.push_back(std::move(env));
     }
 
-    // The frame of a call body code makes (Evaluator::call_body_code) at
-    // call depth `depth` (Runtime::depth, which that call raises before any
-    // tg code runs: no two such frames at one depth are alive at once), as
-    // take() makes it. The frame kept at that depth is used again: no
+    // The frame of a call whose arguments are evaluated before it
+    // (Evaluator::call_body_code, call_evaluated, call_direct) at call depth
+    // `depth` (Runtime::depth, which that call raises before any tg code
+    // runs: no two such frames at one depth are alive at once), as take()
+    // makes it. The frame kept at that depth is used again: no
     // reference count changes and no list of free frames to pop and push
     // (a tenth of a recursive call's instructions). The reference stays
     // valid until release(it).
@@ -76,16 +71,21 @@ public:
             env.reset();  // (the closure's now)
             return;
         }
-        for (Value& v : env->slots) {
-            v.~Value();
-            new (&v) Value();
-        }
-        env->parent.reset();
-        env->facts = nullptr;
-        env->traced = false;
+        emptied(*env);
     }
 
 private:
+    // A finished call's frame as a new one: its values released now, as
+    // they would be with the frame, every slot undefined, the size kept.
+    [[gnu::always_inline]] static void emptied(Env& env) {
+        for (Value& v : env.slots) {
+            v.~Value();
+            new (&v) Value();
+        }
+        env.parent.reset();
+        env.facts = nullptr;
+        env.traced = false;
+    }
     static constexpr size_t kKept = 64;  // recursion deeper than this allocates again
     std::vector<std::shared_ptr<Env>> free_;
     // The frames kept per depth, in blocks that never move (a frame's
