@@ -23,6 +23,7 @@
 #include "interp/control.hpp"
 #include "interp/method_signatures.hpp"
 #include "interp/runtime.hpp"
+#include "interp/scalar_code.hpp"
 #include "interp/target_indices.hpp"
 
 namespace tg::interp {
@@ -277,6 +278,16 @@ private:
         }
         case StmtKind::AugAssign: {
             const AugAssign& a = s.as<AugAssign>();
+            // `xs[k] op= v`, v a variable, a literal or arithmetic the
+            // resolver compiled: what aug_assign_scalar computes, else the
+            // walker's statement (nothing in it runs code).
+            if (item_of_local(*a.target) && (plain_operand(*a.value) || scalar_code_of(*a.value))) {
+                const Index& ix = a.target->as<Index>();
+                emit({.op = Instr::AugItem, .x = plain_operand(*a.value) ? value(*a.value, true) : Operand{},
+                      .y = value(*ix.indices[0], true), .expr = a.value.get(), .stmt = &s,
+                      .name = &ix.value->as<Name>()});
+                return true;
+            }
             if (a.target->kind != ExprKind::Name ||
                 !(plain_operand(*a.value) || plain_binary(*a.value) || has_compiled_call(*a.value)))
                 break;

@@ -67,6 +67,8 @@ struct BodyCode {
                          // stored at once, anything else as assign() stores it
             Assign,      // the unpacking target `expr` (`a, b = ...`) = x, as assign() stores it
             AugStore,    // `stmt` (`name op= v`) with v's value x
+            AugItem,     // `stmt`, `name[y] op= v` (name a local), v x (a variable or a literal) or `expr`'s
+                         // scalar program: a number in a list computed in place; else the walker runs `stmt`
             Discard,     // temps[dst] dropped (an expression statement's value)
             Return,      // the frame returns x
             Jump,        // to `target`
@@ -92,8 +94,8 @@ struct BodyCode {
         uint32_t target = 0;
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
-        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, ForRange, ForIter, LoadItem
-        const lang::Name* name = nullptr;  // Store, LoadItem, StoreItem, ForRangeNext, MethodCall
+        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, AugItem, ForRange, ForIter, LoadItem
+        const lang::Name* name = nullptr;  // Store, LoadItem, StoreItem, AugItem, ForRangeNext, MethodCall
         lang::Loc loc{};                   // Line, CountLine, the For*Next, the Jump*On* (where a truth error is)
     };
 

@@ -129,7 +129,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     static const void* const kLabels[] = {
         &&line,        &&count_line,      &&stmt,        &&eval,           &&copy,          &&binary,
         &&call,        &&method_receiver, &&method_call, &&store,          &&load_item,     &&store_item,
-        &&assign_to,   &&aug_store,       &&discard,     &&ret,            &&jump,          &&jump_on_truth,
+        &&assign_to,   &&aug_store,       &&aug_item,    &&discard,     &&ret,            &&jump,          &&jump_on_truth,
         &&compare,     &&jump_on_compare, &&jump_on_none, &&jump_on_item,  &&member,        &&jump_on_member,
         &&sequence,
         &&for_range,   &&for_iter,        &&for_range_next, &&for_iter_next, &&for_step,    &&for_end,
@@ -316,6 +316,36 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         else
             aug_assign_name(a, Value(rhs));  // a copy, as eval makes it: `s += s` must not append s to itself in place
         if (in->x.kind == Operand::Temp) release(in->x.index);
+        TG_NEXT();
+    }
+    aug_item: {
+        // aug_assign_scalar's `xs[k] op= v`: the item a number, v a number
+        // (a variable, a literal, or its scalar program), the result stored
+        // into the item (the list copied first if shared); else the walker's
+        // statement, which reads the same operands again (none runs code).
+        const AugAssign& a = in->stmt->as<AugAssign>();
+        Value& base = f_->env->slots[in->name->slot];
+        const Value& key = in->y.kind == Operand::Const   ? body.consts[in->y.index]
+                           : in->y.kind == Operand::Local ? f_->env->slots[in->y.index]
+                                                          : f_->module->globals[in->y.index];
+        const Scalar *k = nullptr, *cur = nullptr, *plain = nullptr;
+        if (!rt_.options.debug_nans && a.op != BinOp::MatMul && base.is(Kind::List) && (k = key.scalar()) &&
+            stdlib::is_int(k->dtype))
+            cur = scalar_at(base.items(), k->i);
+        Scalar rhs, out;
+        if (cur && in->x.kind != Operand::Temp) {
+            plain = (in->x.kind == Operand::Const   ? body.consts[in->x.index]
+                     : in->x.kind == Operand::Local ? f_->env->slots[in->x.index]
+                                                    : f_->module->globals[in->x.index])
+                        .scalar();
+        } else if (cur && scalar_program(*in->expr, rhs)) {
+            plain = &rhs;
+        }
+        if (!plain || !scalar_binary(binary_kind(a.op), *cur, *plain, out)) goto stmt;
+        {
+            const int64_t n = static_cast<int64_t>(base.items().size());
+            base.list_mut()[static_cast<size_t>(k->i < 0 ? k->i + n : k->i)].set_scalar(out);
+        }
         TG_NEXT();
     }
     discard:

@@ -131,6 +131,10 @@ class Gen:
                 ["%sk = %s %% 5" % (p, self.expr()), "%sd[k] = %s %% %d" % (p, self.expr(), M)],
                 ["%sif len(xs) > 0:" % p, "%s    k = %s %% len(xs)" % (p, self.expr()),
                  "%s    xs[k] = %s %% %d" % (p, self.expr(), M)],
+                # `xs[k] op= v` (AugItem; v a call: the walker's statement)
+                ["%sif len(xs) > 0:" % p, "%s    k = %s %% len(xs)" % (p, self.expr()),
+                 "%s    xs[k] %s= %s" % (p, r.choice(["+", "-", "*"]), r.choice([self.operand(), self.expr()])),
+                 "%s    xs[k] %%= %d" % (p, M)],
                 # `m = k in d` (Member, stored)
                 ["%sm = %s %s d" % (p, self.operand(), r.choice(["in", "not in"])), "%sif m:" % p,
                  "%s    v = (v + 1) %% %d" % (p, M)],

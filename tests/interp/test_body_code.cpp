@@ -79,7 +79,7 @@ TEST_CASE("a tuple display of literals is one constant made when the body is com
 TEST_CASE("statements body code does not compile are handed to the tree walker whole") {
     Chunk c("def f(xs, d):\n"
             "    xs[0] = xs[1] * 2\n"     // a number stored in a list's item (exec_assign's, without a Value)
-            "    d['k'] += 2\n"           // an augmented assignment
+            "    d['k'] += len(d)\n"      // an augmented assignment of an item by a call
             "    assert xs\n"
             "    del d['k']\n"
             "    xs\n"                    // an expression statement that is not a call
@@ -152,6 +152,25 @@ TEST_CASE("a condition that is an item of a variable jumps on the item's truth")
     CHECK(first.y.kind == BodyCode::Operand::Local);
     REQUIRE(code->code[2].op == Op::JumpOnItem);
     CHECK(code->code[2].when);  // `not t[0]` fails when t[0] holds: then past the body
+}
+
+TEST_CASE("xs[k] op= v computes a number into the item when v runs no code") {
+    Chunk c("def f(xs, k, a, b):\n"
+            "    xs[k] += 1\n"          // AugItem, a literal
+            "    xs[0] *= a\n"          // AugItem, a variable
+            "    xs[k] -= a * b + 1\n"  // AugItem, the resolver's scalar program
+            "    xs[k] += f(a)\n"       // a call: the walker's statement
+            "    xs[k + 1] += 1\n"      // a key that is not a variable or a literal: the walker's
+            "    return xs\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(count_of(*code, Op::AugItem) == 3);
+    CHECK(count_of(*code, Op::Stmt) == 2);
+    for (const auto& in : code->code)
+        if (in.op == Op::AugItem) CHECK(in.stmt != nullptr);  // (what runs when it is not a number in a list)
+    CHECK(code->code[1].x.kind == BodyCode::Operand::Const);
+    CHECK(code->code[3].x.kind == BodyCode::Operand::Local);
+    CHECK(code->code[5].x.kind == BodyCode::Operand::Temp);  // (none: the scalar program of `expr`)
 }
 
 TEST_CASE("a call as a statement is evaluated and its value dropped") {

@@ -138,6 +138,16 @@ CASES = {
     "item_condition_float_index": ["xs = [1]", "k = 0.5", "while xs[k]:", "    pass"],
     "item_condition_of_number": ["n = 5", "if not n[0]:", "    pass"],
     "item_condition_tensor_truth": ["xs = [tensor([1.0, 2.0])]", "if xs[0] and True:", "    pass"],
+    # `xs[k] op= v` (AugItem): the walker's statement when it is not a number in a list
+    "aug_item_undefined_base": ["later[0] += 1", "later = [1]"],
+    "aug_item_undefined_key": ["xs = [1]", "xs[later] += 1", "later = 0"],
+    "aug_item_undefined_value": ["xs = [1]", "xs[0] += later", "later = 1"],
+    "aug_item_out_of_range": ["xs = [1]", "k = 2", "xs[k] *= 3"],
+    "aug_item_division_by_zero": ["xs = [7]", "z = 0", "xs[0] //= z"],
+    "aug_item_of_str": ["s = ['a']", "s[0] += 1"],
+    "aug_item_missing_key": ["d = {}", "d['a'] += 1"],
+    "aug_item_into_number": ["n = 5", "n[0] -= 1"],
+    "aug_item_float_index": ["xs = [1]", "k = 0.0", "xs[k] += 1"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
         "    for b in range(1):",
