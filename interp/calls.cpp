@@ -462,12 +462,18 @@ Value Evaluator::call_direct(const Call& c, const FunctionObj& fn) {
 // The callee's body code when call_body_code can run the call: a plain
 // function with exactly its parameters' number of positional arguments,
 // its body code compiled, no debugger attached. Null: call_evaluated runs it.
+// (What direct_call checks, less what body code's calls never have — a
+// keyword, a `*`: direct_call_syntax — in one pass over the function: the
+// checks were a sixth of a recursive call's instructions.)
 inline const BodyCode* Evaluator::body_code_to_enter(const Call& c, const Value& callee) const {
-    if (!callee.is(Kind::Function) || rt_.debug) return nullptr;
+    if (!callee.is(Kind::Function) || rt_.debug) [[unlikely]] return nullptr;
     const FunctionObj& fn = callee.function();
-    if (fn.expr_body || c.args.size() != fn.params->size() || !direct_call(c, fn)) return nullptr;  // (a lambda: at once)
-    const BodyCodeSlot& slot = static_cast<const FunctionFacts*>(fn.info)->body_code;
-    return slot.tried() ? slot.code() : nullptr;  // (not compiled yet: call_evaluated's run_body compiles it)
+    const auto* facts = static_cast<const FunctionFacts*>(fn.info);
+    if (fn.is_graph || c.args.size() != fn.params->size() || facts->star_params || fn.native_body) [[unlikely]]
+        return nullptr;
+    // (null also for a lambda, which has none, and before its first call:
+    // call_evaluated's run_body compiles it)
+    return facts->body_code.code();
 }
 
 // Body code's Call instruction: body code entered by call_body_code when it

@@ -33,6 +33,10 @@ struct ScalarCode : lang::ExprCode {
     // The deepest operand stack a program may need; deeper expressions stay
     // with the tree walker.
     static constexpr int kMaxStack = 16;
+    // A variable an operator reads itself, `var` (below): a local or a
+    // global. Reading operands inside the operator, not pushing them first,
+    // halves the ops of ordinary arithmetic (`zr * zr - zi * zi + cr`: 4,
+    // not 9) — each op's dispatch and push cost as much as its arithmetic.
     struct Op {
         enum Kind : uint8_t {
             Local,      // push locals[slot]
@@ -41,11 +45,17 @@ struct ScalarCode : lang::ExprCode {
             Const,      // push value
             Binary,     // pop y, pop x, push x <bin> y
             BinaryConst, // pop x, push x <bin> value (a literal right operand)
+            BinaryVar,  // pop x, push x <bin> var(slot2)
+            VarVar,     // push var(slot) <bin> var(slot2)
             LocalItem,  // pop k, push item k of the list or tuple in locals[slot]
-            GlobalItem  // pop k, push item k of the list or tuple in globals[slot]
+            GlobalItem, // pop k, push item k of the list or tuple in globals[slot]
+            VarItem,    // push item var(slot2) of the list or tuple in var(slot)
+            End         // the program's end (the last op)
         } kind;
         stdlib::BinaryKind bin = stdlib::BinaryKind::Add;
+        bool global = false, global2 = false;  // var(slot), var(slot2): a global, else a local
         int32_t slot = -1;
+        int32_t slot2 = -1;
         uint16_t depth = 0;  // Enclosing
         Scalar value;
     };

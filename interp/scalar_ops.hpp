@@ -133,12 +133,13 @@ inline bool promoted(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Sca
     // are) skip the promotion — what promoted() would decide for them.
     if (a.dtype == DType::I64 && b.dtype == DType::I64)
         return scalar_detail::typed<int64_t>(k, a, b, DType::I64, a.weak && b.weak, out);
-    // A strong f64 with an f64 or a weak int (`zr * zr`, `2 * zr`): the
-    // result is a strong f64, computed in double — what promoted() and
-    // int_with_float() decide for them, without the general promotion.
+    // A strong f64 with an f64, a weak int or a weak float (`zr * zr`,
+    // `2 * zr`, `x - 1.5`): the result is a strong f64, computed in double —
+    // what promoted() and int_with_float() decide for them, without the
+    // general promotion. (A weak float holds its double: promoted() reads it as is.)
     if (const bool a64 = a.dtype == DType::F64 && !a.weak, b64 = b.dtype == DType::F64 && !b.weak; a64 || b64) {
         const Scalar& other = a64 ? b : a;
-        if (other.dtype == DType::F64 || (other.weak && other.dtype == DType::I64)) {
+        if (other.dtype == DType::F64 || (other.weak && (other.dtype == DType::I64 || other.dtype == DType::F32))) {
             Scalar x = a, y = b;
             if (x.dtype == DType::I64) x.f = static_cast<double>(a.i);
             if (y.dtype == DType::I64) y.f = static_cast<double>(b.i);

@@ -176,7 +176,6 @@ static_assert(sizeof(StrObj) <= 72, "a string object and its control block fit m
 static_assert(sizeof(DictObj) <= 152, "a dict object and its control block fit malloc's 176-byte size");
 static_assert(sizeof(TupleObj) <= 96, "a pair (items inside) and its control block fit malloc's 128-byte size");
 
-size_t Value::slots_bytes(size_t n) { return n * sizeof(Value) + kObjectBytes; }
 size_t Value::dict_bytes(size_t n) { return n * (sizeof(DictKey) + sizeof(Value) + 32) + kObjectBytes; }
 size_t Value::set_bytes(size_t n) { return n * (sizeof(DictKey) + 32) + kObjectBytes; }
 
@@ -436,17 +435,9 @@ Value Value::with_children(std::vector<Value> items) const {
     }
 }
 
-std::span<const Value> Value::items() const {
-    if (kind() == Kind::List) return v_.get<std::shared_ptr<ListObj>>()->items;
-    const TupleItems& xs = v_.get<std::shared_ptr<const TupleObj>>()->items;
-    return {xs.data(), xs.size()};
-}
-
-std::vector<Value>& Value::list_mut() {
+[[gnu::noinline]] void Value::list_unshared() {
     auto& p = v_.get<std::shared_ptr<ListObj>>();
-    if (p.use_count() > 1) p = std::make_shared<ListObj>(*p);  // copy-on-write
-    p->charge.set(slots_bytes(p->items.capacity()), "a list");  // what the last mutation added
-    return p->items;
+    p = std::make_shared<ListObj>(*p);
 }
 
 }  // namespace tg::interp

@@ -38,7 +38,7 @@ class Gen:
     # ---- expressions (ints)
     def operand(self):
         r = self.r
-        choices = ["a", "b", "v", "w", str(r.randint(-4, 9))] + [n for n in self.loop_vars if n]
+        choices = ["a", "b", "v", "w", "G", str(r.randint(-4, 9))] + [n for n in self.loop_vars if n]
         return r.choice(choices)
 
     def expr(self, depth=0):
@@ -54,8 +54,10 @@ class Gen:
             return "(%s %s (abs(%s) %% 5 + 1))" % (self.expr(depth + 1), op, self.expr(depth + 1))
         if c < 0.78 and self.funcs:
             return self.call(depth + 1)
-        if c < 0.84:
-            return "xs[%s %% len(xs)]" % self.expr(depth + 1)
+        if c < 0.84:  # an item by an index from the start or the end, computed or a variable's (j: -3 to 2,
+            # xs has 3 items or more); of a global list too (scalar programs read both variables in one op)
+            return r.choice(["xs[%s %% len(xs)]" % self.expr(depth + 1), "xs[-1 - %s %% len(xs)]" % self.expr(depth + 1),
+                             "xs[j]", "GS[j]", "GS[%s %% 3]" % self.operand()])
         if c < 0.9:
             return "%s(%s, %s)" % (r.choice(["max", "min"]), self.expr(depth + 1), self.expr(depth + 1))
         if c < 0.92:
@@ -109,6 +111,8 @@ class Gen:
             forms += ["return"]
         f = r.choice(forms)
         if f == "assign":
+            if r.random() < 0.15:
+                return ["%sj = %s %% 6 - 3" % (p, self.expr())]
             return ["%s%s = %s %% %d" % (p, r.choice(["v", "w"]), self.expr(), M)]
         if f == "aug":
             target = r.choice(["v", "w"])
@@ -190,7 +194,7 @@ class Gen:
         lines = ["def %s(%s):" % (name, ", ".join(params))]
         if arity < 2:
             lines.append("    b = 3")
-        lines += ["    v = a %% %d" % M, "    w = 1", "    xs = [a % 7, 2, 3]", "    opt = None",
+        lines += ["    v = a %% %d" % M, "    w = 1", "    j = -1", "    xs = [a % 7, 2, 3]", "    opt = None",
                   "    d = {0: 1, 2: a %% %d}" % M, "    s = \"ab,a\""]
         lines += self.block(4, 0, self.r.randint(2, 7))
         lines.append("    return (v + w * 3 + len(xs) + xs[-1]) %% %d" % M)
@@ -198,7 +202,7 @@ class Gen:
 
     def program(self):
         r = self.r
-        out = ["def rec(n, a):",
+        out = ["G = 5", "GS = [4, -5, 6]", "", "def rec(n, a):",
                "    if n <= 0:",
                "        return a % 1009",
                "    return (rec(n - 1, a + n) + rec(n - 2, a * 2)) % 1009",

@@ -39,9 +39,14 @@ TEST_CASE("pure scalar arithmetic and single comparisons are compiled, anything 
             "t = i & 1\n");            // 8: bitwise
     const ScalarCode* loop = c.code(2);
     REQUIRE(loop != nullptr);
-    // s, i, i, *, % 7 (a literal right operand is folded into its operator), +
-    CHECK(loop->ops.size() == 6);
-    CHECK(loop->ops[4].kind == ScalarCode::Op::BinaryConst);
+    // s; i * i (an operator reads two variables itself); % 7 (a literal
+    // right operand is folded into its operator); +; the end
+    REQUIRE(loop->ops.size() == 5);
+    CHECK(loop->ops[0].kind == ScalarCode::Op::Global);
+    CHECK(loop->ops[1].kind == ScalarCode::Op::VarVar);
+    CHECK(loop->ops[2].kind == ScalarCode::Op::BinaryConst);
+    CHECK(loop->ops[3].kind == ScalarCode::Op::Binary);
+    CHECK(loop->ops[4].kind == ScalarCode::Op::End);
     CHECK(c.code(3) != nullptr);
     for (size_t i : {4, 5, 6, 7, 8}) CHECK(c.code(i) == nullptr);
 }
@@ -91,4 +96,43 @@ TEST_CASE("an expression deeper than a program's stack stays with the tree walke
     deep += "\n";
     Chunk c(deep.c_str());
     CHECK(c.code(1) == nullptr);
+}
+
+TEST_CASE("operators that read their variables themselves compute what the general path computes, or give up") {
+    Chunk c("xs = 0\ni = 0\ns = 0\n"
+            "t = xs[i] - xs[i + 1]\n"  // 3: VarItem, then LocalItem of a computed index
+            "t = (s + 1) * s\n"        // 4: BinaryVar
+            "t = s * i\n");            // 5: VarVar
+    using Op = ScalarCode::Op;
+    REQUIRE(c.code(3) != nullptr);
+    CHECK(c.code(3)->ops[0].kind == Op::VarItem);
+    REQUIRE(c.code(4) != nullptr);
+    CHECK(c.code(4)->ops[2].kind == Op::BinaryVar);
+    REQUIRE(c.code(5) != nullptr);
+    CHECK(c.code(5)->ops[0].kind == Op::VarVar);
+
+    Scalar out;
+    c.global("xs") = Value::list({Value(Scalar::of_float(2.5, DType::F64)), Value::from_int(1), Value::none()});
+    c.global("i") = Value::from_int(-3);  // from the end, as the general path counts
+    c.global("s") = Value::from_int(7);
+    REQUIRE(c.run(3, out));
+    CHECK(out.dtype == DType::F64);
+    CHECK(out.f == 1.5);
+    REQUIRE(c.run(4, out));
+    CHECK(out.i == 56);
+    REQUIRE(c.run(5, out));
+    CHECK(out.i == -21);
+    // an item that is not a number, an index out of range or not an int, an unassigned variable
+    c.global("i") = Value::from_int(1);  // xs[2] is None
+    CHECK_FALSE(c.run(3, out));
+    c.global("i") = Value::from_int(3);
+    CHECK_FALSE(c.run(3, out));
+    c.global("i") = Value::weak_float(0.0);
+    CHECK_FALSE(c.run(3, out));
+    c.global("s") = Value();
+    CHECK_FALSE(c.run(4, out));
+    CHECK_FALSE(c.run(5, out));
+    c.global("s") = Value::from_int(7);
+    c.global("i") = Value::none();
+    CHECK_FALSE(c.run(5, out));
 }
