@@ -54,8 +54,10 @@ Value apply_op(Runtime& rt, const stdlib::OpDef& op, std::span<const stdlib::Ten
 // lang's operators onto stdlib's (MatMul is not a BinaryKind: it is the `matmul` op).
 inline stdlib::BinaryKind binary_kind(lang::BinOp op) {
     using B = stdlib::BinaryKind;
-    constexpr B table[] = {B::Add, B::Sub, B::Mul, B::Div, B::FloorDiv, B::Mod, B::Pow,
-                           B::Add /* MatMul: unused */, B::BitAnd, B::BitOr, B::BitXor, B::LeftShift, B::RightShift};
+    // (static: not built on the stack at every call)
+    static constexpr B table[] = {B::Add, B::Sub, B::Mul, B::Div, B::FloorDiv, B::Mod, B::Pow,
+                                  B::Add /* MatMul: unused */, B::BitAnd, B::BitOr, B::BitXor, B::LeftShift,
+                                  B::RightShift};
     return table[static_cast<int>(op)];
 }
 stdlib::BinaryKind compare_kind(lang::CmpOp op);

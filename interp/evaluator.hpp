@@ -274,6 +274,7 @@ private:
     Flow exec_for(const lang::For& s);
     // A `for` over range(...): its start, stop and step (errors located at the arguments).
     void range_args(const lang::Call& c, int64_t (&a)[3]);
+    bool int_at_once(const lang::Expr& e, int64_t& out);  // range_args' argument without the walker
     // A `for` over anything else: its items (an error located at the iterable).
     Iterable loop_items(const lang::For& s);
     void assign(const lang::Expr& target, Value v);

@@ -326,11 +326,36 @@ Evaluator::Flow Evaluator::exec_for(const For& s) {
     return Flow::Normal;
 }
 
+// An int argument read at once: a literal, a local variable holding an int
+// (or a bool), or a scalar program computing one — what eval_ref and
+// to_int give for them. False: anything else, which eval_ref evaluates
+// (none of these runs code, so nothing is evaluated twice). A third of a
+// nested loop's setup was the walker evaluating `range(i + 1, n)`.
+bool Evaluator::int_at_once(const Expr& e, int64_t& out) {
+    if (rt_.trace || rt_.options.debug_nans) return false;
+    if (e.kind == ExprKind::Int) {
+        out = e.as<IntLit>().value;
+        return true;
+    }
+    Scalar computed;
+    const Scalar* s = nullptr;
+    if (e.kind == ExprKind::Name) {
+        const Name& n = e.as<Name>();
+        if (n.scope == Scope::Local && f_->env) s = f_->env->slots[n.slot].scalar();
+    } else if (const ScalarCode* code = scalar_code_of(e)) {
+        if (run_scalar(*code, f_->env, f_->module->globals.data(), computed)) s = &computed;
+    }
+    if (!s || !(stdlib::is_int(s->dtype) || s->dtype == stdlib::DType::Bool)) return false;
+    out = s->i;
+    return true;
+}
+
 void Evaluator::range_args(const Call& c, int64_t (&a)[3]) {
     a[0] = 0, a[1] = 0, a[2] = 1;
     const size_t n = c.args.size();
     if (n < 1 || n > 3) fail(arity_error("range", 1, 3, n, ArityWording::Method), c.loc);
     for (size_t i = 0; i < n; ++i) {
+        if (int_at_once(*c.args[i], a[n == 1 ? 1 : i])) continue;
         Value scratch;
         const Value& v = eval_ref(*c.args[i], scratch);
         try {

@@ -435,6 +435,8 @@ Value Value::with_children(std::vector<Value> items) const {
     }
 }
 
+[[gnu::noinline]] void Value::replace_with(const Scalar& s) { v_ = s; }
+
 [[gnu::noinline]] void Value::list_unshared() {
     auto& p = v_.get<std::shared_ptr<ListObj>>();
     p = std::make_shared<ListObj>(*p);

@@ -171,6 +171,8 @@ class Gen:
             step = r.choice([1, 1, 2, -1, -2])
             args = "%d" % hi if (lo == 0 and step == 1 and r.random() < 0.5) else \
                    "%d, %d" % (lo, hi) if step == 1 else "%d, %d, %d" % (lo, hi, step)
+            if r.random() < 0.3:  # bounds read from variables or computed (range's arguments read at once)
+                args = r.choice(["j, %d" % hi, "%s %% 5" % self.operand(), "j, (%s %% 7) - 1, %d" % (self.operand(), step)])
             self.loop_vars.append(i)
             body = self.block(ind + 4, depth + 1)
             self.loop_vars.pop()

@@ -55,6 +55,13 @@ CASES = {
     "range_zero_step": ["for i in range(0, 5, 0):", "    pass"],
     "range_no_arguments": ["for i in range():", "    pass"],
     "range_too_many_arguments": ["for i in range(1, 2, 3, 4):", "    pass"],
+    # range's arguments read at once (a variable, a scalar program), else the walker's
+    "range_float_variable": ["v = 1.5", "for i in range(v):", "    pass"],
+    "range_float_computed": ["n = 2", "for i in range(0, n * 0.5):", "    pass"],
+    "range_undefined_variable": ["for i in range(0, later):", "    pass", "later = 3"],
+    "range_computed_zero_step": ["n = 0", "for i in range(0, 5, n * 2):", "    pass"],
+    "range_computed_division_by_zero": ["n = 0", "for i in range(3 // n):", "    pass"],
+    "range_tensor_variable": ["t = tensor([1, 2])", "for i in range(1, t):", "    pass"],
     "iterate_number": ["for x in one(1):", "    pass"],
     "unpack_loop_item": ["for a, b in [1, 2]:", "    pass"],
     "error_in_loop_body": ["total = 0", "for i in range(3):", "    total += one(i) + \"a\""],
