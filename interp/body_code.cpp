@@ -338,6 +338,14 @@ private:
                   .name = &ix.value->as<Name>()});
             return true;
         }
+        // `x = <arithmetic>`, x a local: what assign_scalar does (the number
+        // computed into the variable in place, no Value made), without the
+        // statement around it.
+        if (target.kind == ExprKind::Name && target.as<Name>().scope == Scope::Local && !target.as<Name>().declared_outer &&
+            scalar_code_of(*a.value)) {
+            emit({.op = Instr::StoreScalar, .expr = a.value.get(), .stmt = &s, .name = &target.as<Name>()});
+            return true;
+        }
         // `x = v`, v a call, a variable, a literal or a display: v by body code, stored.
         // (Arithmetic and items stay with the walker, whose statement
         // computes a number into the variable without making a Value.)

@@ -62,6 +62,8 @@ struct BodyCode {
             MethodCall,  // temps[dst] = the method call `expr` on temps[dst] (from MethodReceiver) with temps[dst + 1 ...];
                          // `name`: it is `name.append(v)`, name a local variable
             Store,       // the variable `name` = x
+            StoreScalar, // `stmt`, `name = expr` (name a local, expr a scalar program): the number computed into
+                         // the variable in place; when the program gives up, the walker runs `stmt`
             LoadItem,    // `stmt`, `name = x[y]`: when x is a dict that has key y, its value stored; else the walker runs `stmt`
             StoreItem,   // the target `expr` (`name[y] = ...`, name a local) = x: a dict's key or a list's item in range
                          // stored at once, anything else as assign() stores it
@@ -94,8 +96,8 @@ struct BodyCode {
         uint32_t target = 0;
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
-        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, AugItem, ForRange, ForIter, LoadItem
-        const lang::Name* name = nullptr;  // Store, LoadItem, StoreItem, AugItem, ForRangeNext, MethodCall
+        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, AugItem, ForRange, ForIter, LoadItem, StoreScalar
+        const lang::Name* name = nullptr;  // Store, StoreScalar, LoadItem, StoreItem, AugItem, ForRangeNext, MethodCall
         lang::Loc loc{};                   // Line, CountLine, the For*Next, the Jump*On* (where a truth error is)
     };
 

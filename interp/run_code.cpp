@@ -128,7 +128,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
         &&line,        &&count_line,      &&stmt,        &&eval,           &&copy,          &&binary,
-        &&call,        &&method_receiver, &&method_call, &&store,          &&load_item,     &&store_item,
+        &&call,        &&method_receiver, &&method_call, &&store,          &&store_scalar,  &&load_item,     &&store_item,
         &&assign_to,   &&aug_store,       &&aug_item,    &&discard,     &&ret,            &&jump,          &&jump_on_truth,
         &&compare,     &&jump_on_compare, &&jump_on_none, &&jump_on_item,  &&member,        &&jump_on_member,
         &&sequence,
@@ -258,6 +258,18 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     store:
         store_slot(*in->name) = take(in->x);
         TG_NEXT();
+    store_scalar: {
+        // assign_scalar's `name = <arithmetic>`: the number computed into the
+        // local variable in place; when the program gives up, the walker's
+        // statement (which evaluates the expression again: it runs no code).
+        Scalar out;
+        if (scalar_program(*in->expr, out)) {
+            f_->env->slots[in->name->slot].set_scalar(out);
+            TG_NEXT();
+        }
+        exec_inner(*in->stmt);
+        TG_NEXT();
+    }
     load_item: {
         // A dict's item as eval_index reads it (base, then key); a key
         // missing, another kind of base or key: the walker's statement.

@@ -91,22 +91,29 @@ TEST_CASE("statements body code does not compile are handed to the tree walker w
     CHECK(count_of(*code, Op::Assign) == 1);
 }
 
-TEST_CASE("x = v is stored by body code unless the walker computes v's number in place") {
+TEST_CASE("x = v is stored by body code, arithmetic computed into the variable in place") {
     Chunk c("def f(xs, d, k):\n"
             "    a = xs[1:]\n"       // a slice: body code's value, stored
             "    b = d['key']\n"     // an item of a variable: LoadItem (a dict's at once)
             "    e = [a, b]\n"       // a display
             "    g = a\n"            // a variable
             "    t = xs[k]\n"        // LoadItem too: a list's number is the walker's statement, at run time
-            "    z = t * 2 + k\n"    // arithmetic: the walker's statement
+            "    z = t * 2 + k\n"    // arithmetic: StoreScalar (the walker's statement when it gives up)
+            "    z = len(xs) + k\n"  // arithmetic on a call: no scalar program, body code's Binary, stored
             "    return z\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
-    CHECK(count_of(*code, Op::Store) == 3);
+    CHECK(count_of(*code, Op::Store) == 4);
     CHECK(count_of(*code, Op::LoadItem) == 2);
-    CHECK(count_of(*code, Op::Stmt) == 1);
-    for (const auto& in : code->code)
+    CHECK(count_of(*code, Op::StoreScalar) == 1);
+    CHECK(count_of(*code, Op::Stmt) == 0);
+    for (const auto& in : code->code) {
         if (in.op == Op::LoadItem) CHECK(in.stmt != nullptr);  // (what runs when it is not a dict's item)
+        if (in.op == Op::StoreScalar) {
+            CHECK(in.stmt != nullptr);  // (what runs when the program gives up)
+            CHECK(in.name->id == "z");
+        }
+    }
 }
 
 TEST_CASE("d[k] = v and k in d are body code, a number computed into an item is the walker's") {

@@ -36,6 +36,13 @@ SETUP = [
 # name: the body of `f()` (lines), which fails when f() is called
 CASES = {
     "undefined_operand": ["z = one(1) + later", "later = 2"],
+    # `name = <arithmetic>` (StoreScalar): the walker's statement when the scalar program gives up
+    "store_scalar_undefined": ["z = later * 2 + 1", "later = 2"],
+    "store_scalar_division_by_zero": ["n = 0", "z = (n + 5) // n"],
+    "store_scalar_string_operand": ["s = 'a'", "n = 1", "z = n + s"],
+    "store_scalar_item_out_of_range": ["xs = [1, 2]", "k = 2", "z = xs[k] - xs[0]"],
+    "store_scalar_bool_item": ["xs = [True]", "k = 0", "z = xs[k] - 'a'"],
+    "store_scalar_tensor_then_error": ["t = tensor([1.0, 2.0])", "z = t * 2", "z = z + [1, 2, 3]"],
     "undefined_left_operand": ["z = later + one(1)", "later = 2"],
     "undefined_argument": ["z = one(later)", "later = 2"],
     "undefined_callee": ["z = onee(1)"],
