@@ -159,6 +159,13 @@ bool item_of_local(const Expr& e) {
     return d.scope == Scope::Local && !d.declared_outer;
 }
 
+// `a, b = ...`: every target a local variable (Unpack).
+bool local_names(const Expr& target) {
+    return std::ranges::all_of(sequence_items(target), [](const ExprPtr& e) {
+        return e->kind == ExprKind::Name && e->as<Name>().scope == Scope::Local && !e->as<Name>().declared_outer;
+    });
+}
+
 // `k in d`, `w not in seen`: one membership test of two key operands (Member).
 bool plain_membership(const Expr& e) {
     if (e.kind != ExprKind::Compare) return false;
@@ -310,10 +317,11 @@ private:
         const Assign& a = s.as<Assign>();
         if (a.targets.size() != 1) return false;
         const Expr& target = *a.targets[0];
-        // `a, b = v`: v's value (a variable's copied: the stores may rebind it) unpacked by assign()
+        // `a, b = v`: v's value (a variable's copied: the stores may rebind
+        // it) unpacked by assign(), or at once into local variables (Unpack)
         if (target.kind == ExprKind::Tuple || target.kind == ExprKind::List) {
             const Operand x = value(*a.value, false);
-            emit({.op = Instr::Assign, .x = x, .expr = &target});
+            emit({.op = local_names(target) ? Instr::Unpack : Instr::Assign, .x = x, .expr = &target});
             return true;
         }
         // `x = d[k]`: a dict's item stored at once; a list's number, a

@@ -68,6 +68,8 @@ struct BodyCode {
             StoreItem,   // the target `expr` (`name[y] = ...`, name a local) = x: a dict's key or a list's item in range
                          // stored at once, anything else as assign() stores it
             Assign,      // the unpacking target `expr` (`a, b = ...`) = x, as assign() stores it
+            Unpack,      // the same, every target a local variable: a list's or a tuple's items, as many as the
+                         // targets, stored at once; anything else as assign() stores it
             AugStore,    // `stmt` (`name op= v`) with v's value x
             AugItem,     // `stmt`, `name[y] op= v` (name a local), v x (a variable or a literal) or `expr`'s
                          // scalar program: a number in a list computed in place; else the walker runs `stmt`

@@ -129,7 +129,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     static const void* const kLabels[] = {
         &&line,        &&count_line,      &&stmt,        &&eval,           &&copy,          &&binary,
         &&call,        &&method_receiver, &&method_call, &&store,          &&store_scalar,  &&load_item,     &&store_item,
-        &&assign_to,   &&aug_store,       &&aug_item,    &&discard,     &&ret,            &&jump,          &&jump_on_truth,
+        &&assign_to,   &&unpack,          &&aug_store,       &&aug_item,    &&discard,     &&ret,            &&jump,          &&jump_on_truth,
         &&compare,     &&jump_on_compare, &&jump_on_none, &&jump_on_item,  &&member,        &&jump_on_member,
         &&sequence,
         &&for_range,   &&for_iter,        &&for_range_next, &&for_iter_next, &&for_step,    &&for_end,
@@ -313,6 +313,23 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     assign_to:
         assign(*in->expr, take(in->x));
         TG_NEXT();
+    unpack: {
+        // assign()'s case of a sequence of as many items as the targets,
+        // each a local variable: its items stored in order (v holds the
+        // sequence: the stores cannot change it)
+        {
+            Value v = take(in->x);
+            const auto& targets = in->expr->kind == ExprKind::Tuple ? in->expr->as<TupleExpr>().elts
+                                                                     : in->expr->as<ListExpr>().elts;
+            if (v.is_sequence() && v.items().size() == targets.size()) {
+                const std::span<const Value> xs = v.items();
+                for (size_t i = 0; i < xs.size(); ++i) f_->env->slots[targets[i]->as<Name>().slot] = xs[i];
+            } else {
+                assign(*in->expr, std::move(v));
+            }
+        }
+        TG_NEXT();
+    }
     aug_store: {
         // aug_assign's: numbers computed in place (aug_assign_scalar's case), anything else by aug_value
         const AugAssign& a = in->stmt->as<AugAssign>();

@@ -117,8 +117,11 @@ class Gen:
         if f == "aug":
             target = r.choice(["v", "w"])
             return ["%s%s %s= %s" % (p, target, r.choice(["+", "-", "*"]), self.expr()), "%s%s %%= %d" % (p, target, M)]
-        if f == "swap":
-            return ["%sv, w = w, (v + %s) %% %d" % (p, self.expr(), M)]
+        if f == "swap":  # unpacking (body code's Unpack: a tuple or a list, a display or a variable's)
+            return r.choice([["%sv, w = w, (v + %s) %% %d" % (p, self.expr(), M)],
+                             ["%sv, w = xs[:2]" % p],
+                             ["%s[w, v] = [v, (w * 2 + %s) %% %d]" % (p, self.expr(), M)],
+                             ["%stp = (w, v)" % p, "%sv, w = tp" % p]])
         if f == "append":
             return ["%sif len(xs) < 40:" % p, "%s    xs.append(%s %% %d)" % (p, self.expr(), M)]
         if f == "method":  # a list, dict or str method on a local, changing it or not

@@ -83,11 +83,13 @@ TEST_CASE("statements body code does not compile are handed to the tree walker w
             "    assert xs\n"
             "    del d['k']\n"
             "    xs\n"                    // an expression statement that is not a call
-            "    a, b = 1, 2\n"           // unpacking: its value body code's, its stores assign()'s
+            "    a, b = 1, 2\n"           // unpacking into locals: its value body code's, stored by Unpack
+            "    xs[0], b = 1, 2\n"       // unpacking into an item: its stores assign()'s
             "    return xs\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
     CHECK(count_of(*code, Op::Stmt) == 5);
+    CHECK(count_of(*code, Op::Unpack) == 1);
     CHECK(count_of(*code, Op::Assign) == 1);
 }
 

@@ -97,6 +97,11 @@ CASES = {
     "unpack_nested": ["(a, b), c = pair(1, 2)"],
     "unpack_into_item_of_number": ["n = 5", "a, n[0] = pair(1, 2)"],
     "unpack_list_target": ["[a, b] = [one(1)]"],
+    # Unpack (local targets): a list's or a tuple's items at once, anything else as assign() unpacks it
+    "unpack_dict_keys_then_error": ["a, b = {'x': 1, 'y': 2}", "z = a + b + 1"],
+    "unpack_variable_too_few": ["t = (1,)", "a, b = t"],
+    "unpack_tensor_rows_then_error": ["a, b = tensor([[1, 2], [3, 4]])", "z = a + [1, 2, 3]"],
+    "unpack_same_name_twice_then_error": ["a, a = pair(1, 'x')", "z = a + 1"],
     "store_to_outer": ["def inner():", "    z = one(1)", "    return z", "return inner() + one('a')"],
     # a statement that needs more temporaries than body code holds is the walker's alone
     "error_in_wide_display": ["z = [one(1), one(2), one(3), one(4), one(5), one(6), one(7), one(8), one('a')]"],
