@@ -212,20 +212,6 @@ Attr to_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) {
 
 Attr op_attr(const Value& v, const stdlib::ParamDef& p, std::string_view what) { return to_attr(v, p, what); }
 
-stdlib::BinaryKind compare_kind(lang::CmpOp op) {
-    using B = stdlib::BinaryKind;
-    switch (op) {
-    case lang::CmpOp::Eq: return B::Eq;
-    case lang::CmpOp::Ne: return B::Ne;
-    case lang::CmpOp::Lt: return B::Lt;
-    case lang::CmpOp::Le: return B::Le;
-    case lang::CmpOp::Gt: return B::Gt;
-    case lang::CmpOp::Ge: return B::Ge;
-    default: break;  // `in` / `is` are not element-wise (Evaluator::compare_values)
-    }
-    return B::Eq;
-}
-
 namespace {
 
 const char* binop_name(lang::BinOp op) {

@@ -60,7 +60,14 @@ inline stdlib::BinaryKind binary_kind(lang::BinOp op) {
                                   B::RightShift};
     return table[static_cast<int>(op)];
 }
-stdlib::BinaryKind compare_kind(lang::CmpOp op);
+// (inline, a table: a call per comparison was 1 % of a recursive call's instructions)
+inline stdlib::BinaryKind compare_kind(lang::CmpOp op) {
+    using B = stdlib::BinaryKind;
+    // `in` / `is` are not element-wise (Evaluator::compare_values): Eq, never read for them
+    static constexpr B table[] = {B::Eq, B::Ne, B::Lt, B::Le, B::Gt, B::Ge, B::Eq, B::Eq, B::Eq, B::Eq};
+    static_assert(static_cast<int>(lang::CmpOp::IsNot) == 9);
+    return table[static_cast<int>(op)];
+}
 
 // Operators of docs/language.md "Values" on any values (tensors, and + * == on lists, tuples, strings).
 Value binary(Runtime& rt, lang::BinOp op, const Value& a, const Value& b);
