@@ -273,7 +273,6 @@ public:
         if (Scalar* mine = v_.get_if<Scalar>()) *mine = s;
         else replace_with(s);
     }
-    void replace_with(const Scalar& s);
     Value(stdlib::DType d) : v_(d) {}               // NOLINT
     static Value none() { Value v; v.v_ = NoneT{}; return v; }
     static Value list(std::vector<Value> items);
@@ -335,7 +334,6 @@ public:
     }
     // The items of a list, made unique first (copy-on-write).
     std::vector<Value>& list_mut();
-    void list_unshared();  // list_mut's copy of a list held elsewhere too
     const DictObj& dict() const { return *v_.get<std::shared_ptr<DictObj>>(); }
     // The dict, made unique first (copy-on-write).
     DictObj& dict_mut();
@@ -452,6 +450,8 @@ private:
                  std::shared_ptr<const SpecObj>, std::shared_ptr<const BatchObj>, std::shared_ptr<SetObj>>
         v_;
     static_assert(std::size(kKinds) == decltype(v_)::kCount, "kKinds: one Kind per alternative of v_");
+    void replace_with(const Scalar& s);  // set_scalar over another kind (out of line)
+    void list_unshared();                // list_mut's copy of a list held elsewhere too
     const SymObj* tracked_sym() const;
     static Value adopt_tuple(std::shared_ptr<TupleObj> obj);  // charged for its items
     static std::shared_ptr<stdlib::Tensor> box(stdlib::Tensor t);  // from a cache of boxes (tensor_box.hpp)
