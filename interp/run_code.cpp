@@ -64,13 +64,6 @@ inline bool member_at_once(const Runtime& rt, const Value& x, const Value& c, bo
     return true;
 }
 
-// The number items[k] (k < 0 from the end) holds, or null (out of range, not a number).
-inline const Scalar* scalar_at(std::span<const Value> items, int64_t k) {
-    const int64_t n = static_cast<int64_t>(items.size());
-    if (k < 0) k += n;
-    return k >= 0 && k < n ? items[static_cast<size_t>(k)].scalar() : nullptr;
-}
-
 // Temporary t let go (its value destroyed) and empty again.
 inline void empty_temp(Value* temps, size_t t) {
     temps[t].~Value();

@@ -185,12 +185,7 @@ std::unique_ptr<ExprCode> compile_scalar(const Expr& e) {
     auto var = [&](int32_t slot, bool global) { return (global ? globals : locals)[slot].scalar(); };
     // Item k of the list or tuple seq as a number, or null (the general path's case or error).
     auto item = [](const Value& seq, const Scalar& k) -> const Scalar* {
-        if (!seq.is_sequence() || !stdlib::is_int(k.dtype)) return nullptr;
-        const std::span<const Value> items = seq.items();
-        const int64_t n = static_cast<int64_t>(items.size());
-        const int64_t i = k.i < 0 ? k.i + n : k.i;
-        if (i < 0 || i >= n) return nullptr;
-        return items[static_cast<size_t>(i)].scalar();
+        return seq.is_sequence() && stdlib::is_int(k.dtype) ? scalar_at(seq.items(), k.i) : nullptr;
     };
     // (in Op::Kind's order)
     static const void* const kLabels[] = {&&local,     &&global,     &&enclosing, &&constant,

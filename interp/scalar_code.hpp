@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "interp/values/value.hpp"
@@ -72,6 +73,14 @@ inline const ScalarCode* scalar_code_of(const lang::Expr& e) {
                               : e.kind == lang::ExprKind::Compare ? e.as<lang::Compare>().code.get()
                                                                   : nullptr;
     return static_cast<const ScalarCode*>(c);
+}
+
+// The number items[k] (k < 0 from the end) holds, or null (out of range,
+// not a number): a scalar program's item, body code's item conditions and `op=`.
+inline const Scalar* scalar_at(std::span<const Value> items, int64_t k) {
+    const int64_t n = static_cast<int64_t>(items.size());
+    if (k < 0) k += n;
+    return k >= 0 && k < n ? items[static_cast<size_t>(k)].scalar() : nullptr;
 }
 
 // Runs `code` over the frame's locals (env; null at module level), the
