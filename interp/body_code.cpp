@@ -55,6 +55,14 @@ bool in_place_name(const Name& n) {
            n.slot <= std::numeric_limits<uint16_t>::max();
 }
 
+// A variable of an enclosing function read in place (only by a Copy).
+bool enclosing_name(const Name& n) {
+    return n.scope == Scope::Enclosing && n.slot >= 0 && n.slot <= std::numeric_limits<uint16_t>::max();
+}
+Operand enclosing_operand(const Name& n) {
+    return {.kind = Operand::Enclosing, .index = static_cast<uint16_t>(n.slot), .name = &n};
+}
+
 // `x.name(a, b)`: x a variable read in place, name a list, dict, set, str
 // or tensor method, no keyword, no `*`. (Any other attribute call is the
 // walker's: it looks the attribute up before the arguments.)
@@ -86,6 +94,16 @@ bool has_compiled_call(const Expr& e) {
 bool plain_operand(const Expr& e) {
     if (e.kind == ExprKind::Int || e.kind == ExprKind::Float || e.kind == ExprKind::Bool) return true;
     return e.kind == ExprKind::Name && in_place_name(e.as<Name>());
+}
+
+// `len(xs)`, `max(a, b)`: a builtin called by its name with one or two
+// arguments, each a variable or a number literal (CallBuiltin).
+bool builtin_on_operands(const Expr& e) {
+    if (!direct_call_syntax(e)) return false;
+    const Call& c = e.as<Call>();
+    const Name& f = c.callee->as<Name>();
+    return f.scope == Scope::Builtin && f.slot >= 0 && (c.args.size() == 1 || c.args.size() == 2) &&
+           std::ranges::all_of(c.args, [](const ExprPtr& a) { return plain_operand(*a); });
 }
 
 // `a < b`, `n - 1`: one operator of the scalar fast path on two plain
@@ -199,6 +217,15 @@ public:
     bool block(const Block& b) {
         for (const auto& s : b)
             if (!statement(*s)) return false;
+        return true;
+    }
+    // A lambda's body: its expression's value returned (no Line: the walker
+    // counts no line in a lambda either).
+    bool expression_body(const Expr& e) {
+        out_.lambda = true;
+        out_.entry = e.loc;
+        temps_ = 0;
+        emit({.op = Instr::Return, .x = value(e, true)});
         return true;
     }
     void end() { emit({.op = Instr::End}); }
@@ -493,7 +520,12 @@ private:
     // The instructions that leave e's value in temps[t] (the temporaries
     // above t are free again after them).
     void into(const Expr& e, uint16_t t) {
-        if (direct_call_syntax(e)) {
+        if (builtin_on_operands(e)) {
+            const Call& c = e.as<Call>();
+            const bool two = c.args.size() == 2;
+            emit({.op = Instr::CallBuiltin, .dst = t, .when = two, .x = value(*c.args[0], true),
+                  .y = two ? value(*c.args[1], true) : Operand{}, .expr = &e, .name = &c.callee->as<Name>()});
+        } else if (direct_call_syntax(e)) {
             const Call& c = e.as<Call>();
             // The callee first, held for the call (the call may rebind its
             // name), then the arguments, as eval_call evaluates them.
@@ -504,6 +536,8 @@ private:
                       .x = {.kind = Operand::Builtin, .index = static_cast<uint16_t>(callee.slot), .name = &callee}});
             else if (callee.scope == Scope::Local || callee.scope == Scope::Global)
                 emit({.op = Instr::Copy, .dst = t, .x = value(callee, true)});
+            else if (enclosing_name(callee))  // (a closure's `f(g(x))`)
+                emit({.op = Instr::Copy, .dst = t, .x = enclosing_operand(callee)});
             else
                 emit({.op = Instr::Eval, .dst = t, .expr = &callee});
             for (const auto& arg : c.args) {
@@ -542,6 +576,8 @@ private:
             emit({.op = Instr::Copy, .dst = t, .x = constant(std::move(v))});
         } else if (plain_operand(e)) {
             emit({.op = Instr::Copy, .dst = t, .x = value(e, true)});
+        } else if (e.kind == ExprKind::Name && enclosing_name(e.as<Name>())) {
+            emit({.op = Instr::Copy, .dst = t, .x = enclosing_operand(e.as<Name>())});
         } else if (plain_binary(e)) {
             const bool compare = e.kind == ExprKind::Compare;
             const Expr& lhs = compare ? *e.as<Compare>().first : *e.as<Binary>().lhs;
@@ -568,17 +604,28 @@ private:
 
 BodyCodeSlot::~BodyCodeSlot() { delete code_.load(); }
 
-const BodyCode* body_code_of(const FunctionFacts& facts, const Block& body) {
+// The body code `compile` makes (false: the walker runs the body), made
+// once per function and kept in its facts.
+template <class Compile>
+const BodyCode* compiled_once(const FunctionFacts& facts, Compile compile) {
     const BodyCodeSlot& slot = facts.body_code;
     if (slot.tried_.load(std::memory_order_acquire)) return slot.code_.load(std::memory_order_acquire);
     auto code = std::make_unique<BodyCode>();
     Compiler compiler(*code);
-    const bool ok = compiler.block(body) && compiler.fits();
+    const bool ok = compile(compiler) && compiler.fits();
     compiler.end();
     const BodyCode* expected = nullptr;
     if (ok && slot.code_.compare_exchange_strong(expected, code.get(), std::memory_order_acq_rel)) code.release();
     slot.tried_.store(true, std::memory_order_release);
     return slot.code_.load(std::memory_order_acquire);
+}
+
+const BodyCode* body_code_of(const FunctionFacts& facts, const Block& body) {
+    return compiled_once(facts, [&](Compiler& c) { return c.block(body); });
+}
+
+const BodyCode* body_code_of(const FunctionFacts& facts, const Expr& body) {
+    return compiled_once(facts, [&](Compiler& c) { return c.expression_body(body); });
 }
 
 }  // namespace tg::interp

@@ -43,10 +43,13 @@ struct BodyCode {
 
     // Where an instruction reads a value: a temporary (moved out: read once),
     // a variable read in place, a builtin (`len`, by its slot), or a constant.
+    // (Enclosing, a variable of an enclosing function `name->depth` frames
+    // out, only as a Copy's x: the instructions that read a variable
+    // themselves know Local and Global.)
     struct Operand {
-        enum Kind : uint8_t { Temp, Local, Global, Builtin, Const } kind = Temp;
+        enum Kind : uint8_t { Temp, Local, Global, Builtin, Const, Enclosing } kind = Temp;
         uint16_t index = 0;             // temporary, slot, builtin slot or constant
-        const lang::Name* name = nullptr;  // Local, Global: for "not defined"
+        const lang::Name* name = nullptr;  // Local, Global, Enclosing: for "not defined"
     };
 
     struct Instr {
@@ -58,6 +61,8 @@ struct BodyCode {
             Copy,        // temps[dst] = x
             Binary,      // temps[dst] = x <expr's operator> y
             Call,        // temps[dst] = temps[dst](temps[dst + 1 ...]), `call`'s arguments (the callee held in temps[dst])
+            CallBuiltin, // temps[dst] = the call `expr` of the builtin `name` (`len(xs)`, `max(a, b)`) on x (and y,
+                         // `when`: two arguments), each a variable or a literal read in place
             MethodReceiver,  // temps[dst] = x, the receiver of the method call `expr`; to `target` when x has no such method
             MethodCall,  // temps[dst] = the method call `expr` on temps[dst] (from MethodReceiver) with temps[dst + 1 ...];
                          // `name`: it is `name.append(v)`, name a local variable
@@ -107,12 +112,19 @@ struct BodyCode {
     std::vector<Value> consts;
     int temps = 0;  // the most any statement uses (at most kMaxTemps)
     int loops = 0;  // the deepest nesting of `for` loops (at most kMaxLoops)
+    // A lambda's body (an expression, no statement): where its frame is from
+    // the start (the walker's frame.loc), and no line of its own — an error
+    // that is not located yet leaves it unlocated, as eval leaves it.
+    bool lambda = false;
+    lang::Loc entry{};
 };
 
 // The body code of a function (compiled on its first call), or null when
 // the body holds what body code does not run (then the tree walker runs it).
 // Safe to call from threads running one program.
 const BodyCode* body_code_of(const FunctionFacts& facts, const lang::Block& body);
+// The same for a lambda, whose body is the expression `body`.
+const BodyCode* body_code_of(const FunctionFacts& facts, const lang::Expr& body);
 
 // The compiled code a FunctionFacts keeps (made once; see body_code_of).
 class BodyCodeSlot {
@@ -127,7 +139,8 @@ public:
     const BodyCode* code() const { return code_.load(std::memory_order_acquire); }
 
 private:
-    friend const BodyCode* body_code_of(const FunctionFacts&, const lang::Block&);
+    template <class Compile>
+    friend const BodyCode* compiled_once(const FunctionFacts&, Compile);
     mutable std::atomic<const BodyCode*> code_{nullptr};
     mutable std::atomic<bool> tried_{false};
 };

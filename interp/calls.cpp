@@ -471,8 +471,7 @@ inline const BodyCode* Evaluator::body_code_to_enter(const Call& c, const Value&
     const auto* facts = static_cast<const FunctionFacts*>(fn.info);
     if (fn.is_graph || c.args.size() != fn.params->size() || facts->star_params || fn.native_body) [[unlikely]]
         return nullptr;
-    // (null also for a lambda, which has none, and before its first call:
-    // call_evaluated's run_body compiles it)
+    // (null before its first call: call_evaluated's run_body compiles it)
     return facts->body_code.code();
 }
 
@@ -522,6 +521,7 @@ Value Evaluator::call_body_code(const Call& c, const FunctionObj& fn, const Body
     frame.function = &fn.name;
     frame.call_source = &call_source;
     frame.call_loc = c.loc;
+    frame.loc = code.entry;  // (a lambda's: where it is; a def's first Line sets it)
     OnCallStack on_stack(rt_, frame);
     Frame* const saved = f_;
     f_ = &frame;
@@ -656,8 +656,16 @@ Value Evaluator::run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env
         if (fn.native_body) {
             Runtime::CallSourceScope call_site(rt_, call_source);  // where grad(f)'s call of f continues its traceback
             result = fn.native_body(rt_, CallArgs{std::span<const Value>(env->slots.data(), fn.params->size()), {}, {}, args.loc});
-        } else if (fn.expr_body) {
-            result = eval(*fn.expr_body);
+        } else if (fn.expr_body) {  // a lambda: its body code, or the walker's eval
+            const BodyCode* code = rt_.trace || !rt_.vmaps.empty() ? nullptr
+                                   : facts->body_code.tried()       ? facts->body_code.code()
+                                                                    : body_code_of(*facts, *fn.expr_body);
+            if (code) {
+                run_code(*code);
+                result = std::move(frame.ret);
+            } else {
+                result = eval(*fn.expr_body);
+            }
         } else {
             // (body code, not while tracing or under vmap: there the walker converts and batches)
             const BodyCode* code = rt_.trace || !rt_.vmaps.empty() ? nullptr

@@ -430,6 +430,7 @@ private:
     Value run_body(const FunctionObj& fn, const std::shared_ptr<Env>& env, const CallArgs& args,
                    const lang::SourcePtr& call_source);
     void run_method_call(const BodyCode::Instr& in, Value* temps);  // body code's MethodCall (run_code.cpp)
+    Value run_builtin_call(const BodyCode::Instr& in, const Value& x, const Value* y);  // its CallBuiltin
     // Body code's Call: call_body_code when the callee's body code can be entered so (body_code_to_enter), else call_evaluated.
     Value call_from_body_code(const lang::Call& c, const Value& callee, std::span<Value> args);
     const BodyCode* body_code_to_enter(const lang::Call& c, const Value& callee) const;

@@ -11,6 +11,7 @@
 #include "interp/target_indices.hpp"
 #include "interp/values/dict.hpp"
 #include "interp/values/set.hpp"
+#include "interp/scalar_builtins.hpp"
 #include "interp/scalar_code.hpp"
 #include "interp/scalar_ops.hpp"
 
@@ -64,6 +65,14 @@ inline bool member_at_once(const Runtime& rt, const Value& x, const Value& c, bo
     return true;
 }
 
+// An enclosing function's variable, as load_slow finds it (out of line:
+// only closures read one, and read() is inlined at every operand).
+[[gnu::noinline]] const Value& enclosing_variable(const Env& env, const Operand& o) {
+    const Env* e = &env;
+    for (int d = 0; d < o.name->depth; ++d) e = e->parent.get();
+    return e->slots[o.index];
+}
+
 // Temporary t let go (its value destroyed) and empty again.
 inline void empty_temp(Value* temps, size_t t) {
     temps[t].~Value();
@@ -103,6 +112,25 @@ inline void empty_temp(Value* temps, size_t t) {
     new (temps + in.dst) Value(std::move(r));
 }
 
+// A CallBuiltin instruction: what the Copy of the builtin, the Copies of
+// the arguments and the Call would do — a builtin on numbers (len of a
+// container too) by call_on_numbers on the arguments where they are, else
+// call_evaluated on copies of them.
+[[gnu::noinline]] Value Evaluator::run_builtin_call(const BodyCode::Instr& in, const Value& x, const Value* y) {
+    const Call& c = in.expr->as<Call>();
+    const Value& callee = rt_.builtin(in.name->slot);
+    if (!rt_.options.debug_nans) {
+        Value out;
+        if (!y && call_on_numbers(callee, std::span<const Value>(&x, 1), out)) return out;
+        if (y) {
+            const Value pair[2] = {x, *y};
+            if (call_on_numbers(callee, pair, out)) return out;
+        }
+    }
+    Value args[2] = {x, y ? *y : Value()};
+    return call_evaluated(c, callee, std::span<Value>(args, y ? 2 : 1));
+}
+
 // Threaded dispatch (GCC's labels as values): each instruction jumps to the
 // next one's code from its own indirect branch, which the branch predictor
 // learns per instruction kind; one shared `switch` jump mispredicted on
@@ -120,12 +148,14 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
 
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
-        &&line,           &&count_line,      &&stmt,          &&eval,          &&copy,           &&binary,
-        &&call,           &&method_receiver, &&method_call,   &&store,         &&store_scalar,   &&load_item,
-        &&store_item,     &&assign_to,       &&unpack,        &&aug_store,     &&aug_item,       &&discard,
-        &&ret,            &&jump,            &&jump_on_truth, &&compare,       &&jump_on_compare, &&jump_on_none,
-        &&jump_on_item,   &&member,          &&jump_on_member, &&sequence,     &&for_range,      &&for_iter,
-        &&for_range_next, &&for_iter_next,   &&for_step,      &&for_end,       &&end};
+        &&line,            &&count_line,      &&stmt,           &&eval,           &&copy,
+        &&binary,          &&call,            &&call_builtin,   &&method_receiver, &&method_call,
+        &&store,           &&store_scalar,    &&load_item,      &&store_item,     &&assign_to,
+        &&unpack,          &&aug_store,       &&aug_item,       &&discard,        &&ret,
+        &&jump,            &&jump_on_truth,   &&compare,        &&jump_on_compare, &&jump_on_none,
+        &&jump_on_item,    &&member,          &&jump_on_member, &&sequence,       &&for_range,
+        &&for_iter,        &&for_range_next,  &&for_iter_next,  &&for_step,       &&for_end,
+        &&end};
     static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
     const Instr* const code = body.code.data();
     const Instr* in = code;
@@ -148,6 +178,11 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             return v;
         }
         case Operand::Builtin: return rt_.builtin(o.index);
+        case Operand::Enclosing: {
+            const Value& v = enclosing_variable(*f_->env, o);
+            if (!v.defined()) [[unlikely]] undefined(*o.name);
+            return v;
+        }
         }
         return temps[o.index];
     };
@@ -237,6 +272,10 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         }
         TG_NEXT();
     }
+    call_builtin:
+        // (its arguments read in place: nothing runs between them and the call)
+        new (temps + in->dst) Value(run_builtin_call(*in, read(in->x), in->when ? &read(in->y) : nullptr));
+        TG_NEXT();
     method_receiver: {
         // What call_method decides by the receiver's value (read as eval reads it)
         const Value& r = read(in->x);
@@ -500,6 +539,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         return Flow::Normal;
     } catch (...) {
         for (int i = 0; i < body.temps; ++i) temps[i].~Value();
+        if (body.lambda) throw;  // (no statement: eval's error as it is)
         raise_at_statement(statement);
     }
 #undef TG_NEXT

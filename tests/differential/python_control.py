@@ -10,7 +10,8 @@ statements in the same order, each operand evaluated once and in order,
 loops left by `break`, `continue` and `return` at any depth, conditions
 built of `and` / `or` / `not` / `is None` short-circuiting as Python's,
 calls (recursive too) with their arguments, `name op= v`, unpacking and
-appends and other method calls. Each program is Python and tg at once: a
+appends and other method calls, builtins on variables, lambdas and closures
+reading the function's variables. Each program is Python and tg at once: a
 few functions over ints and a local list, dict and string, their bodies drawn at random from those statement and
 expression forms, and calls of them printed. Values stay small (every
 stored number is taken modulo M) and no division can be by zero, so no
@@ -58,8 +59,13 @@ class Gen:
             # xs has 3 items or more); of a global list too (scalar programs read both variables in one op)
             return r.choice(["xs[%s %% len(xs)]" % self.expr(depth + 1), "xs[-1 - %s %% len(xs)]" % self.expr(depth + 1),
                              "xs[j]", "GS[j]", "GS[%s %% 3]" % self.operand()])
-        if c < 0.9:
+        if c < 0.87:
             return "%s(%s, %s)" % (r.choice(["max", "min"]), self.expr(depth + 1), self.expr(depth + 1))
+        if c < 0.9:  # a builtin on variables or literals (body code's CallBuiltin), a lambda, a closure
+            return r.choice(["%s(%s, %s)" % (r.choice(["max", "min"]), self.operand(), self.operand()),
+                             "abs(%s)" % self.operand(), "len(s)",
+                             "sq(%s)" % self.expr(depth + 1), "add(%s, %s)" % (self.operand(), self.expr(depth + 1)),
+                             "inner(%s)" % self.expr(depth + 1)])
         if c < 0.92:
             return "len(xs)"
         if c < 0.94:  # a method's value (body code's MethodReceiver / MethodCall), its argument may call
@@ -200,7 +206,11 @@ class Gen:
         if arity < 2:
             lines.append("    b = 3")
         lines += ["    v = a %% %d" % M, "    w = 1", "    j = -1", "    xs = [a % 7, 2, 3]", "    opt = None",
-                  "    d = {0: 1, 2: a %% %d}" % M, "    s = \"ab,a\""]
+                  "    d = {0: 1, 2: a %% %d}" % M, "    s = \"ab,a\"",
+                  # a lambda reading a parameter, one calling another, and a def reading the
+                  # function's variables as they are when it runs (v, w change: late binding)
+                  "    sq = lambda t: ((t %% %d) * (t %% %d) + a) %% %d" % (M, M, M), "    add = lambda p, q: (p + sq(q) - w) %% %d" % M,
+                  "    def inner(t):", "        return add(t, v) %% %d" % M]
         lines += self.block(4, 0, self.r.randint(2, 7))
         lines.append("    return (v + w * 3 + len(xs) + xs[-1]) %% %d" % M)
         return lines

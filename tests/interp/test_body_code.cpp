@@ -190,8 +190,47 @@ TEST_CASE("a call as a statement is evaluated and its value dropped") {
     REQUIRE(code != nullptr);
     CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::MethodReceiver, Op::Copy, Op::MethodCall, Op::Jump,  // a method
                                         Op::Eval, Op::Discard,  // (its receiver without the method: the walker's eval)
-                                        Op::Line, Op::Copy, Op::Copy, Op::Call, Op::Discard,  // a builtin: its slot, xs
+                                        Op::Line, Op::CallBuiltin, Op::Discard,  // a builtin on a variable
                                         Op::End});
+}
+
+TEST_CASE("a builtin on variables or literals is one instruction reading them in place") {
+    Chunk c("def f(xs, a):\n"
+            "    n = len(xs)\n"
+            "    m = max(a, 3)\n"
+            "    return abs(n - m)\n");
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::CallBuiltin, Op::Store,  // len(xs)
+                                        Op::Line, Op::CallBuiltin, Op::Store,  // max(a, 3): two operands
+                                        Op::Line, Op::Copy, Op::Binary, Op::Call, Op::Return,  // (an argument computed)
+                                        Op::End});
+    CHECK_FALSE(code->code[1].when);  // one argument
+    CHECK(code->code[1].x.kind == BodyCode::Operand::Local);
+    CHECK(code->code[4].when);  // two
+    CHECK(code->code[4].y.kind == BodyCode::Operand::Const);
+}
+
+TEST_CASE("a closure reads its enclosing function's variables in place; a lambda's body is body code") {
+    Chunk c("def outer(k, g):\n"
+            "    def inner(x):\n"
+            "        return g(x, k)\n"
+            "    return inner\n"
+            "h = lambda x: x * 2\n");
+    const auto& inner = c.def(0).body[0]->as<lang::FunctionDef>();
+    const BodyCode* code = interp::body_code_of(static_cast<const interp::FunctionFacts&>(*inner.info), inner.body);
+    REQUIRE(code != nullptr);
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::Copy, Op::Copy, Op::Copy, Op::Call, Op::Return, Op::End});
+    CHECK(code->code[1].x.kind == BodyCode::Operand::Enclosing);  // the callee g
+    CHECK(code->code[2].x.kind == BodyCode::Operand::Local);      // x
+    CHECK(code->code[3].x.kind == BodyCode::Operand::Enclosing);  // k
+    CHECK_FALSE(code->lambda);
+    const auto& lambda = c.parsed.module->body[1]->as<lang::Assign>().value->as<lang::Lambda>();
+    const BodyCode* body = interp::body_code_of(static_cast<const interp::FunctionFacts&>(*lambda.info), *lambda.body);
+    REQUIRE(body != nullptr);
+    CHECK(ops(*body) == std::vector<Op>{Op::Binary, Op::Return, Op::End});  // no Line: a lambda has no statement
+    CHECK(body->lambda);
+    CHECK(body->entry == lambda.body->loc);
 }
 
 TEST_CASE("a method call on a variable is body code, other attribute calls are the walker's") {
