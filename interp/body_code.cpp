@@ -55,6 +55,25 @@ bool in_place_name(const Name& n) {
            n.slot <= std::numeric_limits<uint16_t>::max();
 }
 
+// `s[i:i + k]`, `xs[1:]`: a slice by step 1 of a variable read in place,
+// each bound absent, an int literal, a variable read in place or arithmetic
+// the resolver compiled — none runs code, so when SliceOf declines (a
+// dict, a tensor, a bound that is not an int) the walker evaluates the
+// whole subscript again and finds what it always found.
+bool slice_of_variable(const Expr& e) {
+    if (e.kind != ExprKind::Index) return false;
+    const Index& x = e.as<Index>();
+    if (x.indices.size() != 1 || x.is_tuple || x.indices[0]->kind != ExprKind::Slice ||
+        x.value->kind != ExprKind::Name || !in_place_name(x.value->as<Name>()))
+        return false;
+    const Slice& s = x.indices[0]->as<Slice>();
+    auto bound = [](const ExprPtr& b) {
+        return !b || b->kind == ExprKind::Int || (b->kind == ExprKind::Name && in_place_name(b->as<Name>())) ||
+               scalar_code_of(*b);
+    };
+    return !s.step && bound(s.lo) && bound(s.hi);
+}
+
 // A variable of an enclosing function read in place (only by a Copy).
 bool enclosing_name(const Name& n) {
     return n.scope == Scope::Enclosing && n.slot >= 0 && n.slot <= std::numeric_limits<uint16_t>::max();
@@ -576,6 +595,8 @@ private:
             emit({.op = Instr::Copy, .dst = t, .x = constant(std::move(v))});
         } else if (plain_operand(e)) {
             emit({.op = Instr::Copy, .dst = t, .x = value(e, true)});
+        } else if (slice_of_variable(e)) {
+            emit({.op = Instr::SliceOf, .dst = t, .x = value(*e.as<Index>().value, true), .expr = &e});
         } else if (e.kind == ExprKind::Name && enclosing_name(e.as<Name>())) {
             emit({.op = Instr::Copy, .dst = t, .x = enclosing_operand(e.as<Name>())});
         } else if (plain_binary(e)) {

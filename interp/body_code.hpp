@@ -63,6 +63,9 @@ struct BodyCode {
             Call,        // temps[dst] = temps[dst](temps[dst + 1 ...]), `call`'s arguments (the callee held in temps[dst])
             CallBuiltin, // temps[dst] = the call `expr` of the builtin `name` (`len(xs)`, `max(a, b)`) on x (and y,
                          // `when`: two arguments), each a variable or a literal read in place
+            SliceOf,     // temps[dst] = the subscript `expr`, `x[lo:hi]` (x a variable; each bound absent, an int
+                         // literal, a variable or a scalar program): a string's, list's or tuple's run at once,
+                         // else the walker's value of `expr`
             MethodReceiver,  // temps[dst] = x, the receiver of the method call `expr`; to `target` when x has no such method
             MethodCall,  // temps[dst] = the method call `expr` on temps[dst] (from MethodReceiver) with temps[dst + 1 ...];
                          // `name`: it is `name.append(v)`, name a local variable

@@ -431,6 +431,9 @@ private:
                    const lang::SourcePtr& call_source);
     void run_method_call(const BodyCode::Instr& in, Value* temps);  // body code's MethodCall (run_code.cpp)
     Value run_builtin_call(const BodyCode::Instr& in, const Value& x, const Value* y);  // its CallBuiltin
+    // Its SliceOf: base[lo:hi] made at `out` when base is a string, a list or
+    // a tuple and the bounds are ints read at once (false: nothing made).
+    bool slice_at_once(const lang::Index& e, const Value& base, Value* out);
     // Body code's Call: call_body_code when the callee's body code can be entered so (body_code_to_enter), else call_evaluated.
     Value call_from_body_code(const lang::Call& c, const Value& callee, std::span<Value> args);
     const BodyCode* body_code_to_enter(const lang::Call& c, const Value& callee) const;

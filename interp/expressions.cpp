@@ -877,6 +877,40 @@ const Slice* plain_slice(const Index& e) {
 
 }  // namespace
 
+bool Evaluator::slice_at_once(const Index& e, const Value& base, Value* out) {
+    if (!base.is_sequence() && !(base.is(Kind::Str) && !base.sym_str())) return false;
+    // A bound as slice_bound reads it: an int (any int dtype), or absent.
+    auto bound = [&](const ExprPtr& b, std::optional<int64_t>& v) {
+        if (!b) return true;
+        if (b->kind == ExprKind::Int) {
+            v = b->as<IntLit>().value;
+            return true;
+        }
+        Scalar computed;
+        const Scalar* s = nullptr;
+        if (b->kind == ExprKind::Name) {
+            const Name& n = b->as<Name>();
+            s = (n.scope == lang::Scope::Local ? f_->env->slots[n.slot] : f_->module->globals[n.slot]).scalar();
+        } else if (const ScalarCode* code = scalar_code_of(*b);
+                   code && !rt_.options.debug_nans && run_scalar(*code, f_->env, f_->module->globals.data(), computed)) {
+            s = &computed;
+        }
+        if (!s || stdlib::is_float(s->dtype) || s->dtype == stdlib::DType::Bool) return false;
+        v = s->i;
+        return true;
+    };
+    const Slice& s = e.indices[0]->as<Slice>();
+    stdlib::IndexItem run;
+    run.kind = stdlib::IndexItem::Slice;
+    if (!bound(s.lo, run.lo) || !bound(s.hi, run.hi)) return false;
+    try {
+        new (out) Value(slice_by_one(base, run));
+    } catch (const stdlib::OpError& err) {  // (the memory limit: located as index_value locates it)
+        fail(err.what(), e.loc);
+    }
+    return true;
+}
+
 Value Evaluator::index_value(const Value& base, const Index& e) {
     if (base.is(Kind::Dict)) {
         const DictKey k = index_key(e);

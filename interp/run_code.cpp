@@ -149,7 +149,8 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
         &&line,            &&count_line,      &&stmt,           &&eval,           &&copy,
-        &&binary,          &&call,            &&call_builtin,   &&method_receiver, &&method_call,
+        &&binary,          &&call,            &&call_builtin,   &&slice_of,       &&method_receiver,
+        &&method_call,
         &&store,           &&store_scalar,    &&load_item,      &&store_item,     &&assign_to,
         &&unpack,          &&aug_store,       &&aug_item,       &&discard,        &&ret,
         &&jump,            &&jump_on_truth,   &&compare,        &&jump_on_compare, &&jump_on_none,
@@ -275,6 +276,10 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     call_builtin:
         // (its arguments read in place: nothing runs between them and the call)
         new (temps + in->dst) Value(run_builtin_call(*in, read(in->x), in->when ? &read(in->y) : nullptr));
+        TG_NEXT();
+    slice_of:
+        if (!slice_at_once(in->expr->as<Index>(), read(in->x), temps + in->dst))
+            new (temps + in->dst) Value(eval(*in->expr));
         TG_NEXT();
     method_receiver: {
         // What call_method decides by the receiver's value (read as eval reads it)

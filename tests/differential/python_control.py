@@ -65,7 +65,10 @@ class Gen:
             return r.choice(["%s(%s, %s)" % (r.choice(["max", "min"]), self.operand(), self.operand()),
                              "abs(%s)" % self.operand(), "len(s)",
                              "sq(%s)" % self.expr(depth + 1), "add(%s, %s)" % (self.operand(), self.expr(depth + 1)),
-                             "inner(%s)" % self.expr(depth + 1)])
+                             "inner(%s)" % self.expr(depth + 1),
+                             # a slice of a variable (body code's SliceOf), bounds read or computed, from either end
+                             "len(xs[%s:%s])" % (r.choice(["", "j", "1", "-2"]), r.choice(["", "j", "v % 4", "-1"])),
+                             "len(s[%s %% 5:])" % self.operand(), "(xs[j:][0] if len(xs[j:]) > 0 else %s)" % self.operand()])
         if c < 0.92:
             return "len(xs)"
         if c < 0.94:  # a method's value (body code's MethodReceiver / MethodCall), its argument may call
@@ -148,6 +151,9 @@ class Gen:
                 ["%sif len(xs) > 0:" % p, "%s    k = %s %% len(xs)" % (p, self.expr()),
                  "%s    xs[k] %s= %s" % (p, r.choice(["+", "-", "*"]), r.choice([self.operand(), self.expr()])),
                  "%s    xs[k] %%= %d" % (p, M)],
+                # `ys = xs[lo:hi]` (SliceOf): bounds a variable, a literal or computed, from either end
+                ["%sys = xs[%s:%s]" % (p, r.choice(["", "j", "w % 3", "-2"]), r.choice(["", "j", "v % 5", "-1"])),
+                 "%sv = (v + len(ys) + (ys[0] if len(ys) > 0 else 0) + len(s[j:])) %% %d" % (p, M)],
                 # `m = k in d` (Member, stored)
                 ["%sm = %s %s d" % (p, self.operand(), r.choice(["in", "not in"])), "%sif m:" % p,
                  "%s    v = (v + 1) %% %d" % (p, M)],

@@ -211,6 +211,18 @@ TEST_CASE("a builtin on variables or literals is one instruction reading them in
     CHECK(code->code[4].y.kind == BodyCode::Operand::Const);
 }
 
+TEST_CASE("a slice of a variable by bounds that run no code is one instruction") {
+    Chunk c("def f(s, i, k):\n"
+            "    a = s[i:i + k]\n"
+            "    b = s[1:]\n"
+            "    return s[:f(s, 0, 1)]\n");  // (a bound that calls: the walker's subscript)
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::SliceOf, Op::Store, Op::Line, Op::SliceOf, Op::Store,
+                                        Op::Line, Op::Eval, Op::Return, Op::End});
+    CHECK(code->code[1].x.kind == BodyCode::Operand::Local);  // s read in place
+}
+
 TEST_CASE("a closure reads its enclosing function's variables in place; a lambda's body is body code") {
     Chunk c("def outer(k, g):\n"
             "    def inner(x):\n"

@@ -186,6 +186,17 @@ CASES = {
     "lambda_missing_argument": ["g = lambda a, b: a + b", "z = g(1)"],
     "lambda_recursion_limit": ["g = lambda n: g(n + 1)", "z = g(0)"],
     "lambda_as_sort_key": ["xs = [3, 'a', 1]", "z = sorted(xs, key=lambda v: v + 1)"],
+    # `x[lo:hi]` of a variable (SliceOf): a string's, list's or tuple's run at once, else the walker's subscript
+    "slice_undefined_base": ["z = later[0:1]", "later = 'ab'"],
+    "slice_undefined_bound": ["s = 'abc'", "z = s[later:]", "later = 1"],
+    "slice_float_bound": ["s = 'abc'", "k = 1.5", "z = s[0:k]"],
+    "slice_str_bound": ["xs = [1, 2]", "k = 'a'", "z = xs[k:]"],
+    "slice_of_dict": ["d = {0: 1}", "z = d[0:1]"],
+    "slice_of_number": ["n = 5", "k = 1", "z = n[k:]"],
+    "slice_computed_bound_error": ["s = 'abc'", "k = 0", "z = s[1 // k:]"],
+    "slice_of_tensor_then_error": ["t = tensor([1, 2, 3])", "k = 1", "z = t[k:] + [1]"],
+    "slice_bool_bound_then_error": ["xs = [1, 2, 3]", "b = True", "z = xs[b:] + 1"],
+    "slice_then_error": ["s = 'abcdef'", "i = 1", "k = 2", "z = s[i:i + k] + 1"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
         "    for b in range(1):",
