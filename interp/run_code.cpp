@@ -148,15 +148,14 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
 
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
-        &&line,            &&count_line,      &&stmt,           &&eval,           &&copy,
-        &&binary,          &&call,            &&call_builtin,   &&slice_of,       &&method_receiver,
-        &&method_call,
-        &&store,           &&store_scalar,    &&load_item,      &&store_item,     &&assign_to,
-        &&unpack,          &&aug_store,       &&aug_item,       &&discard,        &&ret,
-        &&jump,            &&jump_on_truth,   &&compare,        &&jump_on_compare, &&jump_on_none,
-        &&jump_on_item,    &&member,          &&jump_on_member, &&sequence,       &&for_range,
-        &&for_iter,        &&for_range_next,  &&for_iter_next,  &&for_step,       &&for_end,
-        &&end};
+        &&line,            &&count_line,      &&stmt,            &&eval,            &&copy,
+        &&binary,          &&call,            &&call_builtin,    &&slice_of,        &&method_receiver,
+        &&method_call,     &&store,           &&store_scalar,    &&load_item,       &&store_item,
+        &&assign_to,       &&unpack,          &&aug_store,       &&aug_item,        &&discard,
+        &&ret,             &&jump,            &&jump_on_truth,   &&compare,         &&jump_on_compare,
+        &&jump_on_none,    &&jump_on_item,    &&member,          &&jump_on_member,  &&sequence,
+        &&for_range,       &&for_iter,        &&for_range_next,  &&for_iter_next,   &&for_step,
+        &&for_end,         &&end};
     static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
     const Instr* const code = body.code.data();
     const Instr* in = code;
