@@ -223,7 +223,7 @@ TEST_CASE("a slice of a variable by bounds that run no code is one instruction")
     CHECK(code->code[1].x.kind == BodyCode::Operand::Local);  // s read in place
 }
 
-TEST_CASE("a closure reads its enclosing function's variables in place; a lambda's body is body code") {
+TEST_CASE("a closure reads its enclosing function's variables in place, a lambda's body is body code") {
     Chunk c("def outer(k, g):\n"
             "    def inner(x):\n"
             "        return g(x, k)\n"
