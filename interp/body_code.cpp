@@ -56,8 +56,8 @@ bool in_place_name(const Name& n) {
 }
 
 // `s[i:i + k]`, `xs[1:]`: a slice by step 1 of a variable read in place,
-// each bound absent, an int literal, a variable read in place or arithmetic
-// the resolver compiled — none runs code, so when SliceOf declines (a
+// each bound absent, an int literal (or its negation), a variable read in
+// place or arithmetic the resolver compiled — none runs code, so when SliceOf declines (a
 // dict, a tensor, a bound that is not an int) the walker evaluates the
 // whole subscript again and finds what it always found.
 bool slice_of_variable(const Expr& e) {
@@ -67,9 +67,12 @@ bool slice_of_variable(const Expr& e) {
         x.value->kind != ExprKind::Name || !in_place_name(x.value->as<Name>()))
         return false;
     const Slice& s = x.indices[0]->as<Slice>();
-    auto bound = [](const ExprPtr& b) {
-        return !b || b->kind == ExprKind::Int || (b->kind == ExprKind::Name && in_place_name(b->as<Name>())) ||
-               scalar_code_of(*b);
+    auto bound = [](const ExprPtr& b) {  // (what the walker's pure_int reads)
+        if (!b || b->kind == ExprKind::Int) return true;
+        if (b->kind == ExprKind::Unary)
+            return b->as<Unary>().op == UnaryOp::Neg && b->as<Unary>().operand->kind == ExprKind::Int;
+        if (b->kind == ExprKind::Name) return in_place_name(b->as<Name>());
+        return b->kind == ExprKind::Binary && scalar_code_of(*b) != nullptr;
     };
     return !s.step && bound(s.lo) && bound(s.hi);
 }

@@ -868,6 +868,37 @@ private:
     std::vector<std::pair<const Expr*, Value>>& presets_;
 };
 
+// An int that costs nothing to compute twice: an int literal (or its
+// negation), a variable holding an i32 or i64, or a flat scalar program's
+// (false: another case, the general path's, which may evaluate x again).
+bool pure_int(const Expr& x, const Env* env, const Value* globals, bool debug_nans, int64_t& k) {
+    const Scalar* s = nullptr;
+    Scalar computed;
+    switch (x.kind) {
+    case ExprKind::Int: k = x.as<IntLit>().value; return true;
+    case ExprKind::Unary: {
+        const Unary& u = x.as<Unary>();
+        if (u.op != UnaryOp::Neg || u.operand->kind != ExprKind::Int) return false;
+        k = -u.operand->as<IntLit>().value;  // (a literal is at most INT64_MAX)
+        return true;
+    }
+    case ExprKind::Name: {
+        const Name& n = x.as<Name>();
+        if (n.scope == lang::Scope::Local) s = env->slots[n.slot].scalar();
+        else if (n.scope == lang::Scope::Global) s = globals[n.slot].scalar();
+        break;
+    }
+    case ExprKind::Binary:
+        if (const ScalarCode* code = scalar_code_of(x); code && !debug_nans && run_scalar(*code, env, globals, computed))
+            s = &computed;
+        break;
+    default: break;
+    }
+    if (!s || !stdlib::is_int(s->dtype)) return false;
+    k = s->i;
+    return true;
+}
+
 // x[lo:hi] written with one slice and no step, or null.
 const Slice* plain_slice(const Index& e) {
     if (e.indices.size() != 1 || e.is_tuple || e.indices[0]->kind != ExprKind::Slice) return nullptr;
@@ -879,24 +910,12 @@ const Slice* plain_slice(const Index& e) {
 
 bool Evaluator::slice_at_once(const Index& e, const Value& base, Value* out) {
     if (!base.is_sequence() && !(base.is(Kind::Str) && !base.sym_str())) return false;
-    // A bound as slice_bound reads it: an int (any int dtype), or absent.
+    // A bound as slice_bound reads it (an i32 or i64; absent: none), read at once
     auto bound = [&](const ExprPtr& b, std::optional<int64_t>& v) {
         if (!b) return true;
-        if (b->kind == ExprKind::Int) {
-            v = b->as<IntLit>().value;
-            return true;
-        }
-        Scalar computed;
-        const Scalar* s = nullptr;
-        if (b->kind == ExprKind::Name) {
-            const Name& n = b->as<Name>();
-            s = (n.scope == lang::Scope::Local ? f_->env->slots[n.slot] : f_->module->globals[n.slot]).scalar();
-        } else if (const ScalarCode* code = scalar_code_of(*b);
-                   code && !rt_.options.debug_nans && run_scalar(*code, f_->env, f_->module->globals.data(), computed)) {
-            s = &computed;
-        }
-        if (!s || stdlib::is_float(s->dtype) || s->dtype == stdlib::DType::Bool) return false;
-        v = s->i;
+        int64_t k;
+        if (!pure_int(*b, f_->env, f_->module->globals.data(), rt_.options.debug_nans, k)) return false;
+        v = k;
         return true;
     };
     const Slice& s = e.indices[0]->as<Slice>();
@@ -993,34 +1012,7 @@ Value Evaluator::index_value(const Value& base, const Index& e) {
 // while tracing: a global read there is a capture the tree walker records.
 bool Evaluator::pure_int_index(const Index& e, int64_t& k) {
     if (rt_.trace || e.indices.size() != 1 || e.is_tuple) return false;
-    const Expr& x = *e.indices[0];
-    const Scalar* s = nullptr;
-    Scalar computed;
-    switch (x.kind) {
-    case ExprKind::Int: k = x.as<IntLit>().value; return true;
-    case ExprKind::Unary: {
-        const Unary& u = x.as<Unary>();
-        if (u.op != UnaryOp::Neg || u.operand->kind != ExprKind::Int) return false;
-        k = -u.operand->as<IntLit>().value;  // (a literal is at most INT64_MAX)
-        return true;
-    }
-    case ExprKind::Name: {
-        const Name& n = x.as<Name>();
-        if (n.scope == lang::Scope::Local) s = f_->env->slots[n.slot].scalar();
-        else if (n.scope == lang::Scope::Global) s = f_->module->globals[n.slot].scalar();
-        break;
-    }
-    case ExprKind::Binary:
-        if (const ScalarCode* code = scalar_code_of(x); code && !rt_.options.debug_nans &&
-                                                        run_scalar(*code, f_->env,
-                                                                   f_->module->globals.data(), computed))
-            s = &computed;
-        break;
-    default: break;
-    }
-    if (!s || !stdlib::is_int(s->dtype)) return false;
-    k = s->i;
-    return true;
+    return pure_int(*e.indices[0], f_->env, f_->module->globals.data(), rt_.options.debug_nans, k);
 }
 
 // xs[k] for a list or tuple, a string's k-th character: false (nothing
