@@ -55,6 +55,24 @@ bool in_place_name(const Name& n) {
            n.slot <= std::numeric_limits<uint16_t>::max();
 }
 
+// An int the walker's pure_int reads without running code: an int literal
+// (or its negation), a variable read in place, arithmetic the resolver
+// compiled.
+bool pure_int_syntax(const Expr& b) {
+    if (b.kind == ExprKind::Int) return true;
+    if (b.kind == ExprKind::Unary) return b.as<Unary>().op == UnaryOp::Neg && b.as<Unary>().operand->kind == ExprKind::Int;
+    if (b.kind == ExprKind::Name) return in_place_name(b.as<Name>());
+    return b.kind == ExprKind::Binary && scalar_code_of(b) != nullptr;
+}
+
+// `xs[k]` (xs a variable read in place, k pure_int_syntax): an item store_scalar_item reads or stores.
+bool item_by_pure_int(const Expr& e) {
+    if (e.kind != ExprKind::Index) return false;
+    const Index& x = e.as<Index>();
+    return x.indices.size() == 1 && !x.is_tuple && x.value->kind == ExprKind::Name &&
+           in_place_name(x.value->as<Name>()) && pure_int_syntax(*x.indices[0]);
+}
+
 // `s[i:i + k]`, `xs[1:]`: a slice by step 1 of a variable read in place,
 // each bound absent, an int literal (or its negation), a variable read in
 // place or arithmetic the resolver compiled — none runs code, so when SliceOf declines (a
@@ -67,13 +85,7 @@ bool slice_of_variable(const Expr& e) {
         x.value->kind != ExprKind::Name || !in_place_name(x.value->as<Name>()))
         return false;
     const Slice& s = x.indices[0]->as<Slice>();
-    auto bound = [](const ExprPtr& b) {  // (what the walker's pure_int reads)
-        if (!b || b->kind == ExprKind::Int) return true;
-        if (b->kind == ExprKind::Unary)
-            return b->as<Unary>().op == UnaryOp::Neg && b->as<Unary>().operand->kind == ExprKind::Int;
-        if (b->kind == ExprKind::Name) return in_place_name(b->as<Name>());
-        return b->kind == ExprKind::Binary && scalar_code_of(*b) != nullptr;
-    };
+    auto bound = [](const ExprPtr& b) { return !b || pure_int_syntax(*b); };
     return !s.step && bound(s.lo) && bound(s.hi);
 }
 
@@ -393,6 +405,20 @@ private:
             const Index& ix = target.as<Index>();
             emit({.op = Instr::StoreItem, .x = x, .y = value(*ix.indices[0], true), .expr = &target,
                   .name = &ix.value->as<Name>()});
+            return true;
+        }
+        // `xs[k] = v`, xs a local, v a number that runs no code (a variable,
+        // a literal, an item `ys[j]`, arithmetic the resolver compiled): what
+        // exec_assign's store_scalar_item does (the number into the item in place).
+        if (item_by_pure_int(target) && target.as<Index>().value->as<Name>().scope == Scope::Local &&
+            !target.as<Index>().value->as<Name>().declared_outer &&
+            (plain_operand(*a.value) || item_by_pure_int(*a.value) || scalar_code_of(*a.value))) {
+            const bool item = a.value->kind == ExprKind::Index;
+            const Operand x = item                      ? value(*a.value->as<Index>().value, true)
+                              : plain_operand(*a.value) ? value(*a.value, true)
+                                                        : Operand{};
+            emit({.op = Instr::StoreNumber, .when = item, .x = x, .expr = &target, .stmt = &s,
+                  .name = &target.as<Index>().value->as<Name>()});
             return true;
         }
         // `x = <arithmetic>`, x a local: what assign_scalar does (the number

@@ -72,9 +72,14 @@ struct BodyCode {
             Store,       // the variable `name` = x
             StoreScalar, // `stmt`, `name = expr` (name a local, expr a scalar program): the number computed into
                          // the variable in place; when the program gives up, the walker runs `stmt`
-            LoadItem,    // `stmt`, `name = x[y]`: when x is a dict that has key y, its value stored; else the walker runs `stmt`
+            LoadItem,    // `stmt`, `name = x[y]`: when x is a dict that has key y, or a list or tuple with an item y
+                         // (an int), that value stored; else the walker runs `stmt`
             StoreItem,   // the target `expr` (`name[y] = ...`, name a local) = x: a dict's key or a list's item in range
                          // stored at once, anything else as assign() stores it
+            StoreNumber, // `stmt`, `name[k] = v` (the target `expr`, name a local, k an int that runs no code): v a
+                         // number (`when`: the item of x, a variable, by an index that runs no code; else x, a
+                         // variable or a literal, or when x is no operand v's scalar program) stored into a list's
+                         // item in range in place; else the walker runs `stmt`
             Assign,      // the unpacking target `expr` (`a, b = ...`) = x, as assign() stores it
             Unpack,      // the same, every target a local variable: a list's or a tuple's items, as many as the
                          // targets, stored at once; anything else as assign() stores it
@@ -106,8 +111,9 @@ struct BodyCode {
         uint32_t target = 0;
         Operand x{}, y{};
         const lang::Expr* expr = nullptr;  // the node it runs (a Call for Call, a Compare for the compares...)
-        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, AugItem, ForRange, ForIter, LoadItem, StoreScalar
-        const lang::Name* name = nullptr;  // Store, StoreScalar, LoadItem, StoreItem, AugItem, ForRangeNext, MethodCall
+        const lang::Stmt* stmt = nullptr;  // Stmt, AugStore, AugItem, ForRange, ForIter, LoadItem, StoreScalar, StoreNumber
+        const lang::Name* name = nullptr;  // Store, StoreScalar, LoadItem, StoreItem, StoreNumber, AugItem, ForRangeNext,
+                                           // MethodCall
         lang::Loc loc{};                   // Line, CountLine, the For*Next, the Jump*On* (where a truth error is)
     };
 

@@ -151,11 +151,11 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         &&line,            &&count_line,      &&stmt,            &&eval,            &&copy,
         &&binary,          &&call,            &&call_builtin,    &&slice_of,        &&method_receiver,
         &&method_call,     &&store,           &&store_scalar,    &&load_item,       &&store_item,
-        &&assign_to,       &&unpack,          &&aug_store,       &&aug_item,        &&discard,
-        &&ret,             &&jump,            &&jump_on_truth,   &&compare,         &&jump_on_compare,
-        &&jump_on_none,    &&jump_on_item,    &&member,          &&jump_on_member,  &&sequence,
-        &&for_range,       &&for_iter,        &&for_range_next,  &&for_iter_next,   &&for_step,
-        &&for_end,         &&end};
+        &&store_number,    &&assign_to,       &&unpack,          &&aug_store,       &&aug_item,
+        &&discard,         &&ret,             &&jump,            &&jump_on_truth,   &&compare,
+        &&jump_on_compare, &&jump_on_none,    &&jump_on_item,    &&member,          &&jump_on_member,
+        &&sequence,        &&for_range,       &&for_iter,        &&for_range_next,  &&for_iter_next,
+        &&for_step,        &&for_end,         &&end};
     static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
     const Instr* const code = body.code.data();
     const Instr* in = code;
@@ -185,6 +185,13 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         }
         }
         return temps[o.index];
+    };
+    // A variable or a constant as it is, assigned or not (the instructions
+    // that decline an unassigned one: the walker raises the error).
+    auto peek = [&](const Operand& o) __attribute__((always_inline)) -> const Value& {
+        return o.kind == Operand::Const   ? body.consts[o.index]
+               : o.kind == Operand::Local ? f_->env->slots[o.index]
+                                          : f_->module->globals[o.index];
     };
     // The resolver's scalar program of e, when it has one and it computes
     // (what eval_scalar runs first; false: the walker evaluates e).
@@ -306,21 +313,24 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         TG_NEXT();
     }
     load_item: {
-        // A dict's item as eval_index reads it (base, then key); a key
+        // A dict's item as eval_index reads it (base, then key), a list's or
+        // a tuple's by an int in range as eval_index's item_at does; a key
         // missing, another kind of base or key: the walker's statement.
-        if (in->x.kind == Operand::Local ? f_->env->slots[in->x.index].is(Kind::Dict)
-                                          : f_->module->globals[in->x.index].is(Kind::Dict)) {
+        const Value& base = peek(in->x);
+        const Value* item = nullptr;
+        if (base.is(Kind::Dict)) {
             const Value& key = read(in->y);
-            if (plain_key(key)) {
-                const Value* item = read(in->x).dict().find(dict_key(rt_, key));
-                if (item) {
-                    {  // (a scope: a computed goto may not leave one with a Value alive)
-                        Value v = *item;  // (a copy first: the store may replace the dict)
-                        store_slot(*in->name) = std::move(v);
-                    }
-                    TG_NEXT();
-                }
+            if (plain_key(key)) item = base.dict().find(dict_key(rt_, key));
+        } else if (base.is_sequence() && presets_.empty()) {  // (presets: scalar_item's case)
+            const Scalar* k = peek(in->y).scalar();
+            if (k && stdlib::is_int(k->dtype)) item = item_in_range(base.items(), k->i);
+        }
+        if (item) {
+            {  // (a scope: a computed goto may not leave one with a Value alive)
+                Value v = *item;  // (a copy first: the store may replace the dict or the list)
+                store_slot(*in->name) = std::move(v);
             }
+            TG_NEXT();
         }
         goto stmt;
     }
@@ -342,6 +352,38 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             } else {
                 assign(*in->expr, std::move(v));
             }
+        }
+        TG_NEXT();
+    }
+    store_number: {
+        // exec_assign's store_scalar_item: the number v (an item read in
+        // place, or its scalar program) overwrites a list's item in range
+        // (the list copied first if shared); else the walker's statement,
+        // which reads the same operands again (none of them runs code).
+        const Index& target = in->expr->as<Index>();
+        const Expr& v = *in->stmt->as<Assign>().value;
+        Value& base = f_->env->slots[in->name->slot];
+        Scalar number;
+        bool made = false;
+        if (in->when) {  // `xs[k] = ys[j]`
+            const Scalar* s = nullptr;
+            int64_t j;
+            if (const Value& ys = peek(in->x); ys.is_sequence() && pure_int_index(v.as<Index>(), j))
+                s = scalar_at(ys.items(), j);
+            if (s) number = *s, made = true;  // (a copy: ys may be xs, which the store may copy)
+        } else if (in->x.kind != Operand::Temp) {  // a variable's or a literal's
+            const Scalar* s = peek(in->x).scalar();
+            if (s) number = *s, made = true;
+        } else {
+            made = scalar_program(v, number);
+        }
+        int64_t k;
+        if (!made || !base.is(Kind::List) || !presets_.empty() || !pure_int_index(target, k)) goto stmt;
+        {
+            const int64_t n = static_cast<int64_t>(base.items().size());
+            if (k < 0) k += n;
+            if (k < 0 || k >= n) goto stmt;
+            base.list_mut()[static_cast<size_t>(k)].set_scalar(number);
         }
         TG_NEXT();
     }
@@ -389,19 +431,14 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         // statement, which reads the same operands again (none runs code).
         const AugAssign& a = in->stmt->as<AugAssign>();
         Value& base = f_->env->slots[in->name->slot];
-        const Value& key = in->y.kind == Operand::Const   ? body.consts[in->y.index]
-                           : in->y.kind == Operand::Local ? f_->env->slots[in->y.index]
-                                                          : f_->module->globals[in->y.index];
+        const Value& key = peek(in->y);
         const Scalar *k = nullptr, *cur = nullptr, *plain = nullptr;
         if (!rt_.options.debug_nans && a.op != BinOp::MatMul && base.is(Kind::List) && (k = key.scalar()) &&
             stdlib::is_int(k->dtype))
             cur = scalar_at(base.items(), k->i);
         Scalar rhs, out;
         if (cur && in->x.kind != Operand::Temp) {
-            plain = (in->x.kind == Operand::Const   ? body.consts[in->x.index]
-                     : in->x.kind == Operand::Local ? f_->env->slots[in->x.index]
-                                                    : f_->module->globals[in->x.index])
-                        .scalar();
+            plain = peek(in->x).scalar();
         } else if (cur && scalar_program(*in->expr, rhs)) {
             plain = &rhs;
         }
@@ -457,10 +494,8 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         // cond_at's `if xs[k]` (scalar_item's case: a number in a list or a
         // tuple by an int in range, its truth read in place), else cond_at.
         // The operands are peeked at: one not assigned is cond_at's error.
-        const Value& base = in->x.kind == Operand::Local ? f_->env->slots[in->x.index] : f_->module->globals[in->x.index];
-        const Value& key = in->y.kind == Operand::Const   ? body.consts[in->y.index]
-                           : in->y.kind == Operand::Local ? f_->env->slots[in->y.index]
-                                                          : f_->module->globals[in->y.index];
+        const Value& base = peek(in->x);
+        const Value& key = peek(in->y);
         const Scalar *k, *item = nullptr;
         if (base.is_sequence() && (k = key.scalar()) && stdlib::is_int(k->dtype)) item = scalar_at(base.items(), k->i);
         if ((item ? item->nonzero() : cond_at(*in->expr, in->loc)) == in->when) TG_JUMP(in->target);

@@ -64,9 +64,11 @@ struct Emitter {
         }
         case ExprKind::Binary: {
             const lang::Binary& b = e.as<lang::Binary>();
-            // scalar_binary covers these; the others (matmul, pow, bitwise) always take the general path
+            // scalar_binary covers these (the bitwise ones on ints); matmul always takes the general path
             switch (b.op) {
             case BinOp::Add: case BinOp::Sub: case BinOp::Mul: case BinOp::Div: case BinOp::FloorDiv: case BinOp::Mod:
+            case BinOp::Pow: case BinOp::BitAnd: case BinOp::BitOr: case BinOp::BitXor: case BinOp::LShift:
+            case BinOp::RShift:
                 return binary(*b.lhs, *b.rhs, binary_kind(b.op), depth);
             default: return false;
             }

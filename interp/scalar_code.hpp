@@ -5,7 +5,8 @@
 // through its scope, checking the native stack and promoting dtypes. When
 // the resolver has seen an expression made only of local or global
 // variables, int / float / bool literals, items of a list or tuple held in
-// such a variable (`xs[i]`, `xs[i + 1]`), arithmetic (`+ - * / // %`) and
+// such a variable (`xs[i]`, `xs[i + 1]`), arithmetic (`+ - * / // % **`,
+// and `& | ^ << >>` on ints) and
 // single comparisons, it stores this program on the Binary / Compare node
 // (lang::ExprCode): a postfix list of loads, constants and operators that
 // runs in one loop over a small stack of unboxed Scalars.
@@ -75,12 +76,17 @@ inline const ScalarCode* scalar_code_of(const lang::Expr& e) {
     return static_cast<const ScalarCode*>(c);
 }
 
-// The number items[k] (k < 0 from the end) holds, or null (out of range,
-// not a number): a scalar program's item, body code's item conditions and `op=`.
-inline const Scalar* scalar_at(std::span<const Value> items, int64_t k) {
+// items[k] (k < 0 from the end), or null (out of range); the number it
+// holds, or null (out of range, not a number): a scalar program's item,
+// body code's item conditions, loads and `op=`.
+inline const Value* item_in_range(std::span<const Value> items, int64_t k) {
     const int64_t n = static_cast<int64_t>(items.size());
     if (k < 0) k += n;
-    return k >= 0 && k < n ? items[static_cast<size_t>(k)].scalar() : nullptr;
+    return k >= 0 && k < n ? &items[static_cast<size_t>(k)] : nullptr;
+}
+inline const Scalar* scalar_at(std::span<const Value> items, int64_t k) {
+    const Value* v = item_in_range(items, k);
+    return v ? v->scalar() : nullptr;
 }
 
 // Runs `code` over the frame's locals (env; null at module level), the

@@ -9,7 +9,7 @@ exactly what the tree walker did, which is what Python does: the same
 statements in the same order, each operand evaluated once and in order,
 loops left by `break`, `continue` and `return` at any depth, conditions
 built of `and` / `or` / `not` / `is None` short-circuiting as Python's,
-calls (recursive too) with their arguments, `name op= v`, unpacking and
+calls (recursive too) with their arguments, bitwise operators and powers of ints, `name op= v`, unpacking and
 appends and other method calls, builtins on variables, lambdas and closures
 reading the function's variables. Each program is Python and tg at once: a
 few functions over ints and a local list, dict and string, their bodies drawn at random from those statement and
@@ -48,8 +48,12 @@ class Gen:
         if depth >= 2 or c < 0.3:
             return self.operand()
         if c < 0.55:
-            op = r.choice(["+", "-", "*"])
+            op = r.choice(["+", "-", "*", "+", "-", "*", "&", "|", "^", "<<", ">>"])
+            if op in ("<<", ">>"):  # (a count from 0 to 4: Python raises on a negative one)
+                return "(%s %s (abs(%s) %% 5))" % (self.expr(depth + 1), op, self.expr(depth + 1))
             return "(%s %s %s)" % (self.expr(depth + 1), op, self.expr(depth + 1))
+        if c < 0.57:  # a power: a small base to 0, 1 or 2 (no i64 overflow; Python raises on a negative one)
+            return "((%s %% 100) ** (abs(%s) %% 3))" % (self.expr(depth + 1), self.expr(depth + 1))
         if c < 0.62:  # floor division and modulo by a positive divisor (Python's signs)
             op = r.choice(["//", "%"])
             return "(%s %s (abs(%s) %% 5 + 1))" % (self.expr(depth + 1), op, self.expr(depth + 1))
@@ -140,13 +144,17 @@ class Gen:
                 ["%sd.setdefault(%s %% 5, %s %% %d)" % (p, self.expr(), self.expr(), M)],
                 ["%sw = d.pop(%s %% 5, w) %% %d" % (p, self.expr(), M)],
                 ["%ss = \",\".join(s.split(\",\")[:3]) + s[:1].upper().lower()" % p],
-                # `x = d[k]` (LoadItem): a dict's item, a list's (the walker's at run time)
+                # `x = d[k]` (LoadItem): a dict's item, a list's
                 ["%sif 0 in d:" % p, "%s    w = d[0]" % p],
                 ["%sv = xs[0]" % p],
-                # `d[k] = v`, `xs[k] = v` (StoreItem; a number computed into a list's item: the walker's)
+                # `d[k] = v`, `xs[k] = v` (StoreItem)
                 ["%sk = %s %% 5" % (p, self.expr()), "%sd[k] = %s %% %d" % (p, self.expr(), M)],
                 ["%sif len(xs) > 0:" % p, "%s    k = %s %% len(xs)" % (p, self.expr()),
                  "%s    xs[k] = %s %% %d" % (p, self.expr(), M)],
+                # `xs[k] = <number>` (StoreNumber): keys and numbers that run no code (xs has 3 items or more)
+                [r.choice(["%sxs[j] = %s %% %d" % (p, self.operand(), M), "%sxs[j + 1] = xs[-1 - w %% 3]" % p,
+                           "%sxs[v %% 3] = (v * 2 + w) %% %d" % (p, M), "%sxs[-1] = xs[j]" % p, "%sxs[w %% 3 - 3] = 7" % p,
+                           "%sv = xs[j]" % p, "%sw = xs[2]" % p])],
                 # `xs[k] op= v` (AugItem; v a call: the walker's statement)
                 ["%sif len(xs) > 0:" % p, "%s    k = %s %% len(xs)" % (p, self.expr()),
                  "%s    xs[k] %s= %s" % (p, r.choice(["+", "-", "*"]), r.choice([self.operand(), self.expr()])),

@@ -78,7 +78,7 @@ TEST_CASE("a tuple display of literals is one constant made when the body is com
 
 TEST_CASE("statements body code does not compile are handed to the tree walker whole") {
     Chunk c("def f(xs, d):\n"
-            "    xs[0] = xs[1] * 2\n"     // a number stored in a list's item (exec_assign's, without a Value)
+            "    xs[0] = -len(d)\n"       // a negation (no scalar program) stored in a list's item
             "    d['k'] += len(d)\n"      // an augmented assignment of an item by a call
             "    assert xs\n"
             "    del d['k']\n"
@@ -99,7 +99,7 @@ TEST_CASE("x = v is stored by body code, arithmetic computed into the variable i
             "    b = d['key']\n"     // an item of a variable: LoadItem (a dict's at once)
             "    e = [a, b]\n"       // a display
             "    g = a\n"            // a variable
-            "    t = xs[k]\n"        // LoadItem too: a list's number is the walker's statement, at run time
+            "    t = xs[k]\n"        // LoadItem too: a list's item at once, at run time
             "    z = t * 2 + k\n"    // arithmetic: StoreScalar (the walker's statement when it gives up)
             "    z = len(xs) + k\n"  // arithmetic on a call: no scalar program, body code's Binary, stored
             "    return z\n");
@@ -110,7 +110,7 @@ TEST_CASE("x = v is stored by body code, arithmetic computed into the variable i
     CHECK(count_of(*code, Op::StoreScalar) == 1);
     CHECK(count_of(*code, Op::Stmt) == 0);
     for (const auto& in : code->code) {
-        if (in.op == Op::LoadItem) CHECK(in.stmt != nullptr);  // (what runs when it is not a dict's item)
+        if (in.op == Op::LoadItem) CHECK(in.stmt != nullptr);  // (what runs when there is no such item)
         if (in.op == Op::StoreScalar) {
             CHECK(in.stmt != nullptr);  // (what runs when the program gives up)
             CHECK(in.name->id == "z");
@@ -118,13 +118,15 @@ TEST_CASE("x = v is stored by body code, arithmetic computed into the variable i
     }
 }
 
-TEST_CASE("d[k] = v and k in d are body code, a number computed into an item is the walker's") {
+TEST_CASE("d[k] = v and k in d are body code, a number computed into an item in place") {
     Chunk c("def f(xs, d, k, s):\n"
             "    d[k] = 1\n"                 // StoreItem, the value read in place
             "    d['n'] = s.upper()\n"       // StoreItem of a method call's value
             "    d[k] = d.get(k, 0) + 1\n"   // arithmetic on a call: no number computed in place
-            "    xs[0] = xs[1] * 2\n"        // the walker's statement
-            "    xs[k + 1] = 0\n"            // a key that is not a variable or a literal: the walker's
+            "    xs[0] = xs[1] * 2\n"        // StoreNumber: arithmetic's number into the item
+            "    xs[k + 1] = xs[-1]\n"       // StoreNumber: an item's number, by computed keys
+            "    xs[k + 1] = 0\n"            // StoreNumber: a literal's number
+            "    xs[len(xs) - 1] = k * 2\n"  // a key that calls: the walker's
             "    b = k in d\n"               // Member, stored
             "    if k not in d:\n"           // JumpOnMember
             "        return b\n"
@@ -132,7 +134,8 @@ TEST_CASE("d[k] = v and k in d are body code, a number computed into an item is 
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
     CHECK(count_of(*code, Op::StoreItem) == 3);
-    CHECK(count_of(*code, Op::Stmt) == 2);
+    CHECK(count_of(*code, Op::StoreNumber) == 3);
+    CHECK(count_of(*code, Op::Stmt) == 1);
     CHECK(count_of(*code, Op::Member) == 2);
     CHECK(count_of(*code, Op::JumpOnMember) == 1);
     const auto& first = code->code[1];  // `d[k] = 1`

@@ -32,11 +32,12 @@ TEST_CASE("pure scalar arithmetic and single comparisons are compiled, anything 
     Chunk c("s = 0\ni = 0\n"
             "s = s + (i * i) % 7\n"    // 2
             "t = i < 3\n"              // 3
-            "t = i ** 2 + 1\n"         // 4: pow is the general path's
+            "t = i @ 2 + 1\n"          // 4: matmul is the general path's
             "t = len([1]) + i\n"       // 5: a call
             "t = print + 1\n"          // 6: a builtin name
             "t = 0 < i < 3\n"          // 7: a chain
-            "t = i & 1\n");            // 8: bitwise
+            "t = i & 1\n"              // 8: bitwise, on ints (a float's is the general path's error)
+            "t = i ** 2 >> 1\n");      // 9: a power, a shift
     const ScalarCode* loop = c.code(2);
     REQUIRE(loop != nullptr);
     // s; i * i (an operator reads two variables itself); % 7 (a literal
@@ -47,8 +48,8 @@ TEST_CASE("pure scalar arithmetic and single comparisons are compiled, anything 
     CHECK(loop->ops[2].kind == ScalarCode::Op::BinaryConst);
     CHECK(loop->ops[3].kind == ScalarCode::Op::Binary);
     CHECK(loop->ops[4].kind == ScalarCode::Op::End);
-    CHECK(c.code(3) != nullptr);
-    for (size_t i : {4, 5, 6, 7, 8}) CHECK(c.code(i) == nullptr);
+    for (size_t i : {3, 8, 9}) CHECK(c.code(i) != nullptr);
+    for (size_t i : {4, 5, 6, 7}) CHECK(c.code(i) == nullptr);
 }
 
 TEST_CASE("a program computes what the general path computes, or gives up") {

@@ -241,10 +241,14 @@ TEST_CASE("the scalar fast path agrees with stdlib::binary") {
         Scalar::of_int(-2, DType::I64),
         // strong f64 with f64, a weak int or a weak f64 (scalar_binary's f64 shortcut)
         Scalar::of_float(3.0, DType::F64, true), Scalar::of_float(-0.0, DType::F64),
+        // shift counts of the width or more (bitwise: ints only)
+        Scalar::of_int(64, DType::I64, true), Scalar::of_int(70, DType::I64), Scalar::of_int(33, DType::I32),
     };
     const BinaryKind kinds[] = {BinaryKind::Add, BinaryKind::Sub, BinaryKind::Mul, BinaryKind::Div,
                                 BinaryKind::FloorDiv, BinaryKind::Mod, BinaryKind::Lt, BinaryKind::Eq,
-                                BinaryKind::Ne, BinaryKind::Le, BinaryKind::Gt, BinaryKind::Ge, BinaryKind::Pow};
+                                BinaryKind::Ne, BinaryKind::Le, BinaryKind::Gt, BinaryKind::Ge, BinaryKind::Pow,
+                                BinaryKind::BitAnd, BinaryKind::BitOr, BinaryKind::BitXor, BinaryKind::LeftShift,
+                                BinaryKind::RightShift};
     int compared = 0;
     for (const auto& a : cases)
         for (const auto& b : cases)

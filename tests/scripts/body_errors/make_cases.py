@@ -197,6 +197,27 @@ CASES = {
     "slice_of_tensor_then_error": ["t = tensor([1, 2, 3])", "k = 1", "z = t[k:] + [1]"],
     "slice_bool_bound_then_error": ["xs = [1, 2, 3]", "b = True", "z = xs[b:] + 1"],
     "slice_then_error": ["s = 'abcdef'", "i = 1", "k = 2", "z = s[i:i + k] + 1"],
+    # `x = xs[k]` (LoadItem) of a list or a tuple: the walker's statement when there is no such item
+    "item_tuple_out_of_range": ["t = (1, 2)", "k = -3", "z = t[k]"],
+    "item_list_bool_key": ["xs = [1, 2]", "k = True", "z = xs[k] + 'a'"],
+    "item_list_str_key": ["xs = [1, 2]", "k = 'a'", "z = xs[k]"],
+    "item_list_then_error": ["xs = [[1], 2]", "k = 0", "z = xs[k]", "z = z + 'a'"],
+    # `xs[k] = <number>` (StoreNumber): the walker's statement when the number or the item is not there
+    "store_number_out_of_range": ["xs = [1, 2]", "k = 1", "xs[k + 1] = 5"],
+    "store_number_value_out_of_range": ["xs = [1, 2]", "ys = [3]", "k = 1", "xs[0] = ys[k]"],
+    "store_number_undefined_value": ["xs = [1, 2]", "k = 0", "xs[k + 1] = later", "later = 1"],
+    "store_number_undefined_base": ["k = 0", "later[k + 1] = 2 * k", "later = [1, 2]"],
+    "store_number_into_tuple": ["t = (1, 2)", "k = 0", "t[k] = k * 2"],
+    "store_number_into_str": ["s = 'ab'", "k = 0", "s[k + 1] = 1"],
+    "store_number_float_key": ["xs = [1, 2]", "k = 1", "xs[k / 2] = 3"],
+    "store_number_division_by_zero": ["xs = [1, 2]", "k = 0", "xs[k] = 5 // k"],
+    "store_number_of_list_then_error": ["xs = [1, 2]", "ys = [[1], 2]", "k = 0", "xs[k + 1] = ys[k]", "z = xs[1] + 1"],
+    "store_number_into_dict": ["d = {}", "k = 1", "d[k + 1] = k * 3", "z = d[3]"],
+    # bitwise operators and powers of numbers (scalar programs): the general path's errors
+    "bitwise_of_float": ["x = 1.5", "k = 2", "z = x & k"],
+    "shift_by_negative": ["k = -1", "z = 8 >> k"],
+    "power_negative_int": ["k = -2", "z = 3 ** k"],
+    "bitwise_of_str": ["s = 'a'", "z = s | 1"],
     "nested_loops_deeper_than_compiled": [
         "for a in range(1):",
         "    for b in range(1):",
