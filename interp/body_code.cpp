@@ -211,6 +211,27 @@ bool item_of_local(const Expr& e) {
     return d.scope == Scope::Local && !d.declared_outer;
 }
 
+// `-x`, x a variable, a literal or an item of a variable (Negate: at most
+// one temporary, the item's).
+bool negation_of_operand(const Expr& e) {
+    if (e.kind != ExprKind::Unary || e.as<Unary>().op != UnaryOp::Neg) return false;
+    const Expr& x = *e.as<Unary>().operand;
+    return plain_operand(x) || item_of_variable(x);
+}
+
+// `(-r["salary"], r["name"])`, `[a, xs[i]]`: a tuple or list display of at
+// most four items, each a variable, a literal, an item of a variable or
+// one's negation (each at most one temporary beyond its own).
+bool small_display(const Expr& e) {
+    if (e.kind != ExprKind::Tuple && e.kind != ExprKind::List) return false;
+    const auto& items = sequence_items(e);
+    return items.size() <= 4 && std::ranges::all_of(items, [](const ExprPtr& x) {
+               Value unused;
+               return plain_operand(*x) || literal_value(*x, unused) || item_of_variable(*x) ||
+                      negation_of_operand(*x);
+           });
+}
+
 // `a, b = ...`: every target a local variable (Unpack).
 bool local_names(const Expr& target) {
     return std::ranges::all_of(sequence_items(target), [](const ExprPtr& e) {
@@ -565,6 +586,51 @@ private:
         return {.kind = Operand::Temp, .index = t};
     }
 
+    // Each expression's value in the next temporary, in order.
+    void items_into(const std::vector<ExprPtr>& items) {
+        for (const auto& x : items) {
+            const uint16_t a = new_temp();
+            into(*x, a);
+        }
+    }
+
+    // `f(a, b)`: the callee first, held for the call (the call may rebind
+    // its name), then the arguments, as eval_call evaluates them.
+    void call_into(const Call& c, uint16_t t) {
+        const Name& callee = c.callee->as<Name>();
+        if (callee.scope == Scope::Builtin && callee.slot >= 0 &&
+            callee.slot <= std::numeric_limits<uint16_t>::max())  // (`len`: its value read where eval reads it)
+            emit({.op = Instr::Copy, .dst = t,
+                  .x = {.kind = Operand::Builtin, .index = static_cast<uint16_t>(callee.slot), .name = &callee}});
+        else if (callee.scope == Scope::Local || callee.scope == Scope::Global)
+            emit({.op = Instr::Copy, .dst = t, .x = value(callee, true)});
+        else if (enclosing_name(callee))  // (a closure's `f(g(x))`)
+            emit({.op = Instr::Copy, .dst = t, .x = enclosing_operand(callee)});
+        else
+            emit({.op = Instr::Eval, .dst = t, .expr = &callee});
+        items_into(c.args);
+        emit({.op = Instr::Call, .dst = t, .expr = &c});
+    }
+
+    // `x.m(a)`: the receiver read (and held: what the method is decided
+    // by), then the arguments; a receiver without the method (a module, a
+    // value of another kind) hands the whole call to the walker, which
+    // looks its attribute up before the arguments.
+    void method_call_into(const Call& c, uint16_t t) {
+        const size_t receiver =
+            emit({.op = Instr::MethodReceiver, .dst = t, .x = value(*c.callee->as<Attribute>().value, true), .expr = &c});
+        items_into(c.args);
+        // (`xs.append(v)` on a local variable: MethodCall appends in place itself)
+        const Attribute& at = c.callee->as<Attribute>();
+        const Name& recv = at.value->as<Name>();
+        const bool local_append = at.attr == "append" && c.args.size() == 1 && recv.scope == Scope::Local;
+        emit({.op = Instr::MethodCall, .dst = t, .expr = &c, .name = local_append ? &recv : nullptr});
+        const size_t over = emit({.op = Instr::Jump});
+        patch(receiver, here());
+        emit({.op = Instr::Eval, .dst = t, .expr = &c});
+        patch(over, here());
+    }
+
     // The instructions that leave e's value in temps[t] (the temporaries
     // above t are free again after them).
     void into(const Expr& e, uint16_t t) {
@@ -574,54 +640,21 @@ private:
             emit({.op = Instr::CallBuiltin, .dst = t, .when = two, .x = value(*c.args[0], true),
                   .y = two ? value(*c.args[1], true) : Operand{}, .expr = &e, .name = &c.callee->as<Name>()});
         } else if (direct_call_syntax(e)) {
-            const Call& c = e.as<Call>();
-            // The callee first, held for the call (the call may rebind its
-            // name), then the arguments, as eval_call evaluates them.
-            const Name& callee = c.callee->as<Name>();
-            if (callee.scope == Scope::Builtin && callee.slot >= 0 &&
-                callee.slot <= std::numeric_limits<uint16_t>::max())  // (`len`: its value read where eval reads it)
-                emit({.op = Instr::Copy, .dst = t,
-                      .x = {.kind = Operand::Builtin, .index = static_cast<uint16_t>(callee.slot), .name = &callee}});
-            else if (callee.scope == Scope::Local || callee.scope == Scope::Global)
-                emit({.op = Instr::Copy, .dst = t, .x = value(callee, true)});
-            else if (enclosing_name(callee))  // (a closure's `f(g(x))`)
-                emit({.op = Instr::Copy, .dst = t, .x = enclosing_operand(callee)});
-            else
-                emit({.op = Instr::Eval, .dst = t, .expr = &callee});
-            for (const auto& arg : c.args) {
-                const uint16_t a = new_temp();
-                into(*arg, a);
-            }
-            emit({.op = Instr::Call, .dst = t, .expr = &e});
+            call_into(e.as<Call>(), t);
         } else if (method_call_syntax(e)) {
-            // The receiver read (and held: what the method is decided by),
-            // then the arguments; a receiver without the method (a module,
-            // a value of another kind) hands the whole call to the walker,
-            // which looks its attribute up before the arguments.
-            const Call& c = e.as<Call>();
-            const size_t receiver =
-                emit({.op = Instr::MethodReceiver, .dst = t, .x = value(*c.callee->as<Attribute>().value, true), .expr = &e});
-            for (const auto& arg : c.args) {
-                const uint16_t a = new_temp();
-                into(*arg, a);
-            }
-            // (`xs.append(v)` on a local variable: MethodCall appends in place itself)
-            const Attribute& at = c.callee->as<Attribute>();
-            const Name& recv = at.value->as<Name>();
-            const bool local_append = at.attr == "append" && c.args.size() == 1 && recv.scope == Scope::Local;
-            emit({.op = Instr::MethodCall, .dst = t, .expr = &e, .name = local_append ? &recv : nullptr});
-            const size_t over = emit({.op = Instr::Jump});
-            patch(receiver, here());
-            emit({.op = Instr::Eval, .dst = t, .expr = &e});
-            patch(over, here());
-        } else if ((e.kind == ExprKind::Tuple || e.kind == ExprKind::List) && has_compiled_call(e)) {
-            for (const auto& x : sequence_items(e)) {
-                const uint16_t a = new_temp();
-                into(*x, a);
-            }
-            emit({.op = Instr::Sequence, .dst = t, .expr = &e});
+            method_call_into(e.as<Call>(), t);
         } else if (Value v; literal_value(e, v)) {
             emit({.op = Instr::Copy, .dst = t, .x = constant(std::move(v))});
+        } else if ((e.kind == ExprKind::Tuple || e.kind == ExprKind::List) &&
+                   (has_compiled_call(e) ||  // (a small display: when temporaries are to spare, else the walker's, not the body)
+                    (small_display(e) && t + 2 + sequence_items(e).size() <= BodyCode::kMaxTemps))) {
+            items_into(sequence_items(e));
+            emit({.op = Instr::Sequence, .dst = t, .expr = &e});
+        } else if (item_of_variable(e)) {
+            const Index& ix = e.as<Index>();
+            emit({.op = Instr::Item, .dst = t, .x = value(*ix.value, true), .y = value(*ix.indices[0], true), .expr = &e});
+        } else if (negation_of_operand(e) && t + 2 <= BodyCode::kMaxTemps) {
+            emit({.op = Instr::Negate, .dst = t, .x = value(*e.as<Unary>().operand, true), .expr = &e});
         } else if (plain_operand(e)) {
             emit({.op = Instr::Copy, .dst = t, .x = value(e, true)});
         } else if (slice_of_variable(e)) {

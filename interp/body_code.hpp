@@ -63,6 +63,9 @@ struct BodyCode {
             Call,        // temps[dst] = temps[dst](temps[dst + 1 ...]), `call`'s arguments (the callee held in temps[dst])
             CallBuiltin, // temps[dst] = the call `expr` of the builtin `name` (`len(xs)`, `max(a, b)`) on x (and y,
                          // `when`: two arguments), each a variable or a literal read in place
+            Item,        // temps[dst] = the subscript `expr`, `x[y]` (x a variable, y a variable or a literal): a
+                         // dict's item or a list's or tuple's by an int in range at once, else the walker's value of `expr`
+            Negate,      // temps[dst] = -x, the negation `expr` (a number's at once, anything else as eval_unary)
             SliceOf,     // temps[dst] = the subscript `expr`, `x[lo:hi]` (x a variable; each bound absent, an int
                          // literal, a variable or a scalar program): a string's, list's or tuple's run at once,
                          // else the walker's value of `expr`

@@ -1,5 +1,7 @@
 // Calls: argument evaluation, binding to parameters, user functions,
 // builtins, dtype casts and methods (`x.f(a)` is `f(x, a)`).
+#include <boost/container/small_vector.hpp>
+
 #include "interp/call_signature.hpp"
 #include "interp/control.hpp"
 #include "interp/debug/debugger.hpp"
@@ -247,7 +249,14 @@ Value Evaluator::call(const Value& callee, const CallArgs& args, const SourcePtr
         }
     };
     switch (callee.kind()) {
-    case Kind::Function: return call_function(callee.function(), args, call_source);
+    case Kind::Function:
+        if (const BodyCode* code = body_code_for_call(callee.function(), args)) {
+            // (copies: the frame takes its arguments by moving them in)
+            boost::container::small_vector<Value, 4> copies(args.positional.begin(), args.positional.end());
+            return call_body_code(args.loc, call_source, callee.function(), *code,
+                                  std::span<Value>(copies.data(), copies.size()));
+        }
+        return call_function(callee.function(), args, call_source);
     case Kind::Builtin: {
         // Op builtins reach dispatch.cpp, where symbolic operands are handled.
         const BuiltinObj& b = callee.builtin();
@@ -481,7 +490,8 @@ inline const BodyCode* Evaluator::body_code_to_enter(const Call& c, const Value&
 // every statement slower; and apart from call_evaluated, whose prologue
 // saves what its general cases need.)
 Value Evaluator::call_from_body_code(const Call& c, const Value& callee, std::span<Value> args) {
-    if (const BodyCode* code = body_code_to_enter(c, callee)) return call_body_code(c, callee.function(), *code, args);
+    if (const BodyCode* code = body_code_to_enter(c, callee))
+        return call_body_code(c.loc, source(), callee.function(), *code, args);
     return call_evaluated(c, callee, args);
 }
 
@@ -502,25 +512,37 @@ Value Evaluator::call_evaluated(const Call& c, const Value& callee, std::span<Va
     return call(callee, CallArgs{args, {}, {}, c.loc}, source());
 }
 
+// A function called by a builtin (a sort's key, a map's function) or the
+// host with just its positional parameters, its body code compiled, no
+// debugger attached, not tracing or under vmap: its body code, entered as
+// body code enters it (null: call_function binds and runs the call).
+const BodyCode* Evaluator::body_code_for_call(const FunctionObj& fn, const CallArgs& args) const {
+    if (rt_.debug || rt_.trace || !rt_.vmaps.empty() || !args.keywords.empty()) return nullptr;
+    const auto* facts = static_cast<const FunctionFacts*>(fn.info);
+    if (fn.is_graph || args.positional.size() != fn.params->size() || facts->star_params || fn.native_body)
+        return nullptr;
+    return facts->body_code.code();
+}
+
 // Body code calling body code (body_code_to_enter): what call_evaluated,
 // enter_direct and run_body do for that call, in their order, without
 // what it cannot meet — tracing and vmap (body code does not run under
 // them), defaults, a native or lambda body, the debugger's hooks. A sixth
 // of a recursive call's instructions were those checks.
-Value Evaluator::call_body_code(const Call& c, const FunctionObj& fn, const BodyCode& code, std::span<Value> args) {
-    check_stack(c.loc);
+Value Evaluator::call_body_code(Loc loc, const SourcePtr& call_source, const FunctionObj& fn, const BodyCode& code,
+                                 std::span<Value> args) {
+    check_stack(loc);
     auto* facts = static_cast<const FunctionFacts*>(fn.info);
-    const SourcePtr& call_source = source();
     const size_t depth = static_cast<size_t>(rt_.depth);
     std::shared_ptr<Env>& env = rt_.env_pool.take_at(depth, facts, fn.env, static_cast<size_t>(facts->num_slots()));
     ReleaseAtEnd release{env};
     // (a frame from the pool has every slot Undefined: the argument is made in place, not assigned)
     for (size_t i = 0; i < args.size(); ++i) new (&env->slots[i]) Value(std::move(args[i]));
-    check_call_depth(rt_, call_source, c.loc);
+    check_call_depth(rt_, call_source, loc);
     Frame frame{env.get(), &env, fn.module, &facts->source};
     frame.function = &fn.name;
     frame.call_source = &call_source;
-    frame.call_loc = c.loc;
+    frame.call_loc = loc;
     frame.loc = code.entry;  // (a lambda's: where it is; a def's first Line sets it)
     OnCallStack on_stack(rt_, frame);
     Frame* const saved = f_;
@@ -534,7 +556,7 @@ Value Evaluator::call_body_code(const Call& c, const FunctionObj& fn, const Body
         run_code(code);
     } catch (Error& e) {
         leave();
-        e.leave_frame(fn.name, false, call_source, c.loc);
+        e.leave_frame(fn.name, false, call_source, loc);
         rt_.cycles.frame_done(env, 1);
         throw;
     } catch (...) {

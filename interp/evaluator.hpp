@@ -401,6 +401,8 @@ private:
     bool eval_scalar(const lang::Expr& e, Scalar& out);
     // (not inlined: eval_binary calls it off its scalar path, and inlined it grew eval_binary by a third)
     [[gnu::noinline]] Value binary_at(const lang::Binary& b, const Value& x, const Value& y);
+    // -x, +x or ~x of an evaluated operand, as eval_unary computes it off its scalar path (errors located at u)
+    [[gnu::noinline]] Value unary_at(const lang::Unary& u, const Value& x);
     Value eval_listcomp(const lang::ListComp& c);  // and dict comprehensions
     // dicts (expressions.cpp): {k: v}, and the key of d[k], with errors located at the key
     Value eval_dict(const lang::DictExpr& d);
@@ -437,7 +439,10 @@ private:
     // Body code's Call: call_body_code when the callee's body code can be entered so (body_code_to_enter), else call_evaluated.
     Value call_from_body_code(const lang::Call& c, const Value& callee, std::span<Value> args);
     const BodyCode* body_code_to_enter(const lang::Call& c, const Value& callee) const;
-    Value call_body_code(const lang::Call& c, const FunctionObj& fn, const BodyCode& code, std::span<Value> args);
+    Value call_body_code(lang::Loc loc, const lang::SourcePtr& call_source, const FunctionObj& fn, const BodyCode& code,
+                         std::span<Value> args);
+    // call() of a function: its body code when it can be entered with just these arguments, else null.
+    const BodyCode* body_code_for_call(const FunctionObj& fn, const CallArgs& args) const;
 
     // errors
     [[noreturn]] void fail(std::string message, lang::Loc loc) const;

@@ -371,7 +371,14 @@ Value Evaluator::eval_unary(const Expr& e) {
     }
     Value scratch;
     const Value& x = eval_ref(*u.operand, scratch);
-    return located(e.loc, [&] { return unary(rt_, u.op, x); });
+    // (-x of a number: no tensor made; --debug-nans: unary() checks what it makes)
+    if (const Scalar* s; u.op == UnaryOp::Neg && !rt_.options.debug_nans && (s = x.scalar()))
+        if (Scalar out; scalar_negate(*s, out)) return Value(out);
+    return unary_at(u, x);
+}
+
+Value Evaluator::unary_at(const Unary& u, const Value& x) {
+    return located(u.loc, [&] { return unary(rt_, u.op, x); });
 }
 
 Value Evaluator::eval_binary(const Expr& e) {

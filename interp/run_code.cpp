@@ -149,13 +149,13 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
     // (in Instr::Op's order)
     static const void* const kLabels[] = {
         &&line,            &&count_line,      &&stmt,            &&eval,            &&copy,
-        &&binary,          &&call,            &&call_builtin,    &&slice_of,        &&method_receiver,
-        &&method_call,     &&store,           &&store_scalar,    &&load_item,       &&store_item,
-        &&store_number,    &&assign_to,       &&unpack,          &&aug_store,       &&aug_item,
-        &&discard,         &&ret,             &&jump,            &&jump_on_truth,   &&compare,
-        &&jump_on_compare, &&jump_on_none,    &&jump_on_item,    &&member,          &&jump_on_member,
-        &&sequence,        &&for_range,       &&for_iter,        &&for_range_next,  &&for_iter_next,
-        &&for_step,        &&for_end,         &&end};
+        &&binary,          &&call,            &&call_builtin,    &&item,            &&negate,
+        &&slice_of,        &&method_receiver, &&method_call,     &&store,           &&store_scalar,
+        &&load_item,       &&store_item,      &&store_number,    &&assign_to,       &&unpack,
+        &&aug_store,       &&aug_item,        &&discard,         &&ret,             &&jump,
+        &&jump_on_truth,   &&compare,         &&jump_on_compare, &&jump_on_none,    &&jump_on_item,
+        &&member,          &&jump_on_member,  &&sequence,        &&for_range,       &&for_iter,
+        &&for_range_next,  &&for_iter_next,   &&for_step,        &&for_end,         &&end};
     static_assert(sizeof kLabels / sizeof kLabels[0] == Instr::End + 1);
     const Instr* const code = body.code.data();
     const Instr* in = code;
@@ -192,6 +192,22 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         return o.kind == Operand::Const   ? body.consts[o.index]
                : o.kind == Operand::Local ? f_->env->slots[o.index]
                                           : f_->module->globals[o.index];
+    };
+    // x[y] (Item, LoadItem): a dict's item as eval_index reads it (base,
+    // then key), a list's or a tuple's by an int in range as eval_index's
+    // item_at does; null: a key missing, another kind of base or key, an
+    // operand not assigned (the walker's, which raises the error).
+    auto item_at_once = [&](const Instr& i) __attribute__((always_inline)) -> const Value* {
+        const Value& base = peek(i.x);
+        if (base.is(Kind::Dict)) {
+            const Value& key = peek(i.y);
+            return plain_key(key) ? base.dict().find(dict_key(rt_, key)) : nullptr;
+        }
+        if (base.is_sequence() && presets_.empty()) {  // (presets: scalar_item's case)
+            const Scalar* k = peek(i.y).scalar();
+            if (k && stdlib::is_int(k->dtype)) return item_in_range(base.items(), k->i);
+        }
+        return nullptr;
     };
     // The resolver's scalar program of e, when it has one and it computes
     // (what eval_scalar runs first; false: the walker evaluates e).
@@ -283,6 +299,24 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         // (its arguments read in place: nothing runs between them and the call)
         new (temps + in->dst) Value(run_builtin_call(*in, read(in->x), in->when ? &read(in->y) : nullptr));
         TG_NEXT();
+    item:
+        if (const Value* got = item_at_once(*in)) new (temps + in->dst) Value(*got);
+        else new (temps + in->dst) Value(eval(*in->expr));
+        TG_NEXT();
+    negate: {
+        // What eval_unary does with its operand's value.
+        {  // (a scope: a computed goto may not leave one with a Value alive)
+            const Value& x = read(in->x);
+            const Scalar* s;
+            Scalar out;
+            const bool number = !rt_.options.debug_nans && (s = x.scalar()) && scalar_negate(*s, out);
+            Value r = number ? Value() : unary_at(in->expr->as<Unary>(), x);
+            if (in->x.kind == Operand::Temp) release(in->x.index);
+            if (number) new (temps + in->dst) Value(out);
+            else new (temps + in->dst) Value(std::move(r));
+        }
+        TG_NEXT();
+    }
     slice_of:
         if (!slice_at_once(in->expr->as<Index>(), read(in->x), temps + in->dst))
             new (temps + in->dst) Value(eval(*in->expr));
@@ -313,19 +347,8 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         TG_NEXT();
     }
     load_item: {
-        // A dict's item as eval_index reads it (base, then key), a list's or
-        // a tuple's by an int in range as eval_index's item_at does; a key
-        // missing, another kind of base or key: the walker's statement.
-        const Value& base = peek(in->x);
-        const Value* item = nullptr;
-        if (base.is(Kind::Dict)) {
-            const Value& key = read(in->y);
-            if (plain_key(key)) item = base.dict().find(dict_key(rt_, key));
-        } else if (base.is_sequence() && presets_.empty()) {  // (presets: scalar_item's case)
-            const Scalar* k = peek(in->y).scalar();
-            if (k && stdlib::is_int(k->dtype)) item = item_in_range(base.items(), k->i);
-        }
-        if (item) {
+        // item_at_once's item, else the walker's statement.
+        if (const Value* item = item_at_once(*in)) {
             {  // (a scope: a computed goto may not leave one with a Value alive)
                 Value v = *item;  // (a copy first: the store may replace the dict or the list)
                 store_slot(*in->name) = std::move(v);

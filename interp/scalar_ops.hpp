@@ -25,38 +25,6 @@ T as(const Scalar& s) {
     else return static_cast<T>(s.i);
 }
 
-// The bitwise operators and shifts (ints only: on floats these are the
-// general path's error; a negative shift count too). Out of typed's switch,
-// which every arithmetic operation and comparison goes through: its cases
-// there cost a call-heavy program 1 % more instructions.
-template <class T>
-[[gnu::noinline]] bool bitwise(stdlib::BinaryKind k, T x, T y, stdlib::DType rdt, bool rweak, Scalar& out) {
-    using B = stdlib::BinaryKind;
-    namespace elem = stdlib::elem;
-    if constexpr (std::is_floating_point_v<T>) {
-        return false;
-    } else {
-        T r;
-        switch (k) {
-        case B::BitAnd: r = elem::BitAnd::f(x, y); break;
-        case B::BitOr: r = elem::BitOr::f(x, y); break;
-        case B::BitXor: r = elem::BitXor::f(x, y); break;
-        case B::LeftShift:
-            if (y < 0) return false;
-            r = elem::LeftShift::f(x, y);
-            break;
-        case B::RightShift:
-            if (y < 0) return false;
-            r = elem::RightShift::f(x, y);
-            break;
-        default: return false;  // not on the fast path: the general path computes it (no kind is lost here)
-        }
-        out.set_head(rdt, rweak);
-        out.i = static_cast<int64_t>(r);
-        return true;
-    }
-}
-
 // Computes in T; the result has dtype `rdt`, weak when `rweak`.
 template <class T>
 inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib::DType rdt, bool rweak, Scalar& out) {
@@ -101,7 +69,24 @@ inline bool typed(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, stdlib
     case B::Ge: return put_bool(x >= y);
     case B::Maximum: return put(elem::Maximum::f(x, y));  // max(a, b) on numbers (interp/scalar_builtins.hpp)
     case B::Minimum: return put(elem::Minimum::f(x, y));
-    default: return bitwise(k, x, y, rdt, rweak, out);
+    // (ints only: on floats these are the general path's error; a negative
+    // shift count too)
+    case B::BitAnd:
+        if constexpr (std::is_floating_point_v<T>) return false;
+        else return put(elem::BitAnd::f(x, y));
+    case B::BitOr:
+        if constexpr (std::is_floating_point_v<T>) return false;
+        else return put(elem::BitOr::f(x, y));
+    case B::BitXor:
+        if constexpr (std::is_floating_point_v<T>) return false;
+        else return put(elem::BitXor::f(x, y));
+    case B::LeftShift:
+        if constexpr (std::is_floating_point_v<T>) return false;
+        else return y >= 0 && put(elem::LeftShift::f(x, y));
+    case B::RightShift:
+        if constexpr (std::is_floating_point_v<T>) return false;
+        else return y >= 0 && put(elem::RightShift::f(x, y));
+    default: return false;  // not on the fast path: the general path computes it (no kind is lost here)
     }
 }
 
@@ -179,6 +164,19 @@ inline bool promoted(stdlib::BinaryKind k, const Scalar& a, const Scalar& b, Sca
         }
     }
     return scalar_detail::promoted(k, a, b, out);
+}
+
+// -a for a number (stdlib's Neg: the same dtype, a weak operand stays
+// weak, ints wrap, the sign of a float's zero flips); false for a bool (the
+// general path's error).
+[[gnu::always_inline]] inline bool scalar_negate(const Scalar& a, Scalar& out) {
+    using stdlib::DType;
+    switch (a.dtype) {
+    case DType::I64: out = a, out.i = stdlib::elem::Neg::f(a.i); return true;
+    case DType::I32: out = a, out.i = stdlib::elem::Neg::f(static_cast<int32_t>(a.i)); return true;
+    case DType::F32: case DType::F64: out = a, out.f = -a.f; return true;
+    default: return false;
+    }
 }
 
 }  // namespace tg::interp

@@ -9,7 +9,7 @@ exactly what the tree walker did, which is what Python does: the same
 statements in the same order, each operand evaluated once and in order,
 loops left by `break`, `continue` and `return` at any depth, conditions
 built of `and` / `or` / `not` / `is None` short-circuiting as Python's,
-calls (recursive too) with their arguments, bitwise operators and powers of ints, `name op= v`, unpacking and
+calls (recursive too) with their arguments, bitwise operators and powers of ints, items of variables, negations and small displays as values, functions called by builtins (sorted's key, map, filter), `name op= v`, unpacking and
 appends and other method calls, builtins on variables, lambdas and closures
 reading the function's variables. Each program is Python and tg at once: a
 few functions over ints and a local list, dict and string, their bodies drawn at random from those statement and
@@ -72,7 +72,14 @@ class Gen:
                              "inner(%s)" % self.expr(depth + 1),
                              # a slice of a variable (body code's SliceOf), bounds read or computed, from either end
                              "len(xs[%s:%s])" % (r.choice(["", "j", "1", "-2"]), r.choice(["", "j", "v % 4", "-1"])),
-                             "len(s[%s %% 5:])" % self.operand(), "(xs[j:][0] if len(xs[j:]) > 0 else %s)" % self.operand()])
+                             "len(s[%s %% 5:])" % self.operand(), "(xs[j:][0] if len(xs[j:]) > 0 else %s)" % self.operand(),
+                             # an item of a variable as a value, a negation, a small display of them
+                             "(-%s)" % self.operand(), "(-xs[j])", "[xs[j], -v, w][j]", "(v, -xs[-1], %s)[1]" % self.operand(),
+                             "(d[j] if j in d else -w)", "max(-xs[0], xs[j])",
+                             # functions called by builtins (a sort's key, map's, filter's): lambdas, closures
+                             "sorted(xs, key=%s)[j]" % r.choice(["sq", "inner", "lambda q: (-q, q % 3)"]),
+                             "list(map(%s, xs))[-1]" % r.choice(["sq", "inner", "lambda q: add(q, %s)" % self.operand()]),
+                             "len(list(filter(lambda q: q %% 3 == %s %% 3, xs)))" % self.operand()])
         if c < 0.92:
             return "len(xs)"
         if c < 0.94:  # a method's value (body code's MethodReceiver / MethodCall), its argument may call

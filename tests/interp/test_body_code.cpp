@@ -66,14 +66,34 @@ TEST_CASE("a tuple display of literals is one constant made when the body is com
             "    return (d, None)\n");
     const BodyCode* code = c.code(0);
     REQUIRE(code != nullptr);
-    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::JumpOnCompare, Op::Line, Op::Return, Op::Line, Op::Eval,
-                                        Op::Return, Op::End});
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::JumpOnCompare, Op::Line, Op::Return, Op::Line, Op::Copy,
+                                        Op::Copy, Op::Sequence, Op::Return, Op::End});
     const auto& leaf = code->code[3].x;  // `return (None, None)`: the constant, read in place
     REQUIRE(leaf.kind == BodyCode::Operand::Const);
     const interp::Value& v = code->consts[leaf.index];
     REQUIRE(v.is(interp::Kind::Tuple));
     CHECK(v.items().size() == 2);
-    CHECK(code->code[5].expr->kind == lang::ExprKind::Tuple);  // `(d, None)` holds a variable: eval's
+    REQUIRE(code->code[7].op == Op::Sequence);  // `(d, None)` holds a variable: made at each return
+    CHECK(code->code[7].expr->kind == lang::ExprKind::Tuple);
+}
+
+TEST_CASE("items of variables, negations and small displays of them are body code") {
+    Chunk c("def key(r, xs, k):\n"
+            "    return (-r['salary'], r['name'], xs[k], -k)\n"   // Item, Negate (of an Item, of a variable), Sequence
+            "    return [a, b, c, d, e]\n"                         // five items: the walker's display
+            "    return (-(k + 1), xs[k + 1])\n"                   // a negation of arithmetic, an item by it: Evals
+            "    return f(r['id'])\n");                            // an item as an argument
+    const BodyCode* code = c.code(0);
+    REQUIRE(code != nullptr);
+    CHECK(ops(*code) == std::vector<Op>{Op::Line, Op::Item, Op::Negate, Op::Item, Op::Item, Op::Negate, Op::Sequence,
+                                        Op::Return,                                // the first return
+                                        Op::Line, Op::Eval, Op::Return,            // [a, b, c, d, e]
+                                        Op::Line, Op::Eval, Op::Return,            // (-(k + 1), xs[k + 1])
+                                        Op::Line, Op::Copy, Op::Item, Op::Call, Op::Return, Op::End});
+    CHECK(code->code[1].x.kind == BodyCode::Operand::Local);  // r read in place
+    CHECK(code->code[1].y.kind == BodyCode::Operand::Const);  // 'salary'
+    CHECK(code->code[2].x.kind == BodyCode::Operand::Temp);   // -(the item)
+    CHECK(code->code[5].x.kind == BodyCode::Operand::Local);  // -k reads k in place
 }
 
 TEST_CASE("statements body code does not compile are handed to the tree walker whole") {
