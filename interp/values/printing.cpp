@@ -75,7 +75,10 @@ std::string str_of(const Value& v) {
     switch (v.kind()) {
     case Kind::Undefined: return "<undefined>";
     case Kind::None: return "None";
-    case Kind::Tensor: return stdlib::to_str(v.tensor());
+    case Kind::Tensor:
+        // (an int's digits without a tensor made: f-strings and str() of counters)
+        if (const Scalar* s = v.scalar(); s && stdlib::is_int(s->dtype)) return std::to_string(s->i);
+        return stdlib::to_str(v.tensor());
     case Kind::List: case Kind::Tuple: return seq_str(v);
     case Kind::Str: return v.text();
     case Kind::Function: return "<function " + v.function().name + ">";
