@@ -438,7 +438,10 @@ private:
             const Operand x = item                      ? value(*a.value->as<Index>().value, true)
                               : plain_operand(*a.value) ? value(*a.value, true)
                                                         : Operand{};
-            emit({.op = Instr::StoreNumber, .when = item, .x = x, .expr = &target, .stmt = &s,
+            // (a key that is a variable or an int literal: read in place, not by pure_int)
+            const Expr& key = *target.as<Index>().indices[0];
+            const Operand y = key.kind == ExprKind::Int || key.kind == ExprKind::Name ? value(key, true) : Operand{};
+            emit({.op = Instr::StoreNumber, .when = item, .x = x, .y = y, .expr = &target, .stmt = &s,
                   .name = &target.as<Index>().value->as<Name>()});
             return true;
         }

@@ -79,7 +79,8 @@ struct BodyCode {
                          // (an int), that value stored; else the walker runs `stmt`
             StoreItem,   // the target `expr` (`name[y] = ...`, name a local) = x: a dict's key or a list's item in range
                          // stored at once, anything else as assign() stores it
-            StoreNumber, // `stmt`, `name[k] = v` (the target `expr`, name a local, k an int that runs no code): v a
+            StoreNumber, // `stmt`, `name[k] = v` (the target `expr`, name a local, k an int that runs no code, y when
+                         // it is a variable or a literal): v a
                          // number (`when`: the item of x, a variable, by an index that runs no code; else x, a
                          // variable or a literal, or when x is no operand v's scalar program) stored into a list's
                          // item in range in place; else the walker runs `stmt`

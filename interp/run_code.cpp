@@ -401,7 +401,14 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
             made = scalar_program(v, number);
         }
         int64_t k;
-        if (!made || !base.is(Kind::List) || !presets_.empty() || !pure_int_index(target, k)) goto stmt;
+        if (!made || !base.is(Kind::List) || !presets_.empty()) goto stmt;
+        if (in->y.kind != Operand::Temp) {  // (pure_int's case of a variable or a literal)
+            const Scalar* key = peek(in->y).scalar();
+            if (!key || !stdlib::is_int(key->dtype)) goto stmt;
+            k = key->i;
+        } else if (!pure_int_index(target, k)) {
+            goto stmt;
+        }
         {
             const int64_t n = static_cast<int64_t>(base.items().size());
             if (k < 0) k += n;

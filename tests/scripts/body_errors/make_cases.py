@@ -212,6 +212,8 @@ CASES = {
     "store_number_float_key": ["xs = [1, 2]", "k = 1", "xs[k / 2] = 3"],
     "store_number_division_by_zero": ["xs = [1, 2]", "k = 0", "xs[k] = 5 // k"],
     "store_number_of_list_then_error": ["xs = [1, 2]", "ys = [[1], 2]", "k = 0", "xs[k + 1] = ys[k]", "z = xs[1] + 1"],
+    "store_number_undefined_key": ["xs = [1, 2]", "xs[later] = 2 * 3", "later = 0"],
+    "store_number_str_key": ["xs = [1]", "k = 'a'", "xs[k] = xs[0] + 1"],
     "store_number_into_dict": ["d = {}", "k = 1", "d[k + 1] = k * 3", "z = d[3]"],
     # an item of a variable as a value (Item), a negation (Negate), a small display of them (Sequence)
     "item_value_missing_key": ["d = {'a': 1}", "z = one(d['b'])"],
