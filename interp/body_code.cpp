@@ -8,10 +8,12 @@
 // arithmetic `fib(n - 1) + fib(n - 2)`, or in a tuple or list display); a
 // comparison or an arithmetic operation on two variables or literals,
 // `x is None`, `k in d` (plain_membership), `name op= v`, `x = v`
-// (stored_by_body_code), `d[k] = v` (item_of_local), an unpacking
-// `a, b = v`, a method call on a variable (method_call_syntax), and any
-// call as a statement; a literal or a tuple display of
-// literals is a constant, made once. Everything else is handed to the tree
+// (stored_by_body_code), `d[k] = v` (item_of_local), a number into a
+// list's item `xs[i + 1] = ys[j]` (item_by_pure_int), an unpacking
+// `a, b = v`, a method call on a variable (method_call_syntax), an item of
+// a variable `r["name"]` and a negation `-x` as values, small displays of
+// those (small_display), and any call as a statement; a literal or a tuple
+// display of literals is a constant, made once. Everything else is handed to the tree
 // walker whole: another statement as a Stmt instruction, another
 // expression as an Eval instruction. So a statement runs exactly as exec
 // runs it, an expression as eval does.

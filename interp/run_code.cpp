@@ -379,10 +379,11 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         TG_NEXT();
     }
     store_number: {
-        // exec_assign's store_scalar_item: the number v (an item read in
-        // place, or its scalar program) overwrites a list's item in range
-        // (the list copied first if shared); else the walker's statement,
-        // which reads the same operands again (none of them runs code).
+        // exec_assign's store_scalar_item: the number v (a variable's, a
+        // literal's, an item read in place, or v's scalar program)
+        // overwrites a list's item in range (the list copied first if
+        // shared); else the walker's statement, which reads the same
+        // operands again (none of them runs code).
         const Index& target = in->expr->as<Index>();
         const Expr& v = *in->stmt->as<Assign>().value;
         Value& base = f_->env->slots[in->name->slot];
