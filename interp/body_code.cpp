@@ -205,12 +205,16 @@ bool item_of_variable(const Expr& e) {
            in_place_name(x.value->as<Name>()) && key_operand(*x.indices[0]);
 }
 
+// A local variable the function stores into itself (as lvalue finds it:
+// not one declared `global`).
+bool own_local(const Name& n) { return n.scope == Scope::Local && !n.declared_outer; }
+
 // `d[k] = ...`: d a local variable (one a function changes in place, as
 // lvalue finds it), k a key operand (StoreItem).
 bool item_of_local(const Expr& e) {
     if (!item_of_variable(e)) return false;
     const Name& d = e.as<Index>().value->as<Name>();
-    return d.scope == Scope::Local && !d.declared_outer;
+    return own_local(d);
 }
 
 // `-x`, x a variable, a literal or an item of a variable (Negate: at most
@@ -237,7 +241,7 @@ bool small_display(const Expr& e) {
 // `a, b = ...`: every target a local variable (Unpack).
 bool local_names(const Expr& target) {
     return std::ranges::all_of(sequence_items(target), [](const ExprPtr& e) {
-        return e->kind == ExprKind::Name && e->as<Name>().scope == Scope::Local && !e->as<Name>().declared_outer;
+        return e->kind == ExprKind::Name && own_local(e->as<Name>());
     });
 }
 
@@ -433,8 +437,7 @@ private:
         // `xs[k] = v`, xs a local, v a number that runs no code (a variable,
         // a literal, an item `ys[j]`, arithmetic the resolver compiled): what
         // exec_assign's store_scalar_item does (the number into the item in place).
-        if (item_by_pure_int(target) && target.as<Index>().value->as<Name>().scope == Scope::Local &&
-            !target.as<Index>().value->as<Name>().declared_outer &&
+        if (item_by_pure_int(target) && own_local(target.as<Index>().value->as<Name>()) &&
             (plain_operand(*a.value) || item_by_pure_int(*a.value) || scalar_code_of(*a.value))) {
             const bool item = a.value->kind == ExprKind::Index;
             const Operand x = item                      ? value(*a.value->as<Index>().value, true)
@@ -450,8 +453,7 @@ private:
         // `x = <arithmetic>`, x a local: what assign_scalar does (the number
         // computed into the variable in place, no Value made), without the
         // statement around it.
-        if (target.kind == ExprKind::Name && target.as<Name>().scope == Scope::Local && !target.as<Name>().declared_outer &&
-            scalar_code_of(*a.value)) {
+        if (target.kind == ExprKind::Name && own_local(target.as<Name>()) && scalar_code_of(*a.value)) {
             emit({.op = Instr::StoreScalar, .expr = a.value.get(), .stmt = &s, .name = &target.as<Name>()});
             return true;
         }

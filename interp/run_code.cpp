@@ -410,7 +410,7 @@ Evaluator::Flow Evaluator::run_code(const BodyCode& body) {
         } else if (!pure_int_index(target, k)) {
             goto stmt;
         }
-        {
+        {  // (the range checked here, not by item_in_range: its pointer back to an index cost fannkuch 1.3 %)
             const int64_t n = static_cast<int64_t>(base.items().size());
             if (k < 0) k += n;
             if (k < 0 || k >= n) goto stmt;
